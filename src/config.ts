@@ -1,0 +1,94 @@
+import path from 'node:path';
+import Joi from 'joi';
+
+export interface S3Config {
+  bucket: string;
+  region: string;
+  endpoint: string | undefined;
+  forcePathStyle: boolean;
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  databaseSchema: string;
+  uploadMaxBytes: number;
+  urlSigningSecret: string | undefined;
+  logLevel: string;
+  s3: S3Config | undefined;
+}
+
+interface ParsedEnv {
+  PORT: number;
+  HOST: string;
+  PUBLIC_URL?: string;
+  DATA_DIR: string;
+  DATABASE_URL?: string;
+  DATABASE_SCHEMA: string;
+  UPLOAD_MAX_BYTES: number;
+  URL_SIGNING_SECRET?: string;
+  LOG_LEVEL: string;
+  S3_BUCKET?: string;
+  S3_ENDPOINT?: string;
+  S3_FORCE_PATH_STYLE: boolean;
+  AWS_REGION: string;
+  AWS_ACCESS_KEY_ID?: string;
+  AWS_SECRET_ACCESS_KEY?: string;
+}
+
+const envSchema = Joi.object<ParsedEnv>({
+  PORT: Joi.number().integer().min(0).max(65535).default(3000),
+  HOST: Joi.string().default('0.0.0.0'),
+  PUBLIC_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  DATA_DIR: Joi.string().default('./data'),
+  DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }),
+  DATABASE_SCHEMA: Joi.string().pattern(/^[a-z_][a-z0-9_]{0,62}$/).default('public'),
+  UPLOAD_MAX_BYTES: Joi.number().integer().min(1).default(5 * 1024 * 1024),
+  URL_SIGNING_SECRET: Joi.string().min(32),
+  LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
+  S3_BUCKET: Joi.string(),
+  S3_ENDPOINT: Joi.string().uri({ scheme: ['http', 'https'] }),
+  S3_FORCE_PATH_STYLE: Joi.boolean().default(false),
+  AWS_REGION: Joi.string().default('us-east-1'),
+  AWS_ACCESS_KEY_ID: Joi.string(),
+  AWS_SECRET_ACCESS_KEY: Joi.string(),
+})
+  .and('AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY')
+  .unknown(true);
+
+export class ConfigError extends Error {}
+
+/** Reads the environment once; the result is frozen and passed down, nothing else reads process.env. */
+export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
+  const blankless = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const { value, error } = envSchema.validate(blankless, { abortEarly: false, convert: true });
+  if (error) throw new ConfigError(`Invalid configuration: ${error.details.map((d) => d.message).join('; ')}`);
+  const parsed = value;
+  const publicUrl = (parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, '');
+  return Object.freeze({
+    port: parsed.PORT,
+    host: parsed.HOST,
+    publicUrl,
+    dataDir: path.resolve(parsed.DATA_DIR),
+    databaseUrl: parsed.DATABASE_URL,
+    databaseSchema: parsed.DATABASE_SCHEMA,
+    uploadMaxBytes: parsed.UPLOAD_MAX_BYTES,
+    urlSigningSecret: parsed.URL_SIGNING_SECRET,
+    logLevel: parsed.LOG_LEVEL,
+    s3: parsed.S3_BUCKET
+      ? Object.freeze({
+          bucket: parsed.S3_BUCKET,
+          region: parsed.AWS_REGION,
+          endpoint: parsed.S3_ENDPOINT,
+          forcePathStyle: parsed.S3_FORCE_PATH_STYLE,
+          accessKeyId: parsed.AWS_ACCESS_KEY_ID,
+          secretAccessKey: parsed.AWS_SECRET_ACCESS_KEY,
+        })
+      : undefined,
+  });
+}

@@ -1,0 +1,12 @@
+import type { Clock } from './clock.js';
+import type { Db, Dialect } from './db/database.js';
+import type { BlobStore } from './files/blob-store.js';
+
+/** What a domain operation may touch: the store, the time and the outside world, chosen in one place (deps.ts). */
+export interface ServiceContext {
+  db: Db;
+  dialect: Dialect;
+  clock: Clock;
+  blobs: BlobStore;
+  publicUrl: string;
+}

@@ -1,0 +1,41 @@
+import type { Db } from '../db/database.js';
+import type { ProcessRow, ProcessStatus } from '../db/schema.js';
+import { toCount } from '../db/database.js';
+
+export async function insertProcess(db: Db, row: ProcessRow): Promise<void> {
+  await db.insertInto('processes').values(row).execute();
+}
+
+export async function findProcessByCode(db: Db, organizationId: string, code: string): Promise<ProcessRow | undefined> {
+  return db
+    .selectFrom('processes')
+    .selectAll()
+    .where('code', '=', code)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+}
+
+/** Moves a process only if it is still in `from`; answers whether it moved (a concurrent change wins otherwise). */
+export async function transitionProcess(
+  db: Db,
+  id: string,
+  change: { from: ProcessStatus; to: ProcessStatus; at: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('processes')
+    .set({ status: change.to, updated_at: change.at })
+    .where('id', '=', id)
+    .where('status', '=', change.from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function countProcessesInSignature(db: Db, templateId: string): Promise<number> {
+  const row = await db
+    .selectFrom('processes')
+    .select((eb) => eb.fn.countAll<string | number>().as('count'))
+    .where('template_id', '=', templateId)
+    .where('status', '=', 'CREATED')
+    .executeTakeFirst();
+  return toCount(row?.count);
+}

@@ -1,0 +1,58 @@
+import type { Readable } from 'node:stream';
+
+export type PresignMethod = 'PUT' | 'GET';
+
+export interface PresignOptions {
+  method: PresignMethod;
+  expiresInSeconds: number;
+  /** For PUT: the content type the uploader must send. */
+  contentType?: string;
+}
+
+export interface WriteOptions {
+  contentType: string;
+  maxBytes: number;
+}
+
+export interface StoredBlob {
+  body: Readable;
+  size: number;
+  contentType: string;
+}
+
+/** Where files live: a local folder by default, any S3-compatible store when configured. */
+export interface BlobStore {
+  readonly kind: 'local' | 's3';
+  /** Replaces the blob at `key` atomically: readers see the old bytes or the new ones, never a part. */
+  write(key: string, body: Readable, options: WriteOptions): Promise<{ size: number }>;
+  read(key: string): Promise<StoredBlob | undefined>;
+  delete(keys: string[]): Promise<void>;
+  /** A URL that allows exactly one method on one key until it expires. */
+  presign(key: string, options: PresignOptions): Promise<string>;
+}
+
+export class BlobTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super('FILE_TOO_LARGE');
+  }
+}
+
+export class BlobEmptyError extends Error {
+  constructor() {
+    super('FILE_EMPTY');
+  }
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  pdf: 'application/pdf',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  json: 'application/json',
+};
+
+/** Keys carry their file extension; the type served back follows from it. */
+export function contentTypeOf(key: string): string {
+  const extension = key.slice(key.lastIndexOf('.') + 1).toLowerCase();
+  return CONTENT_TYPES[extension] ?? 'application/octet-stream';
+}

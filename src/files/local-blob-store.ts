@@ -1,0 +1,101 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Transform, type Readable } from 'node:stream';
+import {
+  BlobEmptyError,
+  BlobTooLargeError,
+  contentTypeOf,
+  type BlobStore,
+  type PresignOptions,
+  type StoredBlob,
+  type WriteOptions,
+} from './blob-store.js';
+import type { UrlSigner } from './url-signer.js';
+
+export const FILES_ROUTE_PREFIX = '/files/';
+
+const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
+
+export function isValidBlobKey(key: string): boolean {
+  return KEY_PATTERN.test(key) && !key.split('/').some((part) => part === '..' || part === '.');
+}
+
+/**
+ * Files under DATA_DIR/files. Writes go to a temporary file beside the target and are renamed over
+ * it only once complete and flushed, so a failed or cut-off upload leaves the previous file whole.
+ */
+export class LocalBlobStore implements BlobStore {
+  readonly kind = 'local';
+
+  constructor(
+    private readonly root: string,
+    private readonly publicUrl: string,
+    private readonly signer: UrlSigner,
+  ) {}
+
+  async write(key: string, body: Readable, options: WriteOptions): Promise<{ size: number }> {
+    const target = this.pathOf(key);
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    const temporary = `${target}.${crypto.randomBytes(6).toString('hex')}.part`;
+    let size = 0;
+    const limit = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        size += chunk.length;
+        if (size > options.maxBytes) callback(new BlobTooLargeError(options.maxBytes));
+        else callback(null, chunk);
+      },
+    });
+    try {
+      const out = fs.createWriteStream(temporary, { flags: 'wx' });
+      await pipeline(body, limit, out);
+      if (size === 0) throw new BlobEmptyError();
+      const handle = await fsp.open(temporary, 'r+');
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await fsp.rename(temporary, target);
+      return { size };
+    } catch (error) {
+      await fsp.rm(temporary, { force: true });
+      throw error;
+    }
+  }
+
+  async read(key: string): Promise<StoredBlob | undefined> {
+    const target = this.pathOf(key);
+    try {
+      const handle = await fsp.open(target, 'r');
+      const stat = await handle.stat();
+      return { body: handle.createReadStream(), size: stat.size, contentType: contentTypeOf(key) };
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async delete(keys: string[]): Promise<void> {
+    for (const key of keys) {
+      await fsp.rm(this.pathOf(key), { force: true });
+    }
+  }
+
+  async presign(key: string, options: PresignOptions): Promise<string> {
+    const pathname = FILES_ROUTE_PREFIX + key;
+    const query = this.signer.sign(options.method, pathname, options.expiresInSeconds);
+    return `${this.publicUrl}${pathname}?${query.toString()}`;
+  }
+
+  private pathOf(key: string): string {
+    if (!isValidBlobKey(key)) throw new Error(`Invalid blob key: ${key}`);
+    return path.join(this.root, ...key.split('/'));
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && error.code === 'ENOENT';
+}

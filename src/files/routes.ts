@@ -1,0 +1,79 @@
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../http/errors.js';
+import { BlobEmptyError, BlobTooLargeError, type BlobStore } from './blob-store.js';
+import { FILES_ROUTE_PREFIX, isValidBlobKey } from './local-blob-store.js';
+import type { UrlSigner } from './url-signer.js';
+
+/** What may be uploaded where: a resource declares the keys it owns and the content types it accepts. */
+export interface UploadPolicy {
+  matches(key: string): boolean;
+  contentTypes: readonly string[];
+  /** Throws an ApiError when the resource the key belongs to no longer exists. */
+  ensureTarget(key: string): Promise<void>;
+  /** Whether the resource still exists once the bytes are stored (it may have been deleted meanwhile). */
+  targetExists(key: string): Promise<boolean>;
+}
+
+export interface FilesRoutesOptions {
+  store: BlobStore;
+  signer: UrlSigner;
+  maxBytes: number;
+  policies: UploadPolicy[];
+}
+
+function mediaType(header: string | undefined): string {
+  return (header ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/**
+ * The presigned upload and download URLs of the local store, outside /v1.5/ext: they carry their own
+ * signature and expiry instead of an API key.
+ */
+export async function filesRoutes(app: FastifyInstance, options: FilesRoutesOptions): Promise<void> {
+  const { store, signer, maxBytes, policies } = options;
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+
+  function authorize(method: 'PUT' | 'GET', url: string, query: unknown): string {
+    const pathname = url.split('?')[0] ?? '';
+    const key = pathname.slice(FILES_ROUTE_PREFIX.length);
+    const params = typeof query === 'object' && query !== null ? query : {};
+    const check = isValidBlobKey(key) ? signer.check(method, pathname, params) : 'invalid';
+    if (check === 'invalid') throw new ApiError(403, 'URL_SIGNATURE_INVALID');
+    if (check === 'expired') throw new ApiError(403, 'URL_EXPIRED');
+    return key;
+  }
+
+  app.put(`${FILES_ROUTE_PREFIX}*`, async (request, reply) => {
+    const key = authorize('PUT', request.url, request.query);
+    const policy = policies.find((p) => p.matches(key));
+    if (!policy) throw new ApiError(403, 'URL_SIGNATURE_INVALID');
+    if (!policy.contentTypes.includes(mediaType(request.headers['content-type']))) {
+      throw new ApiError(415, `Content-Type must be ${policy.contentTypes.join(' or ')}`);
+    }
+    const declared = Number(request.headers['content-length'] ?? 0);
+    if (declared > maxBytes) throw new ApiError(413, `FILE_TOO_LARGE: at most ${maxBytes} bytes`);
+    await policy.ensureTarget(key);
+    let size: number;
+    try {
+      ({ size } = await store.write(key, request.raw, { contentType: mediaType(request.headers['content-type']), maxBytes }));
+    } catch (error) {
+      if (error instanceof BlobTooLargeError) throw new ApiError(413, `FILE_TOO_LARGE: at most ${maxBytes} bytes`);
+      if (error instanceof BlobEmptyError) throw new ApiError(400, 'FILE_EMPTY');
+      throw error;
+    }
+    if (!(await policy.targetExists(key))) {
+      await store.delete([key]);
+      await policy.ensureTarget(key);
+    }
+    return reply.send({ message: 'OK', size });
+  });
+
+  app.get(`${FILES_ROUTE_PREFIX}*`, async (request, reply) => {
+    const key = authorize('GET', request.url, request.query);
+    const blob = await store.read(key);
+    if (!blob) throw new ApiError(404, 'FILE_NOT_FOUND');
+    return reply.header('content-type', blob.contentType).header('content-length', blob.size).send(blob.body);
+  });
+}

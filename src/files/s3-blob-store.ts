@@ -1,0 +1,82 @@
+import type { Readable } from 'node:stream';
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  NoSuchKey,
+  PutObjectCommand,
+  S3Client,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Config } from '../config.js';
+import {
+  BlobEmptyError,
+  BlobTooLargeError,
+  type BlobStore,
+  type PresignOptions,
+  type StoredBlob,
+  type WriteOptions,
+} from './blob-store.js';
+
+/** Any S3-compatible store; uploads and downloads by URL go straight to it through presigned URLs. */
+export class S3BlobStore implements BlobStore {
+  readonly kind = 's3';
+  private readonly client: S3Client;
+
+  constructor(private readonly config: S3Config) {
+    const clientConfig: S3ClientConfig = { region: config.region, forcePathStyle: config.forcePathStyle };
+    if (config.endpoint) clientConfig.endpoint = config.endpoint;
+    if (config.accessKeyId && config.secretAccessKey) {
+      clientConfig.credentials = { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey };
+    }
+    this.client = new S3Client(clientConfig);
+  }
+
+  /** S3 replaces an object atomically on a completed PUT; the size limit is enforced while buffering. */
+  async write(key: string, body: Readable, options: WriteOptions): Promise<{ size: number }> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of body) {
+      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+      size += buffer.length;
+      if (size > options.maxBytes) throw new BlobTooLargeError(options.maxBytes);
+      chunks.push(buffer);
+    }
+    if (size === 0) throw new BlobEmptyError();
+    await this.client.send(
+      new PutObjectCommand({ Bucket: this.config.bucket, Key: key, Body: Buffer.concat(chunks), ContentType: options.contentType }),
+    );
+    return { size };
+  }
+
+  async read(key: string): Promise<StoredBlob | undefined> {
+    try {
+      const object = await this.client.send(new GetObjectCommand({ Bucket: this.config.bucket, Key: key }));
+      const body = object.Body as Readable | undefined;
+      if (!body) return undefined;
+      return { body, size: object.ContentLength ?? 0, contentType: object.ContentType ?? 'application/octet-stream' };
+    } catch (error) {
+      if (error instanceof NoSuchKey) return undefined;
+      throw error;
+    }
+  }
+
+  async delete(keys: string[]): Promise<void> {
+    if (keys.length === 0) return;
+    await this.client.send(
+      new DeleteObjectsCommand({ Bucket: this.config.bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }),
+    );
+  }
+
+  async presign(key: string, options: PresignOptions): Promise<string> {
+    const command =
+      options.method === 'PUT'
+        ? new PutObjectCommand({ Bucket: this.config.bucket, Key: key, ContentType: options.contentType })
+        : new GetObjectCommand({ Bucket: this.config.bucket, Key: key });
+    return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds });
+  }
+
+  destroy(): void {
+    this.client.destroy();
+  }
+}

@@ -1,0 +1,106 @@
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/database.js';
+import type { ApiKeyKind, OrganizationRow } from '../db/schema.js';
+import { generateApiKey, hashApiKey, keyHint } from '../auth/keys.js';
+import { newObjectId } from '../ids.js';
+import * as q from './queries.js';
+
+export class OrganizationError extends Error {}
+
+export interface CreatedKey {
+  id: string;
+  kind: ApiKeyKind;
+  key: string;
+}
+
+export interface CreatedOrganization {
+  organization: string;
+  name: string;
+  user: { id: string; email: string };
+  privateKey: string;
+  publicKey: string;
+  keys: CreatedKey[];
+}
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export async function createOrganization(
+  db: Db,
+  clock: Clock,
+  options: { name: string; email: string; sdkIntegration?: boolean },
+): Promise<CreatedOrganization> {
+  const now = clock.now();
+  const organization: OrganizationRow = {
+    id: newObjectId(now),
+    name: options.name,
+    sdk_integration: options.sdkIntegration ? 1 : 0,
+    created_at: now.toISOString(),
+  };
+  return db.transaction().execute(async (trx) => {
+    await q.insertOrganization(trx, organization);
+    const user = await addUser(trx, clock, { organizationId: organization.id, email: options.email });
+    const privateKey = await createApiKey(trx, clock, { organizationId: organization.id, kind: 'private' });
+    const publicKey = await createApiKey(trx, clock, { organizationId: organization.id, kind: 'public' });
+    return {
+      organization: organization.id,
+      name: organization.name,
+      user,
+      privateKey: privateKey.key,
+      publicKey: publicKey.key,
+      keys: [privateKey, publicKey],
+    };
+  });
+}
+
+export async function addUser(
+  db: Db,
+  clock: Clock,
+  options: { organizationId: string; email: string },
+): Promise<{ id: string; email: string }> {
+  if (!(await q.findOrganization(db, options.organizationId))) throw new OrganizationError('ORGANIZATION_NOT_FOUND');
+  const email = normalizeEmail(options.email);
+  if (await q.findUserByEmail(db, options.organizationId, email)) throw new OrganizationError('USER_ALREADY_EXISTS');
+  const now = clock.now();
+  const id = newObjectId(now);
+  await q.insertUser(db, { id, organization_id: options.organizationId, email, created_at: now.toISOString() });
+  return { id, email };
+}
+
+/** The key is returned once; only its hash is stored. */
+export async function createApiKey(
+  db: Db,
+  clock: Clock,
+  options: { organizationId: string; kind: ApiKeyKind },
+): Promise<CreatedKey> {
+  if (!(await q.findOrganization(db, options.organizationId))) throw new OrganizationError('ORGANIZATION_NOT_FOUND');
+  const now = clock.now();
+  const key = generateApiKey(options.kind);
+  const id = newObjectId(now);
+  await q.insertApiKey(db, {
+    id,
+    organization_id: options.organizationId,
+    kind: options.kind,
+    key_hash: hashApiKey(key),
+    hint: keyHint(key),
+    created_at: now.toISOString(),
+    revoked_at: null,
+  });
+  return { id, kind: options.kind, key };
+}
+
+export async function revokeApiKey(
+  db: Db,
+  clock: Clock,
+  options: { id?: string; key?: string },
+): Promise<{ revoked: number }> {
+  if (!options.id && !options.key) throw new OrganizationError('KEY_REQUIRED');
+  const revoked = await q.revokeApiKey(
+    db,
+    { id: options.id, keyHash: options.key ? hashApiKey(options.key) : undefined },
+    clock.now().toISOString(),
+  );
+  if (revoked === 0) throw new OrganizationError('KEY_NOT_FOUND');
+  return { revoked };
+}

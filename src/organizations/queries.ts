@@ -1,0 +1,63 @@
+import type { Db } from '../db/database.js';
+import type { ApiKeyKind, ApiKeyRow, OrganizationRow, UserRow } from '../db/schema.js';
+
+export async function insertOrganization(db: Db, row: OrganizationRow): Promise<void> {
+  await db.insertInto('organizations').values(row).execute();
+}
+
+export async function findOrganization(db: Db, id: string): Promise<OrganizationRow | undefined> {
+  return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function listOrganizations(db: Db): Promise<OrganizationRow[]> {
+  return db.selectFrom('organizations').selectAll().orderBy('created_at').orderBy('id').execute();
+}
+
+export async function insertUser(db: Db, row: UserRow): Promise<void> {
+  await db.insertInto('users').values(row).execute();
+}
+
+export async function findUserByEmail(db: Db, organizationId: string, email: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('email', '=', email)
+    .executeTakeFirst();
+}
+
+export async function listUsers(db: Db, organizationId: string): Promise<UserRow[]> {
+  return db.selectFrom('users').selectAll().where('organization_id', '=', organizationId).orderBy('email').execute();
+}
+
+export async function insertApiKey(db: Db, row: ApiKeyRow): Promise<void> {
+  await db.insertInto('api_keys').values(row).execute();
+}
+
+export async function findActiveKeyByHash(
+  db: Db,
+  keyHash: string,
+): Promise<{ organization_id: string; kind: ApiKeyKind } | undefined> {
+  return db
+    .selectFrom('api_keys')
+    .select(['organization_id', 'kind'])
+    .where('key_hash', '=', keyHash)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function listApiKeys(db: Db, organizationId: string): Promise<ApiKeyRow[]> {
+  return db.selectFrom('api_keys').selectAll().where('organization_id', '=', organizationId).orderBy('created_at').execute();
+}
+
+export async function revokeApiKey(
+  db: Db,
+  where: { id?: string; keyHash?: string },
+  revokedAt: string,
+): Promise<number> {
+  let query = db.updateTable('api_keys').set({ revoked_at: revokedAt }).where('revoked_at', 'is', null);
+  if (where.id) query = query.where('id', '=', where.id);
+  if (where.keyHash) query = query.where('key_hash', '=', where.keyHash);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

@@ -1,0 +1,30 @@
+import type { ServiceContext } from '../context.js';
+import { newObjectId } from '../ids.js';
+import * as q from './queries.js';
+import type { CreateTemplateInput } from './schemas.js';
+import { mergeBody } from './template-document.js';
+import { templateFileUrls, type TemplateUrls } from './template-files.js';
+import { checkTemplateReferences } from './template-rules.js';
+
+export async function createTemplate(
+  ctx: ServiceContext,
+  options: { organizationId: string; input: CreateTemplateInput },
+): Promise<{ id: string; urls: TemplateUrls }> {
+  const { input } = options;
+  const body = mergeBody(input);
+  checkTemplateReferences(body);
+  const now = ctx.clock.now();
+  const id = newObjectId(now);
+  await q.insertTemplate(ctx.db, {
+    id,
+    organization_id: options.organizationId,
+    name: input.name,
+    description: input.description ?? null,
+    body: JSON.stringify(body),
+    build: 1,
+    status: 'active',
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+  });
+  return { id, urls: await templateFileUrls(ctx.blobs, id, 'PUT') };
+}

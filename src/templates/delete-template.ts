@@ -1,0 +1,33 @@
+import type { ServiceContext } from '../context.js';
+import { countProcessesInSignature } from '../documents/queries.js';
+import { badRequest } from '../http/errors.js';
+import { deleteReferenceLinksOfTemplate } from '../references/queries.js';
+import * as q from './queries.js';
+import { templateFileKeys } from './template-files.js';
+
+export interface DeletedTemplate {
+  id: string;
+  deleted: boolean;
+  references: number;
+}
+
+/**
+ * Erases the template, its reference links and both HTML files, for good. Refused while any process
+ * created from it is in signature. The rows go in one transaction; the files follow once it commits,
+ * so a failure can leave an orphan file behind but never a template without its files.
+ */
+export async function deleteTemplate(
+  ctx: ServiceContext,
+  options: { organizationId: string; id: string },
+): Promise<DeletedTemplate> {
+  const references = await ctx.db.transaction().execute(async (trx) => {
+    const template = await q.lockTemplate(trx, ctx.dialect, options.organizationId, options.id);
+    if (!template) throw badRequest('TEMPLATE_NOT_FOUND');
+    if ((await countProcessesInSignature(trx, template.id)) > 0) throw badRequest('TEMPLATE_IN_USE');
+    const count = await deleteReferenceLinksOfTemplate(trx, template.id);
+    await q.deleteTemplate(trx, template.id);
+    return count;
+  });
+  await ctx.blobs.delete(templateFileKeys(options.id));
+  return { id: options.id, deleted: true, references };
+}

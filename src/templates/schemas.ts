@@ -1,0 +1,221 @@
+import Joi from 'joi';
+
+/** The question types the fill form knows (the real service's seventeen). */
+export const QUESTION_TYPES = [
+  'text',
+  'name',
+  'email',
+  'phone',
+  'number',
+  'currency',
+  'date',
+  'nit',
+  'identification',
+  'department',
+  'select',
+  'searchlist',
+  'clausula',
+  'check',
+  'image',
+  'signature',
+  'request',
+] as const;
+export type QuestionType = (typeof QUESTION_TYPES)[number];
+
+export const LIMITS = {
+  descriptionLength: 500,
+  nameLength: 200,
+  questions: 500,
+  signers: 50,
+  optionsPerQuestion: 500,
+} as const;
+
+export interface QuestionOption {
+  name: string;
+  value: string;
+  label?: string;
+}
+
+export interface Question {
+  name: string;
+  type: QuestionType;
+  description: string;
+  value?: string;
+  options?: QuestionOption[];
+  prereq?: { k: string; v: string }[];
+  prereqOptionals?: string[];
+  help?: string;
+  values?: string[];
+  endpoint?: string;
+  removeText?: boolean;
+  addText?: boolean;
+  min?: number | string;
+  max?: number | string;
+  subDays?: number;
+  subYears?: number;
+  afterSubYears?: number;
+  maxlength?: number;
+  regex?: string;
+  country?: string;
+  allow?: ('draw' | 'font')[];
+  groupQuestion?: { id: string; max: number; errorMessage?: string };
+}
+
+export interface SignerProfile {
+  type: string;
+  name?: string;
+  identification?: string;
+  email?: string;
+  phone?: string;
+  role?: 'SIGNER' | 'APPROVER';
+  order?: number;
+  package?: boolean;
+  country?: string;
+  identificationType?: string;
+  signature?: string;
+  notification?: boolean;
+}
+
+/** Everything of a template except its identity, name and description: stored as one JSON document. */
+export interface TemplateBody {
+  config: Question[];
+  sign: string[];
+  signatureProfile: SignerProfile[];
+  preBuild: boolean;
+  preBuildData?: string[];
+  preFill?: { name: string; value: string }[];
+  help?: Record<string, string>;
+  custom?: Record<string, unknown>;
+  files?: { name: string; approve?: string; optional?: boolean }[];
+}
+
+export interface CreateTemplateInput extends TemplateBody {
+  name: string;
+  description?: string;
+}
+
+export type UpdateTemplateInput = Partial<CreateTemplateInput> & { id: string };
+
+const identifier = Joi.string().pattern(/^[A-Za-z0-9][A-Za-z0-9_-]*$/).max(100);
+
+export const templateId = Joi.string().length(24).hex().lowercase();
+
+const validRegex = (value: string, helpers: Joi.CustomHelpers) => {
+  try {
+    new RegExp(value);
+    return value;
+  } catch {
+    return helpers.error('string.regex');
+  }
+};
+
+const option = Joi.object<QuestionOption>({
+  name: Joi.string().min(1).max(500).required(),
+  value: Joi.string().min(1).max(200).required(),
+  label: Joi.string().max(500),
+});
+
+const limit = Joi.alternatives().try(Joi.number(), Joi.string().max(50));
+
+const question = Joi.object<Question>({
+  name: identifier.required(),
+  type: Joi.string()
+    .valid(...QUESTION_TYPES)
+    .required(),
+  description: Joi.string().min(1).max(2000).required(),
+  value: Joi.string().max(200),
+  options: Joi.array()
+    .items(option)
+    .min(1)
+    .max(LIMITS.optionsPerQuestion)
+    .unique('value')
+    .when('type', { is: Joi.valid('clausula', 'select', 'searchlist'), then: Joi.required() }),
+  prereq: Joi.array()
+    .items(Joi.object({ k: Joi.string().required(), v: Joi.string().required() }))
+    .min(1),
+  prereqOptionals: Joi.array().items(Joi.string()),
+  help: Joi.string(),
+  values: Joi.array()
+    .items(Joi.string().min(1))
+    .min(1)
+    .unique()
+    .when('type', { is: 'check', then: Joi.required() }),
+  endpoint: Joi.string()
+    .uri({ scheme: ['https'] })
+    .when('type', { is: 'request', then: Joi.required() }),
+  removeText: Joi.boolean(),
+  addText: Joi.boolean(),
+  min: limit,
+  max: limit,
+  subDays: Joi.number().integer(),
+  subYears: Joi.number().integer(),
+  afterSubYears: Joi.number().integer(),
+  maxlength: Joi.number().integer().min(1),
+  regex: Joi.string().max(500).custom(validRegex),
+  country: Joi.string().min(2).max(3),
+  allow: Joi.array().items(Joi.string().valid('draw', 'font')).min(1).unique(),
+  groupQuestion: Joi.object({ id: Joi.string().required(), max: Joi.number().required(), errorMessage: Joi.string() }),
+}).messages({ 'string.regex': '{{#label}} must be a valid regular expression' });
+
+const signerProfile = Joi.object<SignerProfile>({
+  type: identifier.required(),
+  name: Joi.string(),
+  identification: Joi.string(),
+  email: Joi.string(),
+  phone: Joi.string(),
+  role: Joi.string().valid('SIGNER', 'APPROVER'),
+  order: Joi.number().integer().min(0),
+  package: Joi.boolean(),
+  country: Joi.string().min(2).max(3),
+  identificationType: Joi.string(),
+  signature: Joi.string(),
+  notification: Joi.boolean(),
+});
+
+const description = Joi.string().min(1).max(LIMITS.descriptionLength);
+
+const bodyFields = {
+  name: Joi.string().trim().min(1).max(LIMITS.nameLength),
+  description,
+  config: Joi.array().items(question).max(LIMITS.questions).unique('name'),
+  signatureProfile: Joi.array().items(signerProfile).max(LIMITS.signers).unique('type'),
+  sign: Joi.array().items(Joi.string()).unique(),
+  preBuild: Joi.boolean(),
+  preBuildData: Joi.array().items(Joi.string()).unique(),
+  preFill: Joi.array()
+    .items(Joi.object({ name: identifier.required(), value: Joi.string().allow('').max(2000).required() }))
+    .unique('name'),
+  help: Joi.object().pattern(Joi.string(), Joi.string().max(2000)),
+  custom: Joi.object().unknown(true),
+  files: Joi.array().items(
+    Joi.object({ name: Joi.string().min(1).required(), approve: Joi.string(), optional: Joi.boolean() }),
+  ),
+};
+
+export const createTemplateSchema = Joi.object<CreateTemplateInput>({
+  ...bodyFields,
+  name: bodyFields.name.required(),
+  config: bodyFields.config.required(),
+  signatureProfile: bodyFields.signatureProfile.required(),
+  sign: bodyFields.sign.required(),
+  preBuild: bodyFields.preBuild.default(false),
+});
+
+export const updateTemplateSchema = Joi.object<UpdateTemplateInput>({
+  id: templateId.required(),
+  ...bodyFields,
+});
+
+export const templateIdQuery = Joi.object<{ id: string }>({ id: templateId.required() });
+
+export interface ListTemplatesQuery {
+  id?: string;
+  limit: number;
+  cursor?: string;
+}
+
+export const listTemplatesQuery = Joi.object<ListTemplatesQuery>({
+  id: templateId,
+  limit: Joi.number().integer().min(1).max(500).default(100),
+  cursor: Joi.string().max(200),
+});

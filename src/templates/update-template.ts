@@ -1,0 +1,32 @@
+import type { ServiceContext } from '../context.js';
+import { badRequest } from '../http/errors.js';
+import * as q from './queries.js';
+import type { UpdateTemplateInput } from './schemas.js';
+import { mergeBody, parseBody } from './template-document.js';
+import { templateFileUrls, type TemplateUrls } from './template-files.js';
+import { checkTemplateReferences } from './template-rules.js';
+
+/**
+ * Replaces the fields given and keeps the others (a description can be replaced, never removed).
+ * The HTML files are untouched: the new upload URLs may be ignored when the HTML did not change.
+ */
+export async function updateTemplate(
+  ctx: ServiceContext,
+  options: { organizationId: string; input: UpdateTemplateInput },
+): Promise<{ id: string; urls: TemplateUrls }> {
+  const { input } = options;
+  await ctx.db.transaction().execute(async (trx) => {
+    const current = await q.lockTemplate(trx, ctx.dialect, options.organizationId, input.id);
+    if (!current) throw badRequest('TEMPLATE_NOT_FOUND');
+    const body = mergeBody(input, parseBody(current));
+    checkTemplateReferences(body);
+    await q.updateTemplate(trx, current.id, {
+      name: input.name ?? current.name,
+      description: input.description ?? current.description,
+      body: JSON.stringify(body),
+      build: current.build + 1,
+      updated_at: ctx.clock.now().toISOString(),
+    });
+  });
+  return { id: input.id, urls: await templateFileUrls(ctx.blobs, input.id, 'PUT') };
+}

@@ -1,0 +1,21 @@
+import type { ServiceContext } from '../context.js';
+import type { UploadPolicy } from '../files/routes.js';
+import { notFound } from '../http/errors.js';
+import { templateExists } from './queries.js';
+import { TEMPLATE_UPLOAD_CONTENT_TYPES, templateIdOfKey } from './template-files.js';
+
+/** Template HTML uploads: only while the template exists, only as HTML. */
+export function templateHtmlUploadPolicy(ctx: ServiceContext): UploadPolicy {
+  const exists = async (key: string) => {
+    const id = templateIdOfKey(key);
+    return id !== undefined && (await templateExists(ctx.db, id));
+  };
+  return {
+    matches: (key) => templateIdOfKey(key) !== undefined,
+    contentTypes: TEMPLATE_UPLOAD_CONTENT_TYPES,
+    targetExists: exists,
+    async ensureTarget(key) {
+      if (!(await exists(key))) throw notFound('TEMPLATE_NOT_FOUND');
+    },
+  };
+}
