@@ -1,0 +1,170 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endProcess, recordProcess } from '../src/documents/processes.js';
+import { sampleTemplate } from './support/fixtures.js';
+import { call, dialects, localPath, startTestService, type TestService } from './support/service.js';
+
+describe.each(dialects)('DELETE /template (%s)', (dialect) => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startTestService(dialect);
+  });
+  afterAll(async () => svc.close());
+
+  async function createTemplate(key = svc.orgA.privateKey, html = true): Promise<string> {
+    const res = await call(svc.app, 'POST', '/template', { key, body: sampleTemplate() });
+    expect(res.statusCode).toBe(200);
+    const { id, urls } = res.json();
+    if (html) {
+      for (const url of [urls.mask, urls.complete]) {
+        const up = await svc.app.inject({ method: 'PUT', url: localPath(url), headers: { 'content-type': 'text/html' }, payload: '<p>x</p>' });
+        expect(up.statusCode).toBe(200);
+      }
+    }
+    return id;
+  }
+
+  const remove = (id: string, key = svc.orgA.privateKey) => call(svc.app, 'DELETE', `/template?id=${id}`, { key });
+
+  describe('errors of the contract table', () => {
+    it('400 "id" is required when id is missing', async () => {
+      const res = await call(svc.app, 'DELETE', '/template', { key: svc.orgA.privateKey });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ message: '"id" is required' });
+    });
+
+    it('400 "id" length must be 24 characters long', async () => {
+      for (const id of ['64823dc5ce28a265e02d68f', '64823dc5ce28a265e02d68f3a']) {
+        const res = await remove(id);
+        expect(res.statusCode).toBe(400);
+        expect(res.json()).toEqual({ message: '"id" length must be 24 characters long' });
+      }
+    });
+
+    it('400 "id" must only contain hexadecimal characters', async () => {
+      const res = await remove('64823dc5ce28a265e02d68zz');
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ message: '"id" must only contain hexadecimal characters' });
+    });
+
+    it('400 TEMPLATE_NOT_FOUND when the id matches no template of the organization', async () => {
+      const res = await remove('64823dc5ce28a265e02d68f3');
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ message: 'TEMPLATE_NOT_FOUND' });
+    });
+
+    it("400 TEMPLATE_NOT_FOUND for another organization's template, which stays whole", async () => {
+      const id = await createTemplate(svc.orgB.privateKey);
+      const res = await remove(id, svc.orgA.privateKey);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ message: 'TEMPLATE_NOT_FOUND' });
+      expect((await call(svc.app, 'GET', `/template?id=${id}`, { key: svc.orgB.privateKey })).statusCode).toBe(200);
+    });
+
+    it('401 with invalid or missing authentication', async () => {
+      const id = await createTemplate();
+      expect((await call(svc.app, 'DELETE', `/template?id=${id}`)).statusCode).toBe(401);
+      expect((await remove(id, 'prk_ffffffffffffffffffffffffffffffff')).statusCode).toBe(401);
+      expect((await remove(id, svc.orgA.publicKey)).statusCode).toBe(401);
+      expect((await call(svc.app, 'GET', `/template?id=${id}`, { key: svc.orgA.privateKey })).statusCode).toBe(200);
+    });
+  });
+
+  describe('a process created from the template still in signature blocks it: TEMPLATE_IN_USE', () => {
+    it('400 TEMPLATE_IN_USE while in signature, and the template is untouched', async () => {
+      const id = await createTemplate();
+      await recordProcess(svc.deps, { organizationId: svc.orgA.id, name: 'Contract', templateId: id });
+      const res = await remove(id);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ message: 'TEMPLATE_IN_USE' });
+      const detail = await call(svc.app, 'GET', `/template?id=${id}`, { key: svc.orgA.privateKey });
+      expect(detail.statusCode).toBe(200);
+      const mask = await svc.app.inject({ method: 'GET', url: localPath(detail.json().urls.mask) });
+      expect(mask.body).toBe('<p>x</p>');
+    });
+
+    for (const to of ['FINISH', 'EXPIRED', 'REJECTED', 'CANCELLED'] as const) {
+      it(`succeeds once every process is finished, expired, rejected or cancelled (${to})`, async () => {
+        const id = await createTemplate();
+        const first = await recordProcess(svc.deps, { organizationId: svc.orgA.id, name: 'One', templateId: id });
+        const second = await recordProcess(svc.deps, { organizationId: svc.orgA.id, name: 'Two', templateId: id });
+        await endProcess(svc.deps, { organizationId: svc.orgA.id, code: first.code, to: 'FINISH' });
+        expect((await remove(id)).json()).toEqual({ message: 'TEMPLATE_IN_USE' });
+        await endProcess(svc.deps, { organizationId: svc.orgA.id, code: second.code, to });
+        const res = await remove(id);
+        expect(res.statusCode).toBe(200);
+        expect(res.json()).toEqual({ id, deleted: true, references: 0 });
+      });
+    }
+
+    it("processes of another organization's template never block this one", async () => {
+      const mine = await createTemplate();
+      const theirs = await createTemplate(svc.orgB.privateKey);
+      await recordProcess(svc.deps, { organizationId: svc.orgB.id, name: 'Theirs', templateId: theirs });
+      expect((await remove(mine)).statusCode).toBe(200);
+      expect((await remove(theirs, svc.orgB.privateKey)).json()).toEqual({ message: 'TEMPLATE_IN_USE' });
+    });
+  });
+
+  describe('success erases configuration, both HTML files and every reference link, with no way back', () => {
+    it('answers {id, deleted, references} counting the reference links', async () => {
+      const id = await createTemplate();
+      for (const name of ['Web', 'Kiosk', 'Partner']) {
+        const ref = await call(svc.app, 'POST', '/template/reference', { key: svc.orgA.privateKey, body: { template: id, name } });
+        expect(ref.statusCode).toBe(200);
+      }
+      const res = await remove(id);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ id, deleted: true, references: 3 });
+      const refs = await svc.deps.db.selectFrom('reference_links').selectAll().where('template_id', '=', id).execute();
+      expect(refs).toEqual([]);
+    });
+
+    it('answers references 0 when there were none', async () => {
+      const id = await createTemplate(svc.orgA.privateKey, false);
+      expect((await remove(id)).json()).toEqual({ id, deleted: true, references: 0 });
+    });
+
+    it('the id is gone for every later call', async () => {
+      const id = await createTemplate();
+      const before = await call(svc.app, 'GET', `/template?id=${id}`, { key: svc.orgA.privateKey });
+      const { mask } = before.json().urls;
+      expect((await remove(id)).statusCode).toBe(200);
+
+      const key = svc.orgA.privateKey;
+      expect((await call(svc.app, 'GET', `/template?id=${id}`, { key })).statusCode).toBe(404);
+      expect((await call(svc.app, 'GET', '/template', { key })).json().data.map((t: { id: string }) => t.id)).not.toContain(id);
+      const put = await call(svc.app, 'PUT', '/template', { key, body: { id, name: 'Again' } });
+      expect(put.json()).toEqual({ message: 'TEMPLATE_NOT_FOUND' });
+      expect((await remove(id)).json()).toEqual({ message: 'TEMPLATE_NOT_FOUND' });
+      const ref = await call(svc.app, 'POST', '/template/reference', { key, body: { template: id } });
+      expect(ref.json()).toEqual({ message: 'TEMPLATE_NOT_FOUND' });
+      await expect(recordProcess(svc.deps, { organizationId: svc.orgA.id, name: 'x', templateId: id })).rejects.toThrow('TEMPLATE_NOT_FOUND');
+      expect((await svc.app.inject({ method: 'GET', url: localPath(mask) })).statusCode).toBe(404);
+    });
+
+    it('both HTML files are erased from the store', async () => {
+      const id = await createTemplate();
+      expect(await svc.deps.blobs.read(`templates/${id}/mask.html`)).toBeDefined();
+      await remove(id);
+      expect(await svc.deps.blobs.read(`templates/${id}/mask.html`)).toBeUndefined();
+      expect(await svc.deps.blobs.read(`templates/${id}/complete.html`)).toBeUndefined();
+    });
+
+    it('an upload URL issued before the delete cannot bring the file back', async () => {
+      const res = await call(svc.app, 'POST', '/template', { key: svc.orgA.privateKey, body: sampleTemplate() });
+      const { id, urls } = res.json();
+      await remove(id);
+      const up = await svc.app.inject({ method: 'PUT', url: localPath(urls.mask), headers: { 'content-type': 'text/html' }, payload: '<p>late</p>' });
+      expect(up.statusCode).toBe(404);
+      expect(up.json()).toEqual({ message: 'TEMPLATE_NOT_FOUND' });
+      expect(await svc.deps.blobs.read(`templates/${id}/mask.html`)).toBeUndefined();
+    });
+
+    it('creating the same template again yields a new id', async () => {
+      const id = await createTemplate();
+      await remove(id);
+      const again = await createTemplate();
+      expect(again).not.toBe(id);
+    });
+  });
+});
