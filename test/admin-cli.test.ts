@@ -1,0 +1,98 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { createDeps, type Deps } from '../src/deps.js';
+import type { FastifyInstance } from 'fastify';
+import { call } from './support/service.js';
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '..');
+
+describe('the admin command shares the service configuration', () => {
+  let dataDir: string;
+  let deps: Deps;
+  let app: FastifyInstance;
+
+  async function admin(...args: string[]): Promise<{ code: number; json: unknown; stderr: string }> {
+    try {
+      const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/admin/cli.ts', ...args], {
+        cwd: root,
+        env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
+      });
+      return { code: 0, json: JSON.parse(stdout), stderr };
+    } catch (error) {
+      const failed = error as { code: number; stdout: string; stderr: string };
+      return { code: failed.code, json: failed.stdout ? JSON.parse(failed.stdout) : undefined, stderr: failed.stderr };
+    }
+  }
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-admin-'));
+  });
+  afterAll(async () => {
+    await app?.close();
+    await deps?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('org create prints one JSON object with organization, privateKey and publicKey that work', async () => {
+    const acme = await admin('org', 'create', '--name', 'Acme', '--email', 'Owner@Acme.test');
+    const globex = await admin('org', 'create', '--name', 'Globex', '--email', 'owner@globex.test');
+    expect(acme.code).toBe(0);
+    const created = acme.json as { organization: string; privateKey: string; publicKey: string; user: { email: string } };
+    expect(created.organization).toMatch(/^[0-9a-f]{24}$/);
+    expect(created.privateKey).toMatch(/^prk_[0-9a-f]{32}$/);
+    expect(created.publicKey).toMatch(/^puk_[0-9a-f]{32}$/);
+    expect(created.user.email).toBe('owner@acme.test');
+
+    deps = await createDeps(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
+    app = await buildApp(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), deps);
+    expect((await call(app, 'GET', '/template', { key: created.privateKey })).statusCode).toBe(200);
+    expect((await call(app, 'GET', '/template', { key: created.publicKey })).statusCode).toBe(200);
+
+    const list = await admin('org', 'list');
+    expect((list.json as { name: string }[]).map((o) => o.name)).toEqual(['Acme', 'Globex']);
+    expect(JSON.stringify(list.json)).not.toContain((globex.json as { privateKey: string }).privateKey);
+  });
+
+  it('keys are stored only as hashes', async () => {
+    const created = await admin('org', 'create', '--name', 'Hashes', '--email', 'h@h.test');
+    const { privateKey } = created.json as { privateKey: string };
+    const rows = await deps.db.selectFrom('api_keys').selectAll().execute();
+    expect(JSON.stringify(rows)).not.toContain(privateKey.slice(4));
+  });
+
+  it('user add, key create and key revoke', async () => {
+    const { organization } = (await admin('org', 'create', '--name', 'Keys', '--email', 'k@k.test')).json as { organization: string };
+    const user = await admin('user', 'add', '--org', organization, '--email', 'second@k.test');
+    expect(user.json).toMatchObject({ email: 'second@k.test' });
+    const duplicate = await admin('user', 'add', '--org', organization, '--email', 'SECOND@k.test');
+    expect(duplicate.code).toBe(2);
+    expect(duplicate.stderr).toContain('USER_ALREADY_EXISTS');
+    const users = await admin('user', 'list', '--org', organization);
+    expect((users.json as { email: string }[]).map((u) => u.email)).toEqual(['k@k.test', 'second@k.test']);
+
+    const key = (await admin('key', 'create', '--org', organization, '--kind', 'public')).json as { id: string; key: string };
+    expect(key.key).toMatch(/^puk_/);
+    expect((await call(app, 'GET', '/template', { key: key.key })).statusCode).toBe(200);
+    const revoked = await admin('key', 'revoke', '--key', key.key);
+    expect(revoked.json).toEqual({ revoked: 1 });
+    expect((await call(app, 'GET', '/template', { key: key.key })).statusCode).toBe(401);
+    const keys = (await admin('key', 'list', '--org', organization)).json as { kind: string; revoked_at: string | null }[];
+    expect(keys.filter((k) => k.revoked_at !== null)).toHaveLength(1);
+    expect(JSON.stringify(keys)).not.toContain(key.key);
+  });
+
+  it('bad usage exits non-zero with a message', async () => {
+    const missing = await admin('org', 'create', '--name', 'NoEmail');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--email is required');
+    const unknown = await admin('user', 'add', '--org', '000000000000000000000000', '--email', 'x@x.test');
+    expect(unknown.stderr).toContain('ORGANIZATION_NOT_FOUND');
+  });
+});

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+describe('configuration is read from the environment once, with a clear error on bad values', () => {
+  it('has embedded defaults: port 3000, ./data, SQLite, local files', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      publicUrl: 'http://localhost:3000',
+      dataDir: path.resolve('./data'),
+      databaseUrl: undefined,
+      uploadMaxBytes: 5 * 1024 * 1024,
+      s3: undefined,
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads PORT, HOST, PUBLIC_URL, DATA_DIR, DATABASE_URL and S3 settings', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      PUBLIC_URL: 'https://sign.example.test/',
+      DATA_DIR: '/var/lib/sign',
+      DATABASE_URL: 'postgres://u@db/sign',
+      S3_BUCKET: 'files',
+      AWS_REGION: 'eu-west-1',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      publicUrl: 'https://sign.example.test',
+      dataDir: '/var/lib/sign',
+      databaseUrl: 'postgres://u@db/sign',
+      s3: { bucket: 'files', region: 'eu-west-1' },
+    });
+  });
+
+  for (const [env, fragment] of [
+    [{ PORT: 'eighty' }, '"PORT" must be a number'],
+    [{ PORT: '70000' }, '"PORT" must be less than or equal to 65535'],
+    [{ PUBLIC_URL: 'not a url' }, '"PUBLIC_URL" must be a valid uri'],
+    [{ DATABASE_URL: 'mysql://x/y' }, '"DATABASE_URL" must be a valid uri with a scheme matching'],
+    [{ UPLOAD_MAX_BYTES: '-1' }, '"UPLOAD_MAX_BYTES" must be greater than or equal to 1'],
+    [{ AWS_ACCESS_KEY_ID: 'only-one' }, 'AWS_SECRET_ACCESS_KEY'],
+  ] as const) {
+    it(`refuses ${JSON.stringify(env)}`, () => {
+      expect(() => loadConfig(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env)).toThrow(fragment);
+    });
+  }
+});
