@@ -25,6 +25,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
 
   // Joi validates every request (its messages are the contract's); route schemas only document.
   app.setValidatorCompiler(() => () => true);
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof ApiError) return reply.status(error.statusCode).send({ message: error.message });

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../http/errors.js';
+import { describeRoute } from '../http/openapi.js';
 import { BlobEmptyError, BlobTooLargeError, type BlobStore } from './blob-store.js';
 import { FILES_ROUTE_PREFIX, isValidBlobKey } from './local-blob-store.js';
 import type { UrlSigner } from './url-signer.js';
@@ -45,7 +46,16 @@ export async function filesRoutes(app: FastifyInstance, options: FilesRoutesOpti
     return key;
   }
 
-  app.put(`${FILES_ROUTE_PREFIX}*`, async (request, reply) => {
+  const doc = (summary: string) =>
+    describeRoute({
+      tag: 'files',
+      summary,
+      description: 'Presigned by the API: the URL carries its expiry and signature; no Authorization header.',
+      authenticated: false,
+      errors: { 403: 'URL_EXPIRED | URL_SIGNATURE_INVALID', 404: 'TEMPLATE_NOT_FOUND | FILE_NOT_FOUND', 413: 'FILE_TOO_LARGE', 415: 'Wrong Content-Type' },
+    });
+
+  app.put(`${FILES_ROUTE_PREFIX}*`, doc('Upload a file to a presigned URL (raw bytes)'), async (request, reply) => {
     const key = authorize('PUT', request.url, request.query);
     const policy = policies.find((p) => p.matches(key));
     if (!policy) throw new ApiError(403, 'URL_SIGNATURE_INVALID');
@@ -70,7 +80,7 @@ export async function filesRoutes(app: FastifyInstance, options: FilesRoutesOpti
     return reply.send({ message: 'OK', size });
   });
 
-  app.get(`${FILES_ROUTE_PREFIX}*`, async (request, reply) => {
+  app.get(`${FILES_ROUTE_PREFIX}*`, doc('Download a file from a presigned URL'), async (request, reply) => {
     const key = authorize('GET', request.url, request.query);
     const blob = await store.read(key);
     if (!blob) throw new ApiError(404, 'FILE_NOT_FOUND');

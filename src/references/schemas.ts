@@ -14,3 +14,15 @@ export const createReferenceSchema = Joi.object<CreateReferenceInput>({
 export const listReferencesQuery = Joi.object<{ template: string }>({ template: templateId.required() });
 
 export const deleteReferenceQuery = Joi.object<{ id: string }>({ id: templateId.required() });
+
+export const referenceLinkResponse = Joi.object({
+  id: templateId.required(),
+  template: templateId.required(),
+  name: Joi.string(),
+  url: Joi.string().uri().required().description('public link where people fill in the questionnaire'),
+  created_at: Joi.string().isoDate().required(),
+});
+
+export const referenceListResponse = Joi.object({ data: Joi.array().items(referenceLinkResponse).required() });
+
+export const deletedReferenceResponse = Joi.object({ id: templateId.required(), deleted: Joi.boolean().required() });

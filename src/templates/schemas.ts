@@ -219,3 +219,40 @@ export const listTemplatesQuery = Joi.object<ListTemplatesQuery>({
   limit: Joi.number().integer().min(1).max(500).default(100),
   cursor: Joi.string().max(200),
 });
+
+const urls = Joi.object({
+  mask: Joi.string().uri().required().description('URL of the Mask HTML (the fill preview)'),
+  complete: Joi.string().uri().required().description('URL of the Complete HTML (rendered into the document)'),
+});
+
+export const templateUrlsResponse = Joi.object({
+  id: templateId.required(),
+  urls: urls.description('PUT URLs for both HTML files, valid 5 minutes; send Content-Type: text/html and the raw bytes'),
+});
+
+const summaryFields = {
+  id: templateId.required(),
+  name: Joi.string().required(),
+  description: Joi.string().description('absent when never set'),
+  status: Joi.string().valid('active', 'inactive').required(),
+  created_at: Joi.string().isoDate().required(),
+  updated_at: Joi.string().isoDate().required(),
+};
+
+export const templateListResponse = Joi.object({
+  data: Joi.array().items(Joi.object(summaryFields)).required(),
+  next: Joi.string().allow(null).required().description('cursor of the next page, null on the last'),
+});
+
+export const templateDetailResponse = Joi.object({
+  ...summaryFields,
+  build: Joi.number().integer().description('increased by every update'),
+  ...bodyFields,
+  urls: urls.description('GET URLs to download both HTML files, valid 5 minutes'),
+});
+
+export const deleteTemplateResponse = Joi.object({
+  id: templateId.required(),
+  deleted: Joi.boolean().required(),
+  references: Joi.number().integer().min(0).required().description('reference links deleted with it'),
+});

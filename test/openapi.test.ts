@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from './support/service.js';
+
+describe('the OpenAPI description is generated from the validation schemas', () => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startTestService('sqlite');
+  });
+  afterAll(async () => svc.close());
+
+  it('is served at /docs/json with every template operation and its schemas', async () => {
+    const res = await svc.app.inject({ method: 'GET', url: '/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const spec = res.json();
+    expect(spec.openapi).toBe('3.1.0');
+    const template = spec.paths['/v1.5/ext/template'];
+    expect(Object.keys(template).sort()).toEqual(['delete', 'get', 'post', 'put']);
+    expect(template.post.requestBody.content['application/json'].schema.required).toEqual(
+      expect.arrayContaining(['name', 'config', 'signatureProfile', 'sign']),
+    );
+    expect(template.put.requestBody.content['application/json'].schema.properties.description.maxLength).toBe(500);
+    expect(template.delete.responses['400'].description).toContain('TEMPLATE_IN_USE');
+    expect(spec.paths['/v1.5/ext/template/reference']).toBeDefined();
+    expect(spec.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
+  });
+
+  it('the documentation UI is served at /docs', async () => {
+    const res = await svc.app.inject({ method: 'GET', url: '/docs' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+  });
+
+  it('unknown routes answer 404 with a message', async () => {
+    const res = await svc.app.inject({ method: 'GET', url: '/v1.5/ext/nothing-here' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ message: 'Route GET /v1.5/ext/nothing-here not found' });
+  });
+});
