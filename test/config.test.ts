@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 
 describe('configuration is read from the environment once, with a clear error on bad values', () => {
@@ -49,4 +50,20 @@ describe('configuration is read from the environment once, with a clear error on
       expect(() => loadConfig(env)).toThrow(fragment);
     });
   }
+});
+
+describe('the service exits with a clear error on bad configuration', () => {
+  it('prints the problem and exits with code 2', async () => {
+    const root = path.resolve(import.meta.dirname, '..');
+    const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', 'src/server.ts'],
+        { cwd: root, env: { PATH: process.env.PATH ?? '', PORT: 'eighty' } },
+        (error, _stdout, stderr) => resolve({ code: error && typeof error.code === 'number' ? error.code : 0, stderr }),
+      );
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Invalid configuration: "PORT" must be a number');
+  });
 });
