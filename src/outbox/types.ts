@@ -1,0 +1,53 @@
+/** What the outbox carries: each kind has one handler that delivers it to the outside world. */
+export type OutboxKind = 'webhook' | 'email' | 'whatsapp' | 'sms' | 'job';
+
+export interface EmailPayload {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** Names the message template it was rendered from, for the operator's listing. */
+  template?: string;
+}
+
+/** A WhatsApp Business Cloud API message: free text inside the 24-hour window, or an approved template. */
+export interface WhatsAppPayload {
+  to: string;
+  text?: string;
+  template?: {
+    name: string;
+    language: string;
+    /** Body parameters, in order, as the approved template expects them. */
+    parameters: string[];
+  };
+}
+
+export interface SmsPayload {
+  to: string;
+  text: string;
+}
+
+export interface OutboxMessage<P = unknown> {
+  id: string;
+  organizationId: string;
+  kind: OutboxKind;
+  payload: P;
+  /** Attempts already made before this one. */
+  attempts: number;
+  createdAt: string;
+}
+
+export interface DeliveryOutcome {
+  ok: boolean;
+  /** False when retrying cannot help (e.g. a malformed address); the message fails at once. */
+  retryable?: boolean;
+  statusCode?: number;
+  durationMs: number;
+  /** A short excerpt of the answer, never a secret or a one-time code. */
+  response?: string;
+  error?: string;
+}
+
+export interface OutboxHandler<P = unknown> {
+  deliver(message: OutboxMessage<P>): Promise<DeliveryOutcome>;
+}
