@@ -32,7 +32,7 @@ export async function createDeps(config: Config, overrides: { clock?: Clock } = 
   const clock = overrides.clock ?? systemClock;
   const database = await openDatabase(config);
   const signer = new UrlSigner(await urlSigningSecret(database.db, config.urlSigningSecret), clock);
-  const s3 = config.s3 ? new S3BlobStore(config.s3) : undefined;
+  const s3 = config.s3 ? new S3BlobStore(config.s3, clock) : undefined;
   const blobs: BlobStore = s3 ?? new LocalBlobStore(path.join(config.dataDir, 'files'), config.publicUrl, signer);
   return {
     db: database.db,

@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import {
   DeleteObjectsCommand,
   GetObjectCommand,
@@ -8,10 +8,12 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { Clock } from '../clock.js';
 import type { S3Config } from '../config.js';
 import {
   BlobEmptyError,
   BlobTooLargeError,
+  contentTypeOf,
   type BlobStore,
   type PresignOptions,
   type StoredBlob,
@@ -23,8 +25,17 @@ export class S3BlobStore implements BlobStore {
   readonly kind = 's3';
   private readonly client: S3Client;
 
-  constructor(private readonly config: S3Config) {
-    const clientConfig: S3ClientConfig = { region: config.region, forcePathStyle: config.forcePathStyle };
+  constructor(
+    private readonly config: S3Config,
+    private readonly clock: Clock,
+  ) {
+    const clientConfig: S3ClientConfig = {
+      region: config.region,
+      forcePathStyle: config.forcePathStyle,
+      // By default the SDK signs the CRC32 of the (empty) body known at presign time into upload URLs,
+      // so S3-compatible stores that check it refuse every real upload.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+    };
     if (config.endpoint) clientConfig.endpoint = config.endpoint;
     if (config.accessKeyId && config.secretAccessKey) {
       clientConfig.credentials = { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey };
@@ -52,9 +63,9 @@ export class S3BlobStore implements BlobStore {
   async read(key: string): Promise<StoredBlob | undefined> {
     try {
       const object = await this.client.send(new GetObjectCommand({ Bucket: this.config.bucket, Key: key }));
-      const body = object.Body as Readable | undefined;
-      if (!body) return undefined;
-      return { body, size: object.ContentLength ?? 0, contentType: object.ContentType ?? 'application/octet-stream' };
+      // On Node the SDK hands back the HTTP response itself; anything else would be a runtime mix-up.
+      if (!(object.Body instanceof Readable)) throw new Error(`S3 returned no readable body for ${key}`);
+      return { body: object.Body, size: object.ContentLength ?? 0, contentType: object.ContentType ?? 'application/octet-stream' };
     } catch (error) {
       if (error instanceof NoSuchKey) return undefined;
       throw error;
@@ -63,17 +74,27 @@ export class S3BlobStore implements BlobStore {
 
   async delete(keys: string[]): Promise<void> {
     if (keys.length === 0) return;
-    await this.client.send(
+    const result = await this.client.send(
       new DeleteObjectsCommand({ Bucket: this.config.bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }),
     );
+    // S3 answers 200 even when some keys could not be deleted; it lists them here instead.
+    const failed = result.Errors ?? [];
+    if (failed.length > 0) {
+      throw new Error(`S3 could not delete ${failed.map((e) => `${e.Key ?? '?'} (${e.Code ?? 'unknown'})`).join(', ')}`);
+    }
   }
 
+  /**
+   * Signed at the service clock's time, so a URL expires when the service says it does. The SDK never
+   * signs Content-Type into a PUT URL and a presigned PUT cannot cap the body's size, so S3 enforces
+   * neither. The downloaded type follows from the key, as with the local store, whatever was uploaded.
+   */
   async presign(key: string, options: PresignOptions): Promise<string> {
     const command =
       options.method === 'PUT'
         ? new PutObjectCommand({ Bucket: this.config.bucket, Key: key, ContentType: options.contentType })
-        : new GetObjectCommand({ Bucket: this.config.bucket, Key: key });
-    return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds });
+        : new GetObjectCommand({ Bucket: this.config.bucket, Key: key, ResponseContentType: contentTypeOf(key) });
+    return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds, signingDate: this.clock.now() });
   }
 
   destroy(): void {
