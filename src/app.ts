@@ -9,6 +9,7 @@ import { ApiError } from './http/errors.js';
 import { referenceRoutes } from './references/routes.js';
 import { templateRoutes } from './templates/routes.js';
 import { templateHtmlUploadPolicy } from './templates/upload-policy.js';
+import { webhookRoutes } from './webhooks/routes.js';
 
 export const API_PREFIX = '/v1.5/ext';
 
@@ -54,6 +55,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
       authenticate(ext, deps.db);
       templateRoutes(ext, deps);
       referenceRoutes(ext, deps);
+      webhookRoutes(ext, deps);
     },
     { prefix: API_PREFIX },
   );

@@ -21,6 +21,11 @@ export interface Config {
   urlSigningSecret: string | undefined;
   logLevel: string;
   s3: S3Config | undefined;
+  /** Let webhooks reach private, loopback and link-local addresses (local receivers, tests). */
+  webhookAllowPrivate: boolean;
+  webhookTimeoutMs: number;
+  /** Outbox messages claimed and delivered side by side by one worker round. */
+  outboxBatchSize: number;
 }
 
 interface ParsedEnv {
@@ -39,6 +44,9 @@ interface ParsedEnv {
   AWS_REGION: string;
   AWS_ACCESS_KEY_ID?: string;
   AWS_SECRET_ACCESS_KEY?: string;
+  WEBHOOK_ALLOW_PRIVATE: boolean;
+  WEBHOOK_TIMEOUT_MS: number;
+  OUTBOX_BATCH_SIZE: number;
 }
 
 const envSchema = Joi.object<ParsedEnv>({
@@ -57,6 +65,9 @@ const envSchema = Joi.object<ParsedEnv>({
   AWS_REGION: Joi.string().default('us-east-1'),
   AWS_ACCESS_KEY_ID: Joi.string(),
   AWS_SECRET_ACCESS_KEY: Joi.string(),
+  WEBHOOK_ALLOW_PRIVATE: Joi.boolean().default(false),
+  WEBHOOK_TIMEOUT_MS: Joi.number().integer().min(100).max(60_000).default(10_000),
+  OUTBOX_BATCH_SIZE: Joi.number().integer().min(1).max(1000).default(200),
 })
   .and('AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY')
   .unknown(true);
@@ -90,5 +101,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
           secretAccessKey: parsed.AWS_SECRET_ACCESS_KEY,
         })
       : undefined,
+    webhookAllowPrivate: parsed.WEBHOOK_ALLOW_PRIVATE,
+    webhookTimeoutMs: parsed.WEBHOOK_TIMEOUT_MS,
+    outboxBatchSize: parsed.OUTBOX_BATCH_SIZE,
   });
 }

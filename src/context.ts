@@ -1,6 +1,7 @@
 import type { Clock } from './clock.js';
 import type { Db, Dialect } from './db/database.js';
 import type { BlobStore } from './files/blob-store.js';
+import type { OutboxSignal } from './outbox/enqueue.js';
 
 /** What a domain operation may touch: the store, the time and the outside world, chosen in one place (deps.ts). */
 export interface ServiceContext {
@@ -9,4 +10,7 @@ export interface ServiceContext {
   clock: Clock;
   blobs: BlobStore;
   publicUrl: string;
+  /** Woken after a commit that queued messages, so delivery starts at once. */
+  outbox: OutboxSignal;
+  allowPrivateUrls: boolean;
 }

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
+import { Agent } from 'undici';
 import type { Config } from './config.js';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
@@ -9,10 +10,20 @@ import type { BlobStore } from './files/blob-store.js';
 import { LocalBlobStore } from './files/local-blob-store.js';
 import { S3BlobStore } from './files/s3-blob-store.js';
 import { UrlSigner } from './files/url-signer.js';
+import { OutboxWorker, type WorkerLogger } from './outbox/worker.js';
+import { webhookDeliveryHandler } from './webhooks/deliver-webhook.js';
+import { guardedLookup } from './webhooks/url-guard.js';
 
 export interface Deps extends ServiceContext {
   signer: UrlSigner;
+  worker: OutboxWorker;
   close(): Promise<void>;
+}
+
+export interface DepsOverrides {
+  clock?: Clock;
+  logger?: WorkerLogger;
+  random?: () => number;
 }
 
 /** Shared by every instance through the database unless the operator sets URL_SIGNING_SECRET. */
@@ -27,21 +38,51 @@ async function urlSigningSecret(db: Db, configured: string | undefined): Promise
   return row.value;
 }
 
+const silentLogger: WorkerLogger = { error: () => undefined };
+
 /** The one place where the outside world is chosen from configuration. Tests pass their own clock. */
-export async function createDeps(config: Config, overrides: { clock?: Clock } = {}): Promise<Deps> {
+export async function createDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
   const clock = overrides.clock ?? systemClock;
   const database = await openDatabase(config);
   const signer = new UrlSigner(await urlSigningSecret(database.db, config.urlSigningSecret), clock);
   const s3 = config.s3 ? new S3BlobStore(config.s3, clock) : undefined;
   const blobs: BlobStore = s3 ?? new LocalBlobStore(path.join(config.dataDir, 'files'), config.publicUrl, signer);
+  // Keep-alive connections to receivers; the lookup refuses private addresses at connect time.
+  const webhookAgent = new Agent({
+    connections: 64,
+    keepAliveTimeout: 10_000,
+    ...(config.webhookAllowPrivate ? {} : { connect: { lookup: guardedLookup } }),
+  });
+  const worker = new OutboxWorker({
+    db: database.db,
+    dialect: database.dialect,
+    clock,
+    logger: overrides.logger ?? silentLogger,
+    batchSize: config.outboxBatchSize,
+    random: overrides.random,
+    handlers: {
+      webhook: webhookDeliveryHandler({
+        db: database.db,
+        clock,
+        dispatcher: webhookAgent,
+        allowPrivateUrls: config.webhookAllowPrivate,
+        timeoutMs: config.webhookTimeoutMs,
+      }),
+    },
+  });
   return {
     db: database.db,
     dialect: database.dialect,
     clock,
     blobs,
     signer,
+    worker,
+    outbox: worker,
+    allowPrivateUrls: config.webhookAllowPrivate,
     publicUrl: config.publicUrl,
     async close() {
+      await worker.stop();
+      await webhookAgent.close();
       s3?.destroy();
       await database.close();
     },

@@ -1,12 +1,14 @@
+import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createDeps } from './deps.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
-  const deps = await createDeps(config);
+  const deps = await createDeps(config, { logger: pino({ level: config.logLevel, name: 'outbox' }) });
   const app = await buildApp(config, deps);
   await app.listen({ port: config.port, host: config.host });
+  deps.worker.start();
   app.log.info({ publicUrl: config.publicUrl, store: deps.dialect, files: deps.blobs.kind }, 'service started');
 
   let stopping = false;
@@ -14,6 +16,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
+    // Stop taking requests, then let the worker finish its round and record it, then close the store.
     await app.close();
     await deps.close();
     process.exit(0);

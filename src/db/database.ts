@@ -5,6 +5,7 @@ import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type MigrationProvider } from 'kysely';
 import type { Database } from './schema.js';
 import { foundation } from './migrations/001_foundation.js';
+import { outbox } from './migrations/002_outbox.js';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -23,7 +24,7 @@ export interface OpenDatabaseOptions {
 
 const migrations: MigrationProvider = {
   async getMigrations() {
-    return { '001_foundation': foundation };
+    return { '001_foundation': foundation, '002_outbox': outbox };
   },
 };
 

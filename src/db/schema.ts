@@ -70,7 +70,57 @@ export interface SettingsTable {
   value: string;
 }
 
+export type OutboxStatus = 'pending' | 'delivered' | 'failed';
+
+export interface OutboxTable {
+  id: string;
+  organization_id: string | null;
+  kind: 'webhook' | 'email' | 'whatsapp' | 'sms' | 'job';
+  /** The message as JSON; its shape is fixed by `kind` (src/outbox/types.ts). */
+  payload: string;
+  status: OutboxStatus;
+  /** Attempts made in the current round (a resend starts a new round). */
+  attempts: number;
+  next_attempt_at: string;
+  /** The worker holding the message, and until when; a crashed worker's lease simply runs out. */
+  locked_by: string | null;
+  locked_until: string | null;
+  last_error: string | null;
+  /** At most one pending message per key (recurring jobs); null for ordinary messages. */
+  dedupe_key: string | null;
+  webhook_id: string | null;
+  event_type: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DeliveryAttemptsTable {
+  id: string;
+  outbox_id: string;
+  started_at: string;
+  duration_ms: number;
+  ok: number;
+  status_code: number | null;
+  response: string | null;
+  error: string | null;
+}
+
+export interface WebhooksTable {
+  id: string;
+  organization_id: string;
+  name: string;
+  url: string;
+  secret: string;
+  description: string | null;
+  enabled: number;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
+  outbox: OutboxTable;
+  delivery_attempts: DeliveryAttemptsTable;
+  webhooks: WebhooksTable;
   organizations: OrganizationsTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -87,4 +137,7 @@ export type ReferenceLinkRow = Selectable<ReferenceLinksTable>;
 export type OrganizationRow = Selectable<OrganizationsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type UserRow = Selectable<UsersTable>;
+export type OutboxRow = Selectable<OutboxTable>;
+export type DeliveryAttemptRow = Selectable<DeliveryAttemptsTable>;
+export type WebhookRow = Selectable<WebhooksTable>;
 export type { Generated };

@@ -27,9 +27,16 @@ export interface SmsPayload {
   text: string;
 }
 
+/** Scheduled work: a named job with its data; `everyMs` makes it recurring. */
+export interface JobPayload {
+  name: string;
+  data?: Record<string, unknown>;
+  everyMs?: number;
+}
+
 export interface OutboxMessage<P = unknown> {
   id: string;
-  organizationId: string;
+  organizationId: string | null;
   kind: OutboxKind;
   payload: P;
   /** Attempts already made before this one. */
@@ -46,6 +53,8 @@ export interface DeliveryOutcome {
   /** A short excerpt of the answer, never a secret or a one-time code. */
   response?: string;
   error?: string;
+  /** For recurring jobs: delivered, and due again at this instant. */
+  repeatAt?: Date;
 }
 
 export interface OutboxHandler<P = unknown> {

@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../context.js';
-import { badRequest, notFound } from '../http/errors.js';
+import { decodeCursor, page } from '../http/cursor.js';
+import { notFound } from '../http/errors.js';
 import * as q from './queries.js';
 import type { TemplateBody } from './schemas.js';
 import { parseBody } from './template-document.js';
@@ -37,18 +38,6 @@ export async function getTemplate(
   return { ...summary(row), build: row.build, ...parseBody(row), urls: await templateFileUrls(ctx.blobs, row.id, 'GET') };
 }
 
-function encodeCursor(row: { created_at: string; id: string }): string {
-  return Buffer.from(`${row.created_at}|${row.id}`).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { created_at: string; id: string } {
-  const [createdAt, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!createdAt || !id || !/^[0-9a-f]{24}$/.test(id) || Number.isNaN(Date.parse(createdAt))) {
-    throw badRequest('"cursor" is invalid');
-  }
-  return { created_at: createdAt, id };
-}
-
 /** A page of templates, newest first; `next` is the cursor of the following page, null on the last. */
 export async function listTemplates(
   ctx: ServiceContext,
@@ -56,7 +45,6 @@ export async function listTemplates(
 ): Promise<{ data: TemplateSummary[]; next: string | null }> {
   const after = options.cursor ? decodeCursor(options.cursor) : undefined;
   const rows = await q.listTemplates(ctx.db, options.organizationId, { limit: options.limit + 1, after });
-  const page = rows.slice(0, options.limit);
-  const last = page.at(-1);
-  return { data: page.map(summary), next: rows.length > options.limit && last ? encodeCursor(last) : null };
+  const { rows: kept, next } = page(rows, options.limit);
+  return { data: kept.map(summary), next };
 }

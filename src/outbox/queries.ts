@@ -1,0 +1,87 @@
+import type { Db, Dialect } from '../db/database.js';
+import type { DeliveryAttemptRow, OutboxRow } from '../db/schema.js';
+
+export async function insertOutboxRows(db: Db, rows: OutboxRow[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('outbox').values(rows).execute();
+}
+
+/** Inserts a message unless one with the same dedupe key is pending already. */
+export async function insertOutboxRowOnce(db: Db, row: OutboxRow): Promise<void> {
+  await db
+    .insertInto('outbox')
+    .values(row)
+    .onConflict((oc) => oc.column('dedupe_key').doNothing())
+    .execute();
+}
+
+/**
+ * Takes up to `limit` due messages for one worker until `leaseUntil`. On PostgreSQL, SKIP LOCKED lets
+ * instances claim side by side without waiting on or taking each other's rows; an expired lease
+ * (a worker that died) makes a message claimable again.
+ */
+export async function claimDueMessages(
+  db: Db,
+  dialect: Dialect,
+  options: { workerId: string; now: string; leaseUntil: string; limit: number },
+): Promise<OutboxRow[]> {
+  const due = db
+    .selectFrom('outbox')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', options.now)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', options.now)]))
+    .orderBy('next_attempt_at')
+    .limit(options.limit);
+  return db
+    .updateTable('outbox')
+    .set({ locked_by: options.workerId, locked_until: options.leaseUntil, updated_at: options.now })
+    .where('id', 'in', dialect === 'postgres' ? due.forUpdate().skipLocked() : due)
+    .returningAll()
+    .execute();
+}
+
+export type MessageResult =
+  | { id: string; status: 'delivered' | 'failed'; attempts: number; lastError: string | null }
+  | { id: string; status: 'pending'; attempts: number; lastError: string | null; nextAttemptAt: string };
+
+/** Records the results of a batch; a message whose lease this worker lost is left to its new holder. */
+export async function finishMessages(
+  db: Db,
+  options: { workerId: string; now: string; results: MessageResult[]; attempts: DeliveryAttemptRow[] },
+): Promise<void> {
+  if (options.attempts.length > 0) await db.insertInto('delivery_attempts').values(options.attempts).execute();
+  for (const result of options.results) {
+    await db
+      .updateTable('outbox')
+      .set({
+        status: result.status,
+        attempts: result.attempts,
+        last_error: result.lastError,
+        locked_by: null,
+        locked_until: null,
+        updated_at: options.now,
+        ...(result.status === 'pending' ? { next_attempt_at: result.nextAttemptAt } : { dedupe_key: null }),
+      })
+      .where('id', '=', result.id)
+      .where('locked_by', '=', options.workerId)
+      .execute();
+  }
+}
+
+export async function listAttempts(db: Db, outboxIds: string[]): Promise<DeliveryAttemptRow[]> {
+  if (outboxIds.length === 0) return [];
+  return db.selectFrom('delivery_attempts').selectAll().where('outbox_id', 'in', outboxIds).orderBy('started_at').execute();
+}
+
+export async function findOutboxRow(db: Db, id: string): Promise<OutboxRow | undefined> {
+  return db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Starts a new round of attempts for a message, keeping its id (receivers de-duplicate on it). */
+export async function requeueMessage(db: Db, options: { id: string; now: string }): Promise<void> {
+  await db
+    .updateTable('outbox')
+    .set({ status: 'pending', attempts: 0, next_attempt_at: options.now, locked_by: null, locked_until: null, updated_at: options.now })
+    .where('id', '=', options.id)
+    .execute();
+}

@@ -1,0 +1,162 @@
+import crypto from 'node:crypto';
+import os from 'node:os';
+import type { Clock } from '../clock.js';
+import type { Db, Dialect } from '../db/database.js';
+import type { DeliveryAttemptRow, OutboxRow } from '../db/schema.js';
+import { newObjectId } from '../ids.js';
+import { claimDueMessages, finishMessages, type MessageResult } from './queries.js';
+import { MAX_ATTEMPTS, nextRetryAt } from './retry-schedule.js';
+import type { DeliveryOutcome, OutboxHandler, OutboxKind, OutboxMessage } from './types.js';
+
+export interface WorkerLogger {
+  error(details: object, message: string): void;
+}
+
+export interface OutboxWorkerOptions {
+  db: Db;
+  dialect: Dialect;
+  clock: Clock;
+  handlers: Partial<Record<OutboxKind, OutboxHandler>>;
+  logger: WorkerLogger;
+  /** Messages claimed and delivered side by side in one round. */
+  batchSize?: number;
+  /** How long a claim holds; longer than any delivery's own timeout, so only a dead worker's claims lapse. */
+  leaseMs?: number;
+  /** How long to sleep when nothing is due, unless woken. */
+  idleMs?: number;
+  random?: () => number;
+}
+
+const EXCERPT = 500;
+
+/**
+ * Delivers the outbox after commit, in the service's own process. At least once: a message stays
+ * pending until an attempt is recorded, and a worker that dies mid-delivery only leaves a lease that
+ * runs out. Several instances share the work through claims (SKIP LOCKED on PostgreSQL).
+ */
+export class OutboxWorker {
+  readonly id = `${os.hostname()}:${process.pid}:${crypto.randomBytes(3).toString('hex')}`;
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wakeUp: (() => void) | undefined;
+  private readonly batchSize: number;
+  private readonly leaseMs: number;
+  private readonly idleMs: number;
+
+  constructor(private readonly options: OutboxWorkerOptions) {
+    this.batchSize = options.batchSize ?? 200;
+    this.leaseMs = options.leaseMs ?? 60_000;
+    this.idleMs = options.idleMs ?? 250;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  wake(): void {
+    this.wakeUp?.();
+  }
+
+  /** Stops claiming, lets the round in flight finish and record its attempts, then returns. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake();
+    await this.loop;
+  }
+
+  /** One round: claim what is due, deliver it, record every attempt. Answers how many were claimed. */
+  async deliverDue(): Promise<number> {
+    const { db, dialect, clock } = this.options;
+    const now = clock.now();
+    const claimed = await claimDueMessages(db, dialect, {
+      workerId: this.id,
+      now: now.toISOString(),
+      leaseUntil: new Date(now.getTime() + this.leaseMs).toISOString(),
+      limit: this.batchSize,
+    });
+    if (claimed.length === 0) return 0;
+    const settled = await Promise.all(claimed.map((row) => this.attempt(row)));
+    const finishedAt = clock.now().toISOString();
+    await db.transaction().execute((trx) =>
+      finishMessages(trx, {
+        workerId: this.id,
+        now: finishedAt,
+        results: settled.map((s) => s.result),
+        attempts: settled.map((s) => s.attempt),
+      }),
+    );
+    return claimed.length;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let claimed = 0;
+      try {
+        claimed = await this.deliverDue();
+      } catch (error) {
+        this.options.logger.error({ err: error }, 'outbox round failed');
+      }
+      if (claimed === 0 && this.running) await this.sleep();
+    }
+  }
+
+  private sleep(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.wake(), this.idleMs);
+      this.wakeUp = () => {
+        clearTimeout(timer);
+        this.wakeUp = undefined;
+        resolve();
+      };
+    });
+  }
+
+  private async attempt(row: OutboxRow): Promise<{ result: MessageResult; attempt: DeliveryAttemptRow }> {
+    const startedAt = this.options.clock.now();
+    const outcome = await this.deliver(row);
+    const attempts = row.attempts + 1;
+    const attempt: DeliveryAttemptRow = {
+      id: newObjectId(startedAt),
+      outbox_id: row.id,
+      started_at: startedAt.toISOString(),
+      duration_ms: Math.round(outcome.durationMs),
+      ok: outcome.ok ? 1 : 0,
+      status_code: outcome.statusCode ?? null,
+      response: outcome.response?.slice(0, EXCERPT) ?? null,
+      error: outcome.error?.slice(0, EXCERPT) ?? null,
+    };
+    return { result: this.resultOf(row.id, attempts, outcome), attempt };
+  }
+
+  private resultOf(id: string, attempts: number, outcome: DeliveryOutcome): MessageResult {
+    if (outcome.ok && outcome.repeatAt) {
+      return { id, status: 'pending', attempts: 0, lastError: null, nextAttemptAt: outcome.repeatAt.toISOString() };
+    }
+    if (outcome.ok) return { id, status: 'delivered', attempts, lastError: null };
+    const lastError = (outcome.error ?? `HTTP ${outcome.statusCode ?? '?'}`).slice(0, EXCERPT);
+    const retryAt = outcome.retryable === false || attempts >= MAX_ATTEMPTS ? undefined : nextRetryAt(attempts, this.options.clock.now(), this.options.random);
+    if (!retryAt) return { id, status: 'failed', attempts, lastError };
+    return { id, status: 'pending', attempts, lastError, nextAttemptAt: retryAt.toISOString() };
+  }
+
+  private async deliver(row: OutboxRow): Promise<DeliveryOutcome> {
+    const handler = this.options.handlers[row.kind];
+    if (!handler) return { ok: false, retryable: false, durationMs: 0, error: `No handler for ${row.kind} messages` };
+    const message: OutboxMessage = {
+      id: row.id,
+      organizationId: row.organization_id,
+      kind: row.kind,
+      payload: JSON.parse(row.payload),
+      attempts: row.attempts,
+      createdAt: row.created_at,
+    };
+    const started = performance.now();
+    try {
+      return await handler.deliver(message);
+    } catch (error) {
+      return { ok: false, durationMs: performance.now() - started, error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+}

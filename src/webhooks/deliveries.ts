@@ -1,0 +1,125 @@
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/database.js';
+import type { DeliveryAttemptRow, OutboxRow, WebhookRow } from '../db/schema.js';
+import { decodeCursor, page } from '../http/cursor.js';
+import { badRequest } from '../http/errors.js';
+import type { OutboxSignal } from '../outbox/enqueue.js';
+import { listAttempts, requeueMessage } from '../outbox/queries.js';
+import type { WebhookEvent } from './event.js';
+import { emitEvent } from './emit-event.js';
+import * as q from './queries.js';
+
+export interface DeliveryStore {
+  db: Db;
+  clock: Clock;
+  outbox: OutboxSignal;
+}
+
+export interface AttemptView {
+  started_at: string;
+  duration_ms: number;
+  ok: boolean;
+  status_code?: number;
+  response?: string;
+  error?: string;
+}
+
+export interface DeliveryView {
+  id: string;
+  /** The `webhook-id` header receivers see: the same on every retry and resend. */
+  message_id: string;
+  webhook?: string;
+  event: WebhookEvent;
+  status: OutboxRow['status'];
+  attempts: AttemptView[];
+  next_attempt_at?: string;
+  created_at: string;
+}
+
+function presentAttempt(row: DeliveryAttemptRow): AttemptView {
+  return {
+    started_at: row.started_at,
+    duration_ms: row.duration_ms,
+    ok: row.ok === 1,
+    ...(row.status_code === null ? {} : { status_code: row.status_code }),
+    ...(row.response === null ? {} : { response: row.response }),
+    ...(row.error === null ? {} : { error: row.error }),
+  };
+}
+
+async function present(db: Db, rows: OutboxRow[], webhooks: WebhookRow[]): Promise<DeliveryView[]> {
+  const attempts = await listAttempts(db, rows.map((r) => r.id));
+  const names = new Map(webhooks.map((w) => [w.id, w.name]));
+  return rows.map((row) => {
+    const webhook = row.webhook_id ? names.get(row.webhook_id) : undefined;
+    const payload: { event: WebhookEvent } = JSON.parse(row.payload);
+    return {
+      id: row.id,
+      message_id: `msg_${row.id}`,
+      ...(webhook === undefined ? {} : { webhook }),
+      event: payload.event,
+      status: row.status,
+      attempts: attempts.filter((a) => a.outbox_id === row.id).map(presentAttempt),
+      ...(row.status === 'pending' ? { next_attempt_at: row.next_attempt_at } : {}),
+      created_at: row.created_at,
+    };
+  });
+}
+
+/** Deliveries newest first with every attempt; one with `id`, or filtered by webhook and status. */
+export async function listDeliveries(
+  store: DeliveryStore,
+  options: { organizationId: string; id?: string; webhook?: string; status?: OutboxRow['status']; limit: number; cursor?: string },
+): Promise<{ data: DeliveryView[]; next: string | null }> {
+  const webhooks = await q.listWebhooks(store.db, options.organizationId);
+  if (options.id) {
+    const row = await q.findDelivery(store.db, options.organizationId, options.id);
+    if (!row) throw badRequest('DELIVERY_NOT_FOUND');
+    return { data: await present(store.db, [row], webhooks), next: null };
+  }
+  let webhookId: string | undefined;
+  if (options.webhook) {
+    webhookId = webhooks.find((w) => w.name === options.webhook)?.id;
+    if (!webhookId) throw badRequest('WEBHOOK_NOT_FOUND');
+  }
+  const rows = await q.listDeliveries(store.db, options.organizationId, {
+    webhookId,
+    status: options.status,
+    limit: options.limit + 1,
+    after: options.cursor ? decodeCursor(options.cursor) : undefined,
+  });
+  const { rows: kept, next } = page(rows, options.limit);
+  return { data: await present(store.db, kept, webhooks), next };
+}
+
+/** Sends a delivery again with the same message id, in a new round of retries. */
+export async function resendDelivery(
+  store: DeliveryStore,
+  options: { organizationId: string; id: string },
+): Promise<{ id: string; status: 'pending' }> {
+  const row = await q.findDelivery(store.db, options.organizationId, options.id);
+  if (!row) throw badRequest('DELIVERY_NOT_FOUND');
+  if (row.status === 'pending') throw badRequest('DELIVERY_PENDING');
+  await requeueMessage(store.db, { id: row.id, now: store.clock.now().toISOString() });
+  store.outbox.wake();
+  return { id: row.id, status: 'pending' };
+}
+
+/** Queues a `webhook.test` event to one webhook, so an integrator can check the receiver end to end. */
+export async function sendTestEvent(
+  store: DeliveryStore,
+  options: { organizationId: string; name: string },
+): Promise<{ id: string }> {
+  const webhook = await q.findWebhookByName(store.db, options.organizationId, options.name);
+  if (!webhook) throw badRequest('WEBHOOK_NOT_FOUND');
+  if (webhook.enabled !== 1) throw badRequest('WEBHOOK_DISABLED');
+  const [id] = await emitEvent(store.db, store.clock, {
+    organizationId: options.organizationId,
+    type: 'webhook.test',
+    data: { webhook: webhook.name },
+    targetWebhooks: [webhook.name],
+  });
+  store.outbox.wake();
+  if (!id) throw badRequest('WEBHOOK_DISABLED');
+  return { id };
+}
