@@ -31,7 +31,7 @@ const migrations: MigrationProvider = {
 /** A postgres:// URL selects PostgreSQL; otherwise the embedded SQLite file under the data folder. */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
   const handle = options.databaseUrl ? await openPostgres(options.databaseUrl, options.databaseSchema) : openSqlite(options.dataDir);
-  await migrate(handle.db);
+  await migrate(handle.db, handle.dialect === 'postgres' ? options.databaseSchema : undefined);
   return handle;
 }
 
@@ -59,8 +59,12 @@ async function openPostgres(url: string, schema: string): Promise<DatabaseHandle
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
 
-async function migrate(db: Db): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrations });
+/**
+ * On PostgreSQL the migration tables are named with their schema: Kysely looks for them across
+ * every schema, and would otherwise take another schema's tables for its own.
+ */
+async function migrate(db: Db, schema: string | undefined): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrations, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

@@ -3,10 +3,11 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
 /**
- * Delay before each retry, after the first attempt fails: the Standard Webhooks (Svix) schedule.
- * Eight attempts spread over about 27.6 hours, so a receiver down for a whole day still gets it.
+ * Delay before each retry, after the first attempt fails: the Standard Webhooks (Svix) schedule with
+ * one more 10-hour step, so that even with every delay jittered short the retries span over a day
+ * (nine attempts over about 37.6 hours, at least 30): a receiver down for a whole day still gets it.
  */
-export const RETRY_DELAYS_MS = [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR] as const;
+export const RETRY_DELAYS_MS = [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR, 10 * HOUR] as const;
 
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 

@@ -1,0 +1,44 @@
+import type { Clock } from '../clock.js';
+import { LocalMailbox, mailboxDir, type Channel } from './local-mailbox.js';
+import type { Mailer } from './mailer.js';
+import { SmtpMailer } from './smtp-mailer.js';
+import type { SmsSender } from './sms.js';
+import { TwilioSmsSender } from './twilio-sms.js';
+import { WhatsAppCloudSender } from './whatsapp-cloud.js';
+import type { WhatsAppSender } from './whatsapp.js';
+
+export interface SenderOptions {
+  dataDir: string;
+  clock: Clock;
+  smtp?: { url: string; from: string };
+  whatsapp?: { token: string; phoneNumberId: string; baseUrl: string };
+  sms?: { baseUrl: string; accountSid: string; authToken: string; from: string };
+}
+
+export interface Senders {
+  mailer: Mailer;
+  whatsapp: WhatsAppSender;
+  sms: SmsSender;
+  /** Which of them write to the local mailbox, for the start-up log. */
+  local: Channel[];
+  close(): Promise<void>;
+}
+
+/** Each channel through its provider when configured, into DATA_DIR/mailbox otherwise. */
+export function chooseSenders(options: SenderOptions): Senders {
+  const mailbox = new LocalMailbox(mailboxDir(options.dataDir), options.clock);
+  const smtp = options.smtp ? new SmtpMailer(options.smtp) : undefined;
+  const local: Channel[] = [];
+  if (!options.smtp) local.push('email');
+  if (!options.whatsapp) local.push('whatsapp');
+  if (!options.sms) local.push('sms');
+  return {
+    mailer: smtp ?? mailbox.mailer,
+    whatsapp: options.whatsapp ? new WhatsAppCloudSender(options.whatsapp) : mailbox.whatsapp,
+    sms: options.sms ? new TwilioSmsSender(options.sms) : mailbox.sms,
+    local,
+    async close() {
+      smtp?.close();
+    },
+  };
+}

@@ -1,0 +1,144 @@
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { Agent } from 'undici';
+import { enqueue } from '../src/outbox/enqueue.js';
+import type { JobPayload, OutboxHandler } from '../src/outbox/types.js';
+import { OutboxWorker } from '../src/outbox/worker.js';
+import { webhookDeliveryHandler } from '../src/webhooks/deliver-webhook.js';
+import { emitEvent } from '../src/webhooks/emit-event.js';
+import { call, dialects, startTestService, type TestService } from './support/service.js';
+import { WebhookReceiver } from './support/webhook-receiver.js';
+
+describe.each(dialects)('the outbox worker (%s)', (dialect) => {
+  let svc: TestService;
+  let receiver: WebhookReceiver;
+  beforeEach(async () => {
+    svc = await startTestService(dialect, { WEBHOOK_ALLOW_PRIVATE: 'true' });
+    receiver = new WebhookReceiver();
+    const url = await receiver.start();
+    receiver.now = () => svc.clock.now();
+    receiver.secret = (await call(svc.app, 'POST', '/webhooks', { key: svc.orgA.privateKey, body: { name: 'default', url } })).json().secret;
+  });
+  afterEach(async () => {
+    await svc.close();
+    await receiver.close();
+  });
+
+  const emitMany = async (count: number) => {
+    for (let i = 0; i < count; i++) {
+      await emitEvent(svc.deps.db, svc.clock, { organizationId: svc.orgA.id, type: 'document.created', data: { code: `C${i}` } });
+    }
+  };
+
+  describe('a state change and its messages commit in one transaction', () => {
+    it('a rolled-back transaction leaves no message behind', async () => {
+      await expect(
+        svc.deps.db.transaction().execute(async (trx) => {
+          await emitEvent(trx, svc.clock, { organizationId: svc.orgA.id, type: 'document.created', data: { code: 'X' } });
+          throw new Error('the state change failed');
+        }),
+      ).rejects.toThrow('the state change failed');
+      expect(await svc.deps.worker.deliverDue()).toBe(0);
+      expect(receiver.received).toHaveLength(0);
+    });
+  });
+
+  describe('the worker in the service process delivers after commit', () => {
+    it('started, it delivers at once when woken, and stops gracefully', async () => {
+      svc.deps.worker.start();
+      await emitMany(5);
+      svc.deps.worker.wake();
+      await expect.poll(() => receiver.received.length, { timeout: 5000 }).toBe(5);
+      await svc.deps.worker.stop();
+      const pending = await svc.deps.db.selectFrom('outbox').select('id').where('status', '=', 'pending').execute();
+      expect(pending).toEqual([]);
+    });
+
+    it('stop lets the round in flight finish and record its attempts', async () => {
+      receiver.respond = () => ({ status: 200, delayMs: 300 });
+      await emitMany(3);
+      svc.deps.worker.start();
+      await expect.poll(() => receiver.received.length, { timeout: 5000 }).toBe(3);
+      await svc.deps.worker.stop();
+      const rows = await svc.deps.db.selectFrom('outbox').select(['status', 'locked_by']).execute();
+      expect(rows).toEqual(Array(3).fill({ status: 'delivered', locked_by: null }));
+      expect(await svc.deps.db.selectFrom('delivery_attempts').select('id').execute()).toHaveLength(3);
+    });
+  });
+
+  describe('several workers share the work safely and no message is delivered twice at the same time', () => {
+    it('two workers on one store deliver every message exactly once', async () => {
+      await emitMany(120);
+      const agent = new Agent();
+      const second = new OutboxWorker({
+        db: svc.deps.db,
+        dialect: svc.deps.dialect,
+        clock: svc.clock,
+        logger: { error: () => undefined },
+        batchSize: 7,
+        handlers: {
+          webhook: webhookDeliveryHandler({ db: svc.deps.db, clock: svc.clock, dispatcher: agent, allowPrivateUrls: true, timeoutMs: 10_000 }),
+        },
+      });
+      const first = svc.deps.worker;
+      onTestFinished(() => agent.close());
+      const drain = async (worker: OutboxWorker) => {
+        while ((await worker.deliverDue()) > 0);
+      };
+      await Promise.all([drain(first), drain(second), drain(first), drain(second)]);
+      const ids = receiver.received.map((r) => r.id);
+      expect(ids).toHaveLength(120);
+      expect(new Set(ids).size).toBe(120);
+    });
+  });
+
+  describe('a crashed worker loses nothing: its claims lapse and another worker takes them', () => {
+    it('a message claimed by a worker that died is delivered once the lease runs out', async () => {
+      await emitMany(1);
+      const dead = new OutboxWorker({
+        db: svc.deps.db,
+        dialect: svc.deps.dialect,
+        clock: svc.clock,
+        logger: { error: () => undefined },
+        leaseMs: 60_000,
+        handlers: { webhook: { deliver: () => new Promise(() => undefined) } },
+      });
+      void dead.deliverDue();
+      await expect.poll(async () => (await svc.deps.db.selectFrom('outbox').select('locked_by').executeTakeFirstOrThrow()).locked_by).toBe(dead.id);
+      expect(await svc.deps.worker.deliverDue()).toBe(0);
+      svc.clock.advance(60_001);
+      expect(await svc.deps.worker.deliverDue()).toBe(1);
+      expect(receiver.received).toHaveLength(1);
+    });
+  });
+
+  describe('scheduled work goes through the same mechanism', () => {
+    it('a job runs at its time, and a recurring job keeps one pending row', async () => {
+      const runs: string[] = [];
+      const job: OutboxHandler<JobPayload> = {
+        async deliver(message) {
+          runs.push(svc.clock.now().toISOString());
+          const every = message.payload.everyMs;
+          return { ok: true, durationMs: 0, ...(every ? { repeatAt: new Date(svc.clock.now().getTime() + every) } : {}) };
+        },
+      };
+      const worker = new OutboxWorker({ db: svc.deps.db, dialect: svc.deps.dialect, clock: svc.clock, logger: { error: () => undefined }, handlers: { job } });
+      const later = new Date(svc.clock.now().getTime() + 10_000);
+      await enqueue(svc.deps.db, svc.clock, [{ kind: 'job', organizationId: null, payload: { name: 'reminder' }, notBefore: later }]);
+      for (let i = 0; i < 2; i++) {
+        await enqueue(svc.deps.db, svc.clock, [
+          { kind: 'job', organizationId: null, payload: { name: 'expiry-sweep', everyMs: 60_000 }, dedupeKey: 'recurring:expiry-sweep' },
+        ]);
+      }
+      expect(await worker.deliverDue()).toBe(1);
+      expect(await worker.deliverDue()).toBe(0);
+      svc.clock.advance(10_000);
+      expect(await worker.deliverDue()).toBe(1);
+      svc.clock.advance(50_000);
+      expect(await worker.deliverDue()).toBe(1);
+      expect(runs).toHaveLength(3);
+      const recurring = await svc.deps.db.selectFrom('outbox').selectAll().where('dedupe_key', '=', 'recurring:expiry-sweep').execute();
+      expect(recurring).toHaveLength(1);
+      expect(recurring[0]!.status).toBe('pending');
+    });
+  });
+});
