@@ -88,6 +88,24 @@ describe('the admin command shares the service configuration', () => {
     expect(JSON.stringify(keys)).not.toContain(key.key);
   });
 
+  it('webhook create, list, update, rotate and delete, with the API rules', async () => {
+    const { organization } = (await admin('org', 'create', '--name', 'Hooks', '--email', 'w@w.test')).json as { organization: string };
+    const created = await admin('webhook', 'create', '--org', organization, '--name', 'default', '--url', 'https://hooks.example.test/in');
+    expect(created.json).toMatchObject({ name: 'default', url: 'https://hooks.example.test/in', enabled: true, secret: expect.stringMatching(/^whsec_/) });
+    const updated = await admin('webhook', 'update', '--org', organization, '--name', 'default', '--disabled');
+    expect(updated.json).toMatchObject({ enabled: false });
+    const rotated = await admin('webhook', 'rotate', '--org', organization, '--name', 'default');
+    expect((rotated.json as { secret: string }).secret).not.toBe((created.json as { secret: string }).secret);
+    const listed = await admin('webhook', 'list', '--org', organization);
+    expect(listed.json).toEqual({ data: [expect.objectContaining({ name: 'default', enabled: false })] });
+    const refused = await admin('webhook', 'create', '--org', organization, '--name', 'inside', '--url', 'http://127.0.0.1/x');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('WEBHOOK_URL_NOT_ALLOWED');
+    const badUrl = await admin('webhook', 'create', '--org', organization, '--name', 'x', '--url', 'nope');
+    expect(JSON.parse(badUrl.stderr.split('\n')[0] ?? '')).toEqual({ message: '"url" must be a valid uri with a scheme matching the http|https pattern' });
+    expect((await admin('webhook', 'delete', '--org', organization, '--name', 'default')).json).toEqual({ name: 'default', deleted: true });
+  });
+
   it('bad usage exits non-zero with a message', async () => {
     const missing = await admin('org', 'create', '--name', 'NoEmail');
     expect(missing.code).toBe(2);

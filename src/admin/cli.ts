@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config.js';
+import type Joi from 'joi';
+import { ConfigError, loadConfig, type Config } from '../config.js';
+import { ApiError } from '../http/errors.js';
 import { systemClock } from '../clock.js';
 import { openDatabase, type Db } from '../db/database.js';
 import type { ApiKeyKind } from '../db/schema.js';
@@ -10,7 +12,9 @@ import {
   OrganizationError,
   revokeApiKey,
 } from '../organizations/organizations.js';
-import { listApiKeys, listOrganizations, listUsers } from '../organizations/queries.js';
+import { findOrganization, listApiKeys, listOrganizations, listUsers } from '../organizations/queries.js';
+import { createWebhookSchema, updateWebhookSchema } from '../webhooks/schemas.js';
+import { createWebhook, deleteWebhook, listWebhooks, rotateWebhookSecret, updateWebhook } from '../webhooks/webhooks.js';
 
 const USAGE = `Usage: npm run --silent admin -- <command>
 
@@ -21,6 +25,11 @@ const USAGE = `Usage: npm run --silent admin -- <command>
   key create --org ORG_ID [--kind private|public]
   key list --org ORG_ID
   key revoke (--key prk_...|puk_... | --id KEY_ID)
+  webhook create --org ORG_ID --name NAME --url URL [--secret whsec_...] [--description TEXT] [--disabled]
+  webhook list --org ORG_ID
+  webhook update --org ORG_ID --name NAME [--url URL] [--description TEXT] [--enabled|--disabled]
+  webhook rotate --org ORG_ID --name NAME
+  webhook delete --org ORG_ID --name NAME
 
 Every command prints one JSON value on stdout. Keys are shown once, when created.`;
 
@@ -39,13 +48,34 @@ function optional(flags: Flags, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+async function organizationOf(db: Db, flags: Flags): Promise<string> {
+  const id = required(flags, 'org');
+  if (!(await findOrganization(db, id))) throw new OrganizationError('ORGANIZATION_NOT_FOUND');
+  return id;
+}
+
 function keyKind(flags: Flags): ApiKeyKind {
   const kind = optional(flags, 'kind') ?? 'private';
   if (kind !== 'private' && kind !== 'public') throw new UsageError('--kind must be private or public');
   return kind;
 }
 
-async function run(db: Db, command: string, flags: Flags): Promise<unknown> {
+/** The API's own validation, so the command accepts exactly what the API accepts. */
+function webhookInput<T>(schema: Joi.Schema<T>, input: Record<string, unknown>): T {
+  const { value, error } = schema.validate(input);
+  if (error) throw new UsageError(error.message);
+  return value;
+}
+
+function enabledFlag(flags: Flags): boolean | undefined {
+  if (flags.enabled === true && flags.disabled === true) throw new UsageError('--enabled and --disabled exclude each other');
+  if (flags.enabled === true) return true;
+  if (flags.disabled === true) return false;
+  return undefined;
+}
+
+async function run(db: Db, config: Config, command: string, flags: Flags): Promise<unknown> {
+  const webhooks = { db, clock: systemClock, allowPrivateUrls: config.webhookAllowPrivate };
   switch (command) {
     case 'org create':
       return createOrganization(db, systemClock, {
@@ -76,6 +106,33 @@ async function run(db: Db, command: string, flags: Flags): Promise<unknown> {
       }));
     case 'key revoke':
       return revokeApiKey(db, systemClock, { id: optional(flags, 'id'), key: optional(flags, 'key') });
+    case 'webhook create':
+      return createWebhook(webhooks, {
+        organizationId: await organizationOf(db, flags),
+        input: webhookInput(createWebhookSchema, {
+          name: required(flags, 'name'),
+          url: required(flags, 'url'),
+          secret: optional(flags, 'secret'),
+          description: optional(flags, 'description'),
+          enabled: flags.disabled !== true,
+        }),
+      });
+    case 'webhook list':
+      return listWebhooks(webhooks, { organizationId: await organizationOf(db, flags) });
+    case 'webhook update':
+      return updateWebhook(webhooks, {
+        organizationId: await organizationOf(db, flags),
+        input: webhookInput(updateWebhookSchema, {
+          name: required(flags, 'name'),
+          url: optional(flags, 'url'),
+          description: optional(flags, 'description'),
+          enabled: enabledFlag(flags),
+        }),
+      });
+    case 'webhook rotate':
+      return rotateWebhookSecret(webhooks, { organizationId: await organizationOf(db, flags), name: required(flags, 'name') });
+    case 'webhook delete':
+      return deleteWebhook(webhooks, { organizationId: await organizationOf(db, flags), name: required(flags, 'name') });
     default:
       throw new UsageError(`Unknown command: ${command || '(none)'}`);
   }
@@ -92,6 +149,11 @@ async function main(argv: string[]): Promise<number> {
       kind: { type: 'string' },
       key: { type: 'string' },
       id: { type: 'string' },
+      url: { type: 'string' },
+      secret: { type: 'string' },
+      description: { type: 'string' },
+      enabled: { type: 'boolean' },
+      disabled: { type: 'boolean' },
       'sdk-integration': { type: 'boolean' },
       help: { type: 'boolean' },
     },
@@ -103,7 +165,7 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig(process.env);
   const database = await openDatabase(config);
   try {
-    const result = await run(database.db, positionals.slice(0, 2).join(' '), values);
+    const result = await run(database.db, config, positionals.slice(0, 2).join(' '), values);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } finally {
@@ -114,7 +176,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    const known = error instanceof UsageError || error instanceof OrganizationError || error instanceof ConfigError;
+    const known = error instanceof UsageError || error instanceof OrganizationError || error instanceof ConfigError || error instanceof ApiError;
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(known ? `${JSON.stringify({ message })}\n${error instanceof UsageError ? `\n${USAGE}\n` : ''}` : `${message}\n`);
     process.exit(known ? 2 : 1);
