@@ -26,6 +26,8 @@ export interface Config {
   webhookTimeoutMs: number;
   /** Outbox messages claimed and delivered side by side by one worker round. */
   outboxBatchSize: number;
+  /** How long a worker's claim holds: after a crash, its messages wait this long before another worker retakes them. */
+  outboxLeaseMs: number;
 }
 
 interface ParsedEnv {
@@ -47,6 +49,7 @@ interface ParsedEnv {
   WEBHOOK_ALLOW_PRIVATE: boolean;
   WEBHOOK_TIMEOUT_MS: number;
   OUTBOX_BATCH_SIZE: number;
+  OUTBOX_LEASE_MS: number;
 }
 
 const envSchema = Joi.object<ParsedEnv>({
@@ -68,6 +71,11 @@ const envSchema = Joi.object<ParsedEnv>({
   WEBHOOK_ALLOW_PRIVATE: Joi.boolean().default(false),
   WEBHOOK_TIMEOUT_MS: Joi.number().integer().min(100).max(60_000).default(10_000),
   OUTBOX_BATCH_SIZE: Joi.number().integer().min(1).max(1000).default(200),
+  OUTBOX_LEASE_MS: Joi.number()
+    .integer()
+    .greater(Joi.ref('WEBHOOK_TIMEOUT_MS'))
+    .default(60_000)
+    .messages({ 'number.greater': '"OUTBOX_LEASE_MS" must be longer than WEBHOOK_TIMEOUT_MS' }),
 })
   .and('AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY')
   .unknown(true);
@@ -104,5 +112,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
     webhookAllowPrivate: parsed.WEBHOOK_ALLOW_PRIVATE,
     webhookTimeoutMs: parsed.WEBHOOK_TIMEOUT_MS,
     outboxBatchSize: parsed.OUTBOX_BATCH_SIZE,
+    outboxLeaseMs: parsed.OUTBOX_LEASE_MS,
   });
 }

@@ -59,6 +59,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     clock,
     logger: overrides.logger ?? silentLogger,
     batchSize: config.outboxBatchSize,
+    leaseMs: config.outboxLeaseMs,
     random: overrides.random,
     handlers: {
       webhook: webhookDeliveryHandler({

@@ -44,6 +44,7 @@ describe('configuration is read from the environment once, with a clear error on
     [{ DATABASE_URL: 'mysql://x/y' }, '"DATABASE_URL" must be a valid uri with a scheme matching'],
     [{ UPLOAD_MAX_BYTES: '-1' }, '"UPLOAD_MAX_BYTES" must be greater than or equal to 1'],
     [{ AWS_ACCESS_KEY_ID: 'only-one' }, 'AWS_SECRET_ACCESS_KEY'],
+    [{ WEBHOOK_TIMEOUT_MS: '10000', OUTBOX_LEASE_MS: '5000' }, '"OUTBOX_LEASE_MS" must be longer than WEBHOOK_TIMEOUT_MS'],
   ] as const) {
     it(`refuses ${JSON.stringify(env)}`, () => {
       expect(() => loadConfig(env)).toThrow(ConfigError);

@@ -42,6 +42,7 @@ export class SmtpMailer implements Mailer {
   }
 
   async send(mail: EmailPayload): Promise<SendResult> {
+    const deadline = AbortSignal.timeout(this.timeoutMs);
     try {
       // With html, nodemailer builds multipart/alternative: the text part first, then the html.
       const info = await this.transport.sendMail({
@@ -49,10 +50,11 @@ export class SmtpMailer implements Mailer {
         subject: mail.subject,
         text: mail.text,
         html: mail.html,
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: deadline,
       });
       return { id: info.messageId, statusCode: replyCodeOf(info.response), response: info.response };
     } catch (error) {
+      if (deadline.aborted) throw new SendError(`not sent within ${this.timeoutMs} ms`, { retryable: true });
       throw smtpSendError(error);
     }
   }

@@ -23,6 +23,18 @@ async function server(options: Parameters<typeof startLocalSmtp>[0] = {}): Promi
   return smtp;
 }
 
+/** A TCP server that accepts connections and never says a word. */
+async function silentServerUrl(): Promise<string> {
+  const sockets = new Set<net.Socket>();
+  const silent = net.createServer((socket) => sockets.add(socket));
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', () => resolve()));
+  closers.push(() => {
+    sockets.forEach((socket) => socket.destroy());
+    return new Promise<void>((resolve) => silent.close(() => resolve()));
+  });
+  return `smtp://127.0.0.1:${portOf(silent.address())}`;
+}
+
 function mailerFor(url: string, timeouts: { timeoutMs?: number; connectTimeoutMs?: number } = {}): SmtpMailer {
   const mailer = new SmtpMailer({ url, from: FROM, ...timeouts });
   closers.push(() => mailer.close());
@@ -120,16 +132,16 @@ describe('An SMTP refusal is retried only when the server says later may work', 
   });
 
   it('a server that never greets is retryable once the connection timeout passes', async () => {
-    const silent = net.createServer(() => {});
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', () => resolve()));
-    closers.push(() => new Promise<void>((resolve) => silent.close(() => resolve())));
-    const sockets = new Set<net.Socket>();
-    silent.on('connection', (socket) => sockets.add(socket));
-    closers.push(() => sockets.forEach((socket) => socket.destroy()));
-
-    const mailer = mailerFor(`smtp://127.0.0.1:${portOf(silent.address())}`, { connectTimeoutMs: 200 });
+    const mailer = mailerFor(await silentServerUrl(), { connectTimeoutMs: 200 });
     const outcome = await emailHandler(mailer).deliver(outboxMessage('email', invitation));
-    expect(outcome).toMatchObject({ ok: false, retryable: true });
+    expect(outcome).toMatchObject({ ok: false, retryable: true, error: 'Greeting never received' });
+    expect(outcome.durationMs).toBeLessThan(5_000);
+  });
+
+  it('a send that outlasts its own timeout is abandoned, and retryable', async () => {
+    const mailer = mailerFor(await silentServerUrl(), { timeoutMs: 300 });
+    const outcome = await emailHandler(mailer).deliver(outboxMessage('email', invitation));
+    expect(outcome).toMatchObject({ ok: false, retryable: true, error: 'not sent within 300 ms' });
     expect(outcome.durationMs).toBeLessThan(5_000);
   });
 });

@@ -19,6 +19,8 @@ export interface LocalSmtpOptions {
   refuseRecipient?: SmtpRefusal;
   /** Refuse the DATA with this reply; `message` may quote the message received. */
   refuseData?: (raw: string) => SmtpRefusal;
+  /** The text of the 250 reply to an accepted DATA; it may quote the message received. */
+  acceptReply?: (raw: string) => string;
   /** Require AUTH PLAIN/LOGIN with these credentials. */
   credentials?: { user: string; pass: string };
 }
@@ -57,7 +59,7 @@ export async function startLocalSmtp(options: LocalSmtpOptions = {}): Promise<Lo
         if (options.refuseData) return callback(refusal(options.refuseData(raw)));
         const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
         received.push({ from, to: session.envelope.rcptTo.map((r) => r.address), raw });
-        callback(null, 'Ok: queued as LOCAL1');
+        callback(null, options.acceptReply ? options.acceptReply(raw) : 'Ok: queued as LOCAL1');
       }, callback);
     },
   });

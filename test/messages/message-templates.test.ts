@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { escapeHtml, renderMessage, templatedEmail, type TemplateName, type TemplateVariables } from '../../src/messages/message-templates.js';
+
+const invitation: TemplateVariables['signing-invitation'] = {
+  signerName: 'Ana Gómez',
+  processName: 'Purchase agreement',
+  message: 'Please sign before Friday.',
+  link: 'https://firma.test/sign/Xr3kT9',
+};
+
+describe('Every {{name}} is replaced by its variable in the subject, the text and the html', () => {
+  it('signing-invitation: signer name, process name, the creator’s message, link', () => {
+    const message = renderMessage('signing-invitation', invitation);
+    expect(message.subject).toBe('Purchase agreement: your signature is requested');
+    expect(message.text).toBe(
+      'Hello Ana Gómez,\n\nYou are invited to sign "Purchase agreement".\n\nPlease sign before Friday.\n\nRead and sign it here:\nhttps://firma.test/sign/Xr3kT9',
+    );
+    expect(message.html).toContain('<p>Hello Ana Gómez,</p>');
+    expect(message.html).toContain('<strong>Purchase agreement</strong>');
+    expect(message.html).toContain('<p>Please sign before Friday.</p>');
+    expect(message.html).toContain('<a href="https://firma.test/sign/Xr3kT9">Read and sign it</a>');
+  });
+
+  it('otp-code: the code and the minutes it is valid, and the code never in the subject', () => {
+    const message = renderMessage('otp-code', { code: '482913', minutes: 10 });
+    expect(message.text).toBe('Your verification code is 482913. It is valid for 10 minutes. Do not share it with anyone.');
+    expect(message.html).toContain('<strong>482913</strong>');
+    expect(message.subject).not.toContain('482913');
+  });
+
+  it('veriface-invitation: person name and link', () => {
+    const message = renderMessage('veriface-invitation', { personName: 'Luis', link: 'https://firma.test/v/abc' });
+    expect(message.text).toContain('Hello Luis,');
+    expect(message.text).toContain('https://firma.test/v/abc');
+    expect(message.html).toContain('<a href="https://firma.test/v/abc">');
+  });
+
+  it('process-finished: process name and link', () => {
+    const message = renderMessage('process-finished', { processName: 'Lease', link: 'https://firma.test/d/1' });
+    expect(message.subject).toBe('"Lease" is signed');
+    expect(message.text).toContain('https://firma.test/d/1');
+  });
+
+  it('no {{ is left in any template', () => {
+    const rendered: Record<TemplateName, string> = {
+      'signing-invitation': JSON.stringify(renderMessage('signing-invitation', invitation)),
+      'otp-code': JSON.stringify(renderMessage('otp-code', { code: '1', minutes: 1 })),
+      'veriface-invitation': JSON.stringify(renderMessage('veriface-invitation', { personName: 'A', link: 'L' })),
+      'process-finished': JSON.stringify(renderMessage('process-finished', { processName: 'P', link: 'L' })),
+    };
+    for (const text of Object.values(rendered)) expect(text).not.toMatch(/\{\{|\}\}/);
+  });
+
+  it('a variable is inserted once, never read as a template itself', () => {
+    const message = renderMessage('signing-invitation', { ...invitation, signerName: '{{link}}' });
+    expect(message.text).toContain('Hello {{link}},');
+  });
+});
+
+describe('In the html every variable is HTML-escaped; the text keeps it as written', () => {
+  it('<script> arrives as text, not as markup', () => {
+    const message = renderMessage('signing-invitation', { ...invitation, message: '<script>alert("x")</script>' });
+    expect(message.html).not.toContain('<script>');
+    expect(message.html).toContain('<p>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;</p>');
+    expect(message.text).toContain('<script>alert("x")</script>');
+  });
+
+  it('quotes and ampersands cannot leave an attribute', () => {
+    const message = renderMessage('process-finished', { processName: 'Tom & Jerry', link: 'https://x.test/?a=1&b="><img src=x>' });
+    expect(message.html).toContain('<a href="https://x.test/?a=1&amp;b=&quot;&gt;&lt;img src=x&gt;">');
+    expect(message.html).toContain('<strong>Tom &amp; Jerry</strong>');
+  });
+
+  it("the creator's line breaks become <br> in the html", () => {
+    const message = renderMessage('signing-invitation', { ...invitation, message: 'Line one\nLine two' });
+    expect(message.html).toContain('<p>Line one<br>\nLine two</p>');
+    expect(message.text).toContain('Line one\nLine two');
+  });
+
+  it('escapeHtml escapes the five characters that matter', () => {
+    expect(escapeHtml(`&<>"'`)).toBe('&amp;&lt;&gt;&quot;&#39;');
+  });
+});
+
+describe('The subject stays on one line', () => {
+  it('line breaks in a variable become a space, so no header can be injected', () => {
+    const message = renderMessage('process-finished', { processName: 'Lease\r\nBcc: victim@example.test', link: 'L' });
+    expect(message.subject).toBe('"Lease Bcc: victim@example.test" is signed');
+  });
+});
+
+describe('A missing or unknown variable does not compile', () => {
+  it('is refused by the types (checked by tsc, never run)', () => {
+    const typeChecks = () => {
+      // @ts-expect-error minutes is missing
+      renderMessage('otp-code', { code: '1' });
+      // @ts-expect-error signer is not a variable of signing-invitation
+      renderMessage('signing-invitation', { ...invitation, signer: 'Ana' });
+      // @ts-expect-error no such template
+      renderMessage('welcome', {});
+      // @ts-expect-error a variable of another template
+      renderMessage('veriface-invitation', { processName: 'P', link: 'L' });
+    };
+    expect(typeof typeChecks).toBe('function');
+  });
+});
+
+describe('templatedEmail makes an outbox e-mail named after its template', () => {
+  it('to, template, subject, text and html', () => {
+    const mail = templatedEmail('ana@example.test', 'otp-code', { code: '482913', minutes: 5 });
+    expect(mail).toEqual({ to: 'ana@example.test', template: 'otp-code', ...renderMessage('otp-code', { code: '482913', minutes: 5 }) });
+  });
+});
