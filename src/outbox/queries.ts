@@ -44,13 +44,33 @@ export type MessageResult =
   | { id: string; status: 'delivered' | 'failed'; attempts: number; lastError: string | null }
   | { id: string; status: 'pending'; attempts: number; lastError: string | null; nextAttemptAt: string };
 
-/** Records the results of a batch; a message whose lease this worker lost is left to its new holder. */
+/**
+ * Records the results of a round; a message whose lease this worker lost is left to its new holder.
+ * Successes, the common case, are one statement however many there are.
+ */
 export async function finishMessages(
   db: Db,
   options: { workerId: string; now: string; results: MessageResult[]; attempts: DeliveryAttemptRow[] },
 ): Promise<void> {
   if (options.attempts.length > 0) await db.insertInto('delivery_attempts').values(options.attempts).execute();
-  for (const result of options.results) {
+  const delivered = options.results.filter((r) => r.status === 'delivered').map((r) => r.id);
+  if (delivered.length > 0) {
+    await db
+      .updateTable('outbox')
+      .set((eb) => ({
+        status: 'delivered',
+        attempts: eb('attempts', '+', 1),
+        last_error: null,
+        locked_by: null,
+        locked_until: null,
+        dedupe_key: null,
+        updated_at: options.now,
+      }))
+      .where('id', 'in', delivered)
+      .where('locked_by', '=', options.workerId)
+      .execute();
+  }
+  for (const result of options.results.filter((r) => r.status !== 'delivered')) {
     await db
       .updateTable('outbox')
       .set({
