@@ -10,6 +10,8 @@ import type { WhatsAppSender } from './whatsapp.js';
 export interface SenderOptions {
   dataDir: string;
   clock: Clock;
+  /** Longest one delivery may take on any channel; shorter than the outbox lease. */
+  timeoutMs?: number;
   smtp?: { url: string; from: string };
   whatsapp?: { token: string; phoneNumberId: string; baseUrl: string };
   sms?: { baseUrl: string; accountSid: string; authToken: string; from: string };
@@ -27,15 +29,16 @@ export interface Senders {
 /** Each channel through its provider when configured, into DATA_DIR/mailbox otherwise. */
 export function chooseSenders(options: SenderOptions): Senders {
   const mailbox = new LocalMailbox(mailboxDir(options.dataDir), options.clock);
-  const smtp = options.smtp ? new SmtpMailer(options.smtp) : undefined;
+  const { timeoutMs } = options;
+  const smtp = options.smtp ? new SmtpMailer({ ...options.smtp, timeoutMs }) : undefined;
   const local: Channel[] = [];
   if (!options.smtp) local.push('email');
   if (!options.whatsapp) local.push('whatsapp');
   if (!options.sms) local.push('sms');
   return {
     mailer: smtp ?? mailbox.mailer,
-    whatsapp: options.whatsapp ? new WhatsAppCloudSender(options.whatsapp) : mailbox.whatsapp,
-    sms: options.sms ? new TwilioSmsSender(options.sms) : mailbox.sms,
+    whatsapp: options.whatsapp ? new WhatsAppCloudSender({ ...options.whatsapp, timeoutMs }) : mailbox.whatsapp,
+    sms: options.sms ? new TwilioSmsSender({ ...options.sms, timeoutMs }) : mailbox.sms,
     local,
     async close() {
       smtp?.close();

@@ -59,4 +59,6 @@ export interface DeliveryOutcome {
 
 export interface OutboxHandler<P = unknown> {
   deliver(message: OutboxMessage<P>): Promise<DeliveryOutcome>;
+  /** Delivers a round's messages of this kind together (one lookup for all); outcomes in the same order. */
+  deliverAll?(messages: OutboxMessage<P>[]): Promise<DeliveryOutcome[]>;
 }

@@ -77,7 +77,7 @@ export class OutboxWorker {
       limit: this.batchSize,
     });
     if (claimed.length === 0) return 0;
-    const settled = await Promise.all(claimed.map((row) => this.attempt(row)));
+    const settled = await this.attemptAll(claimed);
     const finishedAt = clock.now().toISOString();
     await db.transaction().execute((trx) =>
       finishMessages(trx, {
@@ -113,21 +113,32 @@ export class OutboxWorker {
     });
   }
 
-  private async attempt(row: OutboxRow): Promise<{ result: MessageResult; attempt: DeliveryAttemptRow }> {
+  /** Every claimed message gets exactly one attempt record, whatever its handler does. */
+  private async attemptAll(rows: OutboxRow[]): Promise<{ result: MessageResult; attempt: DeliveryAttemptRow }[]> {
     const startedAt = this.options.clock.now();
-    const outcome = await this.deliver(row);
-    const attempts = row.attempts + 1;
-    const attempt: DeliveryAttemptRow = {
-      id: newObjectId(startedAt),
-      outbox_id: row.id,
-      started_at: startedAt.toISOString(),
-      duration_ms: Math.round(outcome.durationMs),
-      ok: outcome.ok ? 1 : 0,
-      status_code: outcome.statusCode ?? null,
-      response: outcome.response?.slice(0, EXCERPT) ?? null,
-      error: outcome.error?.slice(0, EXCERPT) ?? null,
-    };
-    return { result: this.resultOf(row.id, attempts, outcome), attempt };
+    const outcomes = new Map<string, DeliveryOutcome>();
+    const kinds = [...new Set(rows.map((r) => r.kind))];
+    await Promise.all(
+      kinds.map(async (kind) => {
+        const group = rows.filter((r) => r.kind === kind);
+        const results = await this.deliverGroup(kind, group.map(toMessage));
+        group.forEach((row, i) => outcomes.set(row.id, results[i] ?? { ok: false, durationMs: 0, error: 'no outcome' }));
+      }),
+    );
+    return rows.map((row) => {
+      const outcome = outcomes.get(row.id) ?? { ok: false, durationMs: 0, error: 'no outcome' };
+      const attempt: DeliveryAttemptRow = {
+        id: newObjectId(startedAt),
+        outbox_id: row.id,
+        started_at: startedAt.toISOString(),
+        duration_ms: Math.round(outcome.durationMs),
+        ok: outcome.ok ? 1 : 0,
+        status_code: outcome.statusCode ?? null,
+        response: outcome.response?.slice(0, EXCERPT) ?? null,
+        error: outcome.error?.slice(0, EXCERPT) ?? null,
+      };
+      return { result: this.resultOf(row.id, row.attempts + 1, outcome), attempt };
+    });
   }
 
   private resultOf(id: string, attempts: number, outcome: DeliveryOutcome): MessageResult {
@@ -141,22 +152,33 @@ export class OutboxWorker {
     return { id, status: 'pending', attempts, lastError, nextAttemptAt: retryAt.toISOString() };
   }
 
-  private async deliver(row: OutboxRow): Promise<DeliveryOutcome> {
-    const handler = this.options.handlers[row.kind];
-    if (!handler) return { ok: false, retryable: false, durationMs: 0, error: `No handler for ${row.kind} messages` };
-    const message: OutboxMessage = {
-      id: row.id,
-      organizationId: row.organization_id,
-      kind: row.kind,
-      payload: JSON.parse(row.payload),
-      attempts: row.attempts,
-      createdAt: row.created_at,
-    };
+  private async deliverGroup(kind: OutboxKind, messages: OutboxMessage[]): Promise<DeliveryOutcome[]> {
+    const handler = this.options.handlers[kind];
+    if (!handler) return messages.map(() => ({ ok: false, retryable: false, durationMs: 0, error: `No handler for ${kind} messages` }));
     const started = performance.now();
-    try {
-      return await handler.deliver(message);
-    } catch (error) {
-      return { ok: false, durationMs: performance.now() - started, error: error instanceof Error ? error.message : String(error) };
+    const failure = (error: unknown): DeliveryOutcome => ({
+      ok: false,
+      durationMs: performance.now() - started,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    if (handler.deliverAll) {
+      try {
+        return await handler.deliverAll(messages);
+      } catch (error) {
+        return messages.map(() => failure(error));
+      }
     }
+    return Promise.all(messages.map((message) => handler.deliver(message).catch(failure)));
   }
+}
+
+function toMessage(row: OutboxRow): OutboxMessage {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    kind: row.kind,
+    payload: JSON.parse(row.payload),
+    attempts: row.attempts,
+    createdAt: row.created_at,
+  };
 }

@@ -3,9 +3,10 @@ import { Webhook } from 'standardwebhooks';
 import { request, type Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
+import type { WebhookRow } from '../db/schema.js';
 import type { DeliveryOutcome, OutboxHandler, OutboxMessage } from '../outbox/types.js';
 import type { WebhookPayload } from './event.js';
-import { findWebhookById } from './queries.js';
+import { findWebhookById, findWebhooksByIds } from './queries.js';
 import { isPrivateAddress } from './url-guard.js';
 
 export interface WebhookDeliveryOptions {
@@ -39,42 +40,52 @@ async function excerpt(body: Dispatcher.ResponseData['body']): Promise<string> {
  * the same on every retry, so receivers can de-duplicate; the timestamp is the attempt's.
  */
 export function webhookDeliveryHandler(options: WebhookDeliveryOptions): OutboxHandler<WebhookPayload> {
-  return {
-    async deliver(message: OutboxMessage<WebhookPayload>): Promise<DeliveryOutcome> {
-      const webhook = await findWebhookById(options.db, message.payload.webhookId);
-      if (!webhook) return { ok: false, retryable: false, durationMs: 0, error: 'WEBHOOK_DELETED' };
-      if (webhook.enabled !== 1) return { ok: false, retryable: false, durationMs: 0, error: 'WEBHOOK_DISABLED' };
-      const host = new URL(webhook.url).hostname.replace(/^\[|\]$/g, '');
-      if (!options.allowPrivateUrls && net.isIP(host) && isPrivateAddress(host)) {
-        return { ok: false, retryable: false, durationMs: 0, error: 'WEBHOOK_URL_NOT_ALLOWED' };
-      }
+  async function send(message: OutboxMessage<WebhookPayload>, webhook: WebhookRow | undefined): Promise<DeliveryOutcome> {
+    if (!webhook) return { ok: false, retryable: false, durationMs: 0, error: 'WEBHOOK_DELETED' };
+    if (webhook.enabled !== 1) return { ok: false, retryable: false, durationMs: 0, error: 'WEBHOOK_DISABLED' };
+    const host = new URL(webhook.url).hostname.replace(/^\[|\]$/g, '');
+    if (!options.allowPrivateUrls && net.isIP(host) && isPrivateAddress(host)) {
+      return { ok: false, retryable: false, durationMs: 0, error: 'WEBHOOK_URL_NOT_ALLOWED' };
+    }
 
-      const body = JSON.stringify(message.payload.event);
-      const id = `msg_${message.id}`;
-      const now = options.clock.now();
-      const signature = new Webhook(webhook.secret).sign(id, now, body);
-      const started = performance.now();
-      try {
-        const response = await request(webhook.url, {
-          method: 'POST',
-          body,
-          dispatcher: options.dispatcher,
-          signal: AbortSignal.timeout(options.timeoutMs),
-          headers: {
-            'content-type': 'application/json',
-            'user-agent': 'signature-service-webhooks/1',
-            'webhook-id': id,
-            'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-            'webhook-signature': signature,
-          },
-        });
-        const text = await excerpt(response.body);
-        const ok = response.statusCode >= 200 && response.statusCode < 300;
-        return { ok, statusCode: response.statusCode, durationMs: performance.now() - started, response: text };
-      } catch (error) {
-        const reason = error instanceof Error ? (error.name === 'TimeoutError' ? `timed out after ${options.timeoutMs} ms` : error.message) : String(error);
-        return { ok: false, durationMs: performance.now() - started, error: reason };
-      }
+    const body = JSON.stringify(message.payload.event);
+    const id = `msg_${message.id}`;
+    const now = options.clock.now();
+    const signature = new Webhook(webhook.secret).sign(id, now, body);
+    const started = performance.now();
+    try {
+      const response = await request(webhook.url, {
+        method: 'POST',
+        body,
+        dispatcher: options.dispatcher,
+        signal: AbortSignal.timeout(options.timeoutMs),
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'signature-service-webhooks/1',
+          'webhook-id': id,
+          'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+          'webhook-signature': signature,
+        },
+      });
+      const text = await excerpt(response.body);
+      const ok = response.statusCode >= 200 && response.statusCode < 300;
+      return { ok, statusCode: response.statusCode, durationMs: performance.now() - started, response: text };
+    } catch (error) {
+      const reason =
+        error instanceof Error ? (error.name === 'TimeoutError' ? `timed out after ${options.timeoutMs} ms` : error.message) : String(error);
+      return { ok: false, durationMs: performance.now() - started, error: reason };
+    }
+  }
+
+  return {
+    async deliver(message) {
+      return send(message, await findWebhookById(options.db, message.payload.webhookId));
+    },
+    /** One lookup for the whole round: the webhook's current URL, secret and state at sending time. */
+    async deliverAll(messages) {
+      const webhooks = await findWebhooksByIds(options.db, [...new Set(messages.map((m) => m.payload.webhookId))]);
+      const byId = new Map(webhooks.map((w) => [w.id, w]));
+      return Promise.all(messages.map((message) => send(message, byId.get(message.payload.webhookId))));
     },
   };
 }

@@ -18,6 +18,11 @@ export async function findWebhookById(db: Db, id: string): Promise<WebhookRow | 
   return db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+export async function findWebhooksByIds(db: Db, ids: string[]): Promise<WebhookRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('webhooks').selectAll().where('id', 'in', ids).execute();
+}
+
 export async function listWebhooks(db: Db, organizationId: string): Promise<WebhookRow[]> {
   return db.selectFrom('webhooks').selectAll().where('organization_id', '=', organizationId).orderBy('name').execute();
 }
