@@ -1,0 +1,378 @@
+/**
+ * npm run bench: requests per second of the template API on SQLite, as a ratio to a bare Fastify
+ * route served by the same process, and whether reads and deletes slow down with 50,000 templates.
+ *
+ * The service runs in a forked child (bench/server-child.ts) so that autocannon, here, and the
+ * server each get one of the machine's cores; all traffic stays on 127.0.0.1. Templates to read,
+ * update and delete are inserted by the child straight into the table, so seeding is never part of
+ * a figure. It prints figures, it is not a test: a missed goal still exits 0.
+ *
+ * Whatever else runs on the machine moves every figure, so nothing is measured in one block: the
+ * things compared run in short slices taking turns, and each ratio is the median of the rounds'
+ * ratios. A burst of other work then slows one slice of one round, not one side of the comparison.
+ *
+ * BENCH_CPU_PROF_DIR=/some/dir npm run bench also writes a V8 CPU profile of the server there
+ * (open it in Chrome DevTools) to see where a request's time goes.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { isChildMessage, sampleTemplate, STORES, type ChildMessage, type SeedCommand, type StoreAddress, type StoreName } from './protocol.js';
+
+const PREFIX = '/v1.5/ext';
+const CONNECTIONS = 10;
+const WARMUP_SECONDS = 1;
+const ROUNDS = 5;
+const SLICE_SECONDS = 1;
+const STORE_SIZE: Record<StoreName, number> = { small: 100, large: 50_000 };
+const READ_IDS = 100;
+const SCALING_ROUNDS = 8;
+const SCALING_GET_SECONDS = 0.5;
+// Deletes are bounded by count, so each store stays near its size while they run.
+const SCALING_DELETES = 400;
+const GOAL = { read: 0.4, write: 0.2, scaling: 0.9 };
+
+const SUBJECTS = ['bare', 'get', 'put', 'cycle'] as const;
+type Subject = (typeof SUBJECTS)[number];
+
+interface Server {
+  child: ChildProcess;
+  bareUrl: string;
+  stores: Record<StoreName, StoreAddress>;
+}
+
+/** Successful operations over a time; `problems` is anything that makes the figure suspect. */
+interface Run {
+  ok: number;
+  seconds: number;
+  problems: string[];
+}
+
+const perSecond = (run: Run) => run.ok / run.seconds;
+
+function nextMessage(child: ChildProcess): Promise<ChildMessage> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: unknown) => {
+      child.off('exit', onExit);
+      if (!isChildMessage(message)) reject(new Error(`unexpected message from the server: ${JSON.stringify(message)}`));
+      else if (message.type === 'error') reject(new Error(`server: ${message.message}`));
+      else resolve(message);
+    };
+    const onExit = (code: number | null, signal: string | null) => {
+      child.off('message', onMessage);
+      reject(new Error(`the server process exited (${signal ?? code})`));
+    };
+    child.once('message', onMessage);
+    child.once('exit', onExit);
+  });
+}
+
+async function startServer(dataDir: string, profileDir: string | undefined): Promise<Server> {
+  const child = fork(fileURLToPath(new URL('./server-child.ts', import.meta.url)), [dataDir], {
+    execArgv: ['--import', 'tsx', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ready = await nextMessage(child).catch((error: unknown) => {
+    child.kill('SIGKILL');
+    throw error;
+  });
+  if (ready.type !== 'ready') throw new Error(`expected the server to be ready, got ${ready.type}`);
+  return { child, bareUrl: ready.bareUrl, stores: ready.stores };
+}
+
+/** Closing the IPC channel lets the child close its databases itself; signals only if it does not. */
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  if (child.connected) child.disconnect();
+  const term = setTimeout(() => child.kill('SIGTERM'), 3_000);
+  const kill = setTimeout(() => child.kill('SIGKILL'), 6_000);
+  await exited;
+  clearTimeout(term);
+  clearTimeout(kill);
+}
+
+async function seed(server: Server, store: StoreName, count: number): Promise<{ ids: string[]; stored: number }> {
+  const command: SeedCommand = { type: 'seed', store, count };
+  const reply = nextMessage(server.child);
+  server.child.send(command);
+  const seeded = await reply;
+  if (seeded.type !== 'seeded') throw new Error(`expected seeded, got ${seeded.type}`);
+  return seeded;
+}
+
+function problemsOf(result: autocannon.Result): string[] {
+  const problems: string[] = [];
+  if (result.non2xx > 0) problems.push(`${result.non2xx} non-2xx`);
+  if (result.errors > 0) problems.push(`${result.errors} socket errors`);
+  return problems;
+}
+
+// autocannon ends a run only on its sampling tick (1 s by default), which would round short runs up.
+const base = { connections: CONNECTIONS, sampleInt: 100 } as const;
+
+async function run(options: autocannon.Options, seconds: number): Promise<Run> {
+  const result = await autocannon({ ...base, ...options, duration: seconds });
+  return { ok: result['2xx'], seconds: result.duration, problems: problemsOf(result) };
+}
+
+/** Each request takes the next id round-robin, so reads and updates do not all hit one row. */
+function rotating(ids: string[], build: (request: autocannon.Request, id: string) => autocannon.Request): autocannon.Request {
+  let next = 0;
+  return { setupRequest: (request) => build(request, ids[next++ % ids.length] ?? '') };
+}
+
+function getOptions(store: StoreAddress, ids: string[]): autocannon.Options {
+  return {
+    url: store.url,
+    headers: { authorization: store.privateKey },
+    requests: [rotating(ids, (request, id) => ({ ...request, method: 'GET', path: `${PREFIX}/template?id=${id}` }))],
+  };
+}
+
+function putOptions(store: StoreAddress, ids: string[]): autocannon.Options {
+  let version = 0;
+  return {
+    url: store.url,
+    headers: { authorization: store.privateKey, 'content-type': 'application/json' },
+    requests: [
+      rotating(ids, (request, id) => ({
+        ...request,
+        method: 'PUT',
+        path: `${PREFIX}/template`,
+        body: JSON.stringify({ id, description: `Description version ${++version}` }),
+      })),
+    ],
+  };
+}
+
+function field(body: string, name: string): unknown {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return typeof parsed === 'object' && parsed !== null ? Object.getOwnPropertyDescriptor(parsed, name)?.value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * POST then DELETE of the id just created, on each connection (autocannon gives each pass through
+ * `requests` a fresh context). A cycle counts only when the DELETE answers 200 with `deleted: true`
+ * for that id; a failed POST leaves no id, so its DELETE fails visibly.
+ */
+async function cycleRun(store: StoreAddress, seconds: number): Promise<Run> {
+  const created = new WeakMap<object, string>();
+  let cycles = 0;
+  let failures = 0;
+  const result = await autocannon({
+    ...base,
+    url: store.url,
+    duration: seconds,
+    headers: { authorization: store.privateKey },
+    requests: [
+      {
+        method: 'POST',
+        path: `${PREFIX}/template`,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(sampleTemplate()),
+        onResponse: (status, body, context) => {
+          const id = field(body, 'id');
+          if (status === 200 && typeof id === 'string') created.set(context, id);
+        },
+      },
+      {
+        method: 'DELETE',
+        setupRequest: (request, context) => ({ ...request, path: `${PREFIX}/template?id=${created.get(context) ?? 'none'}` }),
+        onResponse: (status, body, context) => {
+          const ok = status === 200 && field(body, 'deleted') === true && field(body, 'id') === created.get(context);
+          if (ok) cycles++;
+          else failures++;
+        },
+      },
+    ],
+  });
+  const problems = problemsOf(result);
+  if (failures > 0) problems.push(`${failures} failed cycles`);
+  return { ok: cycles, seconds: result.duration, problems };
+}
+
+/**
+ * Inserts `count` templates, then deletes exactly those, one request each. Timed up to the last
+ * answer: the run itself only ends on autocannon's next sampling tick.
+ */
+async function deleteRun(server: Server, store: StoreName, count: number): Promise<Run> {
+  const queue = (await seed(server, store, count)).ids;
+  const address = server.stores[store];
+  const started = performance.now();
+  let finished = started;
+  const result = await autocannon({
+    ...base,
+    url: address.url,
+    amount: count,
+    headers: { authorization: address.privateKey },
+    requests: [
+      {
+        method: 'DELETE',
+        setupRequest: (request) => ({ ...request, path: `${PREFIX}/template?id=${queue.pop() ?? 'none'}` }),
+        onResponse: () => {
+          finished = performance.now();
+        },
+      },
+    ],
+  });
+  return { ok: result['2xx'], seconds: (finished - started) / 1000, problems: problemsOf(result) };
+}
+
+/** Every round runs each name once, starting one name later than the round before. */
+async function inTurns<K extends string>(names: readonly K[], rounds: number, slice: (name: K) => Promise<Run>): Promise<Map<K, Run[]>> {
+  const runs = new Map<K, Run[]>(names.map((name) => [name, []]));
+  for (let round = 0; round < rounds; round++) {
+    const shift = round % names.length;
+    for (const name of [...names.slice(shift), ...names.slice(0, shift)]) runs.get(name)?.push(await slice(name));
+  }
+  return runs;
+}
+
+interface Figure {
+  perSecond: number;
+  /** The median over rounds of this figure's rate over the reference's in the same round. */
+  ratio: number;
+  problems: string[];
+}
+
+function figure(runs: Run[], reference: Run[]): Figure {
+  const ratios = runs.map((r, i) => perSecond(r) / perSecond(reference[i] ?? r)).sort((a, b) => a - b);
+  const median = ((ratios[Math.floor((ratios.length - 1) / 2)] ?? 0) + (ratios[Math.ceil((ratios.length - 1) / 2)] ?? 0)) / 2;
+  const ok = runs.reduce((total, r) => total + r.ok, 0);
+  const seconds = runs.reduce((total, r) => total + r.seconds, 0);
+  return { perSecond: ok / seconds, ratio: median, problems: [...runs, ...reference].flatMap((r) => r.problems) };
+}
+
+/** Spread over the whole table, so reads of the large store touch pages all over the index, not just its end. */
+function spread(ids: string[], count: number): string[] {
+  const step = Math.max(1, Math.floor(ids.length / count));
+  return ids.filter((_, i) => i % step === 0).slice(0, count);
+}
+
+const number = (value: number, digits = 0) =>
+  value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+/** Judged on the ratio as printed, two decimals, so a printed 0.90 never reads MISS against 0.90. */
+function verdict(f: Figure, goal: number): string {
+  if (f.problems.length > 0) return 'ERROR';
+  return Math.round(f.ratio * 100) / 100 >= goal ? 'PASS' : 'MISS';
+}
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(' | ')} |`;
+  const rule = `|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
+  return [line(header), rule, ...rows.map(line)].join('\n');
+}
+
+const say = (text: string) => process.stdout.write(`${text}\n`);
+
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'));
+  let server: Server | undefined;
+  const cleanUp = async () => {
+    if (server) await stopServer(server.child);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
+  }
+
+  try {
+    const live = await startServer(dataDir, process.env.BENCH_CPU_PROF_DIR);
+    server = live;
+    say(
+      `Template API on SQLite vs a bare Fastify route; ${CONNECTIONS} connections over loopback; ` +
+        `Node ${process.version}, ${os.cpus().length} cores, load average ${number(os.loadavg()[0] ?? 0, 2)}`,
+    );
+    const smallSeed = await seed(live, 'small', STORE_SIZE.small);
+    const largeSeed = await seed(live, 'large', STORE_SIZE.large);
+    say(`stores: ${number(smallSeed.stored)} and ${number(largeSeed.stored)} templates`);
+    const readIds: Record<StoreName, string[]> = { small: smallSeed.ids, large: spread(largeSeed.ids, READ_IDS) };
+    const { small } = live.stores;
+
+    const slice = (subject: Subject, seconds: number): Promise<Run> => {
+      if (subject === 'bare') return run({ url: `${live.bareUrl}/` }, seconds);
+      if (subject === 'get') return run(getOptions(small, readIds.small), seconds);
+      if (subject === 'put') return run(putOptions(small, readIds.small), seconds);
+      return cycleRun(small, seconds);
+    };
+    say(`measuring bare, GET, PUT, POST + DELETE: ${WARMUP_SECONDS} s warm-up each, then ${ROUNDS} rounds of ${SLICE_SECONDS} s each...`);
+    // The warm-up lets V8 optimise each route and SQLite fill its cache before anything counts.
+    for (const subject of SUBJECTS) await slice(subject, WARMUP_SECONDS);
+    const runs = await inTurns(SUBJECTS, ROUNDS, (subject) => slice(subject, SLICE_SECONDS));
+    const bareRuns = runs.get('bare') ?? [];
+    const versus = (subject: Subject) => figure(runs.get(subject) ?? [], bareRuns);
+
+    say(`measuring GET ?id= and DELETE at both sizes: ${SCALING_ROUNDS} rounds...`);
+    for (const store of STORES) await run(getOptions(live.stores[store], readIds[store]), WARMUP_SECONDS);
+    const gets = await inTurns(STORES, SCALING_ROUNDS, (store) => run(getOptions(live.stores[store], readIds[store]), SCALING_GET_SECONDS));
+    for (const store of STORES) await deleteRun(live, store, SCALING_DELETES / 2);
+    const deletes = await inTurns(STORES, SCALING_ROUNDS, (store) => deleteRun(live, store, SCALING_DELETES));
+    const growth = (runs: Map<StoreName, Run[]>) => ({
+      small: figure(runs.get('small') ?? [], runs.get('small') ?? []),
+      large: figure(runs.get('large') ?? [], runs.get('small') ?? []),
+    });
+
+    const vsBare = (label: string, f: Figure, goal: number): string[] => [
+      label,
+      number(f.perSecond),
+      number(f.ratio, 2),
+      `>= ${number(goal, 2)}`,
+      verdict(f, goal),
+    ];
+    const scaling = (label: string, { small: before, large: after }: { small: Figure; large: Figure }): string[] => [
+      label,
+      number(before.perSecond),
+      number(after.perSecond),
+      number(after.ratio, 2),
+      `>= ${number(GOAL.scaling, 2)}`,
+      verdict(after, GOAL.scaling),
+    ];
+    const bare = versus('bare');
+    const all = [bare, versus('get'), versus('put'), versus('cycle'), growth(gets).large, growth(deletes).large];
+
+    say('');
+    say(
+      table(
+        [`with ${number(STORE_SIZE.small)} templates stored`, 'per second', 'x bare', 'goal', 'result'],
+        [
+          ['bare Fastify GET / (baseline)', number(bare.perSecond), '1.00', '', bare.problems.length > 0 ? 'ERROR' : ''],
+          vsBare('GET /template?id=', versus('get'), GOAL.read),
+          vsBare('PUT /template (new description)', versus('put'), GOAL.write),
+          vsBare('POST + DELETE /template, cycles', versus('cycle'), GOAL.write),
+        ],
+      ),
+    );
+    say(`(${ROUNDS} rounds of ${SLICE_SECONDS} s in turns; x bare is the median of the rounds' ratios; a cycle is two requests)`);
+    say('');
+    say(
+      table(
+        ['scaling, requests per second', `${number(STORE_SIZE.small)} stored`, `${number(STORE_SIZE.large)} stored`, 'large / small', 'goal', 'result'],
+        [scaling('GET /template?id=', growth(gets)), scaling('DELETE /template', growth(deletes))],
+      ),
+    );
+    say(
+      `(${SCALING_ROUNDS} rounds in turns, each a GET run of ${SCALING_GET_SECONDS} s or ${SCALING_DELETES} templates ` +
+        "inserted then deleted per size; large / small is the median of the rounds' ratios)",
+    );
+    const problems = all.flatMap((f) => f.problems);
+    if (problems.length > 0) say(`\nERROR: some requests failed (${[...new Set(problems)].join('; ')}); those figures are not valid`);
+  } finally {
+    await cleanUp();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

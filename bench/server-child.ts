@@ -1,0 +1,126 @@
+/**
+ * The server side of `npm run bench`, forked by bench/run.ts so the service and the load generator
+ * each get a core. Runs the real service twice on SQLite, one store per folder under argv[2]
+ * (small and large, so the parent can measure both sizes in turns under the same conditions), plus
+ * a bare Fastify route as the baseline, all in this one process so all pay the same event loop.
+ */
+import path from 'node:path';
+import Fastify from 'fastify';
+import { sql } from 'kysely';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import type { NewTemplateRow } from '../src/db/schema.js';
+import { createDeps } from '../src/deps.js';
+import { validate } from '../src/http/validate.js';
+import { newObjectId } from '../src/ids.js';
+import { createOrganization } from '../src/organizations/organizations.js';
+import { createTemplateSchema } from '../src/templates/schemas.js';
+import { mergeBody } from '../src/templates/template-document.js';
+import { checkTemplateReferences } from '../src/templates/template-rules.js';
+import { isSeedCommand, sampleTemplate, STORES, type ChildMessage, type StoreAddress, type StoreName } from './protocol.js';
+
+// 9 columns a row: 500 rows stay far below SQLite's bound-parameter limit.
+const INSERT_BATCH = 500;
+
+interface Store {
+  address: StoreAddress;
+  seed(count: number): Promise<{ ids: string[]; stored: number }>;
+  close(): Promise<void>;
+}
+
+function send(message: ChildMessage): void {
+  process.send?.(message);
+}
+
+async function startStore(dataDir: string): Promise<Store> {
+  // Not process.env: a DATABASE_URL or S3_BUCKET in the caller's shell must not move the bench off SQLite.
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0' });
+  const deps = await createDeps(config);
+  const app = await buildApp(config, deps);
+  const organization = await createOrganization(deps.db, deps.clock, { name: 'Bench', email: 'bench@bench.test' });
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  // As src/server.ts does: a real instance pays for its idle outbox polling while it serves requests.
+  deps.worker.start();
+
+  // The stored body is exactly what POST /template would store: validated, merged, cross-checked.
+  const body = mergeBody(validate(createTemplateSchema, sampleTemplate()));
+  checkTemplateReferences(body);
+  const bodyJson = JSON.stringify(body);
+
+  async function seed(count: number): Promise<{ ids: string[]; stored: number }> {
+    const ids: string[] = [];
+    await deps.db.transaction().execute(async (trx) => {
+      for (let done = 0; done < count; done += INSERT_BATCH) {
+        const now = deps.clock.now();
+        const rows: NewTemplateRow[] = [];
+        for (let i = 0; i < Math.min(INSERT_BATCH, count - done); i++) {
+          const id = newObjectId(now);
+          ids.push(id);
+          rows.push({
+            id,
+            organization_id: organization.organization,
+            name: `Bench template ${done + i}`,
+            description: 'Seeded by the benchmark',
+            body: bodyJson,
+            build: 1,
+            status: 'active',
+            created_at: now.toISOString(),
+            updated_at: now.toISOString(),
+          });
+        }
+        await trx.insertInto('templates').values(rows).execute();
+      }
+    });
+    // Otherwise the next measurement would pay for checkpointing the seed's WAL pages.
+    await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(deps.db);
+    const row = await deps.db
+      .selectFrom('templates')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('organization_id', '=', organization.organization)
+      .executeTakeFirstOrThrow();
+    return { ids, stored: Number(row.count) };
+  }
+
+  return {
+    address: { url, privateKey: organization.privateKey },
+    seed,
+    async close() {
+      await app.close();
+      await deps.close();
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const root = process.argv[2];
+  if (!root || !process.send) throw new Error('server-child.ts is forked by bench/run.ts with a data folder');
+
+  const small = await startStore(path.join(root, 'small'));
+  const large = await startStore(path.join(root, 'large'));
+  const stores: Record<StoreName, Store> = { small, large };
+  const bare = Fastify({ logger: false });
+  bare.get('/', async () => ({ hello: 'world' }));
+  const bareUrl = await bare.listen({ host: '127.0.0.1', port: 0 });
+
+  process.on('message', (message: unknown) => {
+    if (!isSeedCommand(message)) return;
+    stores[message.store].seed(message.count).then(
+      (seeded) => send({ type: 'seeded', ...seeded }),
+      (error: unknown) => send({ type: 'error', message: String(error) }),
+    );
+  });
+
+  // The parent owns this process: when it goes away, for whatever reason, so do we.
+  process.on('disconnect', () => {
+    void Promise.allSettled([bare.close(), ...STORES.map((name) => stores[name].close())]).finally(() => process.exit(0));
+  });
+
+  send({ type: 'ready', bareUrl, stores: { small: small.address, large: large.address } });
+}
+
+main().catch((error: unknown) => {
+  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`bench server: ${message}\n`);
+  send({ type: 'error', message });
+  process.exit(1);
+});
