@@ -6,7 +6,7 @@ import { SendError, type SendResult } from './send-result.js';
 import type { SmsSender } from './sms.js';
 import type { WhatsAppSender } from './whatsapp.js';
 
-interface Channel<P> {
+interface ChannelDelivery<P> {
   isPayload(value: unknown): value is P;
   send(payload: P): Promise<SendResult>;
   /** The texts of the message, kept out of the attempt log. */
@@ -17,7 +17,7 @@ interface Channel<P> {
  * One attempt, timed, as the outbox records it. A SendError says whether trying again can help; any
  * other failure (a disk, a bug) is taken as passing. The excerpts never carry the message's content.
  */
-function handler<P>(channel: Channel<P>): OutboxHandler<P> {
+function handler<P>(channel: ChannelDelivery<P>): OutboxHandler<P> {
   return {
     async deliver(message): Promise<DeliveryOutcome> {
       const payload: unknown = message.payload;

@@ -108,7 +108,7 @@ export class LocalMailbox {
       await fsp.rm(temporary, { force: true });
       throw error;
     }
-    return { id: name, response: `mailbox ${channel}/${name}` };
+    return { id: `${channel}/${name}`, response: 'kept in the local mailbox' };
   }
 }
 

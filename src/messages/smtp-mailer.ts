@@ -10,7 +10,7 @@ export interface SmtpMailerOptions {
   url: string;
   /** The From of every message: an address, or `Name <address>`. */
   from: string;
-  /** Longest one send may take, waiting for a free connection included; well under the outbox lease. */
+  /** Longest one send may take, waiting for a free pooled connection included; under the outbox lease. */
   timeoutMs?: number;
   /** Timeout for connecting and for the server's greeting. */
   connectTimeoutMs?: number;
@@ -26,7 +26,7 @@ export class SmtpMailer implements Mailer {
 
   constructor(options: SmtpMailerOptions) {
     const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
-    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.timeoutMs = options.timeoutMs ?? 10_000;
     this.transport = nodemailer.createTransport(
       {
         url: options.url,
@@ -76,7 +76,7 @@ function replyCodeOf(response: string): number | undefined {
  * server could not be reached or went silent, which later may cure, unless nodemailer refused the
  * envelope itself (an address it cannot use).
  */
-export function smtpSendError(error: unknown): SendError {
+function smtpSendError(error: unknown): SendError {
   const message = error instanceof Error ? error.message : String(error);
   if (typeof error === 'object' && error !== null) {
     if ('responseCode' in error && typeof error.responseCode === 'number') {

@@ -39,9 +39,11 @@ export function cloudApiMessage(message: WhatsAppPayload): CloudApiMessage {
   const envelope = { messaging_product: 'whatsapp', recipient_type: 'individual', to } as const;
   if (message.template) {
     const { name, language, parameters } = message.template;
-    // A template without parameters is sent without components: Meta rejects an empty parameter list.
-    const components = parameters.length > 0 ? [{ type: 'body' as const, parameters: parameters.map((text) => ({ type: 'text' as const, text })) }] : undefined;
-    return { ...envelope, type: 'template', template: { name, language: { code: language }, ...(components ? { components } : {}) } };
+    const template = { name, language: { code: language } };
+    // A template without parameters goes without components: an empty parameter list is not valid.
+    if (parameters.length === 0) return { ...envelope, type: 'template', template };
+    const body = { type: 'body' as const, parameters: parameters.map((text) => ({ type: 'text' as const, text })) };
+    return { ...envelope, type: 'template', template: { ...template, components: [body] } };
   }
   if (message.text === undefined || message.text === '') throw new SendError('The message has neither text nor template', { retryable: false });
   return { ...envelope, type: 'text', text: { preview_url: false, body: message.text } };

@@ -36,7 +36,7 @@ describe('The local mailbox keeps each message as one JSON file under DATA_DIR/m
     expect(outcome.ok).toBe(true);
     const files = fs.readdirSync(path.join(root, 'email'));
     expect(files).toHaveLength(1);
-    expect(outcome.response).toBe(`${files[0]} mailbox email/${files[0]}`);
+    expect(outcome.response).toBe(`email/${files[0]} kept in the local mailbox`);
     const stored: unknown = JSON.parse(fs.readFileSync(path.join(root, 'email', files[0] ?? ''), 'utf8'));
     expect(stored).toEqual({ channel: 'email', createdAt: '2026-03-01T10:00:00.000Z', to: 'ana@example.test', summary: 'Welcome', message: welcome });
   });
@@ -57,9 +57,9 @@ describe('The local mailbox keeps each message as one JSON file under DATA_DIR/m
       written.push((await mailbox.sms.send({ to: '+1', text: `message ${i}` })).id);
       clock.advance(1_000);
     }
-    expect(fs.readdirSync(path.join(root, 'sms')).sort()).toEqual(written);
-    expect(written[0]).toMatch(/^20260301T100000000Z-\d{6}-[0-9a-f]{8}\.json$/);
-    expect(written[2]).toMatch(/^20260301T100002000Z-/);
+    expect(fs.readdirSync(path.join(root, 'sms')).sort().map((name) => `sms/${name}`)).toEqual(written);
+    expect(written[0]).toMatch(/^sms\/20260301T100000000Z-\d{6}-[0-9a-f]{8}\.json$/);
+    expect(written[2]).toMatch(/^sms\/20260301T100002000Z-/);
   });
 });
 

@@ -78,7 +78,10 @@ describe('No attempt record carries the message, its one-time code or its link',
   });
 
   it('a WhatsApp API that quotes the text and the template parameters it refuses', async () => {
-    api.answer((request) => ({ status: 400, json: { error: { message: `(#100) Invalid parameter in ${request.body}`, code: 100 } } }));
+    api.answer((request) => {
+      const quoted = /"(?:body|text)":"([^"]*)"/.exec(request.body)?.[1] ?? '';
+      return { status: 400, json: { error: { message: `(#100) Invalid parameter: "${quoted}"`, code: 100 } } };
+    });
     const sender = new WhatsAppCloudSender({ token: 't', phoneNumberId: '1', baseUrl: api.url });
     const template = await whatsAppHandler(sender).deliver(
       outboxMessage('whatsapp', { to: '573001234567', template: { name: 'otp', language: 'es', parameters: [CODE] } }),

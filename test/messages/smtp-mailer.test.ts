@@ -123,6 +123,13 @@ describe('An SMTP refusal is retried only when the server says later may work', 
     expect(outcome.error).toContain('Greylisted');
   });
 
+  it('an e-mail without a recipient is refused before any server is asked: not retryable', async () => {
+    const smtp = await server();
+    const outcome = await emailHandler(mailerFor(smtp.url)).deliver(outboxMessage('email', { ...invitation, to: '' }));
+    expect(outcome).toMatchObject({ ok: false, retryable: false, error: 'No recipients defined' });
+    expect(smtp.received).toHaveLength(0);
+  });
+
   it('a server that is down is retryable', async () => {
     const mailer = mailerFor(`smtp://127.0.0.1:${await closedPort()}`);
     const outcome = await emailHandler(mailer).deliver(outboxMessage('email', invitation));

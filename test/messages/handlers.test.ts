@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { emailHandler, smsHandler, whatsAppHandler } from '../../src/messages/handlers.js';
+import { SendError } from '../../src/messages/send-result.js';
+import type { EmailPayload, OutboxHandler, OutboxMessage } from '../../src/outbox/types.js';
+import { outboxMessage } from '../support/outbox-message.js';
+
+const mail: EmailPayload = { to: 'ana@example.test', subject: 'Hi', text: 'Hello' };
+
+/** What the worker hands over: the payload as parsed from the database, unchecked. */
+function fromDatabase(kind: 'email' | 'whatsapp' | 'sms', payload: unknown): OutboxMessage {
+  return outboxMessage(kind, payload);
+}
+
+describe('A payload that is not what its kind needs fails at once, without sending', () => {
+  const nothingSent = () => Promise.reject(new Error('must not be called'));
+  const cases: [string, OutboxHandler, OutboxMessage][] = [
+    ['e-mail without subject', emailHandler({ send: nothingSent }), fromDatabase('email', { to: 'a@b.test', text: 'x' })],
+    ['e-mail with a numeric html', emailHandler({ send: nothingSent }), fromDatabase('email', { ...mail, html: 1 })],
+    ['WhatsApp with parameters that are not text', whatsAppHandler({ send: nothingSent }), fromDatabase('whatsapp', { to: '1', template: { name: 'n', language: 'es', parameters: [1] } })],
+    ['SMS that is not an object', smsHandler({ send: nothingSent }), fromDatabase('sms', 'hello')],
+  ];
+  for (const [name, handler, message] of cases) {
+    it(name, async () => {
+      expect(await handler.deliver(message)).toEqual({ ok: false, retryable: false, durationMs: 0, error: `Malformed ${message.kind} payload` });
+    });
+  }
+});
+
+describe("A sender's SendError decides the outcome: retryable or not, with its status", () => {
+  it('a permanent refusal', async () => {
+    const handler = emailHandler({ send: () => Promise.reject(new SendError('550 Unknown mailbox', { retryable: false, statusCode: 550 })) });
+    expect(await handler.deliver(outboxMessage('email', mail))).toMatchObject({ ok: false, retryable: false, statusCode: 550, error: '550 Unknown mailbox' });
+  });
+
+  it('a passing one', async () => {
+    const handler = smsHandler({ send: () => Promise.reject(new SendError('HTTP 503', { retryable: true, statusCode: 503 })) });
+    expect(await handler.deliver(outboxMessage('sms', { to: '+1', text: 'x' }))).toMatchObject({ ok: false, retryable: true, statusCode: 503 });
+  });
+});
+
+describe('Any other failure (a full disk, a bug) is taken as passing and retried', () => {
+  it('an Error', async () => {
+    const handler = emailHandler({ send: () => Promise.reject(new Error('ENOSPC: no space left on device')) });
+    expect(await handler.deliver(outboxMessage('email', mail))).toMatchObject({ ok: false, retryable: true, error: 'ENOSPC: no space left on device' });
+  });
+
+  it('something thrown that is not an Error', async () => {
+    const handler = emailHandler({ send: () => Promise.reject('boom') });
+    expect(await handler.deliver(outboxMessage('email', mail))).toMatchObject({ ok: false, retryable: true, error: 'boom' });
+  });
+});
+
+describe('Every attempt is timed, and its excerpts are at most 200 characters', () => {
+  it('a slow acceptance with a long answer', async () => {
+    const handler = emailHandler({
+      send: () => new Promise((resolve) => setTimeout(() => resolve({ id: 'id-1', statusCode: 250, response: `250 ${'ok '.repeat(200)}` }), 50)),
+    });
+    const outcome = await handler.deliver(outboxMessage('email', mail));
+    expect(outcome).toMatchObject({ ok: true, statusCode: 250 });
+    expect(outcome.durationMs).toBeGreaterThanOrEqual(45);
+    expect(outcome.response).toHaveLength(200);
+    expect(outcome.response).toMatch(/^id-1 250 ok ok .*…$/);
+  });
+
+  it('a long error', async () => {
+    const handler = smsHandler({ send: () => Promise.reject(new SendError('x'.repeat(1_000), { retryable: false })) });
+    expect((await handler.deliver(outboxMessage('sms', { to: '+1', text: 'hi' }))).error).toHaveLength(200);
+  });
+});
