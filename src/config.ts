@@ -1,5 +1,7 @@
 import path from 'node:path';
 import Joi from 'joi';
+import { TWILIO_API_URL } from './messages/twilio-sms.js';
+import { WHATSAPP_CLOUD_API_URL } from './messages/whatsapp-cloud.js';
 
 export interface S3Config {
   bucket: string;
@@ -28,6 +30,14 @@ export interface Config {
   outboxBatchSize: number;
   /** How long a worker's claim holds: after a crash, its messages wait this long before another worker retakes them. */
   outboxLeaseMs: number;
+  /** Longest one e-mail, WhatsApp or SMS delivery may take. */
+  messageTimeoutMs: number;
+  /** E-mail through this SMTP relay; the local mailbox (DATA_DIR/mailbox) when unset. */
+  smtp: { url: string; from: string } | undefined;
+  /** WhatsApp through Meta's Cloud API; the local mailbox when unset. */
+  whatsapp: { token: string; phoneNumberId: string; baseUrl: string } | undefined;
+  /** SMS through a Twilio-compatible Messages API; the local mailbox when unset. */
+  sms: { baseUrl: string; accountSid: string; authToken: string; from: string } | undefined;
 }
 
 interface ParsedEnv {
@@ -50,6 +60,16 @@ interface ParsedEnv {
   WEBHOOK_TIMEOUT_MS: number;
   OUTBOX_BATCH_SIZE: number;
   OUTBOX_LEASE_MS: number;
+  MESSAGE_TIMEOUT_MS: number;
+  SMTP_URL?: string;
+  MAIL_FROM?: string;
+  WHATSAPP_TOKEN?: string;
+  WHATSAPP_PHONE_NUMBER_ID?: string;
+  WHATSAPP_API_URL: string;
+  SMS_PROVIDER_URL: string;
+  SMS_PROVIDER_SID?: string;
+  SMS_PROVIDER_TOKEN?: string;
+  SMS_PROVIDER_FROM?: string;
 }
 
 const envSchema = Joi.object<ParsedEnv>({
@@ -76,8 +96,25 @@ const envSchema = Joi.object<ParsedEnv>({
     .greater(Joi.ref('WEBHOOK_TIMEOUT_MS'))
     .default(60_000)
     .messages({ 'number.greater': '"OUTBOX_LEASE_MS" must be longer than WEBHOOK_TIMEOUT_MS' }),
+  MESSAGE_TIMEOUT_MS: Joi.number()
+    .integer()
+    .min(1000)
+    .less(Joi.ref('OUTBOX_LEASE_MS'))
+    .default(10_000)
+    .messages({ 'number.less': '"MESSAGE_TIMEOUT_MS" must be shorter than OUTBOX_LEASE_MS' }),
+  SMTP_URL: Joi.string().uri({ scheme: ['smtp', 'smtps'] }),
+  MAIL_FROM: Joi.string().when('SMTP_URL', { is: Joi.exist(), then: Joi.required() }),
+  WHATSAPP_TOKEN: Joi.string(),
+  WHATSAPP_PHONE_NUMBER_ID: Joi.string().pattern(/^\d+$/),
+  WHATSAPP_API_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default(WHATSAPP_CLOUD_API_URL),
+  SMS_PROVIDER_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default(TWILIO_API_URL),
+  SMS_PROVIDER_SID: Joi.string(),
+  SMS_PROVIDER_TOKEN: Joi.string(),
+  SMS_PROVIDER_FROM: Joi.string(),
 })
   .and('AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY')
+  .and('WHATSAPP_TOKEN', 'WHATSAPP_PHONE_NUMBER_ID')
+  .and('SMS_PROVIDER_SID', 'SMS_PROVIDER_TOKEN', 'SMS_PROVIDER_FROM')
   .unknown(true);
 
 export class ConfigError extends Error {}
@@ -113,5 +150,20 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
     webhookTimeoutMs: parsed.WEBHOOK_TIMEOUT_MS,
     outboxBatchSize: parsed.OUTBOX_BATCH_SIZE,
     outboxLeaseMs: parsed.OUTBOX_LEASE_MS,
+    messageTimeoutMs: parsed.MESSAGE_TIMEOUT_MS,
+    smtp: parsed.SMTP_URL && parsed.MAIL_FROM ? Object.freeze({ url: parsed.SMTP_URL, from: parsed.MAIL_FROM }) : undefined,
+    whatsapp:
+      parsed.WHATSAPP_TOKEN && parsed.WHATSAPP_PHONE_NUMBER_ID
+        ? Object.freeze({ token: parsed.WHATSAPP_TOKEN, phoneNumberId: parsed.WHATSAPP_PHONE_NUMBER_ID, baseUrl: parsed.WHATSAPP_API_URL })
+        : undefined,
+    sms:
+      parsed.SMS_PROVIDER_SID && parsed.SMS_PROVIDER_TOKEN && parsed.SMS_PROVIDER_FROM
+        ? Object.freeze({
+            baseUrl: parsed.SMS_PROVIDER_URL,
+            accountSid: parsed.SMS_PROVIDER_SID,
+            authToken: parsed.SMS_PROVIDER_TOKEN,
+            from: parsed.SMS_PROVIDER_FROM,
+          })
+        : undefined,
   });
 }

@@ -10,6 +10,9 @@ import type { BlobStore } from './files/blob-store.js';
 import { LocalBlobStore } from './files/local-blob-store.js';
 import { S3BlobStore } from './files/s3-blob-store.js';
 import { UrlSigner } from './files/url-signer.js';
+import { chooseSenders } from './messages/choose-senders.js';
+import { emailHandler, smsHandler, whatsAppHandler } from './messages/handlers.js';
+import type { Channel } from './messages/local-mailbox.js';
 import { OutboxWorker, type WorkerLogger } from './outbox/worker.js';
 import { webhookDeliveryHandler } from './webhooks/deliver-webhook.js';
 import { guardedLookup } from './webhooks/url-guard.js';
@@ -17,6 +20,8 @@ import { guardedLookup } from './webhooks/url-guard.js';
 export interface Deps extends ServiceContext {
   signer: UrlSigner;
   worker: OutboxWorker;
+  /** Channels that write to DATA_DIR/mailbox because no provider is configured for them. */
+  localMailbox: Channel[];
   close(): Promise<void>;
 }
 
@@ -53,6 +58,14 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     keepAliveTimeout: 10_000,
     ...(config.webhookAllowPrivate ? {} : { connect: { lookup: guardedLookup } }),
   });
+  const senders = chooseSenders({
+    dataDir: config.dataDir,
+    clock,
+    timeoutMs: config.messageTimeoutMs,
+    smtp: config.smtp,
+    whatsapp: config.whatsapp,
+    sms: config.sms,
+  });
   const worker = new OutboxWorker({
     db: database.db,
     dialect: database.dialect,
@@ -69,6 +82,9 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
         allowPrivateUrls: config.webhookAllowPrivate,
         timeoutMs: config.webhookTimeoutMs,
       }),
+      email: emailHandler(senders.mailer),
+      whatsapp: whatsAppHandler(senders.whatsapp),
+      sms: smsHandler(senders.sms),
     },
   });
   return {
@@ -78,12 +94,14 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     blobs,
     signer,
     worker,
+    localMailbox: senders.local,
     outbox: worker,
     allowPrivateUrls: config.webhookAllowPrivate,
     publicUrl: config.publicUrl,
     async close() {
       await worker.stop();
       await webhookAgent.close();
+      await senders.close();
       s3?.destroy();
       await database.close();
     },

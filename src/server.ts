@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createDeps } from './deps.js';
+import { mailboxDir } from './messages/local-mailbox.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
@@ -10,6 +11,9 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   deps.worker.start();
   app.log.info({ publicUrl: config.publicUrl, store: deps.dialect, files: deps.blobs.kind }, 'service started');
+  if (deps.localMailbox.length > 0) {
+    app.log.warn({ channels: deps.localMailbox, folder: mailboxDir(config.dataDir) }, 'no provider configured: these messages go to the local mailbox only');
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -12,6 +12,7 @@ import {
   OrganizationError,
   revokeApiKey,
 } from '../organizations/organizations.js';
+import { isChannel, listMailbox, mailboxDir, type Channel } from '../messages/local-mailbox.js';
 import { findOrganization, listApiKeys, listOrganizations, listUsers } from '../organizations/queries.js';
 import { createWebhookSchema, updateWebhookSchema } from '../webhooks/schemas.js';
 import { createWebhook, deleteWebhook, listWebhooks, rotateWebhookSecret, updateWebhook } from '../webhooks/webhooks.js';
@@ -30,6 +31,7 @@ const USAGE = `Usage: npm run --silent admin -- <command>
   webhook update --org ORG_ID --name NAME [--url URL] [--description TEXT] [--enabled|--disabled]
   webhook rotate --org ORG_ID --name NAME
   webhook delete --org ORG_ID --name NAME
+  mailbox list [--channel email|whatsapp|sms] [--limit N]
 
 Every command prints one JSON value on stdout. Keys are shown once, when created.`;
 
@@ -58,6 +60,20 @@ function keyKind(flags: Flags): ApiKeyKind {
   const kind = optional(flags, 'kind') ?? 'private';
   if (kind !== 'private' && kind !== 'public') throw new UsageError('--kind must be private or public');
   return kind;
+}
+
+function mailboxChannel(flags: Flags): Channel | undefined {
+  const channel = optional(flags, 'channel');
+  if (channel === undefined) return undefined;
+  if (!isChannel(channel)) throw new UsageError('--channel must be email, whatsapp or sms');
+  return channel;
+}
+
+function limitFlag(flags: Flags): number | undefined {
+  const limit = optional(flags, 'limit');
+  if (limit === undefined) return undefined;
+  if (!/^[1-9]\d{0,3}$/.test(limit)) throw new UsageError('--limit must be a whole number from 1 to 9999');
+  return Number(limit);
 }
 
 /** The API's own validation, so the command accepts exactly what the API accepts. */
@@ -133,6 +149,9 @@ async function run(db: Db, config: Config, command: string, flags: Flags): Promi
       return rotateWebhookSecret(webhooks, { organizationId: await organizationOf(db, flags), name: required(flags, 'name') });
     case 'webhook delete':
       return deleteWebhook(webhooks, { organizationId: await organizationOf(db, flags), name: required(flags, 'name') });
+    case 'mailbox list':
+      // What was "sent" while no provider was configured: read it here instead of an inbox or a phone.
+      return listMailbox(mailboxDir(config.dataDir), { channel: mailboxChannel(flags), limit: limitFlag(flags) });
     default:
       throw new UsageError(`Unknown command: ${command || '(none)'}`);
   }
@@ -154,6 +173,8 @@ async function main(argv: string[]): Promise<number> {
       description: { type: 'string' },
       enabled: { type: 'boolean' },
       disabled: { type: 'boolean' },
+      channel: { type: 'string' },
+      limit: { type: 'string' },
       'sdk-integration': { type: 'boolean' },
       help: { type: 'boolean' },
     },
