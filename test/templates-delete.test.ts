@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endProcess, recordProcess } from '../src/documents/processes.js';
 import { sampleTemplate } from './support/fixtures.js';
@@ -148,6 +150,7 @@ describe.each(dialects)('DELETE /template (%s)', (dialect) => {
       await remove(id);
       expect(await svc.deps.blobs.read(`templates/${id}/mask.html`)).toBeUndefined();
       expect(await svc.deps.blobs.read(`templates/${id}/complete.html`)).toBeUndefined();
+      expect(fs.existsSync(path.join(svc.config.dataDir, 'files', 'templates', id))).toBe(false);
     });
 
     it('an upload URL issued before the delete cannot bring the file back', async () => {

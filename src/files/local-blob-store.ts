@@ -78,9 +78,12 @@ export class LocalBlobStore implements BlobStore {
     }
   }
 
+  /** Removes the files, then their folders once empty, so deleted resources leave nothing behind. */
   async delete(keys: string[]): Promise<void> {
-    for (const key of keys) {
-      await fsp.rm(this.pathOf(key), { force: true });
+    const paths = keys.map((key) => this.pathOf(key));
+    await Promise.all(paths.map((file) => fsp.unlink(file).catch(ignoreMissing)));
+    for (const folder of new Set(paths.map((file) => path.dirname(file)))) {
+      await fsp.rmdir(folder).catch(ignoreMissingOrNotEmpty);
     }
   }
 
@@ -96,6 +99,19 @@ export class LocalBlobStore implements BlobStore {
   }
 }
 
+function errorCode(error: unknown): unknown {
+  return error instanceof Error && 'code' in error ? error.code : undefined;
+}
+
 function isMissing(error: unknown): boolean {
-  return error instanceof Error && 'code' in error && error.code === 'ENOENT';
+  return errorCode(error) === 'ENOENT';
+}
+
+function ignoreMissing(error: unknown): void {
+  if (!isMissing(error)) throw error;
+}
+
+function ignoreMissingOrNotEmpty(error: unknown): void {
+  const code = errorCode(error);
+  if (code !== 'ENOENT' && code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
 }

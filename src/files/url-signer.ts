@@ -9,10 +9,14 @@ export type SignedUrlCheck = 'ok' | 'expired' | 'invalid';
  * grants one method on one file until one instant, and any change to it is detected.
  */
 export class UrlSigner {
+  private readonly key: crypto.KeyObject;
+
   constructor(
-    private readonly secret: string,
+    secret: string,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.key = crypto.createSecretKey(Buffer.from(secret, 'utf8'));
+  }
 
   sign(method: PresignMethod, pathname: string, expiresInSeconds: number): URLSearchParams {
     const expires = String(this.clock.now().getTime() + expiresInSeconds * 1000);
@@ -29,6 +33,6 @@ export class UrlSigner {
   }
 
   private mac(method: string, pathname: string, expires: string): string {
-    return crypto.createHmac('sha256', this.secret).update(`${method}\n${pathname}\n${expires}`).digest('hex');
+    return crypto.createHmac('sha256', this.key).update(`${method}\n${pathname}\n${expires}`).digest('hex');
   }
 }
