@@ -59,7 +59,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
 
   await app.register(
     async (ext) => {
-      authenticate(ext, deps.db);
+      authenticate(ext, deps.keys);
       templateRoutes(ext, deps);
       referenceRoutes(ext, deps);
       webhookRoutes(ext, deps);

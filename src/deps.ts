@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { Agent } from 'undici';
+import { ApiKeyResolver } from './auth/key-resolver.js';
 import type { Config } from './config.js';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
@@ -19,6 +20,7 @@ import { guardedLookup } from './webhooks/url-guard.js';
 
 export interface Deps extends ServiceContext {
   signer: UrlSigner;
+  keys: ApiKeyResolver;
   worker: OutboxWorker;
   /** Channels that write to DATA_DIR/mailbox because no provider is configured for them. */
   localMailbox: Channel[];
@@ -93,6 +95,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     clock,
     blobs,
     signer,
+    keys: new ApiKeyResolver(database.db, clock),
     worker,
     localMailbox: senders.local,
     outbox: worker,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KEY_CACHE_TTL_MS } from '../src/auth/key-resolver.js';
 import { createApiKey, revokeApiKey } from '../src/organizations/organizations.js';
 import { sampleTemplate } from './support/fixtures.js';
 import { call, dialects, startTestService, type TestService } from './support/service.js';
@@ -47,10 +48,23 @@ describe.each(dialects)('authentication (%s)', (dialect) => {
       const created = await createApiKey(svc.deps.db, svc.clock, { organizationId: svc.orgA.id, kind: 'private' });
       expect((await call(svc.app, 'GET', '/template', { key: created.key })).statusCode).toBe(200);
       await revokeApiKey(svc.deps.db, svc.clock, { key: created.key });
+      svc.clock.advance(KEY_CACHE_TTL_MS);
       const res = await call(svc.app, 'GET', '/template', { key: created.key });
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual({ message: 'UNAUTHORIZED' });
       expect((await call(svc.app, 'GET', '/template', { key: svc.orgA.privateKey })).statusCode).toBe(200);
+    });
+  });
+
+  describe('a revoked key is refused within one second, from wherever it was revoked', () => {
+    it('a key used just before its revocation keeps working less than a second', async () => {
+      const created = await createApiKey(svc.deps.db, svc.clock, { organizationId: svc.orgA.id, kind: 'private' });
+      expect((await call(svc.app, 'GET', '/template', { key: created.key })).statusCode).toBe(200);
+      await revokeApiKey(svc.deps.db, svc.clock, { key: created.key });
+      svc.clock.advance(KEY_CACHE_TTL_MS - 1);
+      expect((await call(svc.app, 'GET', '/template', { key: created.key })).statusCode).toBe(200);
+      svc.clock.advance(1);
+      expect((await call(svc.app, 'GET', '/template', { key: created.key })).statusCode).toBe(401);
     });
   });
 

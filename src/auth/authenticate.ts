@@ -1,8 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Db } from '../db/database.js';
 import { unauthorized } from '../http/errors.js';
-import { findActiveKeyByHash } from '../organizations/queries.js';
-import { hashApiKey } from './keys.js';
+import type { ApiKeyResolver } from './key-resolver.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -18,14 +16,14 @@ const READ_METHODS = new Set(['GET', 'HEAD']);
  * The bare key in `Authorization`, no scheme. The private key (prk_) opens every endpoint, as the
  * contract says; the public key (puk_) only reads, as the real service allows.
  */
-export function authenticate(app: FastifyInstance, db: Db): void {
+export function authenticate(app: FastifyInstance, keys: ApiKeyResolver): void {
   app.decorateRequest('organizationId', '');
   app.addHook('onRequest', async (request: FastifyRequest) => {
     const key = request.headers.authorization?.trim() ?? '';
     if (!KEY_PATTERN.test(key)) throw unauthorized();
-    const found = await findActiveKeyByHash(db, hashApiKey(key));
+    const found = await keys.resolve(key);
     if (!found) throw unauthorized();
     if (found.kind === 'public' && !READ_METHODS.has(request.method)) throw unauthorized();
-    request.organizationId = found.organization_id;
+    request.organizationId = found.organizationId;
   });
 }
