@@ -40,38 +40,7 @@ export function isChildMessage(value: unknown): value is ChildMessage {
 }
 
 /**
- * The template both sides use: the parent POSTs it, the child inserts it straight into the table.
- * Realistic size (eight questions, a clausula driving a prereq, two signers) so a row and a response
- * weigh what a real one does, and valid so that PUT's cross-field check passes on the stored rows.
+ * The template both sides use (the test suite's sample): the parent POSTs it, the child inserts it
+ * straight into the table. Realistic in size and valid, so PUT's cross-field check passes on it.
  */
-export function sampleTemplate(): Record<string, unknown> {
-  return {
-    name: 'Purchase agreement',
-    description: 'Sale of goods between two parties',
-    config: [
-      { name: 'buyer_name', type: 'name', description: 'Buyer full name' },
-      { name: 'buyer_email', type: 'email', description: 'Buyer e-mail' },
-      { name: 'buyer_phone', type: 'phone', description: 'Buyer phone' },
-      { name: 'seller_name', type: 'name', description: 'Seller full name' },
-      { name: 'seller_email', type: 'email', description: 'Seller e-mail' },
-      { name: 'price', type: 'number', description: 'Price' },
-      {
-        name: 'payment',
-        type: 'clausula',
-        description: 'Payment method',
-        value: 'cash',
-        options: [
-          { name: 'Cash', value: 'cash' },
-          { name: 'Instalments', value: 'instalments' },
-        ],
-      },
-      { name: 'instalments', type: 'number', description: 'Number of instalments', prereq: [{ k: 'payment', v: 'instalments' }] },
-    ],
-    sign: ['buyer_name', 'buyer_email', 'seller_name', 'seller_email', 'price'],
-    signatureProfile: [
-      { type: 'buyer', name: 'buyer_name', email: 'buyer_email', phone: 'buyer_phone' },
-      { type: 'seller', name: 'seller_name', email: 'seller_email' },
-    ],
-    preBuild: false,
-  };
-}
+export { sampleTemplate } from '../test/support/fixtures.js';

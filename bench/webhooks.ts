@@ -7,10 +7,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { closedPort } from '../test/support/ports.js';
+import { dropSchema } from '../test/support/postgres.js';
 import { systemClock } from '../src/clock.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { enqueue, type NewMessage } from '../src/outbox/enqueue.js';
@@ -22,14 +23,6 @@ const MESSAGES = 10_000;
 const GOAL = 1000;
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 /** The cheapest receiver there is: it counts distinct message ids and answers 204. */
 class Receiver {
@@ -88,17 +81,14 @@ function postgresStore(): Store {
     env: { DATA_DIR: dataDir, DATABASE_URL: postgresUrl, DATABASE_SCHEMA: schema },
     open: () => openDatabase({ dataDir, databaseUrl: postgresUrl, databaseSchema: schema }),
     async drop() {
-      const client = new pg.Client({ connectionString: postgresUrl });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await client.end();
+      await dropSchema(postgresUrl, schema);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
 
 async function startService(env: Record<string, string>): Promise<ChildProcess> {
-  const port = await freePort();
+  const port = await closedPort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE: 'true' },

@@ -1,28 +1,20 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../src/clock.js';
 import { openDatabase } from '../src/db/database.js';
 import { createOrganization } from '../src/organizations/organizations.js';
+import { closedPort } from './support/ports.js';
+import { dropSchema } from './support/postgres.js';
 import { dialects } from './support/service.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const postgresUrl = process.env.TEST_DATABASE_URL;
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 describe.each(dialects)('a crash loses nothing already committed (%s)', (dialect) => {
   const cleanups: (() => Promise<void>)[] = [];
@@ -33,7 +25,7 @@ describe.each(dialects)('a crash loses nothing already committed (%s)', (dialect
   it('kill -9 mid-delivery, restart: every event is delivered at least once', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-crash-'));
     const schema = `crash_${crypto.randomBytes(4).toString('hex')}`;
-    const port = await freePort();
+    const port = await closedPort();
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '',
       DATA_DIR: dataDir,
@@ -49,12 +41,7 @@ describe.each(dialects)('a crash loses nothing already committed (%s)', (dialect
     };
     cleanups.push(async () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
-      if (dialect === 'postgres' && postgresUrl) {
-        const client = new pg.Client({ connectionString: postgresUrl });
-        await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-        await client.end();
-      }
+      if (dialect === 'postgres' && postgresUrl) await dropSchema(postgresUrl, schema);
     });
 
     const database = await openDatabase({ dataDir, databaseUrl: env.DATABASE_URL, databaseSchema: env.DATABASE_SCHEMA ?? 'public' });

@@ -7,7 +7,7 @@ export function portOf(address: string | AddressInfo | null): number {
   return address.port;
 }
 
-/** A port on 127.0.0.1 where nothing listens: a provider that is down. */
+/** A port on 127.0.0.1 where nothing listens: a provider that is down, or a port to start a service on. */
 export async function closedPort(): Promise<number> {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));

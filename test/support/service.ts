@@ -2,13 +2,13 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createDeps, type Deps } from '../../src/deps.js';
 import { createOrganization } from '../../src/organizations/organizations.js';
+import { dropSchema } from './postgres.js';
 
 export type TestDialect = 'sqlite' | 'postgres';
 
@@ -68,12 +68,7 @@ export async function startTestService(dialect: TestDialect, env: Record<string,
       await app.close();
       await deps.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
-      if (dialect === 'postgres' && postgresUrl) {
-        const client = new pg.Client({ connectionString: postgresUrl });
-        await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-        await client.end();
-      }
+      if (dialect === 'postgres' && postgresUrl) await dropSchema(postgresUrl, schema);
     },
   };
 }
