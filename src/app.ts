@@ -9,6 +9,8 @@ import { ApiError } from './http/errors.js';
 import { referenceRoutes } from './references/routes.js';
 import { templateRoutes } from './templates/routes.js';
 import { templateHtmlUploadPolicy } from './templates/upload-policy.js';
+import { catalogueRoutes } from './veriface/catalogue-routes.js';
+import { verifaceRoutes } from './veriface/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 
 export const API_PREFIX = '/v1.5/ext';
@@ -63,6 +65,8 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
       templateRoutes(ext, deps);
       referenceRoutes(ext, deps);
       webhookRoutes(ext, deps);
+      verifaceRoutes(ext, deps);
+      catalogueRoutes(ext);
     },
     { prefix: API_PREFIX },
   );

@@ -21,6 +21,8 @@ describe('the OpenAPI description is generated from the validation schemas', () 
     expect(template.put.requestBody.content['application/json'].schema.properties.description.maxLength).toBe(500);
     expect(template.delete.responses['400'].description).toContain('TEMPLATE_IN_USE');
     expect(spec.paths['/v1.5/ext/template/reference']).toBeDefined();
+    expect(spec.paths['/v1.5/ext/veriface/documents']).toBeDefined();
+    expect(spec.paths['/v1.5/ext/veriface']).toBeDefined();
     expect(spec.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
   });
 

@@ -11,6 +11,7 @@ import {
   createOrganization,
   OrganizationError,
   revokeApiKey,
+  setSdkIntegration,
 } from '../organizations/organizations.js';
 import { isChannel, listMailbox, mailboxDir, type Channel } from '../messages/local-mailbox.js';
 import { findOrganization, listApiKeys, listOrganizations, listUsers } from '../organizations/queries.js';
@@ -19,8 +20,9 @@ import { createWebhook, deleteWebhook, listWebhooks, rotateWebhookSecret, update
 
 const USAGE = `Usage: npm run --silent admin -- <command>
 
-  org create --name NAME --email OWNER_EMAIL [--sdk-integration]
+  org create --name NAME --email OWNER_EMAIL [--sdk-integration on|off]
   org list
+  org update --org ORG_ID --sdk-integration on|off
   user add --org ORG_ID --email EMAIL
   user list --org ORG_ID
   key create --org ORG_ID [--kind private|public]
@@ -54,6 +56,13 @@ async function organizationOf(db: Db, flags: Flags): Promise<string> {
   const id = required(flags, 'org');
   if (!(await findOrganization(db, id))) throw new OrganizationError('ORGANIZATION_NOT_FOUND');
   return id;
+}
+
+function onOff(flags: Flags, name: string): boolean {
+  const value = flags[name];
+  if (value === 'on') return true;
+  if (value === 'off') return false;
+  throw new UsageError(`--${name} must be on or off`);
 }
 
 function keyKind(flags: Flags): ApiKeyKind {
@@ -97,8 +106,10 @@ async function run(db: Db, config: Config, command: string, flags: Flags): Promi
       return createOrganization(db, systemClock, {
         name: required(flags, 'name'),
         email: required(flags, 'email'),
-        sdkIntegration: flags['sdk-integration'] === true,
+        sdkIntegration: flags['sdk-integration'] === 'on',
       });
+    case 'org update':
+      return setSdkIntegration(db, { organizationId: await organizationOf(db, flags), enabled: onOff(flags, 'sdk-integration') });
     case 'org list':
       return (await listOrganizations(db)).map((o) => ({
         organization: o.id,
@@ -175,7 +186,7 @@ async function main(argv: string[]): Promise<number> {
       disabled: { type: 'boolean' },
       channel: { type: 'string' },
       limit: { type: 'string' },
-      'sdk-integration': { type: 'boolean' },
+      'sdk-integration': { type: 'string' },
       help: { type: 'boolean' },
     },
   });

@@ -7,6 +7,7 @@ import type { Database } from './schema.js';
 import { foundation } from './migrations/001_foundation.js';
 import { withStatementCache } from './statement-cache.js';
 import { outbox } from './migrations/002_outbox.js';
+import { veriface } from './migrations/003_veriface.js';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -25,7 +26,7 @@ export interface OpenDatabaseOptions {
 
 const migrations: MigrationProvider = {
   async getMigrations() {
-    return { '001_foundation': foundation, '002_outbox': outbox };
+    return { '001_foundation': foundation, '002_outbox': outbox, '003_veriface': veriface };
   },
 };
 

@@ -117,7 +117,43 @@ export interface WebhooksTable {
   updated_at: string;
 }
 
+export type VerifaceStatus = 'INPROGRESS' | 'APPROVED' | 'INVALIDATED' | 'BLOCKED' | 'EXPIRED';
+
+export interface VerifaceProcessesTable {
+  id: string;
+  code: string;
+  organization_id: string;
+  creator_email: string;
+  platform: 'whatsapp' | 'web';
+  name: string;
+  phone: string;
+  country: string;
+  document_type: string;
+  identification: string;
+  user_email: string | null;
+  /** The integrator's JSON values, echoed in every webhook. */
+  custom: string | null;
+  target_webhooks: string | null;
+  tags: string | null;
+  status: VerifaceStatus;
+  expires_at: string | null;
+  /** The secret part of the person's link. */
+  link_token: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface VerifaceStagesTable {
+  id: string;
+  process_id: string;
+  stage: string;
+  detail: string | null;
+  at: string;
+}
+
 export interface Database {
+  veriface_processes: VerifaceProcessesTable;
+  veriface_stages: VerifaceStagesTable;
   outbox: OutboxTable;
   delivery_attempts: DeliveryAttemptsTable;
   webhooks: WebhooksTable;
@@ -140,4 +176,6 @@ export type UserRow = Selectable<UsersTable>;
 export type OutboxRow = Selectable<OutboxTable>;
 export type DeliveryAttemptRow = Selectable<DeliveryAttemptsTable>;
 export type WebhookRow = Selectable<WebhooksTable>;
+export type VerifaceRow = Selectable<VerifaceProcessesTable>;
+export type VerifaceStageRow = Selectable<VerifaceStagesTable>;
 export type { Generated };

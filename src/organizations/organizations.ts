@@ -104,3 +104,9 @@ export async function revokeApiKey(
   if (revoked === 0) throw new OrganizationError('KEY_NOT_FOUND');
   return { revoked };
 }
+
+/** The SDK integration module: with it, web face validations notify the person by e-mail. */
+export async function setSdkIntegration(db: Db, options: { organizationId: string; enabled: boolean }): Promise<{ organization: string; sdkIntegration: boolean }> {
+  if ((await q.setSdkIntegration(db, options.organizationId, options.enabled)) === 0) throw new OrganizationError('ORGANIZATION_NOT_FOUND');
+  return { organization: options.organizationId, sdkIntegration: options.enabled };
+}

@@ -9,6 +9,11 @@ export async function findOrganization(db: Db, id: string): Promise<Organization
   return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+export async function setSdkIntegration(db: Db, id: string, enabled: boolean): Promise<number> {
+  const result = await db.updateTable('organizations').set({ sdk_integration: enabled ? 1 : 0 }).where('id', '=', id).executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 export async function listOrganizations(db: Db): Promise<OrganizationRow[]> {
   return db.selectFrom('organizations').selectAll().orderBy('created_at').orderBy('id').execute();
 }

@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+import Joi from 'joi';
+import { describeRoute } from '../http/openapi.js';
+import { validate } from '../http/validate.js';
+import { DOCUMENTS_CATALOGUE, PASSPORT, isSupportedCountry } from './documents-catalogue.js';
+
+interface CatalogueQuery {
+  country?: string;
+}
+
+const supportedCountry = (value: string, helpers: Joi.CustomHelpers) =>
+  isSupportedCountry(value) ? value : helpers.error('country.unsupported');
+
+const catalogueQuery = Joi.object<CatalogueQuery>({
+  country: Joi.string()
+    .uppercase()
+    .custom(supportedCountry)
+    .description('ISO 3166-1 alpha-2 code; a country with no national documents listed answers an empty data'),
+}).messages({ 'country.unsupported': '{{#label}} must be a supported country code' });
+
+const localizedName = Joi.object({ en: Joi.string().required(), es: Joi.string().required() });
+
+const catalogueResponse = Joi.object({
+  data: Joi.array()
+    .items(
+      Joi.object({
+        country: Joi.string().length(2).required(),
+        name: localizedName.required(),
+        documents: Joi.array()
+          .items(Joi.object({ type: Joi.string().required(), name: localizedName.required() }))
+          .required(),
+      }),
+    )
+    .required(),
+  passport: Joi.object({
+    type: Joi.string().valid(PASSPORT.type).required(),
+    countries: Joi.string().valid('any').required().description('a passport is accepted from every ISO 3166-1 country'),
+  }).required(),
+});
+
+/** What integrators read: names and codes only; the number patterns stay internal. */
+function publishedCatalogue(country: string | undefined) {
+  const countries = DOCUMENTS_CATALOGUE.filter((entry) => country === undefined || entry.country === country);
+  return {
+    data: countries.map((entry) => ({
+      country: entry.country,
+      name: entry.name,
+      documents: entry.documents.map((document) => ({ type: document.type, name: document.name })),
+    })),
+    passport: { type: PASSPORT.type, countries: 'any' },
+  };
+}
+
+export function catalogueRoutes(app: FastifyInstance): void {
+  app.get(
+    '/veriface/documents',
+    describeRoute({
+      tag: 'face validation',
+      summary: 'The countries and document types accepted for identity validation',
+      description: 'National documents per country; PASSPORT is accepted with any ISO 3166-1 alpha-2 country code.',
+      query: catalogueQuery,
+      response: catalogueResponse,
+      errors: { 400: '"country" must be a supported country code' },
+    }),
+    async (request) => publishedCatalogue(validate(catalogueQuery, request.query).country),
+  );
+}

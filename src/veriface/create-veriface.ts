@@ -1,0 +1,91 @@
+import type { ServiceContext } from '../context.js';
+import type { VerifaceRow } from '../db/schema.js';
+import { badRequest } from '../http/errors.js';
+import { newCode, newObjectId, newToken } from '../ids.js';
+import { templatedEmail, renderMessage } from '../messages/message-templates.js';
+import { enqueue } from '../outbox/enqueue.js';
+import { normalizeEmail } from '../organizations/organizations.js';
+import { findOrganization, findUserByEmail } from '../organizations/queries.js';
+import { listWebhooks } from '../webhooks/queries.js';
+import { checkIdentification } from './documents-catalogue.js';
+import { insertVeriface } from './queries.js';
+import { VERIFACE_CODE_LENGTH, type CreateVerifaceInput } from './schemas.js';
+import { recordStage } from './stages.js';
+
+/** The contract: an expiration date must be later than three days after the process is created. */
+export const MIN_EXPIRY_MS = 3 * 24 * 60 * 60 * 1000;
+
+/** Where the person validates: the page is served under this path of PUBLIC_URL. */
+export const VERIFACE_PATH_PREFIX = '/v/';
+
+export interface CreatedVeriface {
+  code: string;
+  /** The person's link, answered only when the service did not notify the person itself. */
+  url?: string;
+}
+
+async function checkInput(ctx: ServiceContext, organizationId: string, input: CreateVerifaceInput, now: Date): Promise<void> {
+  const identification = checkIdentification(input.country, input.type, input.identification);
+  if (!identification.ok) throw badRequest(identification.message);
+  if (input.expiredDate && input.expiredDate.getTime() <= now.getTime() + MIN_EXPIRY_MS) throw badRequest('EXPIRED_DATE_INVALID');
+  if (!(await findUserByEmail(ctx.db, organizationId, normalizeEmail(input.email)))) throw badRequest('USER_NOTFOUND');
+  if (input.targetWebhooks) {
+    const known = new Set((await listWebhooks(ctx.db, organizationId)).map((w) => w.name));
+    const missing = input.targetWebhooks.find((name) => !known.has(name));
+    if (missing !== undefined) throw badRequest(`WEBHOOK_NOT_FOUND: ${missing}`);
+  }
+}
+
+/**
+ * Creates a face validation and notifies the person: by WhatsApp on the `whatsapp` platform; on
+ * `web`, by e-mail to `userEmail` only when the organization has the SDK integration enabled.
+ * Otherwise the link is answered for the integrator to deliver. The process, its stages, their
+ * webhooks and the notification commit together.
+ */
+export async function createVeriface(
+  ctx: ServiceContext,
+  options: { organizationId: string; input: CreateVerifaceInput },
+): Promise<CreatedVeriface> {
+  const { input, organizationId } = options;
+  const now = ctx.clock.now();
+  await checkInput(ctx, organizationId, input, now);
+  const organization = await findOrganization(ctx.db, organizationId);
+  const process: VerifaceRow = {
+    id: newObjectId(now),
+    code: newCode(VERIFACE_CODE_LENGTH),
+    organization_id: organizationId,
+    creator_email: normalizeEmail(input.email),
+    platform: input.platform,
+    name: input.name,
+    phone: input.phone,
+    country: input.country,
+    document_type: input.type,
+    identification: input.identification,
+    user_email: input.userEmail ? normalizeEmail(input.userEmail) : null,
+    custom: input.custom ? JSON.stringify(input.custom) : null,
+    target_webhooks: input.targetWebhooks ? JSON.stringify(input.targetWebhooks) : null,
+    tags: input.tags ? JSON.stringify(input.tags) : null,
+    status: 'INPROGRESS',
+    expires_at: input.expiredDate ? input.expiredDate.toISOString() : null,
+    link_token: newToken(),
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+  };
+  const link = `${ctx.publicUrl}${VERIFACE_PATH_PREFIX}${process.link_token}`;
+  const channel = process.platform === 'whatsapp' ? 'whatsapp' : organization?.sdk_integration === 1 && process.user_email ? 'email' : undefined;
+
+  await ctx.db.transaction().execute(async (trx) => {
+    await insertVeriface(trx, process);
+    await recordStage(trx, ctx.clock, { process, stage: 'created' });
+    if (channel === 'whatsapp') {
+      const message = renderMessage('veriface-invitation', { personName: process.name, link });
+      await enqueue(trx, ctx.clock, [{ kind: 'whatsapp', organizationId, payload: { to: process.phone, text: message.text } }]);
+    } else if (channel === 'email' && process.user_email) {
+      const email = templatedEmail(process.user_email, 'veriface-invitation', { personName: process.name, link });
+      await enqueue(trx, ctx.clock, [{ kind: 'email', organizationId, payload: email }]);
+    }
+    if (channel) await recordStage(trx, ctx.clock, { process, stage: 'notified', detail: { channel } });
+  });
+  ctx.outbox.wake();
+  return channel ? { code: process.code } : { code: process.code, url: link };
+}

@@ -1,0 +1,44 @@
+import Joi from 'joi';
+import { webhookName } from '../webhooks/schemas.js';
+import { phoneJoi } from './phone.js';
+
+export const VERIFACE_CODE_LENGTH = 16;
+
+export interface CreateVerifaceInput {
+  email: string;
+  platform: 'whatsapp' | 'web';
+  name: string;
+  phone: string;
+  country: string;
+  type: string;
+  identification: string;
+  userEmail?: string;
+  custom?: Record<string, unknown>;
+  expiredDate?: Date;
+  targetWebhooks?: string[];
+  tags?: string[];
+}
+
+/** The contract's table: seven required fields, then the optional ones, each with its format. */
+export const createVerifaceSchema = Joi.object<CreateVerifaceInput>({
+  email: Joi.string().email({ tlds: { allow: false } }).max(320).required(),
+  platform: Joi.string().valid('whatsapp', 'web').required(),
+  name: Joi.string().trim().min(1).max(200).required(),
+  phone: phoneJoi.required(),
+  country: Joi.string().uppercase().length(2).required(),
+  type: Joi.string().uppercase().min(1).max(16).required(),
+  identification: Joi.string().trim().min(1).max(50).required(),
+  userEmail: Joi.string().email({ tlds: { allow: false } }).max(320),
+  custom: Joi.object().unknown(true),
+  expiredDate: Joi.date().iso(),
+  targetWebhooks: Joi.array().items(webhookName).min(1).unique(),
+  tags: Joi.array().items(Joi.string().min(1).max(100)).unique(),
+});
+
+export const verifaceCodeQuery = Joi.object<{ code: string }>({
+  code: Joi.string()
+    .length(VERIFACE_CODE_LENGTH)
+    .pattern(/^[A-Z0-9]+$/)
+    .required()
+    .messages({ 'string.pattern.base': '{{#label}} must only contain uppercase letters and digits' }),
+});
