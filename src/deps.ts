@@ -14,12 +14,19 @@ import { UrlSigner } from './files/url-signer.js';
 import { chooseSenders } from './messages/choose-senders.js';
 import { emailHandler, smsHandler, whatsAppHandler } from './messages/handlers.js';
 import type { Channel } from './messages/local-mailbox.js';
+import { jobHandler, type RecurringJob } from './outbox/jobs.js';
 import { OutboxWorker, type WorkerLogger } from './outbox/worker.js';
+import { expireDueVerifaces } from './veriface/expire-verifaces.js';
+import { manualReview, type FaceMatcher } from './veriface/face-matcher.js';
 import { webhookDeliveryHandler } from './webhooks/deliver-webhook.js';
 import { guardedLookup } from './webhooks/url-guard.js';
 
+/** Scheduled work every instance keeps going (one pending row each, shared through the outbox). */
+export const RECURRING_JOBS: RecurringJob[] = [{ name: 'veriface-expiry', everyMs: 60_000 }];
+
 export interface Deps extends ServiceContext {
   signer: UrlSigner;
+  faceMatcher: FaceMatcher;
   keys: ApiKeyResolver;
   worker: OutboxWorker;
   /** Channels that write to DATA_DIR/mailbox because no provider is configured for them. */
@@ -87,6 +94,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       email: emailHandler(senders.mailer),
       whatsapp: whatsAppHandler(senders.whatsapp),
       sms: smsHandler(senders.sms),
+      job: jobHandler({ 'veriface-expiry': () => expireDueVerifaces(database.db, clock) }, clock),
     },
   });
   return {
@@ -96,6 +104,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     blobs,
     signer,
     keys: new ApiKeyResolver(database.db, clock),
+    faceMatcher: manualReview,
     worker,
     localMailbox: senders.local,
     outbox: worker,

@@ -1,7 +1,8 @@
 import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { createDeps } from './deps.js';
+import { createDeps, RECURRING_JOBS } from './deps.js';
+import { scheduleRecurringJobs } from './outbox/jobs.js';
 import { mailboxDir } from './messages/local-mailbox.js';
 
 async function main(): Promise<void> {
@@ -10,6 +11,7 @@ async function main(): Promise<void> {
   const app = await buildApp(config, deps);
   await app.listen({ port: config.port, host: config.host });
   deps.worker.start();
+  await scheduleRecurringJobs(deps.db, deps.clock, RECURRING_JOBS);
   app.log.info({ publicUrl: config.publicUrl, store: deps.dialect, files: deps.blobs.kind }, 'service started');
   if (deps.localMailbox.length > 0) {
     app.log.warn({ channels: deps.localMailbox, folder: mailboxDir(config.dataDir) }, 'no provider configured: these messages go to the local mailbox only');

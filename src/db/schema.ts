@@ -139,6 +139,13 @@ export interface VerifaceProcessesTable {
   expires_at: string | null;
   /** The secret part of the person's link. */
   link_token: string;
+  /** Blob keys of the photos, once captured. */
+  document_front: string | null;
+  document_back: string | null;
+  face: string | null;
+  /** 0 to 100, once compared. */
+  similarity: number | null;
+  result_reason: string | null;
   created_at: string;
   updated_at: string;
 }

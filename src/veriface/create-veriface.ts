@@ -68,6 +68,11 @@ export async function createVeriface(
     status: 'INPROGRESS',
     expires_at: input.expiredDate ? input.expiredDate.toISOString() : null,
     link_token: newToken(),
+    document_front: null,
+    document_back: null,
+    face: null,
+    similarity: null,
+    result_reason: null,
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };

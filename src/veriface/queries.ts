@@ -21,3 +21,31 @@ export async function findVerifaceByCode(db: Db, organizationId: string, code: s
 export async function listStages(db: Db, processId: string): Promise<VerifaceStageRow[]> {
   return db.selectFrom('veriface_stages').selectAll().where('process_id', '=', processId).orderBy('at').orderBy('id').execute();
 }
+
+export async function findVerifaceByToken(db: Db, token: string): Promise<VerifaceRow | undefined> {
+  return db.selectFrom('veriface_processes').selectAll().where('link_token', '=', token).executeTakeFirst();
+}
+
+export type VerifacePatch = Partial<Pick<VerifaceRow, 'status' | 'document_front' | 'document_back' | 'face' | 'similarity' | 'result_reason'>>;
+
+/** Changes a process only while it is still in progress; answers whether it did. */
+export async function updateInProgress(db: Db, id: string, patch: VerifacePatch & { updated_at: string }): Promise<boolean> {
+  const result = await db
+    .updateTable('veriface_processes')
+    .set(patch)
+    .where('id', '=', id)
+    .where('status', '=', 'INPROGRESS')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function findExpired(db: Db, now: string, limit: number): Promise<VerifaceRow[]> {
+  return db
+    .selectFrom('veriface_processes')
+    .selectAll()
+    .where('status', '=', 'INPROGRESS')
+    .where('expires_at', '<=', now)
+    .orderBy('expires_at')
+    .limit(limit)
+    .execute();
+}

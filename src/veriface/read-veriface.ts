@@ -1,4 +1,5 @@
 import type { ServiceContext } from '../context.js';
+import type { VerifaceRow } from '../db/schema.js';
 import { badRequest } from '../http/errors.js';
 import { findVerifaceByCode, listStages } from './queries.js';
 import { parseJson } from './stages.js';
@@ -18,9 +19,26 @@ export interface VerifaceView {
   custom?: Record<string, unknown>;
   targetWebhooks?: string[];
   tags?: string[];
+  /** 0 to 100, once the face was compared with the document. */
+  similarity?: number;
+  /** Why the process did not end APPROVED: FACE_MISMATCH, MANUAL_REVIEW_REQUIRED. */
+  reason?: string;
+  /** Short-lived (5 minutes) download URLs of the photos captured so far. */
+  photos: { documentFront?: string; documentBack?: string; face?: string };
   stages: { stage: string; at: string; detail?: Record<string, unknown> }[];
   createdAt: string;
   updatedAt: string;
+}
+
+const PHOTO_URL_LIFETIME_SECONDS = 300;
+
+async function photoUrls(ctx: ServiceContext, row: VerifaceRow): Promise<VerifaceView['photos']> {
+  const url = (key: string) => ctx.blobs.presign(key, { method: 'GET', expiresInSeconds: PHOTO_URL_LIFETIME_SECONDS });
+  return {
+    ...(row.document_front === null ? {} : { documentFront: await url(row.document_front) }),
+    ...(row.document_back === null ? {} : { documentBack: await url(row.document_back) }),
+    ...(row.face === null ? {} : { face: await url(row.face) }),
+  };
 }
 
 /** The process as the real service's GET /veriface names its fields, with every stage and its time. */
@@ -46,6 +64,9 @@ export async function readVeriface(ctx: ServiceContext, options: { organizationI
     ...(custom === undefined ? {} : { custom }),
     ...(targetWebhooks === undefined ? {} : { targetWebhooks }),
     ...(tags === undefined ? {} : { tags }),
+    ...(row.similarity === null ? {} : { similarity: row.similarity }),
+    ...(row.result_reason === null ? {} : { reason: row.result_reason }),
+    photos: await photoUrls(ctx, row),
     stages: stages.map((s) => {
       const detail = parseJson<Record<string, unknown>>(s.detail);
       return { stage: s.stage, at: s.at, ...(detail === undefined ? {} : { detail }) };

@@ -17,6 +17,7 @@ export const VERIFACE_STAGES = [
   'face_captured',
   'approved',
   'rejected',
+  'blocked',
   'expired',
 ] as const;
 export type VerifaceStage = (typeof VERIFACE_STAGES)[number];

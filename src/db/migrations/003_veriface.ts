@@ -21,6 +21,11 @@ export const veriface: Migration = {
       .addColumn('status', 'varchar(16)', (c) => c.notNull())
       .addColumn('expires_at', 'varchar(24)')
       .addColumn('link_token', 'varchar(64)', (c) => c.notNull().unique())
+      .addColumn('document_front', 'text')
+      .addColumn('document_back', 'text')
+      .addColumn('face', 'text')
+      .addColumn('similarity', 'real')
+      .addColumn('result_reason', 'text')
       .addColumn('created_at', 'varchar(24)', (c) => c.notNull())
       .addColumn('updated_at', 'varchar(24)', (c) => c.notNull())
       .execute();
