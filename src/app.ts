@@ -6,6 +6,7 @@ import type { Deps } from './deps.js';
 import { authenticate } from './auth/authenticate.js';
 import { filesRoutes } from './files/routes.js';
 import { ApiError } from './http/errors.js';
+import { webhookDocs } from './http/openapi-webhooks.js';
 import { referenceRoutes } from './references/routes.js';
 import { templateRoutes } from './templates/routes.js';
 import { templateHtmlUploadPolicy } from './templates/upload-policy.js';
@@ -52,6 +53,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
       openapi: '3.1.0',
       info: { title: 'Signature and identity-validation service, external API', version: '1.5' },
       servers: [{ url: config.publicUrl }],
+      webhooks: webhookDocs(),
       components: {
         securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The bare private key (prk_...); the public key (puk_...) for reads.' } },
       },

@@ -23,6 +23,8 @@ describe('the OpenAPI description is generated from the validation schemas', () 
     expect(spec.paths['/v1.5/ext/template/reference']).toBeDefined();
     expect(spec.paths['/v1.5/ext/veriface/documents']).toBeDefined();
     expect(spec.paths['/v1.5/ext/veriface']).toBeDefined();
+    expect(Object.keys(spec.webhooks)).toEqual(expect.arrayContaining(['webhook.test', 'veriface.created', 'veriface.approved', 'veriface.expired']));
+    expect(spec.webhooks['veriface.approved'].post.requestBody.content['application/json'].schema.properties.data.properties.similarity).toBeDefined();
     expect(spec.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
   });
 

@@ -1,0 +1,78 @@
+import { VERIFACE_STAGES } from '../veriface/stages.js';
+
+/** What each event's `data` holds beyond the resource code, for the spec's `webhooks` section. */
+const VERIFACE_DETAILS: Record<(typeof VERIFACE_STAGES)[number], { summary: string; details: Record<string, object> }> = {
+  created: { summary: 'A face validation was created', details: {} },
+  notified: { summary: 'The invitation was handed to the outbox', details: { channel: { enum: ['whatsapp', 'email'] } } },
+  opened: { summary: 'The person opened the link', details: {} },
+  document_captured: { summary: 'A document photo was stored', details: { side: { enum: ['front', 'back'] } } },
+  face_captured: { summary: 'The face photo was stored', details: {} },
+  approved: { summary: 'The face matches the document', details: { similarity: { type: 'number', minimum: 0, maximum: 100 } } },
+  rejected: {
+    summary: 'The face does not match the document',
+    details: { similarity: { type: 'number', minimum: 0, maximum: 100 }, reason: { const: 'FACE_MISMATCH' } },
+  },
+  blocked: { summary: 'No automatic decision: manual review', details: { reason: { const: 'MANUAL_REVIEW_REQUIRED' } } },
+  expired: { summary: 'The expiry date passed while in progress', details: {} },
+};
+
+const signatureHeaders = ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => ({
+  name,
+  in: 'header',
+  required: true,
+  schema: { type: 'string' },
+}));
+
+function event(type: string, summary: string, data: object) {
+  return {
+    post: {
+      summary,
+      description: 'Signed as Standard Webhooks: verify webhook-signature over "{webhook-id}.{webhook-timestamp}.{body}" with the webhook secret.',
+      parameters: signatureHeaders,
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['type', 'timestamp', 'data'],
+              properties: { type: { const: type }, timestamp: { type: 'string', format: 'date-time' }, data },
+            },
+          },
+        },
+      },
+      responses: { '2XX': { description: 'Received; anything else is retried' } },
+    },
+  };
+}
+
+const integratorFields = {
+  custom: { type: 'object', description: 'the custom object of the process, when it had one' },
+  tags: { type: 'array', items: { type: 'string' }, description: 'the tags of the process, when it had them' },
+};
+
+/** The OpenAPI 3.1 `webhooks` section: every event the service sends, with its payload. */
+export function webhookDocs(): Record<string, object> {
+  const docs: Record<string, object> = {
+    'webhook.test': event('webhook.test', 'Sent on request by POST /webhooks/test', {
+      type: 'object',
+      properties: { webhook: { type: 'string' } },
+    }),
+  };
+  for (const stage of VERIFACE_STAGES) {
+    const { summary, details } = VERIFACE_DETAILS[stage];
+    docs[`veriface.${stage}`] = event(`veriface.${stage}`, summary, {
+      type: 'object',
+      required: ['code', 'type', 'stage', 'status'],
+      properties: {
+        code: { type: 'string', minLength: 16, maxLength: 16 },
+        type: { const: 'veriface' },
+        stage: { const: stage },
+        status: { enum: ['INPROGRESS', 'APPROVED', 'INVALIDATED', 'BLOCKED', 'EXPIRED'] },
+        ...details,
+        ...integratorFields,
+      },
+    });
+  }
+  return docs;
+}
