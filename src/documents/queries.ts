@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.js';
 import type { ProcessRow, ProcessStatus } from '../db/schema.js';
 import { toCount } from '../db/database.js';
+import { reusableQuery } from '../db/reusable-query.js';
 
 export async function insertProcess(db: Db, row: ProcessRow): Promise<void> {
   await db.insertInto('processes').values(row).execute();
@@ -30,12 +31,14 @@ export async function transitionProcess(
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function countProcessesInSignature(db: Db, templateId: string): Promise<number> {
-  const row = await db
+const processesInSignature = reusableQuery((db, templateId: string, status: 'CREATED') =>
+  db
     .selectFrom('processes')
     .select((eb) => eb.fn.countAll<string | number>().as('count'))
     .where('template_id', '=', templateId)
-    .where('status', '=', 'CREATED')
-    .executeTakeFirst();
-  return toCount(row?.count);
+    .where('status', '=', status),
+);
+
+export async function countProcessesInSignature(db: Db, templateId: string): Promise<number> {
+  return toCount((await processesInSignature(db, templateId, 'CREATED'))[0]?.count);
 }

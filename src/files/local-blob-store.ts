@@ -89,8 +89,7 @@ export class LocalBlobStore implements BlobStore {
 
   async presign(key: string, options: PresignOptions): Promise<string> {
     const pathname = FILES_ROUTE_PREFIX + key;
-    const query = this.signer.sign(options.method, pathname, options.expiresInSeconds);
-    return `${this.publicUrl}${pathname}?${query.toString()}`;
+    return `${this.publicUrl}${pathname}?${this.signer.sign(options.method, pathname, options.expiresInSeconds)}`;
   }
 
   private pathOf(key: string): string {

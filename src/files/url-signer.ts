@@ -18,9 +18,10 @@ export class UrlSigner {
     this.key = crypto.createSecretKey(Buffer.from(secret, 'utf8'));
   }
 
-  sign(method: PresignMethod, pathname: string, expiresInSeconds: number): URLSearchParams {
+  /** The query string to append: both values are URL-safe (digits and hex) as they stand. */
+  sign(method: PresignMethod, pathname: string, expiresInSeconds: number): string {
     const expires = String(this.clock.now().getTime() + expiresInSeconds * 1000);
-    return new URLSearchParams({ expires, signature: this.mac(method, pathname, expires) });
+    return `expires=${expires}&signature=${this.mac(method, pathname, expires)}`;
   }
 
   check(method: PresignMethod, pathname: string, query: { expires?: unknown; signature?: unknown }): SignedUrlCheck {

@@ -1,17 +1,17 @@
 import type { Db, Dialect } from '../db/database.js';
 import type { NewTemplateRow, TemplateRow } from '../db/schema.js';
+import { reusableQuery } from '../db/reusable-query.js';
 
 export async function insertTemplate(db: Db, row: NewTemplateRow): Promise<void> {
   await db.insertInto('templates').values(row).execute();
 }
 
+const templateOfOrganization = reusableQuery((db, id: string, organizationId: string) =>
+  db.selectFrom('templates').selectAll().where('id', '=', id).where('organization_id', '=', organizationId),
+);
+
 export async function findTemplate(db: Db, organizationId: string, id: string): Promise<TemplateRow | undefined> {
-  return db
-    .selectFrom('templates')
-    .selectAll()
-    .where('id', '=', id)
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirst();
+  return (await templateOfOrganization(db, id, organizationId))[0];
 }
 
 /** Reads the row and, on PostgreSQL, locks it until the transaction ends (SQLite serialises writers already). */
@@ -29,9 +29,10 @@ export async function lockTemplate(
   return (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
 }
 
+const templateIds = reusableQuery((db, id: string) => db.selectFrom('templates').select('id').where('id', '=', id));
+
 export async function templateExists(db: Db, id: string): Promise<boolean> {
-  const row = await db.selectFrom('templates').select('id').where('id', '=', id).executeTakeFirst();
-  return row !== undefined;
+  return (await templateIds(db, id)).length > 0;
 }
 
 export async function updateTemplate(
