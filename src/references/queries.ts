@@ -1,5 +1,6 @@
 import type { Db } from '../db/database.js';
 import type { ReferenceLinkRow } from '../db/schema.js';
+import { reusableQuery } from '../db/reusable-query.js';
 
 export async function insertReferenceLink(db: Db, row: ReferenceLinkRow): Promise<void> {
   await db.insertInto('reference_links').values(row).execute();
@@ -25,7 +26,10 @@ export async function deleteReferenceLink(db: Db, organizationId: string, id: st
   return Number(result.numDeletedRows);
 }
 
+const linksOfTemplateDelete = reusableQuery((db, templateId: string) =>
+  db.deleteFrom('reference_links').where('template_id', '=', templateId).returning('id'),
+);
+
 export async function deleteReferenceLinksOfTemplate(db: Db, templateId: string): Promise<number> {
-  const result = await db.deleteFrom('reference_links').where('template_id', '=', templateId).executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return (await linksOfTemplateDelete(db, templateId)).length;
 }

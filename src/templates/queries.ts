@@ -21,13 +21,13 @@ export async function lockTemplate(
   organizationId: string,
   id: string,
 ): Promise<TemplateRow | undefined> {
-  const query = db
-    .selectFrom('templates')
-    .selectAll()
-    .where('id', '=', id)
-    .where('organization_id', '=', organizationId);
-  return (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+  const rows = dialect === 'postgres' ? await templateForUpdate(db, id, organizationId) : await templateOfOrganization(db, id, organizationId);
+  return rows[0];
 }
+
+const templateForUpdate = reusableQuery((db, id: string, organizationId: string) =>
+  db.selectFrom('templates').selectAll().where('id', '=', id).where('organization_id', '=', organizationId).forUpdate(),
+);
 
 const templateIds = reusableQuery((db, id: string) => db.selectFrom('templates').select('id').where('id', '=', id));
 
@@ -35,16 +35,23 @@ export async function templateExists(db: Db, id: string): Promise<boolean> {
   return (await templateIds(db, id)).length > 0;
 }
 
+const templateUpdate = reusableQuery(
+  (db, name: string, description: string | null, body: string, build: number, updatedAt: string, id: string) =>
+    db.updateTable('templates').set({ name, description, body, build, updated_at: updatedAt }).where('id', '=', id),
+);
+
 export async function updateTemplate(
   db: Db,
   id: string,
   patch: Pick<TemplateRow, 'name' | 'description' | 'body' | 'build' | 'updated_at'>,
 ): Promise<void> {
-  await db.updateTable('templates').set(patch).where('id', '=', id).execute();
+  await templateUpdate(db, patch.name, patch.description, patch.body, patch.build, patch.updated_at, id);
 }
 
+const templateDelete = reusableQuery((db, id: string) => db.deleteFrom('templates').where('id', '=', id));
+
 export async function deleteTemplate(db: Db, id: string): Promise<void> {
-  await db.deleteFrom('templates').where('id', '=', id).execute();
+  await templateDelete(db, id);
 }
 
 export type TemplateSummaryRow = Pick<TemplateRow, 'id' | 'name' | 'description' | 'status' | 'created_at' | 'updated_at'>;
