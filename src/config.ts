@@ -36,6 +36,12 @@ export interface Config {
   smtp: { url: string; from: string } | undefined;
   /** WhatsApp through Meta's Cloud API; the local mailbox when unset. */
   whatsapp: { token: string; phoneNumberId: string; baseUrl: string } | undefined;
+  /**
+   * Approved WhatsApp message templates for invitations the business starts (Meta refuses free text
+   * outside a conversation the person opened): the face-validation invitation takes two body
+   * parameters, the person's name and the link. Free text when unset (the local mailbox, tests).
+   */
+  whatsappTemplates: { verifaceInvitation: string | undefined; language: string };
   /** SMS through a Twilio-compatible Messages API; the local mailbox when unset. */
   sms: { baseUrl: string; accountSid: string; authToken: string; from: string } | undefined;
 }
@@ -66,6 +72,8 @@ interface ParsedEnv {
   WHATSAPP_TOKEN?: string;
   WHATSAPP_PHONE_NUMBER_ID?: string;
   WHATSAPP_API_URL: string;
+  WHATSAPP_VERIFACE_TEMPLATE?: string;
+  WHATSAPP_TEMPLATE_LANGUAGE: string;
   SMS_PROVIDER_URL: string;
   SMS_PROVIDER_SID?: string;
   SMS_PROVIDER_TOKEN?: string;
@@ -107,6 +115,8 @@ const envSchema = Joi.object<ParsedEnv>({
   WHATSAPP_TOKEN: Joi.string(),
   WHATSAPP_PHONE_NUMBER_ID: Joi.string().pattern(/^\d+$/),
   WHATSAPP_API_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default(WHATSAPP_CLOUD_API_URL),
+  WHATSAPP_VERIFACE_TEMPLATE: Joi.string().pattern(/^[a-z0-9_]{1,512}$/),
+  WHATSAPP_TEMPLATE_LANGUAGE: Joi.string().pattern(/^[a-z]{2,3}(_[A-Z]{2})?$/).default('es'),
   SMS_PROVIDER_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default(TWILIO_API_URL),
   SMS_PROVIDER_SID: Joi.string(),
   SMS_PROVIDER_TOKEN: Joi.string(),
@@ -152,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
     outboxLeaseMs: parsed.OUTBOX_LEASE_MS,
     messageTimeoutMs: parsed.MESSAGE_TIMEOUT_MS,
     smtp: parsed.SMTP_URL && parsed.MAIL_FROM ? Object.freeze({ url: parsed.SMTP_URL, from: parsed.MAIL_FROM }) : undefined,
+    whatsappTemplates: Object.freeze({ verifaceInvitation: parsed.WHATSAPP_VERIFACE_TEMPLATE, language: parsed.WHATSAPP_TEMPLATE_LANGUAGE }),
     whatsapp:
       parsed.WHATSAPP_TOKEN && parsed.WHATSAPP_PHONE_NUMBER_ID
         ? Object.freeze({ token: parsed.WHATSAPP_TOKEN, phoneNumberId: parsed.WHATSAPP_PHONE_NUMBER_ID, baseUrl: parsed.WHATSAPP_API_URL })

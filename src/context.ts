@@ -13,4 +13,5 @@ export interface ServiceContext {
   /** Woken after a commit that queued messages, so delivery starts at once. */
   outbox: OutboxSignal;
   allowPrivateUrls: boolean;
+  whatsappTemplates: { verifaceInvitation: string | undefined; language: string };
 }

@@ -109,6 +109,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     localMailbox: senders.local,
     outbox: worker,
     allowPrivateUrls: config.webhookAllowPrivate,
+    whatsappTemplates: config.whatsappTemplates,
     publicUrl: config.publicUrl,
     async close() {
       await worker.stop();

@@ -128,6 +128,21 @@ describe.each(dialects)('POST /veriface (%s)', (dialect) => {
       expect(messages[0]).toMatchObject({ channel: 'whatsapp', to: '+573001234567' });
     });
 
+    it('whatsapp with an approved template configured: the template, with the name and the link as its parameters', async () => {
+      const templated = await startTestService(dialect, { WHATSAPP_VERIFACE_TEMPLATE: 'identity_check', WHATSAPP_TEMPLATE_LANGUAGE: 'es_CO' });
+      try {
+        await call(templated.app, 'POST', '/veriface', { key: templated.orgA.privateKey, body: valid() });
+        const [row] = await templated.deps.db.selectFrom('outbox').select('payload').where('kind', '=', 'whatsapp').execute();
+        const payload = JSON.parse(row!.payload);
+        expect(payload).toEqual({
+          to: '+573001234567',
+          template: { name: 'identity_check', language: 'es_CO', parameters: ['Juan Pérez', expect.stringMatching(/^http:\/\/service\.test\/v\//)] },
+        });
+      } finally {
+        await templated.close();
+      }
+    });
+
     it('web: an e-mail to userEmail only when the organization has the SDK integration', async () => {
       const without = await create(valid({ platform: 'web', userEmail: 'juan@example.test' }));
       expect(without.json()).toEqual({ code: expect.any(String), url: expect.stringMatching(/^http:\/\/service\.test\/v\/[A-Za-z0-9_-]{32}$/) });

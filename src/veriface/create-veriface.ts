@@ -83,8 +83,11 @@ export async function createVeriface(
     await insertVeriface(trx, process);
     await recordStage(trx, ctx.clock, { process, stage: 'created' });
     if (channel === 'whatsapp') {
-      const message = renderMessage('veriface-invitation', { personName: process.name, link });
-      await enqueue(trx, ctx.clock, [{ kind: 'whatsapp', organizationId, payload: { to: process.phone, text: message.text } }]);
+      const { verifaceInvitation: template, language } = ctx.whatsappTemplates;
+      const payload = template
+        ? { to: process.phone, template: { name: template, language, parameters: [process.name, link] } }
+        : { to: process.phone, text: renderMessage('veriface-invitation', { personName: process.name, link }).text };
+      await enqueue(trx, ctx.clock, [{ kind: 'whatsapp', organizationId, payload }]);
     } else if (channel === 'email' && process.user_email) {
       const email = templatedEmail(process.user_email, 'veriface-invitation', { personName: process.name, link });
       await enqueue(trx, ctx.clock, [{ kind: 'email', organizationId, payload: email }]);
