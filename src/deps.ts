@@ -37,7 +37,6 @@ export interface Deps extends ServiceContext {
 export interface DepsOverrides {
   clock?: Clock;
   logger?: WorkerLogger;
-  random?: () => number;
 }
 
 /** Shared by every instance through the database unless the operator sets URL_SIGNING_SECRET. */
@@ -82,7 +81,6 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     logger: overrides.logger ?? silentLogger,
     batchSize: config.outboxBatchSize,
     leaseMs: config.outboxLeaseMs,
-    random: overrides.random,
     handlers: {
       webhook: webhookDeliveryHandler({
         db: database.db,
