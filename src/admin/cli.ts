@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
-import type Joi from 'joi';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { ApiError } from '../http/errors.js';
+// The API's own validation, so the command accepts exactly what the API accepts.
+import { validate } from '../http/validate.js';
 import { systemClock } from '../clock.js';
 import { openDatabase, type Db } from '../db/database.js';
 import type { ApiKeyKind } from '../db/schema.js';
@@ -85,13 +86,6 @@ function limitFlag(flags: Flags): number | undefined {
   return Number(limit);
 }
 
-/** The API's own validation, so the command accepts exactly what the API accepts. */
-function webhookInput<T>(schema: Joi.Schema<T>, input: Record<string, unknown>): T {
-  const { value, error } = schema.validate(input);
-  if (error) throw new UsageError(error.message);
-  return value;
-}
-
 function enabledFlag(flags: Flags): boolean | undefined {
   if (flags.enabled === true && flags.disabled === true) throw new UsageError('--enabled and --disabled exclude each other');
   if (flags.enabled === true) return true;
@@ -136,7 +130,7 @@ async function run(db: Db, config: Config, command: string, flags: Flags): Promi
     case 'webhook create':
       return createWebhook(webhooks, {
         organizationId: await organizationOf(db, flags),
-        input: webhookInput(createWebhookSchema, {
+        input: validate(createWebhookSchema, {
           name: required(flags, 'name'),
           url: required(flags, 'url'),
           secret: optional(flags, 'secret'),
@@ -149,7 +143,7 @@ async function run(db: Db, config: Config, command: string, flags: Flags): Promi
     case 'webhook update':
       return updateWebhook(webhooks, {
         organizationId: await organizationOf(db, flags),
-        input: webhookInput(updateWebhookSchema, {
+        input: validate(updateWebhookSchema, {
           name: required(flags, 'name'),
           url: optional(flags, 'url'),
           description: optional(flags, 'description'),

@@ -59,7 +59,8 @@ export async function filesRoutes(app: FastifyInstance, options: FilesRoutesOpti
     const key = authorize('PUT', request.url, request.query);
     const policy = policies.find((p) => p.matches(key));
     if (!policy) throw new ApiError(403, 'URL_SIGNATURE_INVALID');
-    if (!policy.contentTypes.includes(mediaType(request.headers['content-type']))) {
+    const contentType = mediaType(request.headers['content-type']);
+    if (!policy.contentTypes.includes(contentType)) {
       throw new ApiError(415, `Content-Type must be ${policy.contentTypes.join(' or ')}`);
     }
     const declared = Number(request.headers['content-length'] ?? 0);
@@ -67,7 +68,7 @@ export async function filesRoutes(app: FastifyInstance, options: FilesRoutesOpti
     await policy.ensureTarget(key);
     let size: number;
     try {
-      ({ size } = await store.write(key, request.raw, { contentType: mediaType(request.headers['content-type']), maxBytes }));
+      ({ size } = await store.write(key, request.raw, { contentType, maxBytes }));
     } catch (error) {
       if (error instanceof BlobTooLargeError) throw new ApiError(413, `FILE_TOO_LARGE: at most ${maxBytes} bytes`);
       if (error instanceof BlobEmptyError) throw new ApiError(400, 'FILE_EMPTY');

@@ -29,6 +29,9 @@ export interface OutboxWorkerOptions {
 
 const EXCERPT = 500;
 
+/** What a message gets if its handler answered for fewer messages than it was given. */
+const NO_OUTCOME: DeliveryOutcome = { ok: false, durationMs: 0, error: 'no outcome' };
+
 /**
  * Delivers the outbox after commit, in the service's own process. At least once: a message stays
  * pending until an attempt is recorded, and a worker that dies mid-delivery only leaves a lease that
@@ -122,11 +125,11 @@ export class OutboxWorker {
       kinds.map(async (kind) => {
         const group = rows.filter((r) => r.kind === kind);
         const results = await this.deliverGroup(kind, group.map(toMessage));
-        group.forEach((row, i) => outcomes.set(row.id, results[i] ?? { ok: false, durationMs: 0, error: 'no outcome' }));
+        group.forEach((row, i) => outcomes.set(row.id, results[i] ?? NO_OUTCOME));
       }),
     );
     return rows.map((row) => {
-      const outcome = outcomes.get(row.id) ?? { ok: false, durationMs: 0, error: 'no outcome' };
+      const outcome = outcomes.get(row.id) ?? NO_OUTCOME;
       const attempt: DeliveryAttemptRow = {
         id: newObjectId(startedAt),
         outbox_id: row.id,

@@ -119,7 +119,7 @@ export async function sendTestEvent(
     data: { webhook: webhook.name },
     targetWebhooks: [webhook.name],
   });
-  store.outbox.wake();
   if (!id) throw badRequest('WEBHOOK_DISABLED');
+  store.outbox.wake();
   return { id };
 }
