@@ -7,6 +7,10 @@ export type StoreName = (typeof STORES)[number];
 export interface StoreAddress {
   url: string;
   privateKey: string;
+  /** A registered user, to create processes as. */
+  creatorEmail: string;
+  /** A template with its HTML uploaded, to create processes from. */
+  processTemplate: string;
 }
 
 export interface SeedCommand {
@@ -43,4 +47,4 @@ export function isChildMessage(value: unknown): value is ChildMessage {
  * The template both sides use (the test suite's sample): the parent POSTs it, the child inserts it
  * straight into the table. Realistic in size and valid, so PUT's cross-field check passes on it.
  */
-export { sampleTemplate } from '../test/support/fixtures.js';
+export { ANSWERS, COMPLETE_HTML, sampleTemplate } from '../test/support/fixtures.js';

@@ -21,7 +21,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { isChildMessage, sampleTemplate, STORES, type ChildMessage, type SeedCommand, type StoreAddress, type StoreName } from './protocol.js';
+import { ANSWERS, isChildMessage, sampleTemplate, STORES, type ChildMessage, type SeedCommand, type StoreAddress, type StoreName } from './protocol.js';
 
 const PREFIX = '/v1.5/ext';
 const CONNECTIONS = 10;
@@ -36,7 +36,7 @@ const SCALING_GET_SECONDS = 0.5;
 const SCALING_DELETES = 400;
 const GOAL = { read: 0.4, write: 0.2, scaling: 0.9 };
 
-const SUBJECTS = ['bare', 'get', 'put', 'cycle'] as const;
+const SUBJECTS = ['bare', 'get', 'put', 'cycle', 'process'] as const;
 type Subject = (typeof SUBJECTS)[number];
 
 interface Server {
@@ -146,6 +146,34 @@ function putOptions(store: StoreAddress, ids: string[]): autocannon.Options {
         path: `${PREFIX}/template`,
         body: JSON.stringify({ id, description: `Description version ${++version}` }),
       })),
+    ],
+  };
+}
+
+/** POST /document/save from a template with its answers and three signers, each invited by e-mail. */
+function processOptions(store: StoreAddress): autocannon.Options {
+  let n = 0;
+  return {
+    url: store.url,
+    headers: { authorization: store.privateKey, 'content-type': 'application/json' },
+    requests: [
+      {
+        method: 'POST',
+        path: `${PREFIX}/document/save`,
+        setupRequest: (request) => {
+          n++;
+          return {
+            ...request,
+            body: JSON.stringify({
+              email: store.creatorEmail,
+              name: `Bench process ${n}`,
+              document: store.processTemplate,
+              data: ANSWERS,
+              signProfile: [0, 1, 2].map((i) => ({ name: `Signer ${i}`, email: `signer${i}.${n}@bench.test` })),
+            }),
+          };
+        },
+      },
     ],
   };
 }
@@ -304,9 +332,10 @@ async function main(): Promise<void> {
       if (subject === 'bare') return run({ url: `${live.bareUrl}/` }, seconds);
       if (subject === 'get') return run(getOptions(small, readIds.small), seconds);
       if (subject === 'put') return run(putOptions(small, readIds.small), seconds);
+      if (subject === 'process') return run(processOptions(small), seconds);
       return cycleRun(small, seconds);
     };
-    say(`measuring bare, GET, PUT, POST + DELETE: ${WARMUP_SECONDS} s warm-up each, then ${ROUNDS} rounds of ${SLICE_SECONDS} s each...`);
+    say(`measuring bare, GET, PUT, POST + DELETE, process creation: ${WARMUP_SECONDS} s warm-up each, then ${ROUNDS} rounds of ${SLICE_SECONDS} s each...`);
     // The warm-up lets V8 optimise each route and SQLite fill its cache before anything counts.
     for (const subject of SUBJECTS) await slice(subject, WARMUP_SECONDS);
     const runs = await inTurns(SUBJECTS, ROUNDS, (subject) => slice(subject, SLICE_SECONDS));
@@ -339,7 +368,7 @@ async function main(): Promise<void> {
       verdict(after, GOAL.scaling),
     ];
     const bare = versus('bare');
-    const all = [bare, versus('get'), versus('put'), versus('cycle'), growth(gets).large, growth(deletes).large];
+    const all = [bare, versus('get'), versus('put'), versus('cycle'), versus('process'), growth(gets).large, growth(deletes).large];
 
     say('');
     say(
@@ -350,6 +379,13 @@ async function main(): Promise<void> {
           vsBare('GET /template?id=', versus('get'), GOAL.read),
           vsBare('PUT /template (new description)', versus('put'), GOAL.write),
           vsBare('POST + DELETE /template, cycles', versus('cycle'), GOAL.write),
+          [
+            'POST /document/save, 3 signers, processes',
+            number(versus('process').perSecond),
+            number(versus('process').ratio, 2),
+            '',
+            versus('process').problems.length > 0 ? 'ERROR' : '',
+          ],
         ],
       ),
     );

@@ -5,6 +5,7 @@
  * a bare Fastify route as the baseline, all in this one process so all pay the same event loop.
  */
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.js';
@@ -16,8 +17,9 @@ import { newObjectId } from '../src/ids.js';
 import { createOrganization } from '../src/organizations/organizations.js';
 import { createTemplateSchema } from '../src/templates/schemas.js';
 import { mergeBody } from '../src/templates/template-document.js';
+import { templateFileKey } from '../src/templates/template-files.js';
 import { checkTemplateReferences } from '../src/templates/template-rules.js';
-import { isSeedCommand, sampleTemplate, STORES, type ChildMessage, type StoreAddress, type StoreName } from './protocol.js';
+import { COMPLETE_HTML, isSeedCommand, sampleTemplate, STORES, type ChildMessage, type StoreAddress, type StoreName } from './protocol.js';
 
 // 9 columns a row: 500 rows stay far below SQLite's bound-parameter limit.
 const INSERT_BATCH = 500;
@@ -39,6 +41,17 @@ async function startStore(dataDir: string): Promise<Store> {
   const app = await buildApp(config, deps);
   const organization = await createOrganization(deps.db, deps.clock, { name: 'Bench', email: 'bench@bench.test' });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  const created = await app.inject({
+    method: 'POST',
+    url: '/v1.5/ext/template',
+    headers: { authorization: organization.privateKey },
+    payload: sampleTemplate(),
+  });
+  const processTemplate = String(created.json().id);
+  await deps.blobs.write(templateFileKey(processTemplate, 'complete'), Readable.from([Buffer.from(COMPLETE_HTML)]), {
+    contentType: 'text/html',
+    maxBytes: config.uploadMaxBytes,
+  });
   // As src/server.ts does: a real instance pays for its idle outbox polling while it serves requests.
   deps.worker.start();
 
@@ -82,7 +95,7 @@ async function startStore(dataDir: string): Promise<Store> {
   }
 
   return {
-    address: { url, privateKey: organization.privateKey },
+    address: { url, privateKey: organization.privateKey, creatorEmail: 'bench@bench.test', processTemplate },
     seed,
     async close() {
       await app.close();

@@ -10,6 +10,8 @@ import { webhookDocs } from './http/openapi-webhooks.js';
 import { referenceRoutes } from './references/routes.js';
 import { templateRoutes } from './templates/routes.js';
 import { templateHtmlUploadPolicy } from './templates/upload-policy.js';
+import { documentPdfUploadPolicy } from './documents/pdf-uploads.js';
+import { documentRoutes } from './documents/routes.js';
 import { catalogueRoutes } from './veriface/catalogue-routes.js';
 import { verifaceRoutes } from './veriface/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
@@ -68,6 +70,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
       referenceRoutes(ext, deps);
       webhookRoutes(ext, deps);
       verifaceRoutes(ext, deps);
+      documentRoutes(ext, deps);
       catalogueRoutes(ext);
     },
     { prefix: API_PREFIX },
@@ -77,7 +80,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
     store: deps.blobs,
     signer: deps.signer,
     maxBytes: config.uploadMaxBytes,
-    policies: [templateHtmlUploadPolicy(deps)],
+    policies: [templateHtmlUploadPolicy(deps), documentPdfUploadPolicy(deps)],
   });
 
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));

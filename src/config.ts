@@ -12,6 +12,20 @@ export interface S3Config {
   secretAccessKey: string | undefined;
 }
 
+/**
+ * Meta delivers business-initiated WhatsApp messages only through approved templates: the names of
+ * ours, when the operator has them approved (otherwise free text, fine for the local mailbox).
+ */
+export interface WhatsAppTemplates {
+  /** Parameters: the person's name, the link. */
+  verifaceInvitation: string | undefined;
+  /** Parameters: the signer's name, the process name, the link. */
+  signingInvitation: string | undefined;
+  /** An authentication template; parameter: the code. */
+  otpCode: string | undefined;
+  language: string;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -41,7 +55,7 @@ export interface Config {
    * outside a conversation the person opened): the face-validation invitation takes two body
    * parameters, the person's name and the link. Free text when unset (the local mailbox, tests).
    */
-  whatsappTemplates: { verifaceInvitation: string | undefined; language: string };
+  whatsappTemplates: WhatsAppTemplates;
   /** SMS through a Twilio-compatible Messages API; the local mailbox when unset. */
   sms: { baseUrl: string; accountSid: string; authToken: string; from: string } | undefined;
 }
@@ -73,6 +87,8 @@ interface ParsedEnv {
   WHATSAPP_PHONE_NUMBER_ID?: string;
   WHATSAPP_API_URL: string;
   WHATSAPP_VERIFACE_TEMPLATE?: string;
+  WHATSAPP_SIGNING_TEMPLATE?: string;
+  WHATSAPP_OTP_TEMPLATE?: string;
   WHATSAPP_TEMPLATE_LANGUAGE: string;
   SMS_PROVIDER_URL: string;
   SMS_PROVIDER_SID?: string;
@@ -116,6 +132,8 @@ const envSchema = Joi.object<ParsedEnv>({
   WHATSAPP_PHONE_NUMBER_ID: Joi.string().pattern(/^\d+$/),
   WHATSAPP_API_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default(WHATSAPP_CLOUD_API_URL),
   WHATSAPP_VERIFACE_TEMPLATE: Joi.string().pattern(/^[a-z0-9_]{1,512}$/),
+  WHATSAPP_SIGNING_TEMPLATE: Joi.string().pattern(/^[a-z0-9_]{1,512}$/),
+  WHATSAPP_OTP_TEMPLATE: Joi.string().pattern(/^[a-z0-9_]{1,512}$/),
   WHATSAPP_TEMPLATE_LANGUAGE: Joi.string().pattern(/^[a-z]{2,3}(_[A-Z]{2})?$/).default('es'),
   SMS_PROVIDER_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default(TWILIO_API_URL),
   SMS_PROVIDER_SID: Joi.string(),
@@ -162,7 +180,12 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
     outboxLeaseMs: parsed.OUTBOX_LEASE_MS,
     messageTimeoutMs: parsed.MESSAGE_TIMEOUT_MS,
     smtp: parsed.SMTP_URL && parsed.MAIL_FROM ? Object.freeze({ url: parsed.SMTP_URL, from: parsed.MAIL_FROM }) : undefined,
-    whatsappTemplates: Object.freeze({ verifaceInvitation: parsed.WHATSAPP_VERIFACE_TEMPLATE, language: parsed.WHATSAPP_TEMPLATE_LANGUAGE }),
+    whatsappTemplates: Object.freeze({
+      verifaceInvitation: parsed.WHATSAPP_VERIFACE_TEMPLATE,
+      signingInvitation: parsed.WHATSAPP_SIGNING_TEMPLATE,
+      otpCode: parsed.WHATSAPP_OTP_TEMPLATE,
+      language: parsed.WHATSAPP_TEMPLATE_LANGUAGE,
+    }),
     whatsapp:
       parsed.WHATSAPP_TOKEN && parsed.WHATSAPP_PHONE_NUMBER_ID
         ? Object.freeze({ token: parsed.WHATSAPP_TOKEN, phoneNumberId: parsed.WHATSAPP_PHONE_NUMBER_ID, baseUrl: parsed.WHATSAPP_API_URL })

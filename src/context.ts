@@ -1,6 +1,7 @@
 import type { Clock } from './clock.js';
 import type { Db, Dialect } from './db/database.js';
 import type { BlobStore } from './files/blob-store.js';
+import type { WhatsAppTemplates } from './config.js';
 import type { OutboxSignal } from './outbox/enqueue.js';
 
 /** What a domain operation may touch: the store, the time and the outside world, chosen in one place (deps.ts). */
@@ -13,5 +14,7 @@ export interface ServiceContext {
   /** Woken after a commit that queued messages, so delivery starts at once. */
   outbox: OutboxSignal;
   allowPrivateUrls: boolean;
-  whatsappTemplates: { verifaceInvitation: string | undefined; language: string };
+  /** Largest file accepted by upload URLs and inline in requests. */
+  uploadMaxBytes: number;
+  whatsappTemplates: WhatsAppTemplates;
 }

@@ -17,12 +17,19 @@ import type { Channel } from './messages/local-mailbox.js';
 import { jobHandler, type RecurringJob } from './outbox/jobs.js';
 import { OutboxWorker, type WorkerLogger } from './outbox/worker.js';
 import { expireDueVerifaces } from './veriface/expire-verifaces.js';
+import { collectUploadedPdfs } from './documents/pdf-uploads.js';
+import { expireDueProcesses, remindDueParticipants } from './documents/process-sweeps.js';
 import { manualReview, type FaceMatcher } from './veriface/face-matcher.js';
 import { webhookDeliveryHandler } from './webhooks/deliver-webhook.js';
 import { guardedLookup } from './webhooks/url-guard.js';
 
 /** Scheduled work every instance keeps going (one pending row each, shared through the outbox). */
-export const RECURRING_JOBS: RecurringJob[] = [{ name: 'veriface-expiry', everyMs: 60_000 }];
+export const RECURRING_JOBS: RecurringJob[] = [
+  { name: 'veriface-expiry', everyMs: 60_000 },
+  { name: 'process-expiry', everyMs: 60_000 },
+  { name: 'process-reminders', everyMs: 60_000 },
+  { name: 'document-uploads', everyMs: 60_000 },
+];
 
 export interface Deps extends ServiceContext {
   signer: UrlSigner;
@@ -92,10 +99,19 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       email: emailHandler(senders.mailer),
       whatsapp: whatsAppHandler(senders.whatsapp),
       sms: smsHandler(senders.sms),
-      job: jobHandler({ 'veriface-expiry': () => expireDueVerifaces(database.db, clock) }, clock),
+      // The runners read `deps` only when a job runs, after it is built below.
+      job: jobHandler(
+        {
+          'veriface-expiry': () => expireDueVerifaces(database.db, clock),
+          'process-expiry': () => expireDueProcesses(deps),
+          'process-reminders': () => remindDueParticipants(deps),
+          'document-uploads': () => collectUploadedPdfs(deps),
+        },
+        clock,
+      ),
     },
   });
-  return {
+  const deps: Deps = {
     db: database.db,
     dialect: database.dialect,
     clock,
@@ -108,6 +124,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     outbox: worker,
     allowPrivateUrls: config.webhookAllowPrivate,
     whatsappTemplates: config.whatsappTemplates,
+    uploadMaxBytes: config.uploadMaxBytes,
     publicUrl: config.publicUrl,
     async close() {
       await worker.stop();
@@ -117,4 +134,5 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       await database.close();
     },
   };
+  return deps;
 }

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endProcess, recordProcess } from '../src/documents/processes.js';
 import { sampleTemplate } from './support/fixtures.js';
-import { call, dialects, localPath, startTestService, type TestService } from './support/service.js';
+import { call, dialects, localPath, startTestService, type TestOrganization, type TestService } from './support/service.js';
+import { ANSWERS, createProcess, endProcess } from './support/signing.js';
 
 describe.each(dialects)('DELETE /template (%s)', (dialect) => {
   let svc: TestService;
@@ -26,6 +26,8 @@ describe.each(dialects)('DELETE /template (%s)', (dialect) => {
   }
 
   const remove = (id: string, key = svc.orgA.privateKey) => call(svc.app, 'DELETE', `/template?id=${id}`, { key });
+  const processFrom = (templateId: string, org: TestOrganization = svc.orgA, extra: Record<string, unknown> = {}) =>
+    createProcess(svc, org, '/document/save', { email: org.email, name: 'Contract', document: templateId, data: ANSWERS, ...extra });
 
   describe('errors of the contract table', () => {
     it('400 "id" is required when id is missing', async () => {
@@ -74,7 +76,7 @@ describe.each(dialects)('DELETE /template (%s)', (dialect) => {
   describe('a process created from the template still in signature blocks it: TEMPLATE_IN_USE', () => {
     it('400 TEMPLATE_IN_USE while in signature, and the template is untouched', async () => {
       const id = await createTemplate();
-      await recordProcess(svc.deps, { organizationId: svc.orgA.id, name: 'Contract', templateId: id });
+      await processFrom(id);
       const res = await remove(id);
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ message: 'TEMPLATE_IN_USE' });
@@ -87,11 +89,11 @@ describe.each(dialects)('DELETE /template (%s)', (dialect) => {
     for (const to of ['FINISH', 'EXPIRED', 'REJECTED', 'CANCELLED'] as const) {
       it(`succeeds once every process is finished, expired, rejected or cancelled (${to})`, async () => {
         const id = await createTemplate();
-        const first = await recordProcess(svc.deps, { organizationId: svc.orgA.id, name: 'One', templateId: id });
-        const second = await recordProcess(svc.deps, { organizationId: svc.orgA.id, name: 'Two', templateId: id });
-        await endProcess(svc.deps, { organizationId: svc.orgA.id, code: first.code, to: 'FINISH' });
+        const first = await processFrom(id);
+        const second = await processFrom(id, svc.orgA, to === 'EXPIRED' ? { expiredDate: new Date(svc.clock.now().getTime() + 4 * 86_400_000) } : {});
+        await endProcess(svc, svc.orgA, first, 'FINISH');
         expect((await remove(id)).json()).toEqual({ message: 'TEMPLATE_IN_USE' });
-        await endProcess(svc.deps, { organizationId: svc.orgA.id, code: second.code, to });
+        await endProcess(svc, svc.orgA, second, to);
         const res = await remove(id);
         expect(res.statusCode).toBe(200);
         expect(res.json()).toEqual({ id, deleted: true, references: 0 });
@@ -101,7 +103,7 @@ describe.each(dialects)('DELETE /template (%s)', (dialect) => {
     it("processes of another organization's template never block this one", async () => {
       const mine = await createTemplate();
       const theirs = await createTemplate(svc.orgB.privateKey);
-      await recordProcess(svc.deps, { organizationId: svc.orgB.id, name: 'Theirs', templateId: theirs });
+      await processFrom(theirs, svc.orgB);
       expect((await remove(mine)).statusCode).toBe(200);
       expect((await remove(theirs, svc.orgB.privateKey)).json()).toEqual({ message: 'TEMPLATE_IN_USE' });
     });
@@ -140,7 +142,8 @@ describe.each(dialects)('DELETE /template (%s)', (dialect) => {
       expect((await remove(id)).json()).toEqual({ message: 'TEMPLATE_NOT_FOUND' });
       const ref = await call(svc.app, 'POST', '/template/reference', { key, body: { template: id } });
       expect(ref.json()).toEqual({ message: 'TEMPLATE_NOT_FOUND' });
-      await expect(recordProcess(svc.deps, { organizationId: svc.orgA.id, name: 'x', templateId: id })).rejects.toThrow('TEMPLATE_NOT_FOUND');
+      const process = await call(svc.app, 'POST', '/document/save', { key, body: { email: svc.orgA.email, name: 'x', document: id, data: ANSWERS } });
+      expect(process.json()).toEqual({ message: 'TEMPLATE_NOT_FOUND' });
       expect((await svc.app.inject({ method: 'GET', url: localPath(mask) })).statusCode).toBe(404);
     });
 

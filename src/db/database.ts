@@ -8,6 +8,7 @@ import { foundation } from './migrations/001_foundation.js';
 import { withStatementCache } from './statement-cache.js';
 import { outbox } from './migrations/002_outbox.js';
 import { veriface } from './migrations/003_veriface.js';
+import { signing } from './migrations/004_signing.js';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -26,7 +27,7 @@ export interface OpenDatabaseOptions {
 
 const migrations: MigrationProvider = {
   async getMigrations() {
-    return { '001_foundation': foundation, '002_outbox': outbox, '003_veriface': veriface };
+    return { '001_foundation': foundation, '002_outbox': outbox, '003_veriface': veriface, '004_signing': signing };
   },
 };
 

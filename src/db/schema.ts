@@ -53,16 +53,117 @@ export interface ReferenceLinksTable {
 }
 
 export type ProcessStatus = 'CREATED' | 'FINISH' | 'REJECTED' | 'EXPIRED' | 'CANCELLED';
+export type ProcessKind = 'document' | 'package';
 
 export interface ProcessesTable {
   id: string;
   code: string;
   organization_id: string;
-  template_id: string | null;
+  kind: ProcessKind;
   name: string;
   status: ProcessStatus;
+  /** The registered user who created it. */
+  creator_email: string;
+  /** The e-mail sent to the signers. */
+  subject: string;
+  message: string;
+  expires_at: string | null;
+  /** Reminders to participants who have not acted, every so many hours, while in signature. */
+  remind_every_hours: number | null;
+  next_reminder_at: string | null;
+  /** The integrator's JSON values, echoed in every webhook. */
+  custom: string | null;
+  target_webhooks: string | null;
+  tags: string | null;
+  /** Why it ended when someone ended it: the rejection or cancellation message, and who. */
+  end_reason: string | null;
+  ended_by: string | null;
+  /** When the final files (signed documents and evidence certificate) were written. */
+  sealed_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+export type DocumentSource = 'template' | 'pdf';
+
+export interface ProcessDocumentsTable {
+  id: string;
+  process_id: string;
+  position: number;
+  name: string;
+  source: DocumentSource;
+  template_id: string | null;
+  template_build: number | null;
+  /** The template answers the document was filled with (JSON object), for template documents. */
+  answers: string | null;
+  file_key: string | null;
+  /** 0 while an uploaded PDF is awaited. */
+  file_ready: number;
+  sha256: string | null;
+  created_at: string;
+}
+
+export type ParticipantRole = 'SIGNER' | 'APPROVER';
+/** The real service's participant states: PENDING (not their turn yet), NOTIFICATION, FINISH, REJECT, BLOCK. */
+export type ParticipantStatus = 'PENDING' | 'NOTIFICATION' | 'FINISH' | 'REJECT' | 'BLOCK';
+
+export interface ParticipantsTable {
+  id: string;
+  process_id: string;
+  /** The two-character participant id of the real service (`G8`), unique within the process. */
+  participant_id: string;
+  position: number;
+  role: ParticipantRole;
+  /** Participants with the lowest order act first; equal orders act together. */
+  sign_order: number;
+  name: string;
+  email: string;
+  phone: string | null;
+  identification: string | null;
+  identification_type: string | null;
+  country: string | null;
+  /** The template signer type the participant fills, when created from a template. */
+  signer_type: string | null;
+  /** 0 when the integrator delivers the link itself. */
+  notification: number;
+  /** The effective identity validations (JSON, src/documents/identity-validations.ts). */
+  validations: string;
+  status: ParticipantStatus;
+  link_token: string;
+  opened_at: string | null;
+  /** SHA-256 of the current one-time code; the code itself is never stored. */
+  otp_hash: string | null;
+  otp_expires_at: string | null;
+  otp_failures: number;
+  otp_sent_at: string | null;
+  otp_verified_at: string | null;
+  face_key: string | null;
+  document_front_key: string | null;
+  document_back_key: string | null;
+  /** 0 to 100, when the face was compared with the document. */
+  similarity: number | null;
+  /** Face comparisons that did not match; the third blocks the participant. */
+  camera_failures: number;
+  camera_verified_at: string | null;
+  signed_at: string | null;
+  rejected_at: string | null;
+  reject_reason: string | null;
+  block_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProcessEventsTable {
+  id: string;
+  process_id: string;
+  participant_id: string | null;
+  /** The real service's roadmap actions: NOTIFICATION_SIGN, PARTICIPANT_SIGN, CANCEL_SIGN, ... */
+  action: string;
+  platform: string | null;
+  actor: string | null;
+  message: string | null;
+  detail: string | null;
+  at: string;
 }
 
 export interface SettingsTable {
@@ -170,12 +271,18 @@ export interface Database {
   templates: TemplatesTable;
   reference_links: ReferenceLinksTable;
   processes: ProcessesTable;
+  process_documents: ProcessDocumentsTable;
+  participants: ParticipantsTable;
+  process_events: ProcessEventsTable;
   settings: SettingsTable;
 }
 
 export type TemplateRow = Selectable<TemplatesTable>;
 export type NewTemplateRow = Insertable<TemplatesTable>;
 export type ProcessRow = Selectable<ProcessesTable>;
+export type ProcessDocumentRow = Selectable<ProcessDocumentsTable>;
+export type ParticipantRow = Selectable<ParticipantsTable>;
+export type ProcessEventRow = Selectable<ProcessEventsTable>;
 export type ReferenceLinkRow = Selectable<ReferenceLinksTable>;
 export type OrganizationRow = Selectable<OrganizationsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;

@@ -1,10 +1,28 @@
 import type { Db } from '../db/database.js';
-import type { ProcessRow, ProcessStatus } from '../db/schema.js';
+import type {
+  ParticipantRow,
+  ProcessDocumentRow,
+  ProcessEventRow,
+  ProcessRow,
+  ProcessStatus,
+} from '../db/schema.js';
 import { toCount } from '../db/database.js';
 import { reusableQuery } from '../db/reusable-query.js';
 
 export async function insertProcess(db: Db, row: ProcessRow): Promise<void> {
   await db.insertInto('processes').values(row).execute();
+}
+
+export async function insertDocuments(db: Db, rows: ProcessDocumentRow[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('process_documents').values(rows).execute();
+}
+
+export async function insertParticipants(db: Db, rows: ParticipantRow[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('participants').values(rows).execute();
+}
+
+export async function insertProcessEvent(db: Db, row: ProcessEventRow): Promise<void> {
+  await db.insertInto('process_events').values(row).execute();
 }
 
 export async function findProcessByCode(db: Db, organizationId: string, code: string): Promise<ProcessRow | undefined> {
@@ -16,29 +34,158 @@ export async function findProcessByCode(db: Db, organizationId: string, code: st
     .executeTakeFirst();
 }
 
+export async function findProcessById(db: Db, id: string): Promise<ProcessRow | undefined> {
+  return db.selectFrom('processes').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function listDocuments(db: Db, processId: string): Promise<ProcessDocumentRow[]> {
+  return db.selectFrom('process_documents').selectAll().where('process_id', '=', processId).orderBy('position').execute();
+}
+
+export async function listParticipants(db: Db, processId: string): Promise<ParticipantRow[]> {
+  return db.selectFrom('participants').selectAll().where('process_id', '=', processId).orderBy('position').execute();
+}
+
+export async function listProcessEvents(db: Db, processId: string): Promise<ProcessEventRow[]> {
+  return db.selectFrom('process_events').selectAll().where('process_id', '=', processId).orderBy('at').orderBy('id').execute();
+}
+
+export async function findParticipantByToken(db: Db, token: string): Promise<ParticipantRow | undefined> {
+  return db.selectFrom('participants').selectAll().where('link_token', '=', token).executeTakeFirst();
+}
+
 /** Moves a process only if it is still in `from`; answers whether it moved (a concurrent change wins otherwise). */
 export async function transitionProcess(
   db: Db,
   id: string,
-  change: { from: ProcessStatus; to: ProcessStatus; at: string },
+  change: { from: ProcessStatus; to: ProcessStatus; at: string; endReason?: string; endedBy?: string },
 ): Promise<boolean> {
   const result = await db
     .updateTable('processes')
-    .set({ status: change.to, updated_at: change.at })
+    .set({
+      status: change.to,
+      updated_at: change.at,
+      ...(change.endReason === undefined ? {} : { end_reason: change.endReason }),
+      ...(change.endedBy === undefined ? {} : { ended_by: change.endedBy }),
+    })
     .where('id', '=', id)
     .where('status', '=', change.from)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
+export type ParticipantPatch = Partial<Omit<ParticipantRow, 'id' | 'process_id' | 'participant_id' | 'link_token' | 'created_at'>>;
+
+/** Changes a participant only while it is in one of `statuses`; answers whether it did. */
+export async function updateParticipant(
+  db: Db,
+  id: string,
+  patch: ParticipantPatch & { updated_at: string },
+  statuses: ParticipantRow['status'][],
+): Promise<boolean> {
+  const result = await db.updateTable('participants').set(patch).where('id', '=', id).where('status', 'in', statuses).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function markDocumentReady(db: Db, id: string, sha256: string): Promise<boolean> {
+  const result = await db
+    .updateTable('process_documents')
+    .set({ file_ready: 1, sha256 })
+    .where('id', '=', id)
+    .where('file_ready', '=', 0)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function findDocumentByFileKey(db: Db, fileKey: string): Promise<ProcessDocumentRow | undefined> {
+  return db.selectFrom('process_documents').selectAll().where('file_key', '=', fileKey).executeTakeFirst();
+}
+
+/** Documents of processes in signature still waiting for their PDF, oldest first. */
+export async function findAwaitingDocuments(db: Db, limit: number): Promise<ProcessDocumentRow[]> {
+  return db
+    .selectFrom('process_documents')
+    .innerJoin('processes', 'processes.id', 'process_documents.process_id')
+    .selectAll('process_documents')
+    .where('process_documents.file_ready', '=', 0)
+    .where('processes.status', '=', 'CREATED')
+    .orderBy('process_documents.created_at')
+    .limit(limit)
+    .execute();
+}
+
+export async function setNextReminder(db: Db, id: string, at: string | null): Promise<void> {
+  await db.updateTable('processes').set({ next_reminder_at: at }).where('id', '=', id).execute();
+}
+
+export async function findDueProcesses(
+  db: Db,
+  column: 'expires_at' | 'next_reminder_at',
+  now: string,
+  limit: number,
+): Promise<ProcessRow[]> {
+  return db
+    .selectFrom('processes')
+    .selectAll()
+    .where('status', '=', 'CREATED')
+    .where(column, '<=', now)
+    .orderBy(column)
+    .limit(limit)
+    .execute();
+}
+
+export type ProcessSummaryRow = Pick<ProcessRow, 'id' | 'code' | 'kind' | 'name' | 'status' | 'expires_at' | 'created_at' | 'updated_at'>;
+
+/** Newest first with keyset paging; optionally only one status, or only processes using one template. */
+export async function listProcesses(
+  db: Db,
+  organizationId: string,
+  options: { limit: number; status?: ProcessStatus; templateId?: string; after?: { created_at: string; id: string } },
+): Promise<ProcessSummaryRow[]> {
+  let query = db
+    .selectFrom('processes')
+    .select(['id', 'code', 'kind', 'name', 'status', 'expires_at', 'created_at', 'updated_at'])
+    .where('organization_id', '=', organizationId);
+  if (options.status) query = query.where('status', '=', options.status);
+  const templateId = options.templateId;
+  if (templateId) {
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('process_documents')
+          .select('process_documents.id')
+          .whereRef('process_documents.process_id', '=', 'processes.id')
+          .where('process_documents.template_id', '=', templateId),
+      ),
+    );
+  }
+  const after = options.after;
+  if (after) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('created_at', '<', after.created_at),
+        eb.and([eb('created_at', '=', after.created_at), eb('id', '<', after.id)]),
+      ]),
+    );
+  }
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
+}
+
 const processesInSignature = reusableQuery((db, templateId: string, status: 'CREATED') =>
   db
-    .selectFrom('processes')
+    .selectFrom('process_documents')
+    .innerJoin('processes', 'processes.id', 'process_documents.process_id')
     .select((eb) => eb.fn.countAll<string | number>().as('count'))
-    .where('template_id', '=', templateId)
-    .where('status', '=', status),
+    .where('process_documents.template_id', '=', templateId)
+    .where('processes.status', '=', status),
 );
 
 export async function countProcessesInSignature(db: Db, templateId: string): Promise<number> {
   return toCount((await processesInSignature(db, templateId, 'CREATED'))[0]?.count);
+}
+
+/** Records that the final files exist; answers false when another run sealed it first. */
+export async function markSealed(db: Db, id: string, at: string): Promise<boolean> {
+  const result = await db.updateTable('processes').set({ sealed_at: at }).where('id', '=', id).where('sealed_at', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }

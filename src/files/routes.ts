@@ -13,6 +13,8 @@ export interface UploadPolicy {
   ensureTarget(key: string): Promise<void>;
   /** Whether the resource still exists once the bytes are stored (it may have been deleted meanwhile). */
   targetExists(key: string): Promise<boolean>;
+  /** Runs once the bytes are stored; throws an ApiError to refuse them (it removes them itself). */
+  stored?(key: string): Promise<void>;
 }
 
 export interface FilesRoutesOptions {
@@ -78,6 +80,7 @@ export async function filesRoutes(app: FastifyInstance, options: FilesRoutesOpti
       await store.delete([key]);
       await policy.ensureTarget(key);
     }
+    await policy.stored?.(key);
     return reply.send({ message: 'OK', size });
   });
 

@@ -2,7 +2,9 @@ import type { EmailPayload } from '../outbox/types.js';
 
 /** The variables of each template: a template cannot be rendered with one missing or one unknown. */
 export type TemplateVariables = {
-  'signing-invitation': { signerName: string; processName: string; message: string; link: string };
+  'signing-invitation': { subject: string; signerName: string; processName: string; message: string; link: string };
+  'signing-reminder': { signerName: string; processName: string; link: string };
+  'process-cancelled': { signerName: string; processName: string; message: string };
   'otp-code': { code: string; minutes: number };
   'veriface-invitation': { personName: string; link: string };
   'process-finished': { processName: string; link: string };
@@ -24,7 +26,7 @@ export interface RenderedMessage {
  */
 const TEMPLATES = {
   'signing-invitation': {
-    subject: '{{processName}}: your signature is requested',
+    subject: '{{subject}}',
     text: `Hello {{signerName}},
 
 You are invited to sign "{{processName}}".
@@ -38,6 +40,28 @@ Read and sign it here:
 <p>{{message}}</p>
 <p><a href="{{link}}">Read and sign it</a></p>
 <p>Or open this address: {{link}}</p>`,
+  },
+  'signing-reminder': {
+    subject: 'Reminder: "{{processName}}" is waiting for you',
+    text: `Hello {{signerName}},
+
+"{{processName}}" is still waiting for you. Read and sign it here:
+{{link}}`,
+    html: `<p>Hello {{signerName}},</p>
+<p><strong>{{processName}}</strong> is still waiting for you.</p>
+<p><a href="{{link}}">Read and sign it</a></p>
+<p>Or open this address: {{link}}</p>`,
+  },
+  'process-cancelled': {
+    subject: '"{{processName}}" was cancelled',
+    text: `Hello {{signerName}},
+
+"{{processName}}" was cancelled and can no longer be signed.
+
+{{message}}`,
+    html: `<p>Hello {{signerName}},</p>
+<p><strong>{{processName}}</strong> was cancelled and can no longer be signed.</p>
+<p>{{message}}</p>`,
   },
   'otp-code': {
     subject: 'Your verification code',

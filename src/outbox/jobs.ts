@@ -3,7 +3,8 @@ import type { Db } from '../db/database.js';
 import { enqueue } from './enqueue.js';
 import type { DeliveryOutcome, JobPayload, OutboxHandler } from './types.js';
 
-export type JobRunner = () => Promise<unknown>;
+/** Runs a job; one-off jobs receive the data they were queued with. */
+export type JobRunner = (data: Record<string, unknown> | undefined) => Promise<unknown>;
 
 export interface RecurringJob {
   name: string;
@@ -17,7 +18,7 @@ export function jobHandler(jobs: Record<string, JobRunner>, clock: Clock): Outbo
       const run = jobs[message.payload.name];
       if (!run) return { ok: false, retryable: false, durationMs: 0, error: `Unknown job ${message.payload.name}` };
       const started = performance.now();
-      await run();
+      await run(message.payload.data);
       const every = message.payload.everyMs;
       return { ok: true, durationMs: performance.now() - started, ...(every ? { repeatAt: new Date(clock.now().getTime() + every) } : {}) };
     },

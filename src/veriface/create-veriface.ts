@@ -3,17 +3,15 @@ import type { VerifaceRow } from '../db/schema.js';
 import { badRequest } from '../http/errors.js';
 import { newCode, newObjectId, newToken } from '../ids.js';
 import { templatedEmail, renderMessage } from '../messages/message-templates.js';
+import { whatsAppMessage } from '../messages/whatsapp-message.js';
 import { enqueue } from '../outbox/enqueue.js';
 import { normalizeEmail } from '../organizations/organizations.js';
-import { findOrganization, findUserByEmail } from '../organizations/queries.js';
-import { listWebhooks } from '../webhooks/queries.js';
+import { checkCreation } from '../organizations/creation-checks.js';
+import { findOrganization } from '../organizations/queries.js';
 import { checkIdentification } from './documents-catalogue.js';
 import { insertVeriface } from './queries.js';
 import { VERIFACE_CODE_LENGTH, type CreateVerifaceInput } from './schemas.js';
 import { recordStage } from './stages.js';
-
-/** The contract: an expiration date must be later than three days after the process is created. */
-export const MIN_EXPIRY_MS = 3 * 24 * 60 * 60 * 1000;
 
 /** Where the person validates: the page is served under this path of PUBLIC_URL. */
 export const VERIFACE_PATH_PREFIX = '/v/';
@@ -27,13 +25,13 @@ export interface CreatedVeriface {
 async function checkInput(ctx: ServiceContext, organizationId: string, input: CreateVerifaceInput, now: Date): Promise<void> {
   const identification = checkIdentification(input.country, input.type, input.identification);
   if (!identification.ok) throw badRequest(identification.message);
-  if (input.expiredDate && input.expiredDate.getTime() <= now.getTime() + MIN_EXPIRY_MS) throw badRequest('EXPIRED_DATE_INVALID');
-  if (!(await findUserByEmail(ctx.db, organizationId, normalizeEmail(input.email)))) throw badRequest('USER_NOTFOUND');
-  if (input.targetWebhooks) {
-    const known = new Set((await listWebhooks(ctx.db, organizationId)).map((w) => w.name));
-    const missing = input.targetWebhooks.find((name) => !known.has(name));
-    if (missing !== undefined) throw badRequest(`WEBHOOK_NOT_FOUND: ${missing}`);
-  }
+  await checkCreation(ctx.db, {
+    organizationId,
+    now,
+    creatorEmail: input.email,
+    ...(input.expiredDate ? { expiredDate: input.expiredDate } : {}),
+    ...(input.targetWebhooks ? { targetWebhooks: input.targetWebhooks } : {}),
+  });
 }
 
 /**
@@ -83,10 +81,12 @@ export async function createVeriface(
     await insertVeriface(trx, process);
     await recordStage(trx, ctx.clock, { process, stage: 'created' });
     if (channel === 'whatsapp') {
-      const { verifaceInvitation: template, language } = ctx.whatsappTemplates;
-      const payload = template
-        ? { to: process.phone, template: { name: template, language, parameters: [process.name, link] } }
-        : { to: process.phone, text: renderMessage('veriface-invitation', { personName: process.name, link }).text };
+      const payload = whatsAppMessage(ctx.whatsappTemplates, {
+        to: process.phone,
+        purpose: 'verifaceInvitation',
+        parameters: [process.name, link],
+        text: renderMessage('veriface-invitation', { personName: process.name, link }).text,
+      });
       await enqueue(trx, ctx.clock, [{ kind: 'whatsapp', organizationId, payload }]);
     } else if (channel === 'email' && process.user_email) {
       const email = templatedEmail(process.user_email, 'veriface-invitation', { personName: process.name, link });

@@ -2,7 +2,7 @@ import type { ServiceContext } from '../context.js';
 import type { VerifaceRow } from '../db/schema.js';
 import { badRequest } from '../http/errors.js';
 import { findVerifaceByCode, listStages } from './queries.js';
-import { parseJson } from './stages.js';
+import { parseJson } from '../db/json-column.js';
 
 export interface VerifaceView {
   code: string;

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
+import { parseJson } from '../db/json-column.js';
 import type { VerifaceRow } from '../db/schema.js';
 import { newObjectId } from '../ids.js';
 import { emitEvent } from '../webhooks/emit-event.js';
@@ -21,13 +22,6 @@ export const VERIFACE_STAGES = [
   'expired',
 ] as const;
 export type VerifaceStage = (typeof VERIFACE_STAGES)[number];
-
-/** Columns this service wrote from validated input parse back to what was validated. */
-export function parseJson<T>(text: string | null): T | undefined {
-  if (text === null) return undefined;
-  const value: T = JSON.parse(text);
-  return value;
-}
 
 /**
  * Records a stage and queues its webhook in the caller's transaction. The webhook carries the code,

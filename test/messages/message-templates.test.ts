@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { escapeHtml, renderMessage, templatedEmail, type TemplateName, type TemplateVariables } from '../../src/messages/message-templates.js';
 
 const invitation: TemplateVariables['signing-invitation'] = {
+  subject: 'Purchase agreement: your signature is requested',
   signerName: 'Ana Gómez',
   processName: 'Purchase agreement',
   message: 'Please sign before Friday.',
@@ -41,12 +42,26 @@ describe('Every {{name}} is replaced by its variable in the subject, the text an
     expect(message.text).toContain('https://firma.test/d/1');
   });
 
+  it('signing-reminder: signer name, process name and link', () => {
+    const message = renderMessage('signing-reminder', { signerName: 'Ana', processName: 'Lease', link: 'https://firma.test/s/1' });
+    expect(message.subject).toBe('Reminder: "Lease" is waiting for you');
+    expect(message.text).toBe('Hello Ana,\n\n"Lease" is still waiting for you. Read and sign it here:\nhttps://firma.test/s/1');
+  });
+
+  it('process-cancelled: signer name, process name and the reason', () => {
+    const message = renderMessage('process-cancelled', { signerName: 'Ana', processName: 'Lease', message: 'Wrong price' });
+    expect(message.subject).toBe('"Lease" was cancelled');
+    expect(message.text).toBe('Hello Ana,\n\n"Lease" was cancelled and can no longer be signed.\n\nWrong price');
+  });
+
   it('no {{ is left in any template', () => {
     const rendered: Record<TemplateName, string> = {
       'signing-invitation': JSON.stringify(renderMessage('signing-invitation', invitation)),
       'otp-code': JSON.stringify(renderMessage('otp-code', { code: '1', minutes: 1 })),
       'veriface-invitation': JSON.stringify(renderMessage('veriface-invitation', { personName: 'A', link: 'L' })),
       'process-finished': JSON.stringify(renderMessage('process-finished', { processName: 'P', link: 'L' })),
+      'signing-reminder': JSON.stringify(renderMessage('signing-reminder', { signerName: 'A', processName: 'P', link: 'L' })),
+      'process-cancelled': JSON.stringify(renderMessage('process-cancelled', { signerName: 'A', processName: 'P', message: 'M' })),
     };
     for (const text of Object.values(rendered)) expect(text).not.toMatch(/\{\{|\}\}/);
   });

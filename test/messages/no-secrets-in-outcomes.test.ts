@@ -20,7 +20,7 @@ const otp = renderMessage('otp-code', { code: CODE, minutes: 10 });
 const otpEmail: EmailPayload = { to: 'ana@example.test', ...otp };
 const invitationEmail: EmailPayload = {
   to: 'ana@example.test',
-  ...renderMessage('signing-invitation', { signerName: 'Ana', processName: 'Lease', message: 'Thanks', link: `https://firma.test/sign/${LINK_TOKEN}` }),
+  ...renderMessage('signing-invitation', { subject: 'Please sign', signerName: 'Ana', processName: 'Lease', message: 'Thanks', link: `https://firma.test/sign/${LINK_TOKEN}` }),
 };
 
 function expectNothingOfTheMessage(outcome: DeliveryOutcome): void {

@@ -45,6 +45,7 @@ const invitation: EmailPayload = {
   to: 'ana@example.test',
   template: 'signing-invitation',
   ...renderMessage('signing-invitation', {
+    subject: 'Please sign',
     signerName: 'Ana',
     processName: 'Purchase agreement',
     message: 'Please sign before Friday.',

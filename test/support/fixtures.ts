@@ -31,3 +31,21 @@ export function sampleTemplate(overrides: Record<string, unknown> = {}): Record<
     ...overrides,
   };
 }
+
+/** A Complete HTML for sampleTemplate: answers, a clausula's option spans and both signers' places. */
+export const COMPLETE_HTML = `<!doctype html>
+<html><head><meta charset="UTF-8"><style>p { margin: 0 }</style></head>
+<body>
+<p>Buyer: <span name="buyer_name">buyer</span>, price <span name="price">0</span></p>
+<p><span name="payment_cash">Paid in cash.</span><span name="payment_instalments" hidden>Paid in instalments.</span></p>
+<div class="sign-margin" id="buyer"></div><div class="sign-margin" id="seller"></div>
+</body></html>`;
+
+export const ANSWERS = [
+  { key: 'buyer_name', value: 'Ana Gómez' },
+  { key: 'buyer_email', value: 'ana@buyer.test' },
+  { key: 'buyer_phone', value: '+573001234567' },
+  { key: 'seller_name', value: 'Luis Pérez' },
+  { key: 'seller_email', value: 'luis@seller.test' },
+  { key: 'price', value: '50000' },
+];

@@ -1,0 +1,42 @@
+import type { ServiceContext } from '../context.js';
+import { badRequest } from '../http/errors.js';
+import { normalizeEmail } from '../organizations/organizations.js';
+import { findUserByEmail } from '../organizations/queries.js';
+import { closeProcess } from './close-process.js';
+import { notifyCancellation } from './notify-participants.js';
+import { findProcessByCode, listParticipants } from './queries.js';
+import type { CancelInput } from './schemas.js';
+
+export interface CancelResult {
+  /** How many processes were cancelled. */
+  success: number;
+  /** The codes that could not be: unknown to the organization, or no longer in signature. */
+  errors: { cant: number; documents?: string[] };
+}
+
+/**
+ * Cancels each process in signature, in its own transaction: the state, the audit line and the
+ * webhook (with the reason and who), and an e-mail to the participants who had been notified.
+ */
+export async function cancelProcesses(ctx: ServiceContext, options: { organizationId: string; input: CancelInput }): Promise<CancelResult> {
+  const { organizationId, input } = options;
+  const actor = normalizeEmail(input.email);
+  if (!(await findUserByEmail(ctx.db, organizationId, actor))) throw badRequest('USER_NOTFOUND');
+  const failed: string[] = [];
+  let success = 0;
+  for (const code of input.codes) {
+    const process = await findProcessByCode(ctx.db, organizationId, code);
+    const cancelled =
+      process &&
+      (await ctx.db.transaction().execute(async (trx) => {
+        const closed = await closeProcess(trx, ctx.clock, { process, to: 'CANCELLED', message: input.message, actor, platform: 'API' });
+        if (!closed) return false;
+        await notifyCancellation(trx, ctx, { process: closed, participants: await listParticipants(trx, closed.id), reason: input.message });
+        return true;
+      }));
+    if (cancelled) success++;
+    else failed.push(code);
+  }
+  if (success > 0) ctx.outbox.wake();
+  return { success, errors: { cant: failed.length, ...(failed.length > 0 ? { documents: failed } : {}) } };
+}

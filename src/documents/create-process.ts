@@ -1,0 +1,312 @@
+import type { ServiceContext } from '../context.js';
+import type { ParticipantRow, ProcessDocumentRow, ProcessKind, ProcessRow, TemplateRow } from '../db/schema.js';
+import { ApiError, badRequest } from '../http/errors.js';
+import { newCode, newObjectId, newToken } from '../ids.js';
+import { checkCreation } from '../organizations/creation-checks.js';
+import { normalizeEmail } from '../organizations/organizations.js';
+import { findTemplate, lockTemplate } from '../templates/queries.js';
+import { parseBody } from '../templates/template-document.js';
+import { templateFileKey } from '../templates/template-files.js';
+import {
+  DOCUMENT_URL_LIFETIME_SECONDS,
+  documentFileKey,
+  looksLikePdf,
+  readBlobBytes,
+  sha256,
+  writeBlobBytes,
+} from './document-files.js';
+import { fillTemplateHtml } from './fill-template-html.js';
+import { resolveValidations, type EffectiveValidations } from './identity-validations.js';
+import { notifyParticipants, participantLink } from './notify-participants.js';
+import { recordProcessEvent } from './process-events.js';
+import { insertDocuments, insertParticipants, insertProcess } from './queries.js';
+import { PROCESS_CODE_LENGTH, type Answer, type ProcessFieldsInput, type SignerInput } from './schemas.js';
+import { resolveAnswers } from './template-answers.js';
+import { signersFromTemplate } from './template-signers.js';
+
+export type DocumentDraft =
+  | { source: 'template'; name?: string; templateId: string; data: Answer[] }
+  | { source: 'pdf'; name: string; /** Base64; absent when the PDF comes through an upload URL. */ file?: string };
+
+/** What the three creation endpoints have in common once their shapes are read. */
+export interface ProcessDraft {
+  kind: ProcessKind;
+  fields: ProcessFieldsInput;
+  documents: DocumentDraft[];
+  /** Absent for a single template document: the template's signatureProfile and the answers supply them. */
+  signers?: SignerInput[];
+  /** How messages name each signer (`signProfile[0]`, `documents[1].signProfile[0]`). */
+  signerLabels?: string[];
+}
+
+export interface CreatedParticipant {
+  id: string;
+  name: string;
+  email: string;
+  phone?: string;
+  role: ParticipantRow['role'];
+  /** The personal link, only for participants the service does not notify: the integrator delivers it. */
+  url?: string;
+}
+
+export interface CreatedProcess {
+  code: string;
+  /** The same code under the real service's name for it. */
+  document: string;
+  signProfile: CreatedParticipant[];
+  documents: { name: string; url?: string }[];
+}
+
+interface PreparedDocument {
+  row: ProcessDocumentRow;
+  bytes?: Buffer;
+  template?: { row: TemplateRow; answers: Record<string, string> };
+}
+
+/** Two characters, unique within the process, like the real service's participant ids (`G8`). */
+function participantIds(count: number): string[] {
+  const ids = new Set<string>();
+  while (ids.size < count) ids.add(newCode(2));
+  return [...ids];
+}
+
+async function prepareDocument(
+  ctx: ServiceContext,
+  options: { organizationId: string; processId: string; position: number; draft: DocumentDraft; now: string },
+): Promise<PreparedDocument> {
+  const { draft, processId, position, now } = options;
+  const base = { id: newObjectId(new Date(now)), process_id: processId, position, created_at: now };
+  if (draft.source === 'pdf') {
+    const key = documentFileKey(processId, position, 'pdf');
+    const row: ProcessDocumentRow = {
+      ...base,
+      name: draft.name,
+      source: 'pdf',
+      template_id: null,
+      template_build: null,
+      answers: null,
+      file_key: key,
+      file_ready: 0,
+      sha256: null,
+    };
+    if (draft.file === undefined) return { row };
+    const bytes = Buffer.from(draft.file, 'base64');
+    if (bytes.length > ctx.uploadMaxBytes) throw new ApiError(413, `FILE_TOO_LARGE: at most ${ctx.uploadMaxBytes} bytes`);
+    if (!looksLikePdf(bytes)) throw badRequest('FILE_NOT_VALID');
+    return { row: { ...row, file_ready: 1, sha256: sha256(bytes) }, bytes };
+  }
+  const template = await findTemplate(ctx.db, options.organizationId, draft.templateId);
+  if (!template) throw badRequest('TEMPLATE_NOT_FOUND');
+  const body = parseBody(template);
+  const resolved = resolveAnswers(body, draft.data);
+  if (!resolved.ok) throw badRequest(resolved.message);
+  const html = await readBlobBytes(ctx.blobs, templateFileKey(template.id, 'complete'));
+  if (!html) {
+    // A delete that committed meanwhile removes the files too: say what really happened.
+    if (!(await findTemplate(ctx.db, options.organizationId, draft.templateId))) throw badRequest('TEMPLATE_NOT_FOUND');
+    throw badRequest('TEMPLATE_HTML_MISSING: upload the Complete HTML of the template first');
+  }
+  const bytes = Buffer.from(fillTemplateHtml({ html: html.toString('utf8'), body, answers: resolved.answers }), 'utf8');
+  return {
+    row: {
+      ...base,
+      name: draft.name ?? template.name,
+      source: 'template',
+      template_id: template.id,
+      template_build: template.build,
+      answers: JSON.stringify(resolved.answers),
+      file_key: documentFileKey(processId, position, 'template'),
+      file_ready: 1,
+      sha256: sha256(bytes),
+    },
+    bytes,
+    template: { row: template, answers: resolved.answers },
+  };
+}
+
+function chooseSigners(draft: ProcessDraft, documents: PreparedDocument[]): SignerInput[] {
+  if (draft.signers) return draft.signers;
+  const template = documents[0]?.template;
+  if (!template) throw badRequest('"signProfile" is required');
+  const derived = signersFromTemplate(parseBody(template.row), template.answers);
+  if (!derived.ok) throw badRequest(derived.message);
+  const seen = new Set<string>();
+  for (const signer of derived.signers) {
+    if (seen.has(signer.email)) throw badRequest(`SIGNER_EMAIL_DUPLICATED: ${signer.email} signs twice in the template's signatureProfile`);
+    seen.add(signer.email);
+  }
+  return derived.signers;
+}
+
+function participantRows(
+  options: { processId: string; signers: SignerInput[]; validations: EffectiveValidations[]; notification: boolean; startNow: boolean; now: string },
+): ParticipantRow[] {
+  const { signers, validations, now } = options;
+  const firstTurn = Math.min(...signers.map((s) => s.order));
+  const ids = participantIds(signers.length);
+  return signers.map((signer, position) => ({
+    id: newObjectId(new Date(now)),
+    process_id: options.processId,
+    participant_id: ids[position] ?? newCode(2),
+    position,
+    role: signer.role,
+    sign_order: signer.order,
+    name: signer.name,
+    email: normalizeEmail(signer.email),
+    phone: signer.phone ?? null,
+    identification: signer.identification ?? null,
+    identification_type: signer.identificationType ?? null,
+    country: signer.country ?? null,
+    signer_type: signer.type ?? null,
+    notification: (signer.notification ?? options.notification) ? 1 : 0,
+    validations: JSON.stringify(validations[position]),
+    status: options.startNow && signer.order === firstTurn ? 'NOTIFICATION' : 'PENDING',
+    link_token: newToken(),
+    opened_at: null,
+    otp_hash: null,
+    otp_expires_at: null,
+    otp_failures: 0,
+    otp_sent_at: null,
+    otp_verified_at: null,
+    face_key: null,
+    document_front_key: null,
+    document_back_key: null,
+    similarity: null,
+    camera_failures: 0,
+    camera_verified_at: null,
+    signed_at: null,
+    rejected_at: null,
+    reject_reason: null,
+    block_reason: null,
+    created_at: now,
+    updated_at: now,
+  }));
+}
+
+function hoursLater(now: Date, hours: number | undefined): string | null {
+  return hours === undefined ? null : new Date(now.getTime() + hours * 3_600_000).toISOString();
+}
+
+/**
+ * Creates a signing process or a package: checks the creator, the documents (template answers
+ * filled into the Complete HTML, or a PDF), the participants and their identity validations;
+ * stores the files, then the process, its documents, participants, audit line, webhook and the
+ * invitations of the first turn in one transaction. Participants wait while an uploaded PDF is
+ * awaited; they are invited when the last file arrives.
+ */
+export async function createSigningProcess(
+  ctx: ServiceContext,
+  options: { organizationId: string; draft: ProcessDraft },
+): Promise<CreatedProcess> {
+  const { organizationId, draft } = options;
+  const { fields } = draft;
+  const now = ctx.clock.now();
+  const at = now.toISOString();
+  await checkCreation(ctx.db, {
+    organizationId,
+    now,
+    creatorEmail: fields.email,
+    ...(fields.expiredDate ? { expiredDate: fields.expiredDate } : {}),
+    ...(fields.targetWebhooks ? { targetWebhooks: fields.targetWebhooks } : {}),
+  });
+  const processId = newObjectId(now);
+  const documents: PreparedDocument[] = [];
+  for (const [position, document] of draft.documents.entries()) {
+    documents.push(await prepareDocument(ctx, { organizationId, processId, position, draft: document, now: at }));
+  }
+  const signers = chooseSigners(draft, documents);
+  const resolved = resolveValidations({
+    root: fields,
+    signers: signers.map((signer, i) => ({ ...signer, label: draft.signerLabels?.[i] ?? `signProfile[${i}]` })),
+    package: draft.kind === 'package',
+  });
+  if (!resolved.ok) throw badRequest(resolved.message);
+
+  const startNow = documents.every((d) => d.row.file_ready === 1);
+  const process: ProcessRow = {
+    id: processId,
+    code: newCode(PROCESS_CODE_LENGTH),
+    organization_id: organizationId,
+    kind: draft.kind,
+    name: fields.name,
+    status: 'CREATED',
+    creator_email: normalizeEmail(fields.email),
+    subject: fields.subject ?? fields.name,
+    message: fields.message ?? '',
+    expires_at: fields.expiredDate ? fields.expiredDate.toISOString() : null,
+    remind_every_hours: fields.remember ?? null,
+    next_reminder_at: startNow ? hoursLater(now, fields.remember) : null,
+    custom: fields.custom ? JSON.stringify(fields.custom) : null,
+    target_webhooks: fields.targetWebhooks ? JSON.stringify(fields.targetWebhooks) : null,
+    tags: fields.tags ? JSON.stringify(fields.tags) : null,
+    end_reason: null,
+    ended_by: null,
+    sealed_at: null,
+    created_at: at,
+    updated_at: at,
+  };
+  const participants = participantRows({
+    processId,
+    signers,
+    validations: resolved.signers,
+    notification: fields.notification,
+    startNow,
+    now: at,
+  });
+
+  const written: string[] = [];
+  try {
+    for (const { row, bytes } of documents) {
+      if (!bytes || !row.file_key) continue;
+      await writeBlobBytes(ctx.blobs, row.file_key, bytes, row.source === 'pdf' ? 'application/pdf' : 'text/html');
+      written.push(row.file_key);
+    }
+    await ctx.db.transaction().execute(async (trx) => {
+      // Locked so a template delete cannot slip between these checks and the insert.
+      const templateIds = new Set(documents.flatMap((d) => (d.row.template_id ? [d.row.template_id] : [])));
+      for (const id of templateIds) {
+        if (!(await lockTemplate(trx, ctx.dialect, organizationId, id))) throw badRequest('TEMPLATE_NOT_FOUND');
+      }
+      await insertProcess(trx, process);
+      await insertDocuments(
+        trx,
+        documents.map((d) => d.row),
+      );
+      await insertParticipants(trx, participants);
+      await recordProcessEvent(trx, ctx.clock, {
+        process,
+        action: 'CREATE',
+        actor: process.creator_email,
+        detail: { documents: documents.length, participants: participants.length },
+      });
+      await notifyParticipants(trx, ctx, { process, participants, occasion: 'invitation' });
+    });
+  } catch (error) {
+    await ctx.blobs.delete(written);
+    throw error;
+  }
+  ctx.outbox.wake();
+
+  const uploadUrl = (row: ProcessDocumentRow) =>
+    row.file_ready === 0 && row.file_key
+      ? ctx.blobs.presign(row.file_key, { method: 'PUT', expiresInSeconds: DOCUMENT_URL_LIFETIME_SECONDS, contentType: 'application/pdf' })
+      : undefined;
+  return {
+    code: process.code,
+    document: process.code,
+    signProfile: participants.map((p) => ({
+      id: p.participant_id,
+      name: p.name,
+      email: p.email,
+      ...(p.phone === null ? {} : { phone: p.phone }),
+      role: p.role,
+      ...(p.notification === 1 ? {} : { url: participantLink(ctx, p) }),
+    })),
+    documents: await Promise.all(
+      documents.map(async ({ row }) => {
+        const url = await uploadUrl(row);
+        return { name: row.name, ...(url === undefined ? {} : { url }) };
+      }),
+    ),
+  };
+}

@@ -1,0 +1,71 @@
+import { badRequest } from '../http/errors.js';
+import type { DocumentDraft, ProcessDraft } from './create-process.js';
+import type { PackageInput, SaveFromTemplateInput, SignerInput, UploadPdfInput } from './schemas.js';
+
+/** POST /document/save: one document filled from a template. */
+export function draftFromTemplate(input: SaveFromTemplateInput): ProcessDraft {
+  return {
+    kind: 'document',
+    fields: input,
+    documents: [{ source: 'template', templateId: input.document, data: input.data }],
+    ...(input.signProfile ? { signers: input.signProfile } : {}),
+  };
+}
+
+/** POST /document/upload: one PDF, inline or through the upload URL of the answer. */
+export function draftFromPdf(input: UploadPdfInput): ProcessDraft {
+  return {
+    kind: 'document',
+    fields: input,
+    documents: [{ source: 'pdf', name: input.name, ...(input.file === undefined ? {} : { file: input.file }) }],
+    signers: input.signProfile,
+  };
+}
+
+/**
+ * The participants of a package: the root's `signProfile`, or everyone named by the documents,
+ * the same e-mail being the same person (first mention wins). Each signs the package as a whole.
+ */
+function packageSigners(input: PackageInput): { signers: SignerInput[]; labels: string[] } | undefined {
+  if (input.signProfile) return { signers: input.signProfile, labels: input.signProfile.map((_, i) => `signProfile[${i}]`) };
+  const byEmail = new Map<string, { signer: SignerInput; label: string }>();
+  input.documents.forEach((document, d) =>
+    document.signProfile?.forEach((signer, s) => {
+      const key = signer.email.toLowerCase();
+      if (!byEmail.has(key)) byEmail.set(key, { signer, label: `documents[${d}].signProfile[${s}]` });
+    }),
+  );
+  if (byEmail.size === 0) return undefined;
+  const entries = [...byEmail.values()];
+  return { signers: entries.map((e) => e.signer), labels: entries.map((e) => e.label) };
+}
+
+/** POST /document/many: several documents, one process code, one set of participants, root validations only. */
+export function draftFromPackage(input: PackageInput): ProcessDraft {
+  const documents: DocumentDraft[] = input.documents.map((document, i) => {
+    const templateId = document.file === undefined ? (document.document ?? input.document) : undefined;
+    if (templateId !== undefined) {
+      return {
+        source: 'template',
+        templateId,
+        data: document.data ?? input.data ?? [],
+        ...(document.name === undefined ? {} : { name: document.name }),
+      };
+    }
+    if (document.file === undefined && input.compress !== true) {
+      throw badRequest(`"documents[${i}]" needs "document" (a template id), "file" (a PDF in base64), or "compress": true at the root`);
+    }
+    return {
+      source: 'pdf',
+      name: document.name ?? `${input.name} (${i + 1})`,
+      ...(document.file === undefined ? {} : { file: document.file }),
+    };
+  });
+  const participants = packageSigners(input);
+  return {
+    kind: 'package',
+    fields: input,
+    documents,
+    ...(participants ? { signers: participants.signers, signerLabels: participants.labels } : {}),
+  };
+}

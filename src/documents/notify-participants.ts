@@ -1,0 +1,107 @@
+import type { ServiceContext } from '../context.js';
+import type { Db } from '../db/database.js';
+import { parseJson } from '../db/json-column.js';
+import type { ParticipantRow, ProcessRow } from '../db/schema.js';
+import { templatedEmail } from '../messages/message-templates.js';
+import { whatsAppMessage } from '../messages/whatsapp-message.js';
+import { enqueue, type NewMessage } from '../outbox/enqueue.js';
+import type { EffectiveValidations } from './identity-validations.js';
+import { recordProcessEvent, type ProcessAction } from './process-events.js';
+
+/** Where a participant's page lives: under this path of PUBLIC_URL, followed by their link token. */
+export const SIGNER_PATH_PREFIX = '/s/';
+
+export type NotifyContext = Pick<ServiceContext, 'clock' | 'publicUrl' | 'whatsappTemplates'>;
+
+export function participantLink(ctx: Pick<ServiceContext, 'publicUrl'>, participant: Pick<ParticipantRow, 'link_token'>): string {
+  return `${ctx.publicUrl}${SIGNER_PATH_PREFIX}${participant.link_token}`;
+}
+
+/** The stored effective validations were written by this service from the resolver's result. */
+export function validationsOf(participant: Pick<ParticipantRow, 'validations'>): EffectiveValidations {
+  const parsed = parseJson<EffectiveValidations>(participant.validations);
+  if (!parsed) throw new Error('participant without validations');
+  return parsed;
+}
+
+type Occasion = 'invitation' | 'reminder';
+
+function messagesFor(ctx: NotifyContext, process: ProcessRow, participant: ParticipantRow, occasion: Occasion): { message: NewMessage; platform: string }[] {
+  const link = participantLink(ctx, participant);
+  const organizationId = process.organization_id;
+  const email =
+    occasion === 'invitation'
+      ? templatedEmail(participant.email, 'signing-invitation', {
+          subject: process.subject,
+          signerName: participant.name,
+          processName: process.name,
+          message: process.message,
+          link,
+        })
+      : templatedEmail(participant.email, 'signing-reminder', { signerName: participant.name, processName: process.name, link });
+  const out: { message: NewMessage; platform: string }[] = [];
+  for (const channel of validationsOf(participant).channels) {
+    if (channel === 'email') {
+      out.push({ platform: 'EMAIL', message: { kind: 'email', organizationId, payload: email } });
+    } else if (participant.phone !== null) {
+      const payload = whatsAppMessage(ctx.whatsappTemplates, {
+        to: participant.phone,
+        purpose: 'signingInvitation',
+        parameters: [participant.name, process.name, link],
+        text: email.text,
+      });
+      out.push({ platform: 'WHATSAPP', message: { kind: 'whatsapp', organizationId, payload } });
+    }
+  }
+  return out;
+}
+
+/**
+ * Queues, in the caller's transaction, the invitation (or a reminder) of every given participant
+ * whose turn it is and whom the service notifies, through the channels of their validations, and
+ * records each sending in the audit trail. Answers how many participants were notified.
+ */
+export async function notifyParticipants(
+  db: Db,
+  ctx: NotifyContext,
+  options: { process: ProcessRow; participants: ParticipantRow[]; occasion: Occasion },
+): Promise<number> {
+  const { process, occasion } = options;
+  let notified = 0;
+  for (const participant of options.participants) {
+    if (participant.status !== 'NOTIFICATION' || participant.notification !== 1) continue;
+    const outgoing = messagesFor(ctx, process, participant, occasion);
+    await enqueue(
+      db,
+      ctx.clock,
+      outgoing.map((o) => o.message),
+    );
+    const action: ProcessAction = occasion === 'reminder' ? 'REMINDER_SIGN' : participant.role === 'APPROVER' ? 'NOTIFICATION_APPROVER' : 'NOTIFICATION_SIGN';
+    for (const { platform } of outgoing) await recordProcessEvent(db, ctx.clock, { process, action, participant, platform });
+    if (outgoing.length > 0) notified++;
+  }
+  return notified;
+}
+
+/** Tells the participants who were already notified that the process was cancelled, with the reason. */
+export async function notifyCancellation(
+  db: Db,
+  ctx: NotifyContext,
+  options: { process: ProcessRow; participants: ParticipantRow[]; reason: string },
+): Promise<void> {
+  const { process, reason } = options;
+  const reached = options.participants.filter((p) => p.notification === 1 && p.status !== 'PENDING');
+  await enqueue(
+    db,
+    ctx.clock,
+    reached.map((participant) => ({
+      kind: 'email' as const,
+      organizationId: process.organization_id,
+      payload: templatedEmail(participant.email, 'process-cancelled', {
+        signerName: participant.name,
+        processName: process.name,
+        message: reason,
+      }),
+    })),
+  );
+}

@@ -1,0 +1,71 @@
+import type { ServiceContext } from '../context.js';
+import type { UploadPolicy } from '../files/routes.js';
+import { ApiError, notFound } from '../http/errors.js';
+import { isDocumentPdfKey, looksLikePdf, readBlobBytes, sha256 } from './document-files.js';
+import { recordProcessEvent } from './process-events.js';
+import { findAwaitingDocuments, findDocumentByFileKey, findProcessById, listDocuments, markDocumentReady } from './queries.js';
+import { startNextTurn } from './turns.js';
+
+export type StoredOutcome = 'started' | 'waiting' | 'invalid' | 'ignored';
+
+/**
+ * A PDF arrived for a document that awaited it: it must be a PDF (otherwise it is erased and the
+ * document still awaits one); its hash is kept; once every document of the process is there, the
+ * first turn of participants is invited. Safe to call again for the same file.
+ */
+export async function documentStored(ctx: ServiceContext, key: string): Promise<StoredOutcome> {
+  const document = await findDocumentByFileKey(ctx.db, key);
+  if (!document || document.file_ready === 1) return 'ignored';
+  const bytes = await readBlobBytes(ctx.blobs, key);
+  if (!bytes) return 'ignored';
+  if (!looksLikePdf(bytes)) {
+    await ctx.blobs.delete([key]);
+    return 'invalid';
+  }
+  const outcome = await ctx.db.transaction().execute(async (trx): Promise<StoredOutcome> => {
+    const process = await findProcessById(trx, document.process_id);
+    if (!process || process.status !== 'CREATED' || !(await markDocumentReady(trx, document.id, sha256(bytes)))) return 'ignored';
+    await recordProcessEvent(trx, ctx.clock, { process, action: 'DOCUMENT_UPLOADED', detail: { document: document.name } });
+    if ((await listDocuments(trx, process.id)).some((d) => d.file_ready === 0)) return 'waiting';
+    await startNextTurn(trx, ctx, process);
+    return 'started';
+  });
+  ctx.outbox.wake();
+  return outcome;
+}
+
+/** Upload URLs of awaited PDFs: only while the document still awaits its file and the process is in signature. */
+export function documentPdfUploadPolicy(ctx: ServiceContext): UploadPolicy {
+  const awaiting = async (key: string) => {
+    const document = await findDocumentByFileKey(ctx.db, key);
+    if (!document) return 'missing';
+    const process = await findProcessById(ctx.db, document.process_id);
+    if (!process || process.status !== 'CREATED') return 'missing';
+    return document.file_ready === 0 ? 'awaiting' : 'ready';
+  };
+  return {
+    matches: isDocumentPdfKey,
+    contentTypes: ['application/pdf'],
+    async ensureTarget(key) {
+      const state = await awaiting(key);
+      if (state === 'missing') throw notFound('DOCUMENT_NOT_FOUND');
+      if (state === 'ready') throw new ApiError(409, 'DOCUMENT_ALREADY_UPLOADED');
+    },
+    targetExists: async (key) => (await awaiting(key)) === 'awaiting',
+    async stored(key) {
+      if ((await documentStored(ctx, key)) === 'invalid') throw new ApiError(400, 'FILE_NOT_VALID: not a PDF');
+    },
+  };
+}
+
+/**
+ * With an S3 store, PDFs go straight to the bucket and the service is not told: this sweep looks
+ * for the awaited ones that have arrived. Answers how many processes it started.
+ */
+export async function collectUploadedPdfs(ctx: ServiceContext): Promise<number> {
+  let started = 0;
+  for (const document of await findAwaitingDocuments(ctx.db, 500)) {
+    if (document.file_key && (await documentStored(ctx, document.file_key)) === 'started') started++;
+  }
+  return started;
+}

@@ -1,0 +1,118 @@
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/database.js';
+import type { ParticipantRow, ProcessRow } from '../db/schema.js';
+import { newObjectId } from '../ids.js';
+import { parseJson } from '../db/json-column.js';
+import { emitEvent } from '../webhooks/emit-event.js';
+import { insertProcessEvent } from './queries.js';
+
+/**
+ * The audit trail's actions, named as the real service's roadmap names them where it has a name
+ * (NOTIFICATION_SIGN, PARTICIPANT_SIGN, CANCEL_SIGN, ...); the identity steps are ours.
+ */
+export const PROCESS_ACTIONS = [
+  'CREATE',
+  'DOCUMENT_UPLOADED',
+  'NOTIFICATION_SIGN',
+  'NOTIFICATION_APPROVER',
+  'REMINDER_SIGN',
+  'PARTICIPANT_READ',
+  'OTP_SENT',
+  'OTP_VERIFIED',
+  'OTP_FAILED',
+  'PHOTO_CAPTURED',
+  'IDENTITY_VERIFIED',
+  'IDENTITY_FAILED',
+  'PARTICIPANT_BLOCK',
+  'PARTICIPANT_SIGN',
+  'PARTICIPANT_APPROVE',
+  'PARTICIPANT_REJECT',
+  'FINISH',
+  'EXPIRED',
+  'CANCEL_SIGN',
+] as const;
+export type ProcessAction = (typeof PROCESS_ACTIONS)[number];
+
+/**
+ * The actions integrators are told about, as `<kind>.<event>` webhooks (`document.finished`,
+ * `package.finished`, ...). `status` is the real service's webhook status for the same moment.
+ */
+export const PROCESS_WEBHOOKS = {
+  CREATE: { event: 'created', status: 'CREATE', summary: 'The process was created' },
+  PARTICIPANT_READ: { event: 'signer_opened', status: 'READ', summary: 'A participant opened their link for the first time' },
+  PARTICIPANT_SIGN: { event: 'signer_finished', status: 'NOTIFICATION', summary: 'A participant signed' },
+  PARTICIPANT_APPROVE: { event: 'signer_finished', status: 'NOTIFICATION', summary: 'A participant approved' },
+  PARTICIPANT_BLOCK: {
+    event: 'signer_blocked',
+    status: 'BLOCKED',
+    summary: 'A participant failed identity validation too often (message: the reason)',
+  },
+  PARTICIPANT_REJECT: { event: 'rejected', status: 'REJECT', summary: 'A participant rejected: the process is rejected (message: their reason)' },
+  FINISH: { event: 'finished', status: 'FINISH', summary: 'Every participant signed or approved' },
+  EXPIRED: { event: 'expired', status: 'EXPIRED', summary: 'The expiry date passed while in signature' },
+  CANCEL_SIGN: { event: 'cancelled', status: 'CANCEL', summary: 'The process was cancelled (message: the reason, by: who)' },
+} as const satisfies Partial<Record<ProcessAction, { event: string; status: string; summary: string }>>;
+
+function hasWebhook(action: ProcessAction): action is keyof typeof PROCESS_WEBHOOKS {
+  return Object.hasOwn(PROCESS_WEBHOOKS, action);
+}
+
+export function signerSummary(participant: ParticipantRow): { id: string; name: string; email: string; phone?: string } {
+  return {
+    id: participant.participant_id,
+    name: participant.name,
+    email: participant.email,
+    ...(participant.phone === null ? {} : { phone: participant.phone }),
+  };
+}
+
+export interface ProcessEventOptions {
+  process: ProcessRow;
+  action: ProcessAction;
+  participant?: ParticipantRow;
+  /** Where it happened: EMAIL, WHATSAPP, SMS, API. */
+  platform?: string;
+  /** Who did it, when not the participant: the organization user's e-mail. */
+  actor?: string;
+  message?: string;
+  detail?: Record<string, unknown>;
+}
+
+/**
+ * Writes one line of the audit trail and, for the actions integrators are told about, queues the
+ * webhook, in the caller's transaction: the change, its record and its notification commit together.
+ */
+export async function recordProcessEvent(db: Db, clock: Clock, options: ProcessEventOptions): Promise<void> {
+  const { process, action, participant } = options;
+  const now = clock.now();
+  await insertProcessEvent(db, {
+    id: newObjectId(now),
+    process_id: process.id,
+    participant_id: participant?.participant_id ?? null,
+    action,
+    platform: options.platform ?? null,
+    actor: options.actor ?? null,
+    message: options.message ?? null,
+    detail: options.detail ? JSON.stringify(options.detail) : null,
+    at: now.toISOString(),
+  });
+  if (!hasWebhook(action)) return;
+  const webhook = PROCESS_WEBHOOKS[action];
+  const status = process.kind === 'package' && action === 'FINISH' ? 'SIGNED_PACKAGE' : webhook.status;
+  await emitEvent(db, clock, {
+    organizationId: process.organization_id,
+    type: `${process.kind}.${webhook.event}`,
+    data: {
+      code: process.code,
+      name: process.name,
+      status,
+      ...(participant ? { signer: signerSummary(participant) } : {}),
+      ...(options.message === undefined ? {} : { message: options.message }),
+      ...(options.actor === undefined ? {} : { by: options.actor }),
+      ...options.detail,
+    },
+    targetWebhooks: parseJson<string[]>(process.target_webhooks),
+    custom: parseJson<Record<string, unknown>>(process.custom),
+    tags: parseJson<string[]>(process.tags),
+  });
+}

@@ -1,0 +1,219 @@
+import type { ServiceContext } from '../context.js';
+import { decodeCursor, page } from '../http/cursor.js';
+import { parseJson } from '../db/json-column.js';
+import type { ParticipantRow, ProcessDocumentRow, ProcessRow, ProcessStatus } from '../db/schema.js';
+import { badRequest } from '../http/errors.js';
+import { DOCUMENT_URL_LIFETIME_SECONDS } from './document-files.js';
+import type { EffectiveValidations } from './identity-validations.js';
+import { validationsOf } from './notify-participants.js';
+import * as q from './queries.js';
+import { finalFileKeys } from './seal-process.js';
+
+export interface ParticipantView {
+  id: string;
+  name: string;
+  email: string;
+  phone?: string;
+  role: ParticipantRow['role'];
+  order: number;
+  type?: string;
+  status: ParticipantRow['status'];
+  /** What this participant is asked for, after the global/individual rules. */
+  validations: EffectiveValidations;
+  notification: boolean;
+  openedAt?: string;
+  otpVerifiedAt?: string;
+  identityVerifiedAt?: string;
+  similarity?: number;
+  signedAt?: string;
+  rejectedAt?: string;
+  rejectReason?: string;
+  blockReason?: string;
+}
+
+export interface DocumentView {
+  name: string;
+  source: ProcessDocumentRow['source'];
+  template?: string;
+  /** False while the PDF upload is awaited. */
+  ready: boolean;
+  sha256?: string;
+  /** Download URL of the document as it is being signed (5 minutes). */
+  url?: string;
+  /** Download URL of the signed document once the process is finished (5 minutes). */
+  signedUrl?: string;
+}
+
+export interface ProcessView {
+  code: string;
+  kind: ProcessRow['kind'];
+  name: string;
+  status: ProcessStatus;
+  /** True once every participant signed or approved. */
+  signFinish: boolean;
+  email: string;
+  subject: string;
+  message: string;
+  expiredDate?: string;
+  remember?: number;
+  custom?: Record<string, unknown>;
+  targetWebhooks?: string[];
+  tags?: string[];
+  /** The cancellation or rejection reason, and who cancelled. */
+  reason?: string;
+  endedBy?: string;
+  /** Download URL of the evidence certificate once finished (5 minutes). */
+  certificateUrl?: string;
+  documents: DocumentView[];
+  signProfile: ParticipantView[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+function participantView(p: ParticipantRow): ParticipantView {
+  const optional = (key: string, value: string | number | null) => (value === null ? {} : { [key]: value });
+  return {
+    id: p.participant_id,
+    name: p.name,
+    email: p.email,
+    ...optional('phone', p.phone),
+    role: p.role,
+    order: p.sign_order,
+    ...optional('type', p.signer_type),
+    status: p.status,
+    validations: validationsOf(p),
+    notification: p.notification === 1,
+    ...optional('openedAt', p.opened_at),
+    ...optional('otpVerifiedAt', p.otp_verified_at),
+    ...optional('identityVerifiedAt', p.camera_verified_at),
+    ...optional('similarity', p.similarity),
+    ...optional('signedAt', p.signed_at),
+    ...optional('rejectedAt', p.rejected_at),
+    ...optional('rejectReason', p.reject_reason),
+    ...optional('blockReason', p.block_reason),
+  };
+}
+
+/**
+ * A process as an integrator follows it: status, documents with short-lived download URLs (and the
+ * signed files once finished), and each participant with their status and effective validations.
+ */
+export async function readProcess(ctx: ServiceContext, options: { organizationId: string; code: string }): Promise<ProcessView> {
+  const process = await q.findProcessByCode(ctx.db, options.organizationId, options.code);
+  if (!process) throw badRequest('DOCUMENT_NOT_FOUND');
+  const [documents, participants] = await Promise.all([q.listDocuments(ctx.db, process.id), q.listParticipants(ctx.db, process.id)]);
+  const download = (key: string) => ctx.blobs.presign(key, { method: 'GET', expiresInSeconds: DOCUMENT_URL_LIFETIME_SECONDS });
+  const sealed = process.sealed_at !== null ? finalFileKeys(process.id, documents) : undefined;
+  const custom = parseJson<Record<string, unknown>>(process.custom);
+  const targetWebhooks = parseJson<string[]>(process.target_webhooks);
+  const tags = parseJson<string[]>(process.tags);
+  return {
+    code: process.code,
+    kind: process.kind,
+    name: process.name,
+    status: process.status,
+    signFinish: process.status === 'FINISH',
+    email: process.creator_email,
+    subject: process.subject,
+    message: process.message,
+    ...(process.expires_at === null ? {} : { expiredDate: process.expires_at }),
+    ...(process.remind_every_hours === null ? {} : { remember: process.remind_every_hours }),
+    ...(custom === undefined ? {} : { custom }),
+    ...(targetWebhooks === undefined ? {} : { targetWebhooks }),
+    ...(tags === undefined ? {} : { tags }),
+    ...(process.end_reason === null ? {} : { reason: process.end_reason }),
+    ...(process.ended_by === null ? {} : { endedBy: process.ended_by }),
+    ...(sealed ? { certificateUrl: await download(sealed.certificate) } : {}),
+    documents: await Promise.all(
+      documents.map(async (d): Promise<DocumentView> => {
+        const signed = sealed?.documents[d.position];
+        return {
+          name: d.name,
+          source: d.source,
+          ...(d.template_id === null ? {} : { template: d.template_id }),
+          ready: d.file_ready === 1,
+          ...(d.sha256 === null ? {} : { sha256: d.sha256 }),
+          ...(d.file_ready === 1 && d.file_key !== null ? { url: await download(d.file_key) } : {}),
+          ...(signed === undefined ? {} : { signedUrl: await download(signed) }),
+        };
+      }),
+    ),
+    signProfile: participants.map(participantView),
+    createdAt: process.created_at,
+    updatedAt: process.updated_at,
+  };
+}
+
+export interface ProcessSummary {
+  code: string;
+  kind: ProcessRow['kind'];
+  name: string;
+  status: ProcessStatus;
+  expiredDate?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The organization's processes newest first, by status and/or template, page by page (`{data, next}`). */
+export async function listProcesses(
+  ctx: ServiceContext,
+  options: { organizationId: string; limit: number; status?: ProcessStatus; templateId?: string; cursor?: string },
+): Promise<{ data: ProcessSummary[]; next: string | null }> {
+  const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
+  const rows = await q.listProcesses(ctx.db, options.organizationId, {
+    limit: options.limit + 1,
+    ...(options.status ? { status: options.status } : {}),
+    ...(options.templateId ? { templateId: options.templateId } : {}),
+    ...(after ? { after } : {}),
+  });
+  const { rows: kept, next } = page(rows, options.limit);
+  return {
+    data: kept.map((row) => ({
+      code: row.code,
+      kind: row.kind,
+      name: row.name,
+      status: row.status,
+      ...(row.expires_at === null ? {} : { expiredDate: row.expires_at }),
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    })),
+    next,
+  };
+}
+
+export interface RoadmapView {
+  name: string;
+  documentCode: string;
+  createdAt: string;
+  author: { email: string };
+  participants: { id: string; name: string; role: ParticipantRow['role']; email: string; phone?: string }[];
+  activityLog: { action: string; participant: string; platform?: string; timestamp: string; by?: string; message?: string }[];
+}
+
+/** The audit trail in the real service's roadmap shape: empty keys left out, oldest first. */
+export async function readRoadmap(ctx: ServiceContext, options: { organizationId: string; code: string }): Promise<RoadmapView> {
+  const process = await q.findProcessByCode(ctx.db, options.organizationId, options.code);
+  if (!process) throw badRequest('DOCUMENT_NOT_FOUND');
+  const [participants, events] = await Promise.all([q.listParticipants(ctx.db, process.id), q.listProcessEvents(ctx.db, process.id)]);
+  return {
+    name: process.name,
+    documentCode: process.code,
+    createdAt: process.created_at,
+    author: { email: process.creator_email },
+    participants: participants.map((p) => ({
+      id: p.participant_id,
+      name: p.name,
+      role: p.role,
+      email: p.email,
+      ...(p.phone === null ? {} : { phone: p.phone }),
+    })),
+    activityLog: events.map((e) => ({
+      action: e.action,
+      participant: e.participant_id ?? 'ARCHIVE',
+      ...(e.platform === null ? {} : { platform: e.platform }),
+      timestamp: e.at,
+      ...(e.actor === null ? {} : { by: e.actor }),
+      ...(e.message === null ? {} : { message: e.message }),
+    })),
+  };
+}

@@ -1,0 +1,208 @@
+import Joi from 'joi';
+import type { ProcessStatus } from '../db/schema.js';
+import { templateId } from '../templates/schemas.js';
+import { phoneJoi } from '../veriface/phone.js';
+import { webhookName } from '../webhooks/schemas.js';
+import type { ValidationFieldsInput, ValidationOptionsInput } from './identity-validations.js';
+
+export const PROCESS_CODE_LENGTH = 10;
+export const MAX_PARTICIPANTS = 50;
+export const MAX_PACKAGE_DOCUMENTS = 20;
+
+export interface Answer {
+  key: string;
+  value: string;
+}
+
+export interface SignerInput extends ValidationFieldsInput {
+  name: string;
+  email: string;
+  phone?: string;
+  identification?: string;
+  identificationType?: string;
+  country?: string;
+  role: 'SIGNER' | 'APPROVER';
+  order: number;
+  /** The template signer type whose signature place this participant takes. */
+  type?: string;
+  notification?: boolean;
+}
+
+/** Fields every creation shares: the creator, the e-mail to the signers, expiry, reminders, and what webhooks echo. */
+export interface ProcessFieldsInput extends ValidationFieldsInput {
+  email: string;
+  name: string;
+  subject?: string;
+  message?: string;
+  expiredDate?: Date;
+  remember?: number;
+  custom?: Record<string, unknown>;
+  targetWebhooks?: string[];
+  tags?: string[];
+  notification: boolean;
+}
+
+export interface SaveFromTemplateInput extends ProcessFieldsInput {
+  document: string;
+  data: Answer[];
+  sign: boolean;
+  signProfile?: SignerInput[];
+}
+
+export interface UploadPdfInput extends ProcessFieldsInput {
+  file?: string;
+  compress?: boolean;
+  signProfile: SignerInput[];
+}
+
+export interface PackageDocumentInput {
+  name?: string;
+  document?: string;
+  data?: Answer[];
+  file?: string;
+  signProfile?: SignerInput[];
+}
+
+export interface PackageInput extends ProcessFieldsInput {
+  document?: string;
+  data?: Answer[];
+  compress?: boolean;
+  signProfile?: SignerInput[];
+  documents: PackageDocumentInput[];
+}
+
+const email = Joi.string().email({ tlds: { allow: false } }).max(320);
+
+const validationOptions = Joi.object<ValidationOptionsInput>({
+  camera: Joi.string().valid('identification', 'photo'),
+  otpCode: Joi.string().valid('phone', 'email'),
+  whatsapp: Joi.boolean(),
+  both: Joi.boolean(),
+  identificationCardBack: Joi.boolean(),
+});
+
+/** `both` passes the schema so the validation rules can refuse it with the message that says where it belongs. */
+const validationFields = {
+  camera: Joi.boolean(),
+  otpCode: Joi.boolean(),
+  options: validationOptions,
+  both: Joi.any(),
+};
+
+const signer = Joi.object<SignerInput>({
+  name: Joi.string().trim().min(1).max(200).required(),
+  email: email.required(),
+  phone: phoneJoi,
+  identification: Joi.string().trim().min(1).max(50),
+  identificationType: Joi.string().uppercase().min(1).max(16),
+  country: Joi.string().uppercase().length(2),
+  role: Joi.string().valid('SIGNER', 'APPROVER').default('SIGNER'),
+  order: Joi.number().integer().min(0).max(MAX_PARTICIPANTS).default(0),
+  type: Joi.string().max(100),
+  notification: Joi.boolean(),
+  ...validationFields,
+});
+
+const signProfile = Joi.array()
+  .items(signer)
+  .min(1)
+  .max(MAX_PARTICIPANTS)
+  .unique('email', { ignoreUndefined: true })
+  .unique('phone', { ignoreUndefined: true });
+
+const answers = Joi.array()
+  .items(Joi.object<Answer>({ key: Joi.string().min(1).max(100).required(), value: Joi.string().allow('').max(12_000_000).required() }))
+  .max(1000);
+
+/** Base64 of a PDF sent inline; larger files go through the upload URL (`compress`). */
+const base64File = Joi.string().base64().min(8);
+
+const processFields = {
+  email: email.required(),
+  name: Joi.string().trim().min(1).max(200).required(),
+  subject: Joi.string().trim().min(1).max(200),
+  message: Joi.string().max(5000),
+  expiredDate: Joi.date().iso(),
+  remember: Joi.number().integer().min(3).max(720).multiple(3).description('hours between reminders to who has not acted yet'),
+  custom: Joi.object().unknown(true),
+  targetWebhooks: Joi.array().items(webhookName).min(1).unique(),
+  tags: Joi.array().items(Joi.string().min(1).max(100)).unique(),
+  notification: Joi.boolean().default(true),
+  ...validationFields,
+};
+
+export const saveFromTemplateSchema = Joi.object<SaveFromTemplateInput>({
+  ...processFields,
+  document: templateId.required().description('the template the document is filled from'),
+  data: answers.default([]).description("answers to the template's questions, {key: question name, value}"),
+  sign: Joi.boolean().valid(true).default(true).description('the electronic signing flow (the only one this service runs)'),
+  signProfile: signProfile.description("the participants; when absent they come from the template's signatureProfile and the answers"),
+});
+
+export const uploadPdfSchema = Joi.object<UploadPdfInput>({
+  ...processFields,
+  file: base64File.description('the PDF in base64, for small files'),
+  compress: Joi.boolean().valid(true).description('answer an upload URL for the PDF instead (PUT application/pdf, 5 minutes)'),
+  signProfile: signProfile.required(),
+}).xor('file', 'compress');
+
+const packageSigner = signer.keys({ order: Joi.forbidden() });
+
+const packageDocument = Joi.object<PackageDocumentInput>({
+  name: Joi.string().trim().min(1).max(200),
+  document: templateId,
+  data: answers,
+  file: base64File,
+  signProfile: Joi.array().items(packageSigner).min(1).max(MAX_PARTICIPANTS).unique('email'),
+}).oxor('document', 'file');
+
+export const packageSchema = Joi.object<PackageInput>({
+  ...processFields,
+  document: templateId.description('template of every document that names none and sends no file'),
+  data: answers.description('answers for every template document that sends none'),
+  compress: Joi.boolean().valid(true).description('answer an upload URL for each document that has no template and no file'),
+  signProfile: Joi.array().items(packageSigner).min(1).max(MAX_PARTICIPANTS).unique('email'),
+  documents: Joi.array()
+    .items(packageDocument)
+    .min(2)
+    .max(MAX_PACKAGE_DOCUMENTS)
+    .required()
+    .messages({ 'array.min': 'DOCUMENTS_MIN_TWO' }),
+});
+
+export const processCode = Joi.string()
+  .length(PROCESS_CODE_LENGTH)
+  .pattern(/^[A-Z0-9]+$/)
+  .messages({ 'string.pattern.base': '{{#label}} must only contain uppercase letters and digits' });
+
+export const PROCESS_STATUSES: ProcessStatus[] = ['CREATED', 'FINISH', 'REJECTED', 'EXPIRED', 'CANCELLED'];
+
+export interface ReadProcessQuery {
+  code?: string;
+  status?: ProcessStatus;
+  template?: string;
+  limit: number;
+  cursor?: string;
+}
+
+export const readProcessQuery = Joi.object<ReadProcessQuery>({
+  code: processCode,
+  status: Joi.string().valid(...PROCESS_STATUSES),
+  template: templateId,
+  limit: Joi.number().integer().min(1).max(500).default(100),
+  cursor: Joi.string().max(200),
+}).oxor('code', 'status').oxor('code', 'template').oxor('code', 'cursor');
+
+export const roadmapQuery = Joi.object<{ code: string }>({ code: processCode.required() });
+
+export interface CancelInput {
+  codes: string[];
+  message: string;
+  email: string;
+}
+
+export const cancelSchema = Joi.object<CancelInput>({
+  codes: Joi.array().items(processCode).min(1).max(100).unique().required(),
+  message: Joi.string().trim().min(1).max(1000).required(),
+  email: email.required(),
+});

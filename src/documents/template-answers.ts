@@ -1,0 +1,269 @@
+import Joi from 'joi';
+import type { Question, QuestionType, TemplateBody } from '../templates/schemas.js';
+import { isValidPhone } from '../veriface/phone.js';
+
+/** One answer of `data`: `key` names a question of the template. */
+export interface Answer {
+  key: string;
+  value: string;
+}
+
+export type AnswersResult = { ok: true; answers: Record<string, string> } | { ok: false; message: string };
+
+/** The longest answer accepted, in characters. */
+export const MAX_ANSWER_LENGTH = 10_000;
+
+/** The longest `image` answer accepted, in characters of its data URI: 8 MB of base64. */
+export const MAX_IMAGE_LENGTH = 8 * 1024 * 1024;
+
+/** Types whose answer is one of the question's `options`, and whose `value` is a default. */
+const OPTION_TYPES: ReadonlySet<QuestionType> = new Set(['clausula', 'select', 'searchlist']);
+
+/** Types answered by the signer while signing, never required of the integrator. */
+const SIGNER_TYPES: ReadonlySet<QuestionType> = new Set(['signature', 'image']);
+
+/** Types whose answer is free text, so `maxlength` and `regex` apply to it. */
+const FREE_TEXT_TYPES: ReadonlySet<QuestionType> = new Set([
+  'text',
+  'name',
+  'email',
+  'phone',
+  'number',
+  'currency',
+  'date',
+  'nit',
+  'identification',
+  'department',
+  'request',
+]);
+
+const NUMBER = /^-?\d+(\.\d+)?$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DIGITS = /^\d+$/;
+const IDENTIFICATION = /^[A-Z]+ [A-Za-z0-9-]+$/;
+const IMAGE_DATA_URI = /^data:image\/(png|jpeg);base64,([A-Za-z0-9+/]*={0,2})$/i;
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+const JPEG_SIGNATURE = [0xff, 0xd8, 0xff];
+
+const emailSchema = Joi.string().email({ tlds: { allow: false } });
+
+/** A PNG or JPEG image as a base64 data URI whose bytes start like the type it declares. */
+export function isImageDataUri(value: string): boolean {
+  const match = IMAGE_DATA_URI.exec(value);
+  const payload = match?.[2];
+  if (!match || !payload || payload.length % 4 !== 0) return false;
+  const head = Buffer.from(payload.slice(0, 12), 'base64');
+  const signature = match[1]?.toLowerCase() === 'png' ? PNG_SIGNATURE : JPEG_SIGNATURE;
+  return signature.every((byte, i) => head[i] === byte);
+}
+
+/** A real calendar day written YYYY-MM-DD. */
+export function isCalendarDate(value: string): boolean {
+  const match = DATE.exec(value);
+  if (!match) return false;
+  const year = Number(match[1]);
+  const month = Number(match[2]);
+  const day = Number(match[3]);
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
+  return day <= days;
+}
+
+/** Joi's wording for a value outside a list. */
+function mustBeOneOf(label: string, allowed: readonly string[]): string {
+  if (allowed.length === 0) return `${label} is not allowed`;
+  return `${label} must be ${allowed.length === 1 ? '' : 'one of '}[${allowed.join(', ')}]`;
+}
+
+/** A `min`/`max` that is a number, as a number; `"now"` and other words are not numeric limits. */
+function numericLimit(limit: number | string | undefined): number | undefined {
+  if (typeof limit === 'number') return Number.isFinite(limit) ? limit : undefined;
+  if (typeof limit === 'string' && NUMBER.test(limit)) return Number(limit);
+  return undefined;
+}
+
+function compilePattern(pattern: string): RegExp | undefined {
+  try {
+    return new RegExp(pattern);
+  } catch {
+    return undefined;
+  }
+}
+
+type Checked = { ok: true; value: string } | { ok: false; message: string };
+
+const refuse = (message: string): Checked => ({ ok: false, message });
+
+/** The checks of one non-empty answer by the type of its question; answers the value to store. */
+function checkAnswer(question: Question, value: string): Checked {
+  const label = `"${question.name}"`;
+  const type = question.type;
+
+  if (type === 'image') {
+    if (value.length > MAX_IMAGE_LENGTH) {
+      return refuse(`${label} length must be less than or equal to ${MAX_IMAGE_LENGTH} characters long`);
+    }
+    return isImageDataUri(value) ? { ok: true, value } : refuse(`${label} must be a PNG or JPEG data URI`);
+  }
+  if (value.length > MAX_ANSWER_LENGTH) {
+    return refuse(`${label} length must be less than or equal to ${MAX_ANSWER_LENGTH} characters long`);
+  }
+
+  if (OPTION_TYPES.has(type)) {
+    const allowed = (question.options ?? []).map((option) => option.value);
+    return allowed.includes(value) ? { ok: true, value } : refuse(mustBeOneOf(label, allowed));
+  }
+
+  if (type === 'check') {
+    const allowed = question.values ?? [];
+    const chosen: string[] = [];
+    for (const entry of value.split(',').map((part) => part.trim())) {
+      if (!allowed.includes(entry)) return refuse(mustBeOneOf(label, allowed));
+      if (!chosen.includes(entry)) chosen.push(entry);
+    }
+    return { ok: true, value: chosen.join(', ') };
+  }
+
+  if (!FREE_TEXT_TYPES.has(type)) return { ok: true, value };
+
+  const maxlength = question.maxlength;
+  if (typeof maxlength === 'number' && Number.isFinite(maxlength) && value.length > maxlength) {
+    return refuse(`${label} length must be less than or equal to ${maxlength} characters long`);
+  }
+
+  let stored = value;
+  switch (type) {
+    case 'email':
+      if (emailSchema.validate(value).error) return refuse(`${label} must be a valid email`);
+      stored = value.toLowerCase();
+      break;
+    case 'phone':
+      if (!isValidPhone(value)) {
+        return refuse(`${label} must be a valid phone number in the format +[country code][number]`);
+      }
+      break;
+    case 'number':
+    case 'currency': {
+      if (!NUMBER.test(value)) return refuse(`${label} must be a number`);
+      const amount = Number(value);
+      const min = numericLimit(question.min);
+      if (min !== undefined && amount < min) return refuse(`${label} must be greater than or equal to ${min}`);
+      const max = numericLimit(question.max);
+      if (max !== undefined && amount > max) return refuse(`${label} must be less than or equal to ${max}`);
+      break;
+    }
+    case 'date':
+      if (!isCalendarDate(value)) return refuse(`${label} must be in YYYY-MM-DD format`);
+      break;
+    case 'nit':
+      if (!DIGITS.test(value)) return refuse(`${label} must only contain digits`);
+      break;
+    case 'identification':
+      if (!IDENTIFICATION.test(value)) {
+        return refuse(`${label} must be a document type and a number, e.g. "CC 1084340519"`);
+      }
+      break;
+    default:
+      break;
+  }
+
+  // The template's regex was checked when it was saved; one that does not compile is not held against the answer.
+  const pattern = typeof question.regex === 'string' ? compilePattern(question.regex) : undefined;
+  if (pattern && !pattern.test(value)) {
+    return refuse(`${label} with value "${value}" fails to match the required pattern: ${String(pattern)}`);
+  }
+  return { ok: true, value: stored };
+}
+
+/**
+ * Which questions apply once the starting values are known: `prereq` needs every `{k, v}` to match
+ * (AND); a non-empty `prereqOptionals` instead needs any listed `{q}_{v}` to match (OR). Only an
+ * applicable `clausula` can be a source, so a chain breaks where a source does not apply.
+ */
+function applicability(config: readonly Question[], current: ReadonlyMap<string, string>): (question: Question) => boolean {
+  const byName = new Map<string, Question>();
+  for (const question of config) if (!byName.has(question.name)) byName.set(question.name, question);
+  const clausulas = [...byName.values()].filter((question) => question.type === 'clausula');
+  const known = new Map<string, boolean>();
+  const visiting = new Set<string>();
+
+  const chosen = (source: Question | undefined, value: string): boolean =>
+    source !== undefined && source.type === 'clausula' && current.get(source.name) === value && applies(source);
+
+  function applies(question: Question): boolean {
+    const cached = known.get(question.name);
+    if (cached !== undefined) return cached;
+    // A question that depends on itself, directly or through others, is never asked.
+    if (visiting.has(question.name)) return false;
+    visiting.add(question.name);
+    const optionals = question.prereqOptionals ?? [];
+    const prereq = question.prereq ?? [];
+    let result: boolean;
+    if (optionals.length > 0) {
+      const wanted = new Set(optionals);
+      result = clausulas.some((source) => {
+        const value = current.get(source.name);
+        return value !== undefined && wanted.has(`${source.name}_${value}`) && chosen(source, value);
+      });
+    } else {
+      result = prereq.every((condition) => chosen(byName.get(condition.k), condition.v));
+    }
+    visiting.delete(question.name);
+    known.set(question.name, result);
+    return result;
+  }
+
+  return applies;
+}
+
+/** Checks the integrator's answers against the template and answers the values the document is filled with. */
+export function resolveAnswers(body: TemplateBody, data: Answer[]): AnswersResult {
+  const questions = new Map<string, Question>();
+  for (const question of body.config) if (!questions.has(question.name)) questions.set(question.name, question);
+
+  const given = new Map<string, string>();
+  for (const { key, value } of data) {
+    const question = questions.get(key);
+    if (!question) return { ok: false, message: `"${key}" is not a question of the template` };
+    if (given.has(key)) return { ok: false, message: `"data" contains a duplicate answer for "${key}"` };
+    if (question.type === 'signature') return { ok: false, message: `"${key}" is signed by the signer, not answered` };
+    given.set(key, value);
+  }
+
+  const preFill = body.preFill ?? [];
+  const current = new Map<string, string>();
+  for (const entry of preFill) current.set(entry.name, entry.value);
+  for (const question of questions.values()) {
+    if (OPTION_TYPES.has(question.type) && question.value !== undefined && !given.has(question.name)) {
+      current.set(question.name, question.value);
+    }
+  }
+  for (const [key, value] of given) current.set(key, value);
+
+  const applies = applicability(body.config, current);
+  const required = new Set(body.sign);
+  const entries: [string, string][] = [];
+  for (const entry of preFill) {
+    if (!questions.has(entry.name)) entries.push([entry.name, entry.value]);
+  }
+
+  for (const question of questions.values()) {
+    // Answers to questions that are not asked are dropped, and so are their defaults.
+    if (!applies(question)) continue;
+    let value = current.get(question.name);
+    const answer = given.get(question.name);
+    if (answer !== undefined && answer !== '') {
+      const checked = checkAnswer(question, answer);
+      if (!checked.ok) return checked;
+      value = checked.value;
+    }
+    if (required.has(question.name) && !SIGNER_TYPES.has(question.type) && (value === undefined || value === '')) {
+      return { ok: false, message: `"${question.name}" is required` };
+    }
+    if (value !== undefined) entries.push([question.name, value]);
+  }
+
+  // fromEntries defines own properties, so no question name can reach the object's prototype.
+  return { ok: true, answers: Object.fromEntries(entries) };
+}
