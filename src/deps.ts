@@ -19,6 +19,8 @@ import { OutboxWorker, type WorkerLogger } from './outbox/worker.js';
 import { expireDueVerifaces } from './veriface/expire-verifaces.js';
 import { collectUploadedPdfs } from './documents/pdf-uploads.js';
 import { expireDueProcesses, remindDueParticipants } from './documents/process-sweeps.js';
+import { sealProcess } from './documents/seal-process.js';
+import { SEAL_PROCESS_JOB } from './documents/signer-flow.js';
 import { manualReview, type FaceMatcher } from './veriface/face-matcher.js';
 import { webhookDeliveryHandler } from './webhooks/deliver-webhook.js';
 import { guardedLookup } from './webhooks/url-guard.js';
@@ -106,6 +108,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
           'process-expiry': () => expireDueProcesses(deps),
           'process-reminders': () => remindDueParticipants(deps),
           'document-uploads': () => collectUploadedPdfs(deps),
+          [SEAL_PROCESS_JOB]: (data) => sealProcess(deps, { processId: typeof data?.processId === 'string' ? data.processId : '' }),
         },
         clock,
       ),

@@ -311,6 +311,16 @@ describe.each(dialects)('signing processes: creation (%s)', (dialect) => {
       expect(documents[1]).toEqual({ name: 'Two' });
     });
 
+    it('SIGNER_SEQUENCE_NOT_SUPPORTED: no turns in a package', async () => {
+      const res = await post('/document/many', {
+        email: svc.orgA.email,
+        name: 'Pack',
+        signProfile: [{ name: 'Ana', email: 'ana@people.test', order: 1 }],
+        documents: [{ file: PDF_BASE64 }, { file: PDF_BASE64 }],
+      });
+      expect(res.json()).toEqual({ message: 'SIGNER_SEQUENCE_NOT_SUPPORTED' });
+    });
+
     it('a document with neither template, file nor compress is refused', async () => {
       const res = await post('/document/many', { email: svc.orgA.email, name: 'Pack', signProfile: signers(1), documents: [{ name: 'One' }, { file: PDF_BASE64 }] });
       expect(res.json()).toEqual({ message: '"documents[0]" needs "document" (a template id), "file" (a PDF in base64), or "compress": true at the root' });

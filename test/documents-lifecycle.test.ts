@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RECURRING_JOBS } from '../src/deps.js';
 import { expireDueProcesses, remindDueParticipants } from '../src/documents/process-sweeps.js';
+import { scheduleRecurringJobs } from '../src/outbox/jobs.js';
 import { call, dialects, startTestService, type TestService } from './support/service.js';
 import { ANSWERS, createProcess, endProcess, outbox, pdfProcess, stored, templateWithHtml, webhookTypes } from './support/signing.js';
 
@@ -158,5 +160,26 @@ describe.each(dialects)('signing processes: states and transitions (%s)', (diale
         }
       }
     });
+  });
+});
+
+describe.each(dialects)('signing processes: the scheduled work runs through the outbox (%s)', (dialect) => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startTestService(dialect);
+  });
+  afterAll(async () => svc.close());
+
+  it('the expiry sweep and the sealing of a finished process are jobs the worker runs', async () => {
+    await scheduleRecurringJobs(svc.deps.db, svc.clock, RECURRING_JOBS);
+    const expiring = await createProcess(svc, svc.orgA, '/document/upload', pdfProcess(svc.orgA, { expiredDate: new Date(svc.clock.now().getTime() + 4 * DAY) }));
+    const signed = await createProcess(svc, svc.orgA, '/document/upload', pdfProcess(svc.orgA));
+    await endProcess(svc, svc.orgA, signed, 'FINISH');
+    svc.clock.advance(4 * DAY);
+    await svc.deps.worker.deliverDue();
+    expect((await stored(svc, svc.orgA, expiring)).process.status).toBe('EXPIRED');
+    const finished = await call(svc.app, 'GET', '/document', { key: svc.orgA.publicKey, query: { code: signed } });
+    expect(finished.json()).toMatchObject({ status: 'FINISH', signFinish: true, certificateUrl: expect.stringContaining('/final/certificate.html') });
+    expect(finished.json().documents[0].signedUrl).toContain('/final/0.pdf');
   });
 });

@@ -25,6 +25,18 @@ describe('the OpenAPI description is generated from the validation schemas', () 
     expect(spec.paths['/v1.5/ext/veriface']).toBeDefined();
     expect(Object.keys(spec.webhooks)).toEqual(expect.arrayContaining(['webhook.test', 'veriface.created', 'veriface.approved', 'veriface.expired']));
     expect(spec.webhooks['veriface.approved'].post.requestBody.content['application/json'].schema.properties.data.properties.similarity).toBeDefined();
+    for (const path of ['/document/save', '/document/upload', '/document/many', '/document/cancel', '/document', '/document/roadmap']) {
+      expect(spec.paths[`/v1.5/ext${path}`]).toBeDefined();
+    }
+    expect(spec.paths['/v1.5/ext/document/upload'].post.requestBody.content['application/json'].schema.required).toEqual(
+      expect.arrayContaining(['email', 'name', 'signProfile']),
+    );
+    expect(Object.keys(spec.webhooks)).toEqual(
+      expect.arrayContaining(['document.created', 'document.finished', 'document.cancelled', 'package.finished', 'document.signer_blocked']),
+    );
+    expect(spec.webhooks['package.finished'].post.requestBody.content['application/json'].schema.properties.data.properties.status).toEqual({
+      const: 'SIGNED_PACKAGE',
+    });
     expect(spec.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
   });
 

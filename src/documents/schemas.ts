@@ -146,7 +146,10 @@ export const uploadPdfSchema = Joi.object<UploadPdfInput>({
   signProfile: signProfile.required(),
 }).xor('file', 'compress');
 
-const packageSigner = signer.keys({ order: Joi.forbidden() });
+/** Everyone in a package is invited at once: no turns (the real service's code for it). */
+const packageSigner = signer.keys({
+  order: Joi.number().valid(0).default(0).messages({ 'any.only': 'SIGNER_SEQUENCE_NOT_SUPPORTED' }),
+});
 
 const packageDocument = Joi.object<PackageDocumentInput>({
   name: Joi.string().trim().min(1).max(200),

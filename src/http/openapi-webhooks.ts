@@ -1,3 +1,4 @@
+import { PROCESS_WEBHOOKS } from '../documents/process-events.js';
 import { VERIFACE_STAGES } from '../veriface/stages.js';
 
 /** What each event's `data` holds beyond the resource code, for the spec's `webhooks` section. */
@@ -73,6 +74,30 @@ export function webhookDocs(): Record<string, object> {
         ...integratorFields,
       },
     });
+  }
+  const signer = {
+    type: 'object',
+    description: 'the participant concerned',
+    properties: { id: { type: 'string' }, name: { type: 'string' }, email: { type: 'string' }, phone: { type: 'string' } },
+  };
+  for (const kind of ['document', 'package'] as const) {
+    for (const webhook of Object.values(PROCESS_WEBHOOKS)) {
+      const type = `${kind}.${webhook.event}`;
+      const status = kind === 'package' && webhook.event === 'finished' ? 'SIGNED_PACKAGE' : webhook.status;
+      docs[type] = event(type, webhook.summary, {
+        type: 'object',
+        required: ['code', 'name', 'status'],
+        properties: {
+          code: { type: 'string', minLength: 10, maxLength: 10 },
+          name: { type: 'string' },
+          status: { const: status },
+          signer,
+          message: { type: 'string', description: 'the rejection or cancellation reason, or the block reason' },
+          by: { type: 'string', description: 'who cancelled' },
+          ...integratorFields,
+        },
+      });
+    }
   }
   return docs;
 }

@@ -71,7 +71,7 @@ describe('An e-mail goes out through the SMTP server of SMTP_URL, from MAIL_FROM
     const headers = headersOf(mail?.raw ?? '');
     expect(headers.get('from')).toBe(FROM);
     expect(headers.get('to')).toBe('ana@example.test');
-    expect(headers.get('subject')).toBe('Purchase agreement: your signature is requested');
+    expect(headers.get('subject')).toBe('Please sign');
   });
 
   it('with html, is multipart/alternative: the plain text and the HTML both arrive', async () => {

@@ -1,0 +1,167 @@
+import type { ServiceContext } from '../context.js';
+import type { Db } from '../db/database.js';
+import type { ParticipantRow, ProcessRow } from '../db/schema.js';
+import { ApiError, badRequest, notFound } from '../http/errors.js';
+import type { FaceMatcher } from '../veriface/face-matcher.js';
+import { DOCUMENT_URL_LIFETIME_SECONDS } from './document-files.js';
+import type { CameraMode, EffectiveValidations, OtpMedium } from './identity-validations.js';
+import { validationsOf } from './notify-participants.js';
+import { findParticipantByToken, findProcessById, listDocuments, updateParticipant, type ParticipantPatch } from './queries.js';
+import { findParticipantById, lockProcess } from './signer-queries.js';
+
+/**
+ * What every operation of the signer's page shares: the participant found by the secret token of
+ * their link, the refusals, one transaction per change, and the view the page shows.
+ */
+export type SignerContext = ServiceContext & { faceMatcher: FaceMatcher };
+
+export interface Signing {
+  process: ProcessRow;
+  participant: ParticipantRow;
+}
+
+/** Three wrong codes, or three faces that do not match the document, block the participant. */
+export const MAX_FAILURES = 3;
+
+/** Why the participant cannot act now, if they cannot. */
+function refusal(signing: Signing, now: string): ApiError | undefined {
+  const { process, participant } = signing;
+  // Past its date a process is expired even before the sweep marks it; a process that ended
+  // otherwise first keeps saying why it ended.
+  const pastExpiry = process.expires_at !== null && process.expires_at <= now;
+  if (process.status === 'EXPIRED' || (process.status === 'CREATED' && pastExpiry)) return badRequest('DOCUMENT_EXPIRED');
+  if (process.status !== 'CREATED') return badRequest('DOCUMENT_NOT_IN_SIGNATURE');
+  switch (participant.status) {
+    case 'NOTIFICATION':
+      return undefined;
+    case 'PENDING':
+      return badRequest('NOT_YOUR_TURN');
+    case 'BLOCK':
+      return badRequest('PARTICIPANT_BLOCKED');
+    case 'FINISH':
+    case 'REJECT':
+      return badRequest('PARTICIPANT_ALREADY_DONE');
+  }
+}
+
+/** The participant of the link and their process, refused unless it is their turn in a process in signature. */
+export async function loadSigning(ctx: ServiceContext, token: string): Promise<Signing> {
+  const participant = await findParticipantByToken(ctx.db, token);
+  if (!participant) throw notFound('SIGNING_LINK_NOT_FOUND');
+  const process = await findProcessById(ctx.db, participant.process_id);
+  // Unreachable through the foreign key; a link without its process is still no link.
+  if (!process) throw notFound('SIGNING_LINK_NOT_FOUND');
+  const signing = { process, participant };
+  const refused = refusal(signing, ctx.clock.now().toISOString());
+  if (refused) throw refused;
+  return signing;
+}
+
+export interface ChangeTools {
+  trx: Db;
+  /** The process and participant as they are now, inside the transaction, after the refusals. */
+  fresh: Signing;
+  now: string;
+  /** Changes the participant while it is still their turn; answers the changed row. */
+  update(patch: ParticipantPatch): Promise<ParticipantRow>;
+}
+
+/**
+ * Runs one change of a participant in one transaction: the process is locked and both rows read
+ * again, so a change that raced this one (another tab, a cancellation, the expiry date) is seen and
+ * refused; then the change with its audit lines and messages; the outbox is woken after commit.
+ */
+export async function changeSigning<T>(ctx: ServiceContext, signing: Signing, change: (tools: ChangeTools) => Promise<T>): Promise<T> {
+  const result = await ctx.db.transaction().execute(async (trx) => {
+    const process = await lockProcess(trx, ctx.dialect, signing.process.id);
+    const participant = await findParticipantById(trx, signing.participant.id);
+    if (!process || !participant) throw notFound('SIGNING_LINK_NOT_FOUND');
+    const now = ctx.clock.now().toISOString();
+    const fresh = { process, participant };
+    const refused = refusal(fresh, now);
+    if (refused) throw refused;
+    let current = participant;
+    const update = async (patch: ParticipantPatch): Promise<ParticipantRow> => {
+      const at = ctx.clock.now().toISOString();
+      // The process lock makes a lost race unreachable here; the condition still guarantees it.
+      if (!(await updateParticipant(trx, participant.id, { ...patch, updated_at: at }, ['NOTIFICATION']))) {
+        throw new ApiError(409, 'SIGNING_CONFLICT: the participant changed meanwhile, try again');
+      }
+      current = { ...current, ...patch, updated_at: at };
+      return current;
+    };
+    return change({ trx, fresh, now, update });
+  });
+  ctx.outbox.wake();
+  return result;
+}
+
+export interface SigningRequirements {
+  otpCode: { required: boolean; medium?: OtpMedium; verified: boolean };
+  camera: {
+    required: boolean;
+    mode?: CameraMode;
+    /** Whether a photo of the back of the identity document is asked for too. */
+    documentBack: boolean;
+    captured: { face: boolean; documentFront: boolean; documentBack: boolean };
+    verified: boolean;
+  };
+}
+
+export interface SigningView {
+  code: string;
+  name: string;
+  /** Each document with a download URL of five minutes. */
+  documents: { name: string; url: string }[];
+  participant: { id: string; name: string; role: ParticipantRow['role']; status: ParticipantRow['status'] };
+  requirements: SigningRequirements;
+  /** Every identity validation asked of the participant is met. */
+  canSign: boolean;
+}
+
+export function requirementsOf(participant: ParticipantRow, validations: EffectiveValidations = validationsOf(participant)): SigningRequirements {
+  const mode = validations.camera ? validations.options.camera : undefined;
+  const medium = validations.otpCode ? validations.options.otpCode : undefined;
+  return {
+    otpCode: { required: validations.otpCode, ...(medium ? { medium } : {}), verified: participant.otp_verified_at !== null },
+    camera: {
+      required: validations.camera,
+      ...(mode ? { mode } : {}),
+      documentBack: mode === 'identification' && validations.options.identificationCardBack,
+      captured: {
+        face: participant.face_key !== null,
+        documentFront: participant.document_front_key !== null,
+        documentBack: participant.document_back_key !== null,
+      },
+      verified: participant.camera_verified_at !== null,
+    },
+  };
+}
+
+export function requirementsMet(requirements: SigningRequirements): boolean {
+  return (!requirements.otpCode.required || requirements.otpCode.verified) && (!requirements.camera.required || requirements.camera.verified);
+}
+
+export async function signingView(ctx: ServiceContext, signing: Signing): Promise<SigningView> {
+  const { process, participant } = signing;
+  const documents = await listDocuments(ctx.db, process.id);
+  const requirements = requirementsOf(participant);
+  return {
+    code: process.code,
+    name: process.name,
+    documents: await Promise.all(
+      documents.flatMap((d) =>
+        d.file_ready === 1 && d.file_key !== null
+          ? [
+              ctx.blobs
+                .presign(d.file_key, { method: 'GET', expiresInSeconds: DOCUMENT_URL_LIFETIME_SECONDS })
+                .then((url) => ({ name: d.name, url })),
+            ]
+          : [],
+      ),
+    ),
+    participant: { id: participant.participant_id, name: participant.name, role: participant.role, status: participant.status },
+    requirements,
+    canSign: requirementsMet(requirements),
+  };
+}

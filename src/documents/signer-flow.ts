@@ -1,0 +1,104 @@
+import type { ServiceContext } from '../context.js';
+import type { ParticipantRow, ProcessStatus } from '../db/schema.js';
+import { badRequest } from '../http/errors.js';
+import { enqueue } from '../outbox/enqueue.js';
+import { closeProcess } from './close-process.js';
+import { recordProcessEvent } from './process-events.js';
+import { changeSigning, loadSigning, requirementsOf, signingView, type SigningView } from './signer-access.js';
+import { everyoneFinished, markOpened } from './signer-queries.js';
+import { startNextTurn } from './turns.js';
+
+/**
+ * The operations a participant's signing page calls, authorised by the secret token of their
+ * link. Each refuses unless the process is in signature, before its expiry date, and it is the
+ * participant's turn (src/documents/signer-access.ts); each change is one transaction with its
+ * audit line and webhook. The identity steps live in signer-otp.ts and signer-photos.ts.
+ */
+export { requestOtp, verifyOtp, OTP_LIFETIME_MINUTES, OTP_RESEND_SECONDS } from './signer-otp.js';
+export { submitPhoto, type PhotoKind } from './signer-photos.js';
+export { MAX_FAILURES, type SignerContext, type SigningRequirements, type SigningView } from './signer-access.js';
+
+/** The name of the job that writes the signed files and the evidence certificate of a finished process. */
+export const SEAL_PROCESS_JOB = 'seal-process';
+
+export const REJECT_REASON_MAX_LENGTH = 1000;
+
+export interface SigningOutcome {
+  status: ParticipantRow['status'];
+  processStatus: ProcessStatus;
+}
+
+/** What the page shows; the first opening is recorded (and sent as a webhook), reloads are not. */
+export async function openSigning(ctx: ServiceContext, options: { token: string }): Promise<SigningView> {
+  const signing = await loadSigning(ctx, options.token);
+  if (signing.participant.opened_at !== null) return signingView(ctx, signing);
+  const opened = await changeSigning(ctx, signing, async ({ trx, fresh, now }) => {
+    if (!(await markOpened(trx, fresh.participant.id, now))) return fresh;
+    const participant: ParticipantRow = { ...fresh.participant, opened_at: now, updated_at: now };
+    await recordProcessEvent(trx, ctx.clock, { process: fresh.process, action: 'PARTICIPANT_READ', participant });
+    return { process: fresh.process, participant };
+  });
+  return signingView(ctx, opened);
+}
+
+/**
+ * The participant signs (SIGNER) or approves (APPROVER), once the identity validations asked of
+ * them are met. The last one finishes the process and queues its sealing; otherwise the next turn
+ * is invited when nobody of this one is left to act.
+ */
+async function finish(
+  ctx: ServiceContext,
+  options: { token: string; role: ParticipantRow['role']; ip?: string; userAgent?: string },
+): Promise<SigningOutcome> {
+  const signing = await loadSigning(ctx, options.token);
+  if (signing.participant.role !== options.role) throw badRequest('WRONG_ROLE');
+  const detail = {
+    ...(options.ip === undefined ? {} : { ip: options.ip }),
+    ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
+  };
+  return changeSigning(ctx, signing, async ({ trx, fresh, now, update }) => {
+    const requirements = requirementsOf(fresh.participant);
+    if (requirements.otpCode.required && !requirements.otpCode.verified) throw badRequest('OTP_REQUIRED');
+    if (requirements.camera.required && !requirements.camera.verified) throw badRequest('IDENTITY_VALIDATION_REQUIRED');
+    const participant = await update({ status: 'FINISH', signed_at: now });
+    await recordProcessEvent(trx, ctx.clock, {
+      process: fresh.process,
+      action: options.role === 'SIGNER' ? 'PARTICIPANT_SIGN' : 'PARTICIPANT_APPROVE',
+      participant,
+      ...(Object.keys(detail).length > 0 ? { detail } : {}),
+    });
+    if (!(await everyoneFinished(trx, fresh.process.id))) {
+      await startNextTurn(trx, ctx, fresh.process);
+      return { status: participant.status, processStatus: fresh.process.status };
+    }
+    const closed = await closeProcess(trx, ctx.clock, { process: fresh.process, to: 'FINISH' });
+    // Unreachable while the process row is locked; refusing rolls the signature back with it.
+    if (!closed) throw badRequest('DOCUMENT_NOT_IN_SIGNATURE');
+    await enqueue(trx, ctx.clock, [
+      { kind: 'job', organizationId: closed.organization_id, payload: { name: SEAL_PROCESS_JOB, data: { processId: closed.id } } },
+    ]);
+    return { status: participant.status, processStatus: closed.status };
+  });
+}
+
+export async function signDocument(ctx: ServiceContext, options: { token: string; ip?: string; userAgent?: string }): Promise<SigningOutcome> {
+  return finish(ctx, { ...options, role: 'SIGNER' });
+}
+
+export async function approveDocument(ctx: ServiceContext, options: { token: string; ip?: string; userAgent?: string }): Promise<SigningOutcome> {
+  return finish(ctx, { ...options, role: 'APPROVER' });
+}
+
+/** Any participant may reject whose turn it is: the process ends REJECTED with their reason. */
+export async function rejectDocument(ctx: ServiceContext, options: { token: string; reason: string }): Promise<SigningOutcome> {
+  const signing = await loadSigning(ctx, options.token);
+  const reason = options.reason.trim();
+  if (reason.length === 0 || reason.length > REJECT_REASON_MAX_LENGTH) throw badRequest('REJECT_REASON_REQUIRED');
+  return changeSigning(ctx, signing, async ({ trx, fresh, now, update }) => {
+    const participant = await update({ status: 'REJECT', rejected_at: now, reject_reason: reason });
+    const closed = await closeProcess(trx, ctx.clock, { process: fresh.process, to: 'REJECTED', participant, message: reason });
+    // Unreachable while the process row is locked; refusing rolls the rejection back with it.
+    if (!closed) throw badRequest('DOCUMENT_NOT_IN_SIGNATURE');
+    return { status: participant.status, processStatus: closed.status };
+  });
+}

@@ -1,0 +1,118 @@
+import crypto from 'node:crypto';
+import type { ServiceContext } from '../context.js';
+import type { ParticipantRow } from '../db/schema.js';
+import { ApiError, badRequest } from '../http/errors.js';
+import { renderMessage, templatedEmail } from '../messages/message-templates.js';
+import { whatsAppMessage } from '../messages/whatsapp-message.js';
+import { enqueue, type NewMessage } from '../outbox/enqueue.js';
+import type { EffectiveValidations, OtpMedium } from './identity-validations.js';
+import { validationsOf } from './notify-participants.js';
+import { recordProcessEvent } from './process-events.js';
+import { changeSigning, loadSigning, MAX_FAILURES, signingView, type Signing, type SigningView } from './signer-access.js';
+import { consumeOtp, countFailure, storeOtp } from './signer-queries.js';
+
+export const OTP_LIFETIME_MINUTES = 10;
+/** A new code at most this often, so the link cannot be used to flood someone's phone or inbox. */
+export const OTP_RESEND_SECONDS = 30;
+
+/**
+ * Salted with the participant's row id so that one hash says nothing about another participant's
+ * code; the code itself exists only in the message that carries it.
+ */
+function hashCode(participant: Pick<ParticipantRow, 'id'>, code: string): string {
+  return crypto.createHash('sha256').update(`${participant.id}:${code}`).digest('hex');
+}
+
+function sameHash(stored: string, given: string): boolean {
+  const a = Buffer.from(stored, 'hex');
+  const b = Buffer.from(given, 'hex');
+  return a.length === b.length && crypto.timingSafeEqual(a, b);
+}
+
+/** The code by e-mail, or to the phone: WhatsApp for participants who use it, SMS otherwise. */
+function otpMessage(
+  ctx: ServiceContext,
+  signing: Signing,
+  options: { medium: OtpMedium; validations: EffectiveValidations; code: string },
+): { message: NewMessage; platform: 'EMAIL' | 'WHATSAPP' | 'SMS' } {
+  const { process, participant } = signing;
+  const organizationId = process.organization_id;
+  const variables = { code: options.code, minutes: OTP_LIFETIME_MINUTES };
+  if (options.medium === 'email') {
+    return { platform: 'EMAIL', message: { kind: 'email', organizationId, payload: templatedEmail(participant.email, 'otp-code', variables) } };
+  }
+  // Creation refuses a phone code without a phone (identity-validations.ts), so this is a broken row.
+  if (participant.phone === null) throw new Error('participant asked for a phone code has no phone');
+  const text = renderMessage('otp-code', variables).text;
+  if (options.validations.options.whatsapp) {
+    const payload = whatsAppMessage(ctx.whatsappTemplates, { to: participant.phone, purpose: 'otpCode', parameters: [options.code], text });
+    return { platform: 'WHATSAPP', message: { kind: 'whatsapp', organizationId, payload } };
+  }
+  return { platform: 'SMS', message: { kind: 'sms', organizationId, payload: { to: participant.phone, text } } };
+}
+
+/**
+ * Sends a new one-time code by the participant's medium. Only its SHA-256 is kept, for ten
+ * minutes; a new code replaces the previous one. Failures are not reset by a new code, so asking
+ * for codes does not buy more guesses.
+ */
+export async function requestOtp(ctx: ServiceContext, options: { token: string }): Promise<{ medium: OtpMedium; expiresAt: string }> {
+  const signing = await loadSigning(ctx, options.token);
+  const validations = validationsOf(signing.participant);
+  const medium = validations.otpCode ? validations.options.otpCode : undefined;
+  if (medium === undefined) throw badRequest('OTP_NOT_REQUIRED');
+  if (signing.participant.otp_verified_at !== null) throw badRequest('OTP_ALREADY_VERIFIED');
+  const code = crypto.randomInt(0, 1_000_000).toString().padStart(6, '0');
+  const outgoing = otpMessage(ctx, signing, { medium, validations, code });
+  return changeSigning(ctx, signing, async ({ trx, fresh, now }) => {
+    const participant = fresh.participant;
+    if (participant.otp_verified_at !== null) throw badRequest('OTP_ALREADY_VERIFIED');
+    const at = new Date(now).getTime();
+    const expiresAt = new Date(at + OTP_LIFETIME_MINUTES * 60_000).toISOString();
+    const sentBefore = new Date(at - OTP_RESEND_SECONDS * 1000).toISOString();
+    if (!(await storeOtp(trx, participant.id, { hash: hashCode(participant, code), expiresAt, sentAt: now, sentBefore }))) {
+      throw badRequest('OTP_TOO_SOON');
+    }
+    await enqueue(trx, ctx.clock, [outgoing.message]);
+    await recordProcessEvent(trx, ctx.clock, {
+      process: fresh.process,
+      action: 'OTP_SENT',
+      participant,
+      platform: outgoing.platform,
+      detail: { medium, expiresAt },
+    });
+    return { medium, expiresAt };
+  });
+}
+
+type VerifyOutcome = { verified: Signing } | { refused: ApiError };
+
+/**
+ * Checks the code: right once (it is then forgotten); each wrong one is counted and recorded, and
+ * the third blocks the participant. The failures are committed before the call is refused.
+ */
+export async function verifyOtp(ctx: ServiceContext, options: { token: string; code: string }): Promise<SigningView> {
+  const signing = await loadSigning(ctx, options.token);
+  if (!validationsOf(signing.participant).otpCode) throw badRequest('OTP_NOT_REQUIRED');
+  const outcome = await changeSigning(ctx, signing, async ({ trx, fresh, now, update }): Promise<VerifyOutcome> => {
+    const { process, participant } = fresh;
+    if (participant.otp_verified_at !== null) throw badRequest('OTP_ALREADY_VERIFIED');
+    const stored = participant.otp_hash;
+    if (stored === null || participant.otp_expires_at === null || participant.otp_expires_at <= now) throw badRequest('OTP_CODE_EXPIRED');
+    if (sameHash(stored, hashCode(participant, options.code.trim()))) {
+      if (!(await consumeOtp(trx, participant.id, stored, now))) throw badRequest('OTP_CODE_EXPIRED');
+      const verified: ParticipantRow = { ...participant, otp_hash: null, otp_expires_at: null, otp_verified_at: now, updated_at: now };
+      await recordProcessEvent(trx, ctx.clock, { process, action: 'OTP_VERIFIED', participant: verified });
+      return { verified: { process, participant: verified } };
+    }
+    const failures = await countFailure(trx, participant.id, 'otp_failures', now);
+    if (failures === undefined) throw new ApiError(409, 'SIGNING_CONFLICT: the participant changed meanwhile, try again');
+    await recordProcessEvent(trx, ctx.clock, { process, action: 'OTP_FAILED', participant, detail: { failures } });
+    if (failures < MAX_FAILURES) return { refused: badRequest('OTP_CODE_INVALID') };
+    const blocked = await update({ status: 'BLOCK', block_reason: 'OTP_CODE_INVALID', otp_hash: null, otp_expires_at: null, otp_failures: failures });
+    await recordProcessEvent(trx, ctx.clock, { process, action: 'PARTICIPANT_BLOCK', participant: blocked, message: 'OTP_CODE_INVALID' });
+    return { refused: badRequest('PARTICIPANT_BLOCKED') };
+  });
+  if ('refused' in outcome) throw outcome.refused;
+  return signingView(ctx, outcome.verified);
+}

@@ -1,0 +1,123 @@
+import type { ParticipantRow } from '../db/schema.js';
+import { ApiError, badRequest } from '../http/errors.js';
+import { APPROVAL_THRESHOLD } from '../veriface/face-matcher.js';
+import { IMAGE_MAX_BYTES, imageTypeOf, type ImageType } from '../veriface/images.js';
+import { readBlobBytes, writeBlobBytes } from './document-files.js';
+import type { EffectiveValidations } from './identity-validations.js';
+import { validationsOf } from './notify-participants.js';
+import { recordProcessEvent } from './process-events.js';
+import { changeSigning, loadSigning, MAX_FAILURES, signingView, type Signing, type SignerContext, type SigningView } from './signer-access.js';
+import { countFailure } from './signer-queries.js';
+import type { ParticipantPatch } from './queries.js';
+
+export type PhotoKind = 'face' | 'documentFront' | 'documentBack';
+
+function photoPatch(kind: PhotoKind, key: string): ParticipantPatch {
+  switch (kind) {
+    case 'face':
+      return { face_key: key };
+    case 'documentFront':
+      return { document_front_key: key };
+    case 'documentBack':
+      return { document_back_key: key };
+  }
+}
+
+/** The same checks as the face-validation flow: recognised by its first bytes, not by what the client claims. */
+function checkImage(image: Buffer): ImageType {
+  if (image.length === 0) throw badRequest('IMAGE_EMPTY');
+  if (image.length > IMAGE_MAX_BYTES) throw new ApiError(413, `IMAGE_TOO_LARGE: at most ${IMAGE_MAX_BYTES} bytes`);
+  const type = imageTypeOf(image);
+  if (!type) throw new ApiError(415, 'IMAGE_NOT_JPEG_OR_PNG');
+  return type;
+}
+
+/** The face and every document photo the participant's validations ask for are stored. */
+function allCaptured(participant: ParticipantRow, validations: EffectiveValidations): boolean {
+  return (
+    participant.face_key !== null &&
+    participant.document_front_key !== null &&
+    (!validations.options.identificationCardBack || participant.document_back_key !== null)
+  );
+}
+
+async function readPhoto(ctx: SignerContext, key: string): Promise<Buffer> {
+  const bytes = await readBlobBytes(ctx.blobs, key);
+  if (!bytes) throw new ApiError(409, 'PHOTO_MISSING');
+  return bytes;
+}
+
+type CompareOutcome = { signing: Signing } | { refused: ApiError };
+
+/**
+ * Compares the face with the front of the document, outside any transaction (the matcher may be
+ * slow), then records the result: verified from the threshold up; below it a failure, the third
+ * of which blocks; a matcher that cannot decide blocks at once for a person to review.
+ */
+async function compareFaces(ctx: SignerContext, signing: Signing, photos: { face: string; documentFront: string }): Promise<SigningView> {
+  const comparison = await ctx.faceMatcher.compare({
+    documentPhoto: await readPhoto(ctx, photos.documentFront),
+    facePhoto: await readPhoto(ctx, photos.face),
+  });
+  const outcome = await changeSigning(ctx, signing, async ({ trx, fresh, now, update }): Promise<CompareOutcome> => {
+    const { process, participant } = fresh;
+    // A comparison that finished first (another photo sent meanwhile) already decided.
+    if (participant.camera_verified_at !== null) return { signing: fresh };
+    const block = async (reason: 'FACE_MISMATCH' | 'MANUAL_REVIEW_REQUIRED', patch: ParticipantPatch): Promise<CompareOutcome> => {
+      const blocked = await update({ ...patch, status: 'BLOCK', block_reason: reason });
+      await recordProcessEvent(trx, ctx.clock, { process, action: 'PARTICIPANT_BLOCK', participant: blocked, message: reason });
+      return { refused: badRequest('PARTICIPANT_BLOCKED') };
+    };
+    if (!comparison) return block('MANUAL_REVIEW_REQUIRED', {});
+    const similarity = Math.round(comparison.similarity * 100) / 100;
+    if (similarity >= APPROVAL_THRESHOLD) {
+      const verified = await update({ similarity, camera_verified_at: now });
+      await recordProcessEvent(trx, ctx.clock, { process, action: 'IDENTITY_VERIFIED', participant: verified, detail: { similarity } });
+      return { signing: { process, participant: verified } };
+    }
+    const failures = await countFailure(trx, participant.id, 'camera_failures', now);
+    if (failures === undefined) throw new ApiError(409, 'SIGNING_CONFLICT: the participant changed meanwhile, try again');
+    await recordProcessEvent(trx, ctx.clock, { process, action: 'IDENTITY_FAILED', participant, detail: { similarity, failures } });
+    if (failures >= MAX_FAILURES) return block('FACE_MISMATCH', { similarity, camera_failures: failures });
+    // The last comparison's similarity is kept so the integrator sees how far it was.
+    const failed = await update({ similarity, camera_failures: failures });
+    return { signing: { process, participant: failed } };
+  });
+  if ('refused' in outcome) throw outcome.refused;
+  return signingView(ctx, outcome.signing);
+}
+
+/**
+ * Stores a photo the participant's camera validation asks for (a new one replaces the previous).
+ * With 'photo' the face alone verifies the participant; with 'identification' the face is
+ * compared with the document once every asked photo is there, again after each retake.
+ */
+export async function submitPhoto(ctx: SignerContext, options: { token: string; kind: PhotoKind; image: Buffer }): Promise<SigningView> {
+  const { kind } = options;
+  const signing = await loadSigning(ctx, options.token);
+  const validations = validationsOf(signing.participant);
+  const mode = validations.camera ? validations.options.camera : undefined;
+  if (mode === undefined) throw badRequest('CAMERA_NOT_REQUIRED');
+  if (kind !== 'face' && mode !== 'identification') throw badRequest('DOCUMENT_PHOTO_NOT_REQUIRED');
+  if (kind === 'documentBack' && !validations.options.identificationCardBack) throw badRequest('DOCUMENT_PHOTO_NOT_REQUIRED');
+  // The photos a verification was decided on are its evidence: they are not replaced afterwards.
+  if (signing.participant.camera_verified_at !== null) throw badRequest('IDENTITY_ALREADY_VERIFIED');
+  const type = checkImage(options.image);
+  const { process, participant } = signing;
+  const key = `processes/${process.id}/participants/${participant.participant_id}/${kind}.${type}`;
+  await writeBlobBytes(ctx.blobs, key, options.image, type === 'jpg' ? 'image/jpeg' : 'image/png');
+
+  const stored = await changeSigning(ctx, signing, async ({ trx, fresh, now, update }): Promise<Signing> => {
+    if (fresh.participant.camera_verified_at !== null) throw badRequest('IDENTITY_ALREADY_VERIFIED');
+    const verifiedNow = mode === 'photo';
+    const updated = await update({ ...photoPatch(kind, key), ...(verifiedNow ? { camera_verified_at: now } : {}) });
+    await recordProcessEvent(trx, ctx.clock, { process: fresh.process, action: 'PHOTO_CAPTURED', participant: updated, detail: { kind } });
+    if (verifiedNow) await recordProcessEvent(trx, ctx.clock, { process: fresh.process, action: 'IDENTITY_VERIFIED', participant: updated });
+    return { process: fresh.process, participant: updated };
+  });
+
+  const stillToCompare = mode === 'identification' && stored.participant.camera_verified_at === null && allCaptured(stored.participant, validations);
+  const { face_key: face, document_front_key: documentFront } = stored.participant;
+  if (stillToCompare && face !== null && documentFront !== null) return compareFaces(ctx, stored, { face, documentFront });
+  return signingView(ctx, stored);
+}
