@@ -4,12 +4,13 @@ import { PDFArray, PDFDocument, PDFRawStream, StandardFonts, type PDFPage } from
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ParticipantRow } from '../src/db/schema.js';
 import { closeProcess } from '../src/documents/close-process.js';
-import { readBlobBytes, sha256 } from '../src/documents/document-files.js';
+import { sha256 } from '../src/documents/document-files.js';
 import { recordProcessEvent } from '../src/documents/process-events.js';
 import { findProcessByCode, listDocuments, listParticipants, updateParticipant, type ParticipantPatch } from '../src/documents/queries.js';
 import { finalFileKeys, sealProcess } from '../src/documents/seal-process.js';
 import { appendCertificatePages } from '../src/documents/seal-pdf.js';
-import { sampleTemplate } from './support/fixtures.js';
+import { readBlobBytes } from '../src/files/blob-bytes.js';
+import { ANSWERS, sampleTemplate } from './support/fixtures.js';
 import { call, dialects, localPath, PUBLIC_URL, startTestService, type TestOrganization, type TestService } from './support/service.js';
 
 type Element = DefaultTreeAdapterTypes.Element;
@@ -29,15 +30,6 @@ const COMPLETE_HTML = `<!DOCTYPE html>
 <div class="sign-margin" name="seller"></div>
 <div class="sign-margin" name="seller"></div>
 </body></html>`;
-
-const ANSWERS = [
-  { key: 'buyer_name', value: 'Ana Gómez' },
-  { key: 'buyer_email', value: 'ana@buyer.test' },
-  { key: 'buyer_phone', value: '+573001234567' },
-  { key: 'seller_name', value: 'Luis Pérez' },
-  { key: 'seller_email', value: 'luis@seller.test' },
-  { key: 'price', value: '50000' },
-];
 
 const SPANISH_MONTHS = ['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'];
 

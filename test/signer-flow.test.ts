@@ -1,7 +1,5 @@
-import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OutboxRow, ParticipantRow, ProcessRow } from '../src/db/schema.js';
-import { readBlobBytes } from '../src/documents/document-files.js';
 import { expireDueProcesses } from '../src/documents/process-sweeps.js';
 import { findProcessByCode, listParticipants, listProcessEvents } from '../src/documents/queries.js';
 import {
@@ -14,28 +12,16 @@ import {
   verifyOtp,
   type SignerContext,
 } from '../src/documents/signer-flow.js';
+import { readBlobBytes } from '../src/files/blob-bytes.js';
 import { ApiError } from '../src/http/errors.js';
 import type { FaceMatcher } from '../src/veriface/face-matcher.js';
 import { IMAGE_MAX_BYTES } from '../src/veriface/images.js';
+import { jpeg, matcher, png } from './support/images.js';
 import { call, dialects, localPath, startTestService, type TestOrganization, type TestService } from './support/service.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const PDF = Buffer.from('%PDF-1.4\n%test\n');
-const jpeg = () => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), crypto.randomBytes(600)]);
-const png = () => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), crypto.randomBytes(600)]);
 const PHONE = '+573001234567';
-
-/** A matcher the test decides for, standing in for the real one behind the same interface. */
-function matcher(similarity: number | undefined): FaceMatcher & { calls: number } {
-  const m = {
-    calls: 0,
-    async compare() {
-      m.calls++;
-      return similarity === undefined ? undefined : { similarity };
-    },
-  };
-  return m;
-}
 
 let unique = 0;
 const email = (name: string) => `${name}-${++unique}@people.test`;

@@ -1,28 +1,13 @@
-import crypto from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { FaceMatcher } from '../src/veriface/face-matcher.js';
 import { expireDueVerifaces } from '../src/veriface/expire-verifaces.js';
 import { finishVeriface, openVeriface, submitDocumentPhoto, submitFacePhoto } from '../src/veriface/person-flow.js';
 import { scheduleRecurringJobs } from '../src/outbox/jobs.js';
 import { RECURRING_JOBS } from '../src/deps.js';
+import { jpeg, matcher, png } from './support/images.js';
 import { call, dialects, localPath, startTestService, type TestService } from './support/service.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
 
 const DAY = 24 * 60 * 60 * 1000;
-const jpeg = () => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), crypto.randomBytes(600)]);
-const png = () => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), crypto.randomBytes(600)]);
-
-/** A matcher the test decides for, standing in for the real one behind the same interface. */
-function matcher(similarity: number | undefined): FaceMatcher & { calls: number } {
-  const m = {
-    calls: 0,
-    async compare() {
-      m.calls++;
-      return similarity === undefined ? undefined : { similarity };
-    },
-  };
-  return m;
-}
 
 describe.each(dialects)('the face-validation process (%s)', (dialect) => {
   let svc: TestService;

@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../context.js';
 import type { ParticipantRow, ProcessDocumentRow, ProcessKind, ProcessRow, TemplateRow } from '../db/schema.js';
+import { readBlobBytes, writeBlobBytes } from '../files/blob-bytes.js';
 import { ApiError, badRequest } from '../http/errors.js';
 import { newCode, newObjectId, newToken } from '../ids.js';
 import { checkCreation } from '../organizations/creation-checks.js';
@@ -7,14 +8,7 @@ import { normalizeEmail } from '../organizations/organizations.js';
 import { findTemplate, lockTemplate } from '../templates/queries.js';
 import { parseBody } from '../templates/template-document.js';
 import { templateFileKey } from '../templates/template-files.js';
-import {
-  DOCUMENT_URL_LIFETIME_SECONDS,
-  documentFileKey,
-  looksLikePdf,
-  readBlobBytes,
-  sha256,
-  writeBlobBytes,
-} from './document-files.js';
+import { DOCUMENT_URL_LIFETIME_SECONDS, documentFileKey, looksLikePdf, sha256 } from './document-files.js';
 import { fillTemplateHtml } from './fill-template-html.js';
 import { resolveValidations, type EffectiveValidations } from './identity-validations.js';
 import { notifyParticipants, participantLink } from './notify-participants.js';

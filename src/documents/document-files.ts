@@ -1,6 +1,4 @@
 import crypto from 'node:crypto';
-import { Readable } from 'node:stream';
-import type { BlobStore } from '../files/blob-store.js';
 import type { DocumentSource } from '../db/schema.js';
 
 /** Upload URLs for PDFs and download URLs of documents last five minutes, like the template ones. */
@@ -23,16 +21,4 @@ export function looksLikePdf(bytes: Buffer): boolean {
 
 export function sha256(bytes: Buffer): string {
   return crypto.createHash('sha256').update(bytes).digest('hex');
-}
-
-export async function readBlobBytes(blobs: BlobStore, key: string): Promise<Buffer | undefined> {
-  const blob = await blobs.read(key);
-  if (!blob) return undefined;
-  const chunks: Buffer[] = [];
-  for await (const chunk of blob.body) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-  return Buffer.concat(chunks);
-}
-
-export async function writeBlobBytes(blobs: BlobStore, key: string, bytes: Buffer, contentType: string): Promise<void> {
-  await blobs.write(key, Readable.from([bytes]), { contentType, maxBytes: Math.max(bytes.length, 1) });
 }

@@ -1,10 +1,8 @@
-import { parse, type DefaultTreeAdapterTypes } from 'parse5';
 import type { Question, TemplateBody } from '../templates/schemas.js';
+import { escapeHtml } from '../text/escape-html.js';
+import { spanishDate } from '../text/spanish-dates.js';
+import { attribute, HTML_NAMESPACE, HtmlSource, isElement, NO_MARKUP_CONTENT, type Element, type ParentNode, type SourceEdit } from './html-source.js';
 import { isCalendarDate, isImageDataUri } from './template-answers.js';
-
-type ParentNode = DefaultTreeAdapterTypes.ParentNode;
-type ChildNode = DefaultTreeAdapterTypes.ChildNode;
-type Element = DefaultTreeAdapterTypes.Element;
 
 /** Names filled when the process is sealed, never from answers. */
 export const RESERVED_NAMES: ReadonlySet<string> = new Set(['signDate', 'signComplete']);
@@ -12,56 +10,8 @@ export const RESERVED_NAMES: ReadonlySet<string> = new Set(['signDate', 'signCom
 /** The class of a signature placeholder, stamped when its signer signs. */
 const SIGNATURE_PLACEHOLDER = 'sign-margin';
 
-/** Elements that have no content to replace. */
-const VOID_ELEMENTS = new Set([
-  'area',
-  'base',
-  'basefont',
-  'bgsound',
-  'br',
-  'col',
-  'embed',
-  'frame',
-  'hr',
-  'img',
-  'input',
-  'keygen',
-  'link',
-  'meta',
-  'param',
-  'source',
-  'track',
-  'wbr',
-]);
-
-/** Elements whose content is not markup (code, or text read raw), so an answer never goes inside them. */
-const RAW_TEXT_ELEMENTS = new Set(['script', 'style', 'xmp', 'iframe', 'noembed', 'noframes', 'noscript', 'plaintext']);
-
-const MONTHS = [
-  'enero',
-  'febrero',
-  'marzo',
-  'abril',
-  'mayo',
-  'junio',
-  'julio',
-  'agosto',
-  'septiembre',
-  'octubre',
-  'noviembre',
-  'diciembre',
-];
-
 const NUMBER = /^(-?)(\d+)(?:\.(\d+))?$/;
 const NIT = /^\d{2,}$/;
-const HTML_WHITESPACE = new Set([' ', '\t', '\n', '\f', '\r']);
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Text made safe for element content and quoted attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
-}
 
 /** es-CO digits: `.` between thousands and `,` before the decimals (`1234.5` → `1.234,5`). */
 function formatNumber(value: string): { negative: boolean; digits: string } | undefined {
@@ -76,9 +26,9 @@ function formatNumber(value: string): { negative: boolean; digits: string } | un
 
 function formatDate(value: string): string | undefined {
   if (!isCalendarDate(value)) return undefined;
-  const [year, month, day] = value.split('-').map(Number);
-  const monthName = MONTHS[(month ?? 0) - 1];
-  return monthName === undefined ? undefined : `${day} de ${monthName} de ${year}`;
+  // A calendar date has its three parts, so the defaults are never used.
+  const [year = 0, month = 0, day = 0] = value.split('-').map(Number);
+  return spanishDate({ year, month, day });
 }
 
 /** The text an answer reads as in the document, by the type of its question (REFERENCE 2.3). */
@@ -159,43 +109,27 @@ function plan(body: TemplateBody, answers: Record<string, string>): Plan {
   return { fills, toggles };
 }
 
-interface Edit {
-  start: number;
-  end: number;
-  text: string;
-}
-
-function isElement(node: ChildNode): node is Element {
-  return 'tagName' in node;
-}
-
-function attribute(element: Element, name: string): string | undefined {
-  return element.attrs.find((attr) => attr.name === name && !attr.prefix)?.value;
-}
-
 function isSignaturePlaceholder(element: Element): boolean {
   const classes = attribute(element, 'class');
   return classes !== undefined && classes.split(/[ \t\n\f\r]+/).includes(SIGNATURE_PLACEHOLDER);
 }
 
-/** Finds the first index of `sorted` whose value is at least `value`. */
-function lowerBound(sorted: readonly number[], value: number): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if ((sorted[middle] ?? Infinity) < value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-
 interface Candidate {
   element: Element;
   markup: string;
-  /** Index of the element in `starts` order of visit, and one past its last located descendant. */
-  first: number;
-  last: number;
+}
+
+/** Of edits that overlap, the one that starts first and reaches furthest: a nested name goes with its parent's content. */
+function outermost(edits: readonly SourceEdit[]): SourceEdit[] {
+  const ordered = [...edits].sort((a, b) => a.start - b.start || b.end - a.end);
+  const kept: SourceEdit[] = [];
+  let coveredUntil = -1;
+  for (const edit of ordered) {
+    if (edit.start < coveredUntil) continue;
+    kept.push(edit);
+    coveredUntil = Math.max(coveredUntil, edit.end);
+  }
+  return kept;
 }
 
 /**
@@ -203,132 +137,55 @@ interface Candidate {
  * start tags of toggled clausula elements change, every other byte of the document stays as it was.
  */
 class Filler {
-  private readonly edits: Edit[] = [];
+  private readonly edits: SourceEdit[] = [];
   private readonly candidates: Candidate[] = [];
-  /** Start offsets of every located node, in tree order. */
-  private readonly starts: number[] = [];
-  /** The same offsets in increasing order, once the tree is visited. */
-  private sortedStarts: number[] = [];
 
   constructor(
-    private readonly source: string,
+    private readonly html: HtmlSource,
     private readonly work: Plan,
-    private readonly duplicateAttributes: readonly number[],
   ) {}
 
-  run(document: ParentNode): string {
-    this.visit(document, false);
-    this.sortedStarts = [...this.starts].sort((a, b) => a - b);
+  run(): string {
+    this.visit(this.html.document, false);
+    // Fills are added after every toggle, so that of two edits of the same range the toggle is kept.
     for (const candidate of this.candidates) this.fill(candidate);
-    return this.apply();
+    return this.html.edited(outermost(this.edits));
   }
 
   private visit(parent: ParentNode, inPlaceholder: boolean): void {
     for (const node of parent.childNodes) {
-      const location = node.sourceCodeLocation;
-      if (location) this.starts.push(location.startOffset);
       if (!isElement(node)) continue;
       // A template's content is inert (it lives in `content`, not `childNodes`), as in a browser.
       const placeholder = inPlaceholder || isSignaturePlaceholder(node);
       const name = attribute(node, 'name');
-      let candidate: Candidate | undefined;
       if (!placeholder && name !== undefined && !RESERVED_NAMES.has(name)) {
         const show = this.work.toggles.get(name);
-        if (show !== undefined) this.toggle(node, show);
+        const toggle = show === undefined ? undefined : this.html.hiddenEdit(node, !show);
+        if (toggle) this.edits.push(toggle);
         const markup = this.work.fills.get(name);
-        if (markup !== undefined && location) {
-          candidate = { element: node, markup, first: this.starts.length, last: this.starts.length };
-          this.candidates.push(candidate);
-        }
+        if (markup !== undefined && node.sourceCodeLocation) this.candidates.push({ element: node, markup });
       }
       this.visit(node, placeholder);
-      if (candidate) candidate.last = this.starts.length;
     }
   }
 
   /** Replaces the content of an element, unless the source of that content is not exactly its children. */
-  private fill({ element, markup, first, last }: Candidate): void {
+  private fill({ element, markup }: Candidate): void {
     const location = element.sourceCodeLocation;
     const startTag = location?.startTag;
-    if (!location || !startTag) return;
-    if (VOID_ELEMENTS.has(element.tagName) || RAW_TEXT_ELEMENTS.has(element.tagName)) return;
-    const selfClosing = this.source.slice(startTag.startOffset, startTag.endOffset).endsWith('/>');
-    if (selfClosing && element.namespaceURI !== 'http://www.w3.org/1999/xhtml') return;
-    const start = startTag.endOffset;
-    const end = location.endTag?.startOffset ?? location.endOffset;
-    if (end < start) return;
-    // Misnested markup can put other nodes' source inside this element's, or its children elsewhere:
-    // replacing that text would change more than the element, so such an element is left alone.
-    const descendants = this.starts.slice(first, last);
-    if (!descendants.every((offset) => offset >= start && offset < end)) return;
-    const inside = lowerBound(this.sortedStarts, end) - lowerBound(this.sortedStarts, start);
-    if (inside !== descendants.length) return;
-    this.edits.push({ start, end, text: markup });
-  }
-
-  /** Removes or adds `hidden` on a start tag, touching nothing else of it. */
-  private toggle(element: Element, show: boolean): void {
-    const location = element.sourceCodeLocation;
-    const startTag = location?.startTag;
-    if (!location || !startTag) return;
-    const hidden = element.attrs.some((attr) => attr.name === 'hidden' && !attr.prefix);
-    const duplicated = this.duplicateAttributes.some((offset) => offset >= startTag.startOffset && offset <= startTag.endOffset);
-    if (duplicated) {
-      // The parser kept the first of each repeated attribute: write the tag again as it was understood.
-      this.edits.push({ start: startTag.startOffset, end: startTag.endOffset, text: this.rebuildStartTag(element, show) });
-      return;
-    }
-    if (show && hidden) {
-      const at = location.attrs?.['hidden'];
-      if (!at) return;
-      let start = at.startOffset;
-      while (start > startTag.startOffset && HTML_WHITESPACE.has(this.source.charAt(start - 1))) start -= 1;
-      this.edits.push({ start, end: at.endOffset, text: '' });
-    } else if (!show && !hidden) {
-      const attributeEnds = Object.values(location.attrs ?? {}).map((attr) => attr.endOffset);
-      const at = Math.max(startTag.startOffset + 1 + element.tagName.length, ...attributeEnds);
-      this.edits.push({ start: at, end: at, text: ' hidden' });
-    }
-  }
-
-  private rebuildStartTag(element: Element, show: boolean): string {
-    const startTag = element.sourceCodeLocation?.startTag;
-    const raw = startTag ? this.source.slice(startTag.startOffset, startTag.endOffset) : '';
-    const tagName = raw.slice(1, 1 + element.tagName.length);
-    const attrs = element.attrs
-      .filter((attr) => !(attr.name === 'hidden' && !attr.prefix))
-      .map((attr) => ` ${attr.prefix ? `${attr.prefix}:` : ''}${attr.name}="${escapeHtml(attr.value)}"`);
-    if (!show) attrs.push(' hidden');
-    return `<${tagName}${attrs.join('')}${raw.endsWith('/>') ? ' /' : ''}>`;
-  }
-
-  /** Applies the edits from the end, dropping those inside a content that is replaced whole. */
-  private apply(): string {
-    const ordered = [...this.edits].sort((a, b) => a.start - b.start || b.end - a.end);
-    const kept: Edit[] = [];
-    let coveredUntil = -1;
-    for (const edit of ordered) {
-      if (edit.start < coveredUntil) continue;
-      kept.push(edit);
-      coveredUntil = Math.max(coveredUntil, edit.end);
-    }
-    let output = this.source;
-    for (const edit of kept.reverse()) output = output.slice(0, edit.start) + edit.text + output.slice(edit.end);
-    return output;
+    if (!location || !startTag || NO_MARKUP_CONTENT.has(element.tagName)) return;
+    const selfClosing = this.html.text.slice(startTag.startOffset, startTag.endOffset).endsWith('/>');
+    if (selfClosing && element.namespaceURI !== HTML_NAMESPACE) return;
+    const range = { start: startTag.endOffset, end: location.endTag?.startOffset ?? location.endOffset };
+    if (range.end < range.start || !this.html.holdsExactly(range, element)) return;
+    this.edits.push({ ...range, text: markup });
   }
 }
 
 /** The Complete HTML with every answer in place, as REFERENCE 2.5 describes. */
 export function fillTemplateHtml(options: { html: string; body: TemplateBody; answers: Record<string, string> }): string {
-  // A byte order mark belongs to the encoding, not the document: parsed without it, kept in the output.
-  const bom = options.html.startsWith('\uFEFF') ? '\uFEFF' : '';
-  const source = options.html.slice(bom.length);
-  const duplicateAttributes: number[] = [];
-  const document = parse(source, {
-    sourceCodeLocationInfo: true,
-    onParseError: (error) => {
-      if (error.code === 'duplicate-attribute') duplicateAttributes.push(error.startOffset);
-    },
-  });
-  return bom + new Filler(source, plan(options.body, options.answers), duplicateAttributes).run(document);
+  // Template contents are not counted: a template named for an answer has its content replaced whole
+  // even when the parser found it unclosed or misnested, as filling has always done.
+  const html = new HtmlSource(options.html, { countTemplateContents: false });
+  return new Filler(html, plan(options.body, options.answers)).run();
 }

@@ -13,6 +13,8 @@ const CREATION_ERRORS = {
   413: 'FILE_TOO_LARGE',
 };
 
+const ANSWERS_BODY_LIMIT = 10 * 1024 * 1024;
+
 /** Inline base64 PDFs make bodies larger than other requests'; each stays under UPLOAD_MAX_BYTES once decoded. */
 function inlineFilesLimit(ctx: ServiceContext, files: number): number {
   return Math.ceil((ctx.uploadMaxBytes * 4) / 3) * files + 1024 * 1024;
@@ -21,14 +23,18 @@ function inlineFilesLimit(ctx: ServiceContext, files: number): number {
 export function documentRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   app.post(
     '/document/save',
-    describeRoute({
-      tag: 'signing processes',
-      summary: 'Create a signing process from a template and its answers',
-      description:
-        'The Complete HTML filled with `data` becomes the document. Participants come from `signProfile`, or from the template signatureProfile and the answers. Answers {code, document, signProfile: [{id, name, email, phone, role, url?}], documents}; `url` is the personal link of participants with notification false.',
-      body: saveFromTemplateSchema,
-      errors: CREATION_ERRORS,
-    }),
+    {
+      ...describeRoute({
+        tag: 'signing processes',
+        summary: 'Create a signing process from a template and its answers',
+        description:
+          'The Complete HTML filled with `data` becomes the document. Participants come from `signProfile`, or from the template signatureProfile and the answers. Answers {code, document, signProfile: [{id, name, email, phone, role, url?}], documents}; `url` is the personal link of participants with notification false.',
+        body: saveFromTemplateSchema,
+        errors: CREATION_ERRORS,
+      }),
+      // Answers to `image` questions are data URIs of up to 8 MiB.
+      bodyLimit: ANSWERS_BODY_LIMIT,
+    },
     async (request) => {
       const input = validate(saveFromTemplateSchema, request.body);
       return createSigningProcess(ctx, { organizationId: request.organizationId, draft: draftFromTemplate(input) });

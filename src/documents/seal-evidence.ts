@@ -1,5 +1,6 @@
 import { parseJson } from '../db/json-column.js';
 import type { ParticipantRow, ProcessDocumentRow, ProcessEventRow, ProcessRow } from '../db/schema.js';
+import { spanishDate } from '../text/spanish-dates.js';
 import type { EffectiveValidations } from './identity-validations.js';
 import { validationsOf } from './notify-participants.js';
 
@@ -49,21 +50,6 @@ const ENGLISH_MONTHS = [
   'December',
 ];
 
-const SPANISH_MONTHS = [
-  'enero',
-  'febrero',
-  'marzo',
-  'abril',
-  'mayo',
-  'junio',
-  'julio',
-  'agosto',
-  'septiembre',
-  'octubre',
-  'noviembre',
-  'diciembre',
-];
-
 function pad(value: number): string {
   return String(value).padStart(2, '0');
 }
@@ -95,7 +81,9 @@ export function isoAndReadable(iso: string): string {
 export function spanishSigningDate(iso: string): string {
   const date = parseInstant(iso);
   if (!date) return iso;
-  return `${pad(date.getUTCDate())} de ${SPANISH_MONTHS[date.getUTCMonth()] ?? ''} de ${date.getUTCFullYear()}`;
+  const utcDay = { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
+  // A Date's month is always one of the twelve, so the fallback is never written.
+  return spanishDate(utcDay, { twoDigitDay: true }) ?? iso;
 }
 
 /**

@@ -1,46 +1,11 @@
-import { parse, type DefaultTreeAdapterTypes } from 'parse5';
-import { escapeHtml } from './fill-template-html.js';
+import { escapeHtml } from '../text/escape-html.js';
+import { attribute, HTML_NAMESPACE, HtmlSource, isElement, NO_MARKUP_CONTENT, type Element, type ParentNode, type SourceEdit, type SourceRange } from './html-source.js';
 
-type ParentNode = DefaultTreeAdapterTypes.ParentNode;
-type ChildNode = DefaultTreeAdapterTypes.ChildNode;
-type Element = DefaultTreeAdapterTypes.Element;
-type Template = DefaultTreeAdapterTypes.Template;
-
-const HTML_NAMESPACE = 'http://www.w3.org/1999/xhtml';
-const HTML_WHITESPACE = /[ \t\n\f\r]/;
-
-/** Elements that cannot hold markup: no content at all, or content read as text. */
-const NO_MARKUP_CONTENT = new Set([
-  'area',
-  'base',
-  'basefont',
-  'bgsound',
-  'br',
-  'col',
-  'embed',
-  'frame',
-  'hr',
-  'img',
-  'input',
-  'keygen',
-  'link',
-  'meta',
-  'param',
-  'source',
-  'track',
-  'wbr',
-  'script',
-  'style',
-  'xmp',
-  'iframe',
-  'noembed',
-  'noframes',
-  'noscript',
-  'plaintext',
-  'textarea',
-  'title',
-  'template',
-]);
+/**
+ * Elements that cannot take a stamp or the date: beyond the shared ones, `textarea` and `title` read
+ * their content as text (a stamp would show as its markup), and a template's content is never shown.
+ */
+const NO_STAMP_CONTENT: ReadonlySet<string> = new Set([...NO_MARKUP_CONTENT, 'textarea', 'title', 'template']);
 
 /** One participant's stamp and the signer type whose placeholder should receive it. */
 export interface Stamp {
@@ -48,39 +13,9 @@ export interface Stamp {
   markup: string;
 }
 
-interface Edit {
-  start: number;
-  end: number;
-  text: string;
-}
-
-function isElement(node: ChildNode): node is Element {
-  return 'tagName' in node;
-}
-
-function isTemplate(element: Element): element is Template {
-  return element.tagName === 'template' && 'content' in element;
-}
-
-function attribute(element: Element, name: string): string | undefined {
-  return element.attrs.find((attr) => attr.name === name && attr.prefix === undefined)?.value;
-}
-
-/** Every node of the tree, template contents included, since their source lies inside the template's. */
-function allNodes(parent: ParentNode, out: ChildNode[] = []): ChildNode[] {
-  for (const node of parent.childNodes) {
-    out.push(node);
-    if (isElement(node)) {
-      allNodes(node, out);
-      if (isTemplate(node)) allNodes(node.content, out);
-    }
-  }
-  return out;
-}
-
 /** Where new markup can go inside an element: between its start and end tags as written in the source. */
-function contentRange(element: Element): { start: number; end: number } | undefined {
-  if (element.namespaceURI !== HTML_NAMESPACE || NO_MARKUP_CONTENT.has(element.tagName)) return undefined;
+function contentRange(element: Element): SourceRange | undefined {
+  if (element.namespaceURI !== HTML_NAMESPACE || NO_STAMP_CONTENT.has(element.tagName)) return undefined;
   const location = element.sourceCodeLocation;
   const startTag = location?.startTag;
   const endTag = location?.endTag;
@@ -116,76 +51,6 @@ function findTargets(parent: ParentNode, targets: Targets): Targets {
   return targets;
 }
 
-class SealEditor {
-  private readonly edits: Edit[] = [];
-  /** Start offsets of every located node, ascending. */
-  private readonly starts: number[];
-
-  constructor(
-    private readonly source: string,
-    document: ParentNode,
-    private readonly duplicateAttributes: readonly number[],
-  ) {
-    this.starts = allNodes(document)
-      .flatMap((node) => (node.sourceCodeLocation ? [node.sourceCodeLocation.startOffset] : []))
-      .sort((a, b) => a - b);
-  }
-
-  insert(at: number, text: string): void {
-    this.edits.push({ start: at, end: at, text });
-  }
-
-  /**
-   * Replaces an element's content, unless misnested markup put other nodes' source between its tags
-   * (or its children elsewhere): replacing that text would change more than the element.
-   */
-  replaceContent(element: Element, text: string): void {
-    const range = contentRange(element);
-    if (!range) return;
-    const descendants = allNodes(element).flatMap((node) => (node.sourceCodeLocation ? [node.sourceCodeLocation.startOffset] : []));
-    if (!descendants.every((offset) => offset >= range.start && offset < range.end)) return;
-    const inside = this.starts.filter((offset) => offset >= range.start && offset < range.end).length;
-    if (inside !== descendants.length) return;
-    this.edits.push({ ...range, text });
-  }
-
-  /** Removes `hidden` from a start tag, touching nothing else of it. */
-  show(element: Element): void {
-    const location = element.sourceCodeLocation;
-    const startTag = location?.startTag;
-    if (!location || !startTag || attribute(element, 'hidden') === undefined) return;
-    const duplicated = this.duplicateAttributes.some((offset) => offset >= startTag.startOffset && offset <= startTag.endOffset);
-    if (duplicated) {
-      // The parser kept the first of each repeated attribute: a later `hidden` would survive a plain removal.
-      this.edits.push({ start: startTag.startOffset, end: startTag.endOffset, text: this.rebuildStartTag(element) });
-      return;
-    }
-    const at = location.attrs?.['hidden'];
-    if (!at) return;
-    let start = at.startOffset;
-    while (start > startTag.startOffset && HTML_WHITESPACE.test(this.source.charAt(start - 1))) start -= 1;
-    this.edits.push({ start, end: at.endOffset, text: '' });
-  }
-
-  private rebuildStartTag(element: Element): string {
-    const startTag = element.sourceCodeLocation?.startTag;
-    const raw = startTag ? this.source.slice(startTag.startOffset, startTag.endOffset) : `<${element.tagName}>`;
-    const tagName = raw.slice(1, 1 + element.tagName.length);
-    const attrs = element.attrs
-      .filter((attr) => !(attr.name === 'hidden' && attr.prefix === undefined))
-      .map((attr) => ` ${attr.prefix ? `${attr.prefix}:` : ''}${attr.name}="${escapeHtml(attr.value)}"`);
-    return `<${tagName}${attrs.join('')}${raw.endsWith('/>') ? ' /' : ''}>`;
-  }
-
-  /** The edits never overlap (replaced contents are not searched), so they apply from the end. */
-  apply(): string {
-    const ordered = [...this.edits].sort((a, b) => b.start - a.start || b.end - a.end);
-    let output = this.source;
-    for (const edit of ordered) output = output.slice(0, edit.start) + edit.text + output.slice(edit.end);
-    return output;
-  }
-}
-
 /**
  * A signer's placeholders (REFERENCE 2.5): the element with `id="<type>"`, or, only when no element
  * has that id, every element with `name="<type>"`. Placeholders that cannot hold markup are skipped.
@@ -209,21 +74,21 @@ export function sealTemplateHtml(options: {
   unplaced: (stamps: string[]) => string;
   appendix: string;
 }): string {
-  // A byte order mark belongs to the encoding, not the document: parsed without it, kept in the output.
-  const bom = options.html.startsWith('\uFEFF') ? '\uFEFF' : '';
-  const source = options.html.slice(bom.length);
-  const duplicateAttributes: number[] = [];
-  const document = parse(source, {
-    sourceCodeLocationInfo: true,
-    onParseError: (error) => {
-      if (error.code === 'duplicate-attribute') duplicateAttributes.push(error.startOffset);
-    },
-  });
-  const targets = findTargets(document, { firstById: new Map(), byName: new Map(), signDates: [], signCompletes: [] });
-  const editor = new SealEditor(source, document, duplicateAttributes);
+  // Template contents are counted, so that a date never replaces a range that cuts through a template.
+  const html = new HtmlSource(options.html, { countTemplateContents: true });
+  const targets = findTargets(html.document, { firstById: new Map(), byName: new Map(), signDates: [], signCompletes: [] });
+  // The edits never overlap (replaced contents are not searched), as HtmlSource.edited needs.
+  const edits: SourceEdit[] = [];
 
-  for (const element of targets.signDates) editor.replaceContent(element, escapeHtml(options.signDate));
-  for (const element of targets.signCompletes) editor.show(element);
+  for (const element of targets.signDates) {
+    const range = contentRange(element);
+    if (range && html.holdsExactly(range, element)) edits.push({ ...range, text: escapeHtml(options.signDate) });
+  }
+  for (const element of targets.signCompletes) {
+    // Only shown: one written without `hidden` stays as it is.
+    const show = attribute(element, 'hidden') === undefined ? undefined : html.hiddenEdit(element, false);
+    if (show) edits.push(show);
+  }
 
   const placed = new Map<Element, string[]>();
   const unplaced: string[] = [];
@@ -234,12 +99,13 @@ export function sealTemplateHtml(options: {
   }
   for (const [element, markups] of placed) {
     const range = contentRange(element);
-    if (range) editor.insert(range.end, markups.join(''));
+    if (range) edits.push({ start: range.end, end: range.end, text: markups.join('') });
   }
 
   const tail = (unplaced.length > 0 ? options.unplaced(unplaced) : '') + options.appendix;
   const bodyEnd = targets.body?.sourceCodeLocation?.endTag?.startOffset;
   // Without a written </body>, markup after everything else still ends up at the end of the body.
-  editor.insert(bodyEnd ?? source.length, tail);
-  return bom + editor.apply();
+  const at = bodyEnd ?? html.text.length;
+  edits.push({ start: at, end: at, text: tail });
+  return html.edited(edits);
 }

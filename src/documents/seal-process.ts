@@ -1,9 +1,10 @@
 import type { ServiceContext } from '../context.js';
 import type { ParticipantRow, ProcessDocumentRow, ProcessRow } from '../db/schema.js';
+import { readBlobBytes, writeBlobBytes } from '../files/blob-bytes.js';
 import { contentTypeOf } from '../files/blob-store.js';
 import { templatedEmail } from '../messages/message-templates.js';
 import { enqueue, type NewMessage } from '../outbox/enqueue.js';
-import { readBlobBytes, sha256, writeBlobBytes } from './document-files.js';
+import { sha256 } from './document-files.js';
 import { participantLink } from './notify-participants.js';
 import { findProcessById, listDocuments, listParticipants, listProcessEvents, markSealed } from './queries.js';
 import { certificateBlocks, signingTrail, spanishSigningDate, type CertificateBlock, type FinalFile, type SealEvidence } from './seal-evidence.js';

@@ -1,8 +1,8 @@
 import type { ParticipantRow } from '../db/schema.js';
+import { readBlobBytes, writeBlobBytes } from '../files/blob-bytes.js';
 import { ApiError, badRequest } from '../http/errors.js';
 import { APPROVAL_THRESHOLD } from '../veriface/face-matcher.js';
 import { IMAGE_MAX_BYTES, imageTypeOf, type ImageType } from '../veriface/images.js';
-import { readBlobBytes, writeBlobBytes } from './document-files.js';
 import type { EffectiveValidations } from './identity-validations.js';
 import { validationsOf } from './notify-participants.js';
 import { recordProcessEvent } from './process-events.js';

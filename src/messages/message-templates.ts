@@ -1,4 +1,5 @@
 import type { EmailPayload } from '../outbox/types.js';
+import { escapeHtml } from '../text/escape-html.js';
 
 /** The variables of each template: a template cannot be rendered with one missing or one unknown. */
 export type TemplateVariables = {
@@ -103,12 +104,6 @@ type MustBeNone<T extends never> = T;
 type CheckedTemplates = MustBeNone<TemplateMistakes>;
 
 const PLACEHOLDER = /\{\{([A-Za-z]+)\}\}/g;
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character] ?? character);
-}
 
 function fill(template: string, variables: Readonly<Record<string, string | number>>, format: (value: string) => string): string {
   return template.replace(PLACEHOLDER, (_match, name: string) => {

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { ServiceContext } from '../context.js';
 import type { VerifaceRow } from '../db/schema.js';
+import { readBlobBytes } from '../files/blob-bytes.js';
 import { ApiError, badRequest, notFound } from '../http/errors.js';
 import { APPROVAL_THRESHOLD, type FaceMatcher } from './face-matcher.js';
 import { IMAGE_MAX_BYTES, imageTypeOf } from './images.js';
@@ -96,11 +97,9 @@ export async function submitFacePhoto(ctx: ServiceContext, options: { token: str
 }
 
 async function readPhoto(ctx: ServiceContext, key: string): Promise<Buffer> {
-  const blob = await ctx.blobs.read(key);
-  if (!blob) throw new ApiError(409, 'PHOTO_MISSING');
-  const chunks: Buffer[] = [];
-  for await (const chunk of blob.body) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-  return Buffer.concat(chunks);
+  const bytes = await readBlobBytes(ctx.blobs, key);
+  if (!bytes) throw new ApiError(409, 'PHOTO_MISSING');
+  return bytes;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, renderMessage, templatedEmail, type TemplateName, type TemplateVariables } from '../../src/messages/message-templates.js';
+import { renderMessage, templatedEmail, type TemplateName, type TemplateVariables } from '../../src/messages/message-templates.js';
+import { escapeHtml } from '../../src/text/escape-html.js';
 
 const invitation: TemplateVariables['signing-invitation'] = {
   subject: 'Purchase agreement: your signature is requested',
