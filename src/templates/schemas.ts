@@ -214,9 +214,11 @@ export interface ListTemplatesQuery {
   cursor?: string;
 }
 
+export const DEFAULT_PAGE_SIZE = 100;
+
 export const listTemplatesQuery = Joi.object<ListTemplatesQuery>({
   id: templateId,
-  limit: Joi.number().integer().min(1).max(500).default(100),
+  limit: Joi.number().integer().min(1).max(500).default(DEFAULT_PAGE_SIZE),
   cursor: Joi.string().max(200),
 });
 

@@ -9,6 +9,13 @@ export function parseBody(row: Pick<TemplateRow, 'body'>): TemplateBody {
   return parsed;
 }
 
+const BODY_FIELDS = ['config', 'sign', 'signatureProfile', 'preBuild', 'preBuildData', 'preFill', 'help', 'custom', 'files'] as const;
+
+/** Whether an update touches the questionnaire document at all (a new name or description does not). */
+export function changesBody(input: Partial<TemplateBody>): boolean {
+  return BODY_FIELDS.some((field) => input[field] !== undefined);
+}
+
 /** A field given replaces the stored one wholesale; a field omitted keeps it. */
 export function mergeBody(input: Partial<TemplateBody>, base: TemplateBody = EMPTY_BODY): TemplateBody {
   return {

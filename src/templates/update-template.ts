@@ -2,7 +2,7 @@ import type { ServiceContext } from '../context.js';
 import { badRequest } from '../http/errors.js';
 import * as q from './queries.js';
 import type { UpdateTemplateInput } from './schemas.js';
-import { mergeBody, parseBody } from './template-document.js';
+import { changesBody, mergeBody, parseBody } from './template-document.js';
 import { templateFileUrls, type TemplateUrls } from './template-files.js';
 import { checkTemplateReferences } from './template-rules.js';
 
@@ -18,12 +18,17 @@ export async function updateTemplate(
   await ctx.db.transaction().execute(async (trx) => {
     const current = await q.lockTemplate(trx, ctx.dialect, options.organizationId, input.id);
     if (!current) throw badRequest('TEMPLATE_NOT_FOUND');
-    const body = mergeBody(input, parseBody(current));
-    checkTemplateReferences(body);
+    // The stored body was checked when written: only a change to it needs merging and checking again.
+    let body = current.body;
+    if (changesBody(input)) {
+      const merged = mergeBody(input, parseBody(current));
+      checkTemplateReferences(merged);
+      body = JSON.stringify(merged);
+    }
     await q.updateTemplate(trx, current.id, {
       name: input.name ?? current.name,
       description: input.description ?? current.description,
-      body: JSON.stringify(body),
+      body,
       build: current.build + 1,
       updated_at: ctx.clock.now().toISOString(),
     });
