@@ -6,7 +6,7 @@ import { cancelProcesses } from './cancel-processes.js';
 import { createSigningProcess } from './create-process.js';
 import { draftFromPackage, draftFromPdf, draftFromTemplate } from './drafts.js';
 import { listProcesses, readProcess, readRoadmap } from './read-process.js';
-import { cancelSchema, packageSchema, readProcessQuery, roadmapQuery, saveFromTemplateSchema, uploadPdfSchema } from './schemas.js';
+import { cancelResponse, cancelSchema, createdProcessResponse, packageSchema, readProcessQuery, roadmapQuery, saveFromTemplateSchema, uploadPdfSchema } from './schemas.js';
 
 const CREATION_ERRORS = {
   400: 'Joi message | identity-validation rule message | EXPIRED_DATE_INVALID | USER_NOTFOUND | TEMPLATE_NOT_FOUND | TEMPLATE_HTML_MISSING | FILE_NOT_VALID | WEBHOOK_NOT_FOUND: <name> | SIGNER_DATA_MISSING: ...',
@@ -30,6 +30,7 @@ export function documentRoutes(app: FastifyInstance, ctx: ServiceContext): void 
         description:
           'The Complete HTML filled with `data` becomes the document. Participants come from `signProfile`, or from the template signatureProfile and the answers. Answers {code, document, signProfile: [{id, name, email, phone, role, url?}], documents}; `url` is the personal link of participants with notification false.',
         body: saveFromTemplateSchema,
+        response: createdProcessResponse,
         errors: CREATION_ERRORS,
       }),
       // Answers to `image` questions are data URIs of up to 8 MiB.
@@ -50,6 +51,7 @@ export function documentRoutes(app: FastifyInstance, ctx: ServiceContext): void 
         description:
           'With `file` the PDF is in the request. With `compress: true` the answer carries `url`: PUT the PDF there (Content-Type: application/pdf, within 5 minutes); participants are invited once it has arrived.',
         body: uploadPdfSchema,
+        response: createdProcessResponse,
         errors: CREATION_ERRORS,
       }),
       bodyLimit: inlineFilesLimit(ctx, 1),
@@ -71,7 +73,8 @@ export function documentRoutes(app: FastifyInstance, ctx: ServiceContext): void 
         description:
           'Only global validations (camera, otpCode, options at the root) apply, to every participant; per-signer camera, otpCode and options are ignored. Participants: the root signProfile, or everyone the documents name (the same e-mail is the same person).',
         body: packageSchema,
-        errors: { ...CREATION_ERRORS, 400: `DOCUMENTS_MIN_TWO | ${CREATION_ERRORS[400]}` },
+        response: createdProcessResponse,
+        errors: { ...CREATION_ERRORS, 400: `DOCUMENTS_MIN_TWO | SIGNER_SEQUENCE_NOT_SUPPORTED | ${CREATION_ERRORS[400]}` },
       }),
       bodyLimit: inlineFilesLimit(ctx, 4),
     },
@@ -125,6 +128,7 @@ export function documentRoutes(app: FastifyInstance, ctx: ServiceContext): void 
       description:
         'Answers {success, errors: {cant, documents?}}: codes unknown to the organization or no longer in signature are listed, the others cancelled. Notified participants receive the message.',
       body: cancelSchema,
+      response: cancelResponse,
       errors: { 400: 'Invalid request | USER_NOTFOUND' },
     }),
     async (request) => cancelProcesses(ctx, { organizationId: request.organizationId, input: validate(cancelSchema, request.body) }),

@@ -209,3 +209,31 @@ export const cancelSchema = Joi.object<CancelInput>({
   message: Joi.string().trim().min(1).max(1000).required(),
   email: email.required(),
 });
+
+const createdParticipant = Joi.object({
+  id: Joi.string().length(2).required().description('the participant id, unique within the process'),
+  name: Joi.string().required(),
+  email: Joi.string().required(),
+  phone: Joi.string(),
+  role: Joi.string().valid('SIGNER', 'APPROVER').required(),
+  url: Joi.string().uri().description('the personal link, only for participants the service does not notify'),
+});
+
+export const createdProcessResponse = Joi.object({
+  code: processCode.required(),
+  document: processCode.required().description('the same code, under the real service\'s name for it'),
+  signProfile: Joi.array().items(createdParticipant).required(),
+  documents: Joi.array()
+    .items(Joi.object({ name: Joi.string().required(), url: Joi.string().uri().description('PUT the PDF here (compress), 5 minutes') }))
+    .required(),
+  url: Joi.string().uri().description('POST /document/upload with compress: the upload URL of the PDF'),
+  package: processCode.description('POST /document/many: the package code (the process code)'),
+});
+
+export const cancelResponse = Joi.object({
+  success: Joi.number().integer().min(0).required().description('processes cancelled'),
+  errors: Joi.object({
+    cant: Joi.number().integer().min(0).required(),
+    documents: Joi.array().items(Joi.string()).description('codes unknown to the organization or no longer in signature'),
+  }).required(),
+});

@@ -1,6 +1,7 @@
 import type { ParticipantRow } from '../db/schema.js';
 import { readBlobBytes, writeBlobBytes } from '../files/blob-bytes.js';
 import { ApiError, badRequest } from '../http/errors.js';
+import { newToken } from '../ids.js';
 import { APPROVAL_THRESHOLD } from '../veriface/face-matcher.js';
 import { IMAGE_MAX_BYTES, imageTypeOf, type ImageType } from '../veriface/images.js';
 import type { EffectiveValidations } from './identity-validations.js';
@@ -104,7 +105,9 @@ export async function submitPhoto(ctx: SignerContext, options: { token: string; 
   if (signing.participant.camera_verified_at !== null) throw badRequest('IDENTITY_ALREADY_VERIFIED');
   const type = checkImage(options.image);
   const { process, participant } = signing;
-  const key = `processes/${process.id}/participants/${participant.participant_id}/${kind}.${type}`;
+  // A key of its own per upload: a photo refused below (or racing a verification) never replaces
+  // one a decision was made on; earlier attempts stay as part of the trail.
+  const key = `processes/${process.id}/participants/${participant.participant_id}/${kind}-${newToken(9)}.${type}`;
   await writeBlobBytes(ctx.blobs, key, options.image, type === 'jpg' ? 'image/jpeg' : 'image/png');
 
   const stored = await changeSigning(ctx, signing, async ({ trx, fresh, now, update }): Promise<Signing> => {
@@ -114,6 +117,9 @@ export async function submitPhoto(ctx: SignerContext, options: { token: string; 
     await recordProcessEvent(trx, ctx.clock, { process: fresh.process, action: 'PHOTO_CAPTURED', participant: updated, detail: { kind } });
     if (verifiedNow) await recordProcessEvent(trx, ctx.clock, { process: fresh.process, action: 'IDENTITY_VERIFIED', participant: updated });
     return { process: fresh.process, participant: updated };
+  }).catch(async (error: unknown) => {
+    await ctx.blobs.delete([key]);
+    throw error;
   });
 
   const stillToCompare = mode === 'identification' && stored.participant.camera_verified_at === null && allCaptured(stored.participant, validations);
