@@ -26,10 +26,16 @@ export class ApiKeyResolver {
     private readonly clock: Clock,
   ) {}
 
+  /** The key's organization when it was found less than a second ago; no database, no promise. */
+  cached(key: string): ResolvedKey | undefined {
+    const cached = this.cache.get(key);
+    return cached && cached.until > this.clock.now().getTime() ? cached : undefined;
+  }
+
   async resolve(key: string): Promise<ResolvedKey | undefined> {
     const now = this.clock.now().getTime();
-    const cached = this.cache.get(key);
-    if (cached && cached.until > now) return cached;
+    const cached = this.cached(key);
+    if (cached) return cached;
     this.cache.delete(key);
     const found = await findActiveKeyByHash(this.db, hashApiKey(key));
     if (!found) return undefined;
