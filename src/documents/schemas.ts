@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import type { ProcessStatus } from '../db/schema.js';
-import { templateId } from '../templates/schemas.js';
+import { DEFAULT_PAGE_SIZE, templateId } from '../templates/schemas.js';
 import { phoneJoi } from '../veriface/phone.js';
 import { webhookName } from '../webhooks/schemas.js';
 import type { ValidationFieldsInput, ValidationOptionsInput } from './identity-validations.js';
@@ -192,7 +192,7 @@ export const readProcessQuery = Joi.object<ReadProcessQuery>({
   code: processCode,
   status: Joi.string().valid(...PROCESS_STATUSES),
   template: templateId,
-  limit: Joi.number().integer().min(1).max(500).default(100),
+  limit: Joi.number().integer().min(1).max(500).default(DEFAULT_PAGE_SIZE),
   cursor: Joi.string().max(200),
 }).oxor('code', 'status').oxor('code', 'template').oxor('code', 'cursor');
 
