@@ -1,3 +1,4 @@
+import { olderThan } from '../db/keyset.js';
 import type { Db } from '../db/database.js';
 import type {
   ParticipantRow,
@@ -161,12 +162,7 @@ export async function listProcesses(
   }
   const after = options.after;
   if (after) {
-    query = query.where((eb) =>
-      eb.or([
-        eb('created_at', '<', after.created_at),
-        eb.and([eb('created_at', '=', after.created_at), eb('id', '<', after.id)]),
-      ]),
-    );
+    query = query.where(olderThan(after));
   }
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
 }

@@ -1,3 +1,4 @@
+import { olderThan } from '../db/keyset.js';
 import type { Db, Dialect } from '../db/database.js';
 import type { NewTemplateRow, TemplateRow } from '../db/schema.js';
 import { reusableQuery } from '../db/reusable-query.js';
@@ -68,12 +69,7 @@ export async function listTemplates(
     .where('organization_id', '=', organizationId);
   const after = options.after;
   if (after) {
-    query = query.where((eb) =>
-      eb.or([
-        eb('created_at', '<', after.created_at),
-        eb.and([eb('created_at', '=', after.created_at), eb('id', '<', after.id)]),
-      ]),
-    );
+    query = query.where(olderThan(after));
   }
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
 }

@@ -1,0 +1,11 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
+import type { CursorPosition } from '../http/cursor.js';
+
+/**
+ * The rows after `after` in a newest-first list ordered by (created_at, id): the keyset condition
+ * every paged list uses, so a deep page costs what the first one does. It names the columns of the
+ * query's own table; every paged table has both.
+ */
+export function olderThan(after: CursorPosition): Expression<SqlBool> {
+  return sql<SqlBool>`(created_at < ${after.created_at} or (created_at = ${after.created_at} and id < ${after.id}))`;
+}
