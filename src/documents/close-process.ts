@@ -5,7 +5,7 @@ import { recordProcessEvent, type ProcessAction } from './process-events.js';
 import { transitionProcess } from './queries.js';
 
 /** A process is "in signature" while CREATED; every other state is terminal. */
-export const IN_SIGNATURE: ProcessStatus = 'CREATED';
+const IN_SIGNATURE: ProcessStatus = 'CREATED';
 
 const ACTION_OF: Record<Exclude<ProcessStatus, 'CREATED'>, ProcessAction> = {
   FINISH: 'FINISH',

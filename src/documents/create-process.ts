@@ -6,6 +6,7 @@ import { newCode, newObjectId, newToken } from '../ids.js';
 import { checkCreation } from '../organizations/creation-checks.js';
 import { normalizeEmail } from '../organizations/organizations.js';
 import { findTemplate, lockTemplate } from '../templates/queries.js';
+import type { TemplateBody } from '../templates/schemas.js';
 import { parseBody } from '../templates/template-document.js';
 import { templateFileKey } from '../templates/template-files.js';
 import { DOCUMENT_URL_LIFETIME_SECONDS, documentFileKey, looksLikePdf, sha256 } from './document-files.js';
@@ -13,6 +14,7 @@ import { fillTemplateHtml } from './fill-template-html.js';
 import { resolveValidations, type EffectiveValidations } from './identity-validations.js';
 import { notifyParticipants, participantLink } from './notify-participants.js';
 import { recordProcessEvent } from './process-events.js';
+import { nextReminderAt } from './process-sweeps.js';
 import { insertDocuments, insertParticipants, insertProcess } from './queries.js';
 import { PROCESS_CODE_LENGTH, type Answer, type ProcessFieldsInput, type SignerInput } from './schemas.js';
 import { resolveAnswers } from './template-answers.js';
@@ -54,7 +56,7 @@ export interface CreatedProcess {
 interface PreparedDocument {
   row: ProcessDocumentRow;
   bytes?: Buffer;
-  template?: { row: TemplateRow; answers: Record<string, string> };
+  template?: { row: TemplateRow; body: TemplateBody; answers: Record<string, string> };
 }
 
 /** Two characters, unique within the process, like the real service's participant ids (`G8`). */
@@ -114,7 +116,7 @@ async function prepareDocument(
       sha256: sha256(bytes),
     },
     bytes,
-    template: { row: template, answers: resolved.answers },
+    template: { row: template, body, answers: resolved.answers },
   };
 }
 
@@ -122,7 +124,7 @@ function chooseSigners(draft: ProcessDraft, documents: PreparedDocument[]): Sign
   if (draft.signers) return draft.signers;
   const template = documents[0]?.template;
   if (!template) throw badRequest('"signProfile" is required');
-  const derived = signersFromTemplate(parseBody(template.row), template.answers);
+  const derived = signersFromTemplate(template.body, template.answers);
   if (!derived.ok) throw badRequest(derived.message);
   const seen = new Set<string>();
   for (const signer of derived.signers) {
@@ -177,10 +179,6 @@ function participantRows(
   }));
 }
 
-function hoursLater(now: Date, hours: number | undefined): string | null {
-  return hours === undefined ? null : new Date(now.getTime() + hours * 3_600_000).toISOString();
-}
-
 /**
  * Creates a signing process or a package: checks the creator, the documents (template answers
  * filled into the Complete HTML, or a PDF), the participants and their identity validations;
@@ -229,7 +227,7 @@ export async function createSigningProcess(
     message: fields.message ?? '',
     expires_at: fields.expiredDate ? fields.expiredDate.toISOString() : null,
     remind_every_hours: fields.remember ?? null,
-    next_reminder_at: startNow ? hoursLater(now, fields.remember) : null,
+    next_reminder_at: startNow && fields.remember !== undefined ? nextReminderAt(now, fields.remember) : null,
     custom: fields.custom ? JSON.stringify(fields.custom) : null,
     target_webhooks: fields.targetWebhooks ? JSON.stringify(fields.targetWebhooks) : null,
     tags: fields.tags ? JSON.stringify(fields.tags) : null,

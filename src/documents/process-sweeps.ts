@@ -5,6 +5,11 @@ import { findDueProcesses, listParticipants, setNextReminder } from './queries.j
 
 const BATCH = 100;
 
+/** When the next reminder of a process that reminds every `hours` hours is due, counted from `now`. */
+export function nextReminderAt(now: Date, hours: number): string {
+  return new Date(now.getTime() + hours * 3_600_000).toISOString();
+}
+
 export type SweepContext = NotifyContext & { db: Db };
 
 /**
@@ -35,7 +40,7 @@ export async function remindDueParticipants(ctx: SweepContext): Promise<number> 
     for (const process of due) {
       const hours = process.remind_every_hours;
       reminded += await ctx.db.transaction().execute(async (trx) => {
-        await setNextReminder(trx, process.id, hours === null ? null : new Date(now.getTime() + hours * 3_600_000).toISOString());
+        await setNextReminder(trx, process.id, hours === null ? null : nextReminderAt(now, hours));
         return notifyParticipants(trx, ctx, { process, participants: await listParticipants(trx, process.id), occasion: 'reminder' });
       });
     }

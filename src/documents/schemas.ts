@@ -9,6 +9,7 @@ export const PROCESS_CODE_LENGTH = 10;
 export const MAX_PARTICIPANTS = 50;
 export const MAX_PACKAGE_DOCUMENTS = 20;
 
+/** One answer of `data`: `key` names a question of the template. */
 export interface Answer {
   key: string;
   value: string;

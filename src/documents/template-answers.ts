@@ -1,12 +1,8 @@
 import Joi from 'joi';
-import type { Question, QuestionType, TemplateBody } from '../templates/schemas.js';
+import { QUESTION_TYPES, type Question, type QuestionType, type TemplateBody } from '../templates/schemas.js';
 import { isValidPhone } from '../veriface/phone.js';
+import type { Answer } from './schemas.js';
 
-/** One answer of `data`: `key` names a question of the template. */
-export interface Answer {
-  key: string;
-  value: string;
-}
 
 export type AnswersResult = { ok: true; answers: Record<string, string> } | { ok: false; message: string };
 
@@ -22,20 +18,10 @@ const OPTION_TYPES: ReadonlySet<QuestionType> = new Set(['clausula', 'select', '
 /** Types answered by the signer while signing, never required of the integrator. */
 const SIGNER_TYPES: ReadonlySet<QuestionType> = new Set(['signature', 'image']);
 
-/** Types whose answer is free text, so `maxlength` and `regex` apply to it. */
-const FREE_TEXT_TYPES: ReadonlySet<QuestionType> = new Set([
-  'text',
-  'name',
-  'email',
-  'phone',
-  'number',
-  'currency',
-  'date',
-  'nit',
-  'identification',
-  'department',
-  'request',
-]);
+/** Types whose answer is free text, so `maxlength` and `regex` apply to it: all but choices, checks and what the signer answers. */
+const FREE_TEXT_TYPES: ReadonlySet<QuestionType> = new Set(
+  QUESTION_TYPES.filter((type) => !OPTION_TYPES.has(type) && !SIGNER_TYPES.has(type) && type !== 'check'),
+);
 
 const NUMBER = /^-?\d+(\.\d+)?$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

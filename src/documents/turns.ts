@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.js';
 import type { ParticipantRow, ProcessRow } from '../db/schema.js';
 import { notifyParticipants, type NotifyContext } from './notify-participants.js';
+import { nextReminderAt } from './process-sweeps.js';
 import { listParticipants, setNextReminder, updateParticipant } from './queries.js';
 
 /**
@@ -21,7 +22,7 @@ export async function startNextTurn(db: Db, ctx: NotifyContext, process: Process
     if (await updateParticipant(db, participant.id, { status: updated.status, updated_at: updated.updated_at }, ['PENDING'])) invited.push(updated);
   }
   if (process.remind_every_hours !== null && process.next_reminder_at === null) {
-    await setNextReminder(db, process.id, new Date(now.getTime() + process.remind_every_hours * 3_600_000).toISOString());
+    await setNextReminder(db, process.id, nextReminderAt(now, process.remind_every_hours));
   }
   await notifyParticipants(db, ctx, { process, participants: invited, occasion: 'invitation' });
   return invited;
