@@ -1,8 +1,12 @@
 import type Joi from 'joi';
+import { canonicalValue, UNDECIDED } from './canonical-input.js';
 import { badRequest } from './errors.js';
 
 /** Validates with Joi and answers the first problem as a 400 in Joi's own words. */
 export function validate<T>(schema: Joi.Schema<T>, input: unknown): T {
+  const canonical = canonicalValue(schema, input);
+  // Answered only where Joi would accept the input and answer this same value, so it is a T.
+  if (canonical !== UNDECIDED) return canonical as T;
   // Joi's defaults (abort early, convert) are what the contract's messages need; passing no options
   // spares Joi merging them on every call.
   const { value, error } = schema.validate(input);

@@ -9,9 +9,7 @@ import { getTemplateJson, listTemplates } from './read-templates.js';
 import {
   createTemplateSchema,
   deleteTemplateResponse,
-  DEFAULT_PAGE_SIZE,
   listTemplatesQuery,
-  type ListTemplatesQuery,
   templateDetailResponse,
   templateIdQuery,
   templateListResponse,
@@ -19,19 +17,6 @@ import {
   updateTemplateSchema,
 } from './schemas.js';
 import { updateTemplate } from './update-template.js';
-
-const PLAIN_ID = /^[0-9a-f]{24}$/;
-
-/**
- * The read integrators make most, `?id=` and nothing else, already in the form Joi would answer:
- * taken as it is, it spares the busiest route a schema walk. Anything else goes through Joi.
- */
-function plainIdQuery(query: unknown): ListTemplatesQuery | undefined {
-  if (typeof query !== 'object' || query === null) return undefined;
-  const keys = Object.keys(query);
-  const id: unknown = keys.length === 1 && keys[0] === 'id' ? Object.getOwnPropertyDescriptor(query, 'id')?.value : undefined;
-  return typeof id === 'string' && PLAIN_ID.test(id) ? { id, limit: DEFAULT_PAGE_SIZE } : undefined;
-}
 
 export function templateRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   app.post(
@@ -57,7 +42,7 @@ export function templateRoutes(app: FastifyInstance, ctx: ServiceContext): void 
       errors: { 404: 'TEMPLATE_NOT_FOUND (with ?id=)' },
     }),
     async (request, reply) => {
-      const query = plainIdQuery(request.query) ?? validate(listTemplatesQuery, request.query);
+      const query = validate(listTemplatesQuery, request.query);
       const organizationId = request.organizationId;
       if (query.id !== undefined) {
         return reply.type('application/json; charset=utf-8').send(await getTemplateJson(ctx, { organizationId, id: query.id }));
