@@ -3,8 +3,36 @@ import type { Db, Dialect } from '../db/database.js';
 import type { NewTemplateRow, TemplateRow } from '../db/schema.js';
 import { reusableQuery } from '../db/reusable-query.js';
 
+const templateInsert = reusableQuery(
+  (
+    db,
+    id: string,
+    organizationId: string,
+    name: string,
+    description: string | null,
+    body: string,
+    build: number,
+    status: TemplateRow['status'],
+    createdAt: string,
+    updatedAt: string,
+  ) =>
+    db.insertInto('templates').values({
+      id,
+      organization_id: organizationId,
+      name,
+      description,
+      body,
+      build,
+      status,
+      created_at: createdAt,
+      updated_at: updatedAt,
+    }),
+);
+
+/** An omitted description is written as the NULL it defaulted to, so the compiled SQL never changes shape. */
 export async function insertTemplate(db: Db, row: NewTemplateRow): Promise<void> {
-  await db.insertInto('templates').values(row).execute();
+  const { id, organization_id, name, description = null, body, build, status, created_at, updated_at } = row;
+  await templateInsert(db, id, organization_id, name, description, body, build, status, created_at, updated_at);
 }
 
 const templateOfOrganization = reusableQuery((db, id: string, organizationId: string) =>

@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../src/clock.js';
+import { LocalBlobStore } from '../src/files/local-blob-store.js';
+import { UrlSigner } from '../src/files/url-signer.js';
+
+describe('LocalBlobStore.delete', () => {
+  let dataDir: string;
+  let root: string;
+  let store: LocalBlobStore;
+
+  beforeEach(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'local-blob-store-'));
+    root = path.join(dataDir, 'files');
+    store = new LocalBlobStore(root, 'http://127.0.0.1', new UrlSigner('secret', systemClock));
+  });
+  afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  const put = (key: string, content = 'x') => {
+    const file = path.join(root, ...key.split('/'));
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, content);
+  };
+  const exists = (relative: string) => fs.existsSync(path.join(root, ...relative.split('/')));
+
+  it('accepts keys whose files and folder do not exist, and creates nothing', async () => {
+    fs.mkdirSync(path.join(root, 'templates'), { recursive: true });
+    await store.delete(['templates/a/mask.html', 'templates/a/complete.html']);
+    expect(exists('templates/a')).toBe(false);
+    expect(exists('templates')).toBe(true);
+  });
+
+  it('removes the files, then their folder once empty', async () => {
+    put('templates/a/mask.html');
+    put('templates/a/complete.html');
+    await store.delete(['templates/a/mask.html', 'templates/a/complete.html']);
+    expect(exists('templates/a')).toBe(false);
+    expect(exists('templates')).toBe(true);
+  });
+
+  it('removes the files that exist when others of the same folder do not', async () => {
+    put('templates/a/mask.html');
+    await store.delete(['templates/a/mask.html', 'templates/a/complete.html']);
+    expect(exists('templates/a')).toBe(false);
+  });
+
+  it('keeps a folder that still holds other files', async () => {
+    put('processes/p/one.pdf');
+    put('processes/p/two.pdf');
+    await store.delete(['processes/p/one.pdf', 'processes/p/missing.pdf']);
+    expect(exists('processes/p/one.pdf')).toBe(false);
+    expect(exists('processes/p/two.pdf')).toBe(true);
+  });
+
+  it('cleans each folder of keys spread over several', async () => {
+    put('templates/a/mask.html');
+    put('templates/b/mask.html');
+    await store.delete(['templates/a/mask.html', 'templates/b/mask.html', 'templates/c/mask.html']);
+    expect(exists('templates/a')).toBe(false);
+    expect(exists('templates/b')).toBe(false);
+    expect(exists('templates/c')).toBe(false);
+  });
+
+  it('refuses an invalid key before deleting anything', async () => {
+    put('templates/a/mask.html');
+    await expect(store.delete(['templates/a/mask.html', 'templates/../a'])).rejects.toThrow('Invalid blob key');
+    expect(exists('templates/a/mask.html')).toBe(true);
+  });
+
+  it('passes on errors other than a missing file', async () => {
+    put('templates/a/mask.html');
+    await expect(store.delete(['templates/a'])).rejects.toMatchObject({ code: 'EISDIR' });
+    put('documents/plain');
+    await expect(store.delete(['documents/plain/file.pdf'])).rejects.toMatchObject({ code: 'ENOTDIR' });
+    expect(exists('templates/a/mask.html')).toBe(true);
+  });
+});
