@@ -52,8 +52,9 @@ async function startStore(dataDir: string): Promise<Store> {
     contentType: 'text/html',
     maxBytes: config.uploadMaxBytes,
   });
-  // As src/server.ts does: a real instance pays for its idle outbox polling while it serves requests.
-  deps.worker.start();
+  // As src/server.ts does: a real instance pays for its background work (outbox polling, SQLite
+  // checkpoints) while it serves requests.
+  deps.startBackgroundWork();
 
   // The stored body is exactly what POST /template would store: validated, merged, cross-checked.
   const body = mergeBody(validate(createTemplateSchema, sampleTemplate()));

@@ -38,6 +38,8 @@ export interface Deps extends ServiceContext {
   faceMatcher: FaceMatcher;
   keys: ApiKeyResolver;
   worker: OutboxWorker;
+  /** What a serving instance runs beside its requests: the outbox worker and the store's upkeep. */
+  startBackgroundWork(): void;
   /** Channels that write to DATA_DIR/mailbox because no provider is configured for them. */
   localMailbox: Channel[];
   close(): Promise<void>;
@@ -65,6 +67,7 @@ const silentLogger: WorkerLogger = { error: () => undefined };
 /** The one place where the outside world is chosen from configuration. Tests pass their own clock. */
 export async function createDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
   const clock = overrides.clock ?? systemClock;
+  const logger = overrides.logger ?? silentLogger;
   const database = await openDatabase(config);
   const signer = new UrlSigner(await urlSigningSecret(database.db, config.urlSigningSecret), clock);
   const s3 = config.s3 ? new S3BlobStore(config.s3, clock) : undefined;
@@ -87,7 +90,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     db: database.db,
     dialect: database.dialect,
     clock,
-    logger: overrides.logger ?? silentLogger,
+    logger,
     batchSize: config.outboxBatchSize,
     leaseMs: config.outboxLeaseMs,
     handlers: {
@@ -123,6 +126,10 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     keys: new ApiKeyResolver(database.db, clock),
     faceMatcher: manualReview,
     worker,
+    startBackgroundWork() {
+      worker.start();
+      database.startUpkeep((error) => logger.error({ err: error }, 'database upkeep failed'));
+    },
     localMailbox: senders.local,
     outbox: worker,
     allowPrivateUrls: config.webhookAllowPrivate,

@@ -10,7 +10,7 @@ async function main(): Promise<void> {
   const deps = await createDeps(config, { logger: pino({ level: config.logLevel, name: 'outbox' }) });
   const app = await buildApp(config, deps);
   await app.listen({ port: config.port, host: config.host });
-  deps.worker.start();
+  deps.startBackgroundWork();
   await scheduleRecurringJobs(deps.db, deps.clock, RECURRING_JOBS);
   app.log.info({ publicUrl: config.publicUrl, store: deps.dialect, files: deps.blobs.kind }, 'service started');
   if (deps.localMailbox.length > 0) {

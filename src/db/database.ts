@@ -5,6 +5,7 @@ import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type MigrationProvider } from 'kysely';
 import type { Database } from './schema.js';
 import { foundation } from './migrations/001_foundation.js';
+import { startCheckpointer, type Checkpointer } from './sqlite-checkpointer.js';
 import { withStatementCache } from './statement-cache.js';
 import { outbox } from './migrations/002_outbox.js';
 import { veriface } from './migrations/003_veriface.js';
@@ -16,8 +17,13 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface DatabaseHandle {
   db: Db;
   dialect: Dialect;
+  /** Upkeep a serving instance runs in the background (SQLite: WAL checkpoints off the event loop); close() ends it. */
+  startUpkeep(onError: (error: Error) => void): void;
   close(): Promise<void>;
 }
+
+/** Often enough that the WAL never gathers much to copy at once; an idle tick costs a few microseconds. */
+const CHECKPOINT_INTERVAL_MS = 20;
 
 export interface OpenDatabaseOptions {
   databaseUrl: string | undefined;
@@ -40,13 +46,25 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 
 function openSqlite(dataDir: string): DatabaseHandle {
   fs.mkdirSync(dataDir, { recursive: true });
-  const file = new BetterSqlite3(path.join(dataDir, 'service.sqlite'));
+  const filePath = path.join(dataDir, 'service.sqlite');
+  const file = new BetterSqlite3(filePath);
   file.pragma('journal_mode = WAL');
   file.pragma('synchronous = NORMAL');
   file.pragma('busy_timeout = 5000');
   file.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  let checkpointer: Checkpointer | undefined;
+  return {
+    db,
+    dialect: 'sqlite',
+    startUpkeep(onError) {
+      checkpointer ??= startCheckpointer({ file: filePath, intervalMs: CHECKPOINT_INTERVAL_MS, onError });
+    },
+    async close() {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
+  };
 }
 
 async function openPostgres(url: string, schema: string): Promise<DatabaseHandle> {
@@ -59,7 +77,7 @@ async function openPostgres(url: string, schema: string): Promise<DatabaseHandle
   }
   const pool = new pg.Pool({ connectionString: url, max: 10, options: `-c search_path="${schema}"` });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  return { db, dialect: 'postgres', startUpkeep: () => undefined, close: () => db.destroy() };
 }
 
 /**
