@@ -27,6 +27,14 @@ describe('Canonical input is answered without Joi, with the value Joi answers', 
     expect(canonicalValue(listTemplatesQuery, { id: ID })).toEqual({ id: ID, limit: 100 });
   });
 
+  it('a query string as Fastify parses it, on a prototype without properties, is answered too', () => {
+    const query: Record<string, unknown> = Object.create(Object.create(null));
+    query.id = ID;
+    expect(canonicalValue(listTemplatesQuery, query)).toEqual({ id: ID, limit: 100 });
+    query.limit = '20';
+    expect(canonicalValue(listTemplatesQuery, query)).toBe(UNDECIDED);
+  });
+
   it('a key required only when a sibling has some value is required exactly then', () => {
     const select = { name: 'city', type: 'select', description: 'City' };
     expect(canonicalValue(createTemplateSchema, sampleTemplate({ config: [select], sign: [], signatureProfile: [] }))).toBe(UNDECIDED);
@@ -49,6 +57,12 @@ describe('Input Joi would convert or refuse is left to Joi', () => {
     ['a field explicitly undefined', { id: ID, description: undefined }],
     ['no body at all', undefined],
     ['an array instead of an object', [{ id: ID }]],
+    ['an object built by a class', new (class Body {
+      id = ID;
+      describe() {
+        return 'not data';
+      }
+    })()],
   ];
   for (const [what, input] of cases) {
     it(what, () => expect(canonicalValue(updateTemplateSchema, input)).toBe(UNDECIDED));

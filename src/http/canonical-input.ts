@@ -40,10 +40,18 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Parsed JSON, or a parsed query string: fast-querystring builds its objects on a bare prototype
+ * (one without properties) so that no key can reach Object.prototype. Anything with a prototype
+ * that carries something (a Date, a Buffer, a class) is left to Joi.
+ */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (!isRecord(value)) return false;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
+  for (let prototype: unknown = Object.getPrototypeOf(value); prototype !== null && prototype !== Object.prototype; ) {
+    if (typeof prototype !== 'object' || Reflect.ownKeys(prototype).length > 0) return false;
+    prototype = Object.getPrototypeOf(prototype);
+  }
+  return true;
 }
 
 function isPrimitive(value: unknown): value is Primitive {
