@@ -19,28 +19,36 @@ export interface SeedCommand {
   count: number;
 }
 
+/** Answered once the store's outbox has nothing due: the work one slice left behind is done before the next. */
+export interface DrainCommand {
+  type: 'drain';
+  store: StoreName;
+}
+
 export type ChildMessage =
   | { type: 'ready'; bareUrl: string; stores: Record<StoreName, StoreAddress> }
   | { type: 'seeded'; ids: string[]; stored: number }
+  | { type: 'drained' }
   | { type: 'error'; message: string };
 
 function hasType(value: unknown): value is { type: unknown } {
   return typeof value === 'object' && value !== null && 'type' in value;
 }
 
+function namesStore(value: { type: unknown }): value is { type: unknown; store: StoreName } {
+  return 'store' in value && STORES.some((store) => store === value.store);
+}
+
 export function isSeedCommand(value: unknown): value is SeedCommand {
-  return (
-    hasType(value) &&
-    value.type === 'seed' &&
-    'store' in value &&
-    STORES.some((store) => store === value.store) &&
-    'count' in value &&
-    typeof value.count === 'number'
-  );
+  return hasType(value) && value.type === 'seed' && namesStore(value) && 'count' in value && typeof value.count === 'number';
+}
+
+export function isDrainCommand(value: unknown): value is DrainCommand {
+  return hasType(value) && value.type === 'drain' && namesStore(value);
 }
 
 export function isChildMessage(value: unknown): value is ChildMessage {
-  return hasType(value) && (value.type === 'ready' || value.type === 'seeded' || value.type === 'error');
+  return hasType(value) && (value.type === 'ready' || value.type === 'seeded' || value.type === 'drained' || value.type === 'error');
 }
 
 /**

@@ -19,7 +19,7 @@ import { createTemplateSchema } from '../src/templates/schemas.js';
 import { mergeBody } from '../src/templates/template-document.js';
 import { templateFileKey } from '../src/templates/template-files.js';
 import { checkTemplateReferences } from '../src/templates/template-rules.js';
-import { COMPLETE_HTML, isSeedCommand, sampleTemplate, STORES, type ChildMessage, type StoreAddress, type StoreName } from './protocol.js';
+import { COMPLETE_HTML, isDrainCommand, isSeedCommand, sampleTemplate, STORES, type ChildMessage, type StoreAddress, type StoreName } from './protocol.js';
 
 // 9 columns a row: 500 rows stay far below SQLite's bound-parameter limit.
 const INSERT_BATCH = 500;
@@ -27,6 +27,7 @@ const INSERT_BATCH = 500;
 interface Store {
   address: StoreAddress;
   seed(count: number): Promise<{ ids: string[]; stored: number }>;
+  drain(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -95,9 +96,23 @@ async function startStore(dataDir: string): Promise<Store> {
     return { ids, stored: Number(row.count) };
   }
 
+  async function drain(): Promise<void> {
+    for (;;) {
+      const due = await deps.db
+        .selectFrom('outbox')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '<=', deps.clock.now().toISOString())
+        .executeTakeFirstOrThrow();
+      if (Number(due.count) === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
   return {
     address: { url, privateKey: organization.privateKey, creatorEmail: 'bench@bench.test', processTemplate },
     seed,
+    drain,
     async close() {
       await app.close();
       await deps.close();
@@ -116,12 +131,13 @@ async function main(): Promise<void> {
   bare.get('/', async () => ({ hello: 'world' }));
   const bareUrl = await bare.listen({ host: '127.0.0.1', port: 0 });
 
+  const failed = (error: unknown) => send({ type: 'error', message: String(error) });
   process.on('message', (message: unknown) => {
-    if (!isSeedCommand(message)) return;
-    stores[message.store].seed(message.count).then(
-      (seeded) => send({ type: 'seeded', ...seeded }),
-      (error: unknown) => send({ type: 'error', message: String(error) }),
-    );
+    if (isSeedCommand(message)) {
+      stores[message.store].seed(message.count).then((seeded) => send({ type: 'seeded', ...seeded }), failed);
+    } else if (isDrainCommand(message)) {
+      stores[message.store].drain().then(() => send({ type: 'drained' }), failed);
+    }
   });
 
   // The parent owns this process: when it goes away, for whatever reason, so do we.
