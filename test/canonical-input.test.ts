@@ -84,6 +84,15 @@ describe('Schema features the fast path does not know leave that part to Joi', (
     ['two item types', Joi.array().items(Joi.number(), Joi.string()), ['1']],
     ['a default computed by a function', Joi.object({ a: Joi.string().default(() => 'x') }), {}],
   ];
+  it('a schema whose description cannot be read: the request still gets Joi', () => {
+    const schema = Joi.object({ a: Joi.string() });
+    schema.describe = () => {
+      throw new Error('unreadable');
+    };
+    expect(canonicalValue(schema, { a: 'x' })).toBe(UNDECIDED);
+    expect(schema.validate({ a: 'x' }).value).toEqual({ a: 'x' });
+  });
+
   for (const [what, schema, input] of unsupported) {
     it(what, () => {
       expect(schema.validate(input).error).toBeUndefined();

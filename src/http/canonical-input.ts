@@ -266,10 +266,19 @@ const compiled = new WeakMap<Joi.Schema, Check>();
 export function canonicalValue(schema: Joi.Schema, input: unknown): unknown {
   let check = compiled.get(schema);
   if (!check) {
-    check = compileValue(schema.describe());
+    check = compileOrLeaveToJoi(schema);
     compiled.set(schema, check);
   }
   return check(input);
+}
+
+/** A description this module cannot make sense of costs the fast path, never the request. */
+function compileOrLeaveToJoi(schema: Joi.Schema): Check {
+  try {
+    return compileValue(schema.describe());
+  } catch {
+    return undecided;
+  }
 }
 
 interface KeyCheck {
