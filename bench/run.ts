@@ -112,20 +112,21 @@ async function stopServer(child: ChildProcess): Promise<void> {
   clearTimeout(kill);
 }
 
-async function seed(server: Server, store: StoreName, count: number): Promise<{ ids: string[]; stored: number }> {
-  const command: SeedCommand = { type: 'seed', store, count };
+/** Sends a command to the server and waits for its answer. */
+async function ask(server: Server, command: SeedCommand | DrainCommand): Promise<ChildMessage> {
   const reply = nextMessage(server.child);
   server.child.send(command);
-  const seeded = await reply;
+  return reply;
+}
+
+async function seed(server: Server, store: StoreName, count: number): Promise<{ ids: string[]; stored: number }> {
+  const seeded = await ask(server, { type: 'seed', store, count });
   if (seeded.type !== 'seeded') throw new Error(`expected seeded, got ${seeded.type}`);
   return seeded;
 }
 
 async function drain(server: Server, store: StoreName): Promise<void> {
-  const command: DrainCommand = { type: 'drain', store };
-  const reply = nextMessage(server.child);
-  server.child.send(command);
-  const drained = await reply;
+  const drained = await ask(server, { type: 'drain', store });
   if (drained.type !== 'drained') throw new Error(`expected drained, got ${drained.type}`);
 }
 

@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import { describe, expect, it } from 'vitest';
 import { canonicalValue, UNDECIDED } from '../src/http/canonical-input.js';
+import { isRecord } from '../src/is-record.js';
 import * as documentSchemas from '../src/documents/schemas.js';
 import * as referenceSchemas from '../src/references/schemas.js';
 import * as templateSchemas from '../src/templates/schemas.js';
@@ -148,10 +149,6 @@ type Random = ReturnType<typeof random>;
 
 const STRINGS = ['a', 'abc', 'buyer_name', 'A_b-1', '', ' padded ', 'UPPER', ID, ID.toUpperCase(), 'https://example.test/hook', 'é', '5', 'true', 'x'.repeat(600), 'cash', 'SIGNER', '+573001234567', 'ana@buyer.test', '2026-12-31'];
 const NUMBERS = [0, -0, 1, 2.5, -3, 1e20, 24, 500, 501, 9007199254740993];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function anyPrimitive(rng: Random): unknown {
   return rng.pick([rng.pick(STRINGS), rng.pick(NUMBERS), true, false, null]);

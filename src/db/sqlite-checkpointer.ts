@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { isRecord } from '../is-record.js';
 
 /** What one background checkpoint did: WAL frames in the log, and how many of them are now in the database. */
 export interface CheckpointReport {
@@ -41,10 +42,6 @@ parentPort.on('message', () => {
   parentPort.close();
 });
 `;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
 
 /**
  * Copies the SQLite WAL into the database from a second connection on a worker thread. better-sqlite3

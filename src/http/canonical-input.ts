@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { isRecord } from '../is-record.js';
 
 /**
  * A fast path in front of Joi. Joi walks its schema tree on every call, which on a whole template
@@ -34,10 +35,6 @@ interface Node {
 interface Rule {
   name: string;
   args: Record<string, unknown>;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

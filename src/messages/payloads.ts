@@ -1,13 +1,10 @@
+import { isRecord } from '../is-record.js';
 import type { EmailPayload, SmsPayload, WhatsAppPayload } from '../outbox/types.js';
 
 /*
  * Payloads come back from the database as parsed JSON. They are checked before use: a malformed one
  * fails at once instead of being retried for a day.
  */
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 const isOptionalString = (value: unknown) => value === undefined || typeof value === 'string';
 
