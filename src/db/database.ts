@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql, type MigrationProvider } from 'kysely';
 import type { Database } from './schema.js';
 import { foundation } from './migrations/001_foundation.js';
 import { startCheckpointer, type Checkpointer } from './sqlite-checkpointer.js';
+import { directSqlite } from './sqlite-direct.js';
 import { withStatementCache } from './statement-cache.js';
 import { outbox } from './migrations/002_outbox.js';
 import { veriface } from './migrations/003_veriface.js';
@@ -52,7 +53,9 @@ function openSqlite(dataDir: string): DatabaseHandle {
   file.pragma('synchronous = NORMAL');
   file.pragma('busy_timeout = 5000');
   file.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
+  const direct = directSqlite(withStatementCache(file));
+  const db = new Kysely<Database>({ dialect: direct.dialect });
+  direct.register(db);
   let checkpointer: Checkpointer | undefined;
   return {
     db,
