@@ -77,3 +77,34 @@ describe('LocalBlobStore.delete', () => {
     expect(exists('templates/a/mask.html')).toBe(true);
   });
 });
+
+describe('LocalBlobStore.presignAll: each URL grants its own key, keys of one folder signed two by two', () => {
+  const signer = new UrlSigner('secret', systemClock);
+  const store = new LocalBlobStore(path.join(os.tmpdir(), 'unused'), 'http://127.0.0.1:3000', signer);
+  const options = { method: 'GET', expiresInSeconds: 300 } as const;
+  const opens = (url: string, key: string) => {
+    const parsed = new URL(url);
+    return signer.check('GET', `/files/${key}`, Object.fromEntries(parsed.searchParams)) === 'ok';
+  };
+
+  it('answers one URL per key, in order, each opening its key and no other', async () => {
+    const keys = ['templates/a/mask.html', 'templates/a/complete.html', 'templates/a/extra.html', 'templates/b/mask.html'];
+    const urls = await store.presignAll(keys, options);
+    expect(urls.map((url) => new URL(url).pathname)).toEqual(keys.map((key) => `/files/${key}`));
+    for (const [i, url] of urls.entries()) {
+      keys.forEach((key, j) => expect(opens(url, key), `${url} on ${key}`).toBe(i === j));
+    }
+  });
+
+  it('names both files of a pair in each of its URLs; a key alone carries no list', async () => {
+    const urls = await store.presignAll(['templates/a/mask.html', 'templates/a/complete.html', 'templates/a/extra.html'], options);
+    expect(urls.map((url) => new URL(url).searchParams.get('files'))).toEqual(['mask.html,complete.html', 'mask.html,complete.html', null]);
+    expect(new Set(urls.map((url) => new URL(url).searchParams.get('signature'))).size).toBe(3);
+  });
+
+  it('signs the same key twice in a row alone, not as a pair', async () => {
+    const urls = await store.presignAll(['templates/a/mask.html', 'templates/a/mask.html'], options);
+    expect(urls.map((url) => new URL(url).searchParams.get('files'))).toEqual([null, null]);
+    expect(urls.every((url) => opens(url, 'templates/a/mask.html'))).toBe(true);
+  });
+});

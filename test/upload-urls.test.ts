@@ -109,6 +109,14 @@ describe('upload and download URLs of template HTML', () => {
         tamper(urls.mask, (u) => (u.pathname = u.pathname.replace('mask.html', 'complete.html'))),
         tamper(other.urls.mask, (u) => (u.pathname = u.pathname.replace(other.id, id))),
         tamper(urls.mask, (u) => (u.pathname = u.pathname.replace('mask.html', '../mask.html'))),
+        // The two files share one HMAC, but each URL carries its own half: neither opens the other.
+        tamper(urls.mask, (u) => u.searchParams.set('signature', new URL(urls.complete).searchParams.get('signature') ?? '')),
+        tamper(urls.complete, (u) => (u.pathname = u.pathname.replace('complete.html', 'mask.html'))),
+        tamper(urls.mask, (u) => u.searchParams.set('files', 'complete.html,mask.html')),
+        tamper(urls.mask, (u) => u.searchParams.set('files', 'mask.html,other.html')),
+        tamper(urls.mask, (u) => u.searchParams.set('files', 'mask.html')),
+        tamper(urls.mask, (u) => u.searchParams.delete('files')),
+        tamper(urls.mask, (u) => u.searchParams.append('files', 'mask.html,complete.html')),
       ];
       for (const url of tampered) {
         const res = await upload(url, '<p>evil</p>');

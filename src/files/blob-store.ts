@@ -29,6 +29,8 @@ export interface BlobStore {
   delete(keys: string[]): Promise<void>;
   /** A URL that allows exactly one method on one key until it expires. */
   presign(key: string, options: PresignOptions): Promise<string>;
+  /** URLs for keys issued together, in their order, each allowing the method on its key until the same instant. */
+  presignAll(keys: readonly string[], options: PresignOptions): Promise<string[]>;
 }
 
 export class BlobTooLargeError extends Error {

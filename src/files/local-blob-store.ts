@@ -101,10 +101,38 @@ export class LocalBlobStore implements BlobStore {
     return `${this.publicUrl}${pathname}?${this.signer.sign(options.method, pathname, options.expiresInSeconds)}`;
   }
 
+  /** Keys of one folder are signed two by two, one HMAC a pair (src/files/url-signer.ts); others alone. */
+  async presignAll(keys: readonly string[], options: PresignOptions): Promise<string[]> {
+    const urls: string[] = [];
+    const rest = [...keys];
+    for (let key = rest.shift(); key !== undefined; key = rest.shift()) {
+      const next = rest[0];
+      if (next !== undefined && next !== key && folderOf(next) === folderOf(key)) {
+        rest.shift();
+        urls.push(...this.presignPair(key, next, options));
+      } else {
+        urls.push(await this.presign(key, options));
+      }
+    }
+    return urls;
+  }
+
+  private presignPair(first: string, second: string, options: PresignOptions): string[] {
+    const folder = folderOf(first);
+    const names: [string, string] = [first.slice(folder.length), second.slice(folder.length)];
+    const [firstQuery, secondQuery] = this.signer.signPair(options.method, FILES_ROUTE_PREFIX + folder, names, options.expiresInSeconds);
+    return [`${this.publicUrl}${FILES_ROUTE_PREFIX}${first}?${firstQuery}`, `${this.publicUrl}${FILES_ROUTE_PREFIX}${second}?${secondQuery}`];
+  }
+
   private pathOf(key: string): string {
     if (!isValidBlobKey(key)) throw new Error(`Invalid blob key: ${key}`);
     return path.join(this.root, ...key.split('/'));
   }
+}
+
+/** The key's folder with its trailing slash: `templates/<id>/` of `templates/<id>/mask.html`. */
+function folderOf(key: string): string {
+  return key.slice(0, key.lastIndexOf('/') + 1);
 }
 
 function errorCode(error: unknown): unknown {

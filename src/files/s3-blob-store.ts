@@ -97,6 +97,10 @@ export class S3BlobStore implements BlobStore {
     return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds, signingDate: this.clock.now() });
   }
 
+  presignAll(keys: readonly string[], options: PresignOptions): Promise<string[]> {
+    return Promise.all(keys.map((key) => this.presign(key, options)));
+  }
+
   destroy(): void {
     this.client.destroy();
   }

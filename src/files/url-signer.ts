@@ -4,9 +4,26 @@ import type { PresignMethod } from './blob-store.js';
 
 export type SignedUrlCheck = 'ok' | 'expired' | 'invalid';
 
+/** A file name a pair can list: no separator of the list or of the path. */
+const PAIR_NAME = /^[A-Za-z0-9._-]+$/;
+/** Bytes of a file's tag: one HMAC-SHA512 gives two tags of the strength of an HMAC-SHA256. */
+const TAG_BYTES = 32;
+
+export interface SignedQuery {
+  expires?: unknown;
+  files?: unknown;
+  signature?: unknown;
+}
+
 /**
- * Signs `/files/...` URLs of the local store with HMAC-SHA256 over method, path and expiry, so a URL
- * grants one method on one file until one instant, and any change to it is detected.
+ * Signs `/files/...` URLs of the local store, so that a URL grants one method on one file until one
+ * instant, and any change to it is detected.
+ *
+ * - A file alone: HMAC-SHA256 over method, path and expiry.
+ * - Two files of one folder issued together (a template's two HTML files): one HMAC-SHA512 over
+ *   method, folder, both names (carried by each URL as `files`) and expiry; the first file's URL
+ *   carries the first half as its signature, the second file's the second half. Either half tells
+ *   nothing of the other, so neither URL opens the other file, and one HMAC serves both.
  */
 export class UrlSigner {
   private readonly key: crypto.KeyObject;
@@ -18,22 +35,56 @@ export class UrlSigner {
     this.key = crypto.createSecretKey(Buffer.from(secret, 'utf8'));
   }
 
-  /** The query string to append: both values are URL-safe (digits and hex) as they stand. */
+  /** The query string to append: every value is URL-safe (digits and hex) as it stands. */
   sign(method: PresignMethod, pathname: string, expiresInSeconds: number): string {
-    const expires = String(this.clock.now().getTime() + expiresInSeconds * 1000);
-    return `expires=${expires}&signature=${this.mac(method, pathname, expires)}`;
+    const expires = this.expiry(expiresInSeconds);
+    return `expires=${expires}&signature=${this.mac('sha256', `${method}\n${pathname}\n${expires}`)}`;
   }
 
-  check(method: PresignMethod, pathname: string, query: { expires?: unknown; signature?: unknown }): SignedUrlCheck {
-    const { expires, signature } = query;
+  /** The query strings of two files of `folder` (a pathname ending in `/`), in the order of `names`. */
+  signPair(method: PresignMethod, folder: string, names: readonly [string, string], expiresInSeconds: number): [string, string] {
+    if (!folder.endsWith('/') || names[0] === names[1] || !names.every((name) => PAIR_NAME.test(name))) {
+      throw new Error(`Cannot sign ${names.join(' and ')} in ${folder} as a pair`);
+    }
+    const expires = this.expiry(expiresInSeconds);
+    const files = names.join(',');
+    const tags = this.mac('sha512', pairMessage(method, folder, files, expires));
+    const query = (tag: string) => `expires=${expires}&files=${files}&signature=${tag}`;
+    return [query(tags.slice(0, 2 * TAG_BYTES)), query(tags.slice(2 * TAG_BYTES))];
+  }
+
+  check(method: PresignMethod, pathname: string, query: SignedQuery): SignedUrlCheck {
+    const { expires, files, signature } = query;
     if (typeof expires !== 'string' || typeof signature !== 'string' || !/^\d{1,16}$/.test(expires)) return 'invalid';
-    const expected = Buffer.from(this.mac(method, pathname, expires), 'hex');
+    const expected = files === undefined ? this.mac('sha256', `${method}\n${pathname}\n${expires}`) : this.pairTag(method, pathname, files, expires);
+    if (expected === undefined) return 'invalid';
     const given = Buffer.from(signature, 'hex');
-    if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return 'invalid';
+    const wanted = Buffer.from(expected, 'hex');
+    if (given.length !== wanted.length || !crypto.timingSafeEqual(given, wanted)) return 'invalid';
     return this.clock.now().getTime() > Number(expires) ? 'expired' : 'ok';
   }
 
-  private mac(method: string, pathname: string, expires: string): string {
-    return crypto.createHmac('sha256', this.key).update(`${method}\n${pathname}\n${expires}`).digest('hex');
+  /** The tag a pair URL must carry for the requested file, when the pair lists that file. */
+  private pairTag(method: string, pathname: string, files: unknown, expires: string): string | undefined {
+    if (typeof files !== 'string') return undefined;
+    const names = files.split(',');
+    const slash = pathname.lastIndexOf('/');
+    const position = names.indexOf(pathname.slice(slash + 1));
+    if (names.length !== 2 || position === -1) return undefined;
+    const tags = this.mac('sha512', pairMessage(method, pathname.slice(0, slash + 1), files, expires));
+    return tags.slice(position * 2 * TAG_BYTES, (position + 1) * 2 * TAG_BYTES);
   }
+
+  private expiry(expiresInSeconds: number): string {
+    return String(this.clock.now().getTime() + expiresInSeconds * 1000);
+  }
+
+  private mac(algorithm: 'sha256' | 'sha512', message: string): string {
+    return crypto.createHmac(algorithm, this.key).update(message).digest('hex');
+  }
+}
+
+/** Four lines where a file's message has three (a request path holds no newline), under another hash. */
+function pairMessage(method: string, folder: string, files: string, expires: string): string {
+  return `${method}\n${folder}\n${files}\n${expires}`;
 }

@@ -30,12 +30,11 @@ export interface TemplateUrls {
 
 /** PUT URLs to upload both HTML files, or GET URLs to download them; both expire after five minutes. */
 export async function templateFileUrls(blobs: BlobStore, templateId: string, method: 'PUT' | 'GET'): Promise<TemplateUrls> {
-  const presign = (kind: TemplateFileKind) =>
-    blobs.presign(templateFileKey(templateId, kind), {
-      method,
-      expiresInSeconds: TEMPLATE_URL_LIFETIME_SECONDS,
-      ...(method === 'PUT' ? { contentType: 'text/html' } : {}),
-    });
-  const [mask, complete] = await Promise.all([presign('mask'), presign('complete')]);
+  const [mask, complete] = await blobs.presignAll(templateFileKeys(templateId), {
+    method,
+    expiresInSeconds: TEMPLATE_URL_LIFETIME_SECONDS,
+    ...(method === 'PUT' ? { contentType: 'text/html' } : {}),
+  });
+  if (mask === undefined || complete === undefined) throw new Error('The blob store issued fewer URLs than keys');
   return { mask, complete };
 }
