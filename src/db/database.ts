@@ -6,8 +6,8 @@ import { Kysely, Migrator, PostgresDialect, sql, type MigrationProvider } from '
 import type { Database } from './schema.js';
 import { foundation } from './migrations/001_foundation.js';
 import { startCheckpointer, type Checkpointer } from './sqlite-checkpointer.js';
-import { directSqlite } from './sqlite-direct.js';
-import { withStatementCache } from './statement-cache.js';
+import { GroupCommitSqlite, groupCommitDialect } from './sqlite-group-commit.js';
+import { statementCache } from './statement-cache.js';
 import { outbox } from './migrations/002_outbox.js';
 import { veriface } from './migrations/003_veriface.js';
 import { signing } from './migrations/004_signing.js';
@@ -53,9 +53,9 @@ function openSqlite(dataDir: string): DatabaseHandle {
   file.pragma('synchronous = NORMAL');
   file.pragma('busy_timeout = 5000');
   file.pragma('foreign_keys = ON');
-  const direct = directSqlite(withStatementCache(file));
-  const db = new Kysely<Database>({ dialect: direct.dialect });
-  direct.register(db);
+  const grouped = groupCommitDialect(new GroupCommitSqlite(file, statementCache(file)));
+  const db = new Kysely<Database>({ dialect: grouped.dialect });
+  grouped.register(db);
   let checkpointer: Checkpointer | undefined;
   return {
     db,

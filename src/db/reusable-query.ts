@@ -1,12 +1,12 @@
 import type { Compilable, CompiledQuery } from 'kysely';
 import type { Db } from './database.js';
-import { directExecutorOf } from './sqlite-direct.js';
+import { groupCommitOf } from './sqlite-group-commit.js';
 
 /**
  * A query whose SQL is built and compiled once per dialect, then run again with new parameters.
  * On the hot paths Kysely's builder and compiler cost more than the database's own work. Only for
  * queries whose shape never depends on their parameters: the SQL must be the same for every call.
- * On SQLite, outside a transaction, it runs at once on the connection (src/db/sqlite-direct.ts).
+ * On SQLite, outside a transaction, it runs at once on the connection (src/db/sqlite-group-commit.ts).
  */
 export function reusableQuery<P extends unknown[], R>(build: (db: Db, ...params: P) => Compilable<R>) {
   const compiledByDialect = new Map<unknown, CompiledQuery<R>>();
@@ -22,7 +22,7 @@ export function reusableQuery<P extends unknown[], R>(build: (db: Db, ...params:
       compiledByDialect.set(dialect, compiled);
       return (await db.executeQuery(compiled)).rows;
     }
-    const direct = directExecutorOf(db)?.rows(compiled, params);
+    const direct = groupCommitOf(db)?.runDirect(compiled, params);
     if (direct) return direct;
     const again: CompiledQuery<R> = { ...compiled, parameters: params };
     return (await db.executeQuery(again)).rows;

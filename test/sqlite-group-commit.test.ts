@@ -1,0 +1,134 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase, type DatabaseHandle, type Db } from '../src/db/database.js';
+import { reusableQuery } from '../src/db/reusable-query.js';
+import { groupCommitOf, type GroupCommitSqlite } from '../src/db/sqlite-group-commit.js';
+
+const organizationInsert = reusableQuery((db, id: string, name: string, sdkIntegration: number, createdAt: string) =>
+  db.insertInto('organizations').values({ id, name, sdk_integration: sdkIntegration, created_at: createdAt }),
+);
+const insertOrganization = (db: Db, id: string, name: string, createdAt: string) => organizationInsert(db, id, name, 0, createdAt);
+const organizationNamed = reusableQuery((db, name: string) => db.selectFrom('organizations').select('id').where('name', '=', name));
+
+describe('SQLite group commit: writes arriving together commit together, and nobody hears of a write before it is committed', () => {
+  let dataDir: string;
+  let handle: DatabaseHandle;
+  let db: Db;
+  let group: GroupCommitSqlite;
+  /** Another connection to the same file: it sees only what is committed. */
+  let outside: BetterSqlite3.Database;
+
+  beforeEach(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'group-commit-'));
+    handle = await openDatabase({ databaseUrl: undefined, databaseSchema: 'public', dataDir });
+    db = handle.db;
+    const found = groupCommitOf(db);
+    if (!found) throw new Error('a SQLite store has a group commit');
+    group = found;
+    outside = new BetterSqlite3(path.join(dataDir, 'service.sqlite'), { readonly: true });
+    // Both organizations of every data test; the writes below add more beside them.
+    await insertOrganization(db, 'org-a', 'Acme', '2026-01-01T00:00:00.000Z');
+    await insertOrganization(db, 'org-b', 'Globex', '2026-01-01T00:00:00.000Z');
+  });
+  afterEach(async () => {
+    outside.close();
+    await handle.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const committedNames = () =>
+    (outside.prepare('select name from organizations order by name').all() as { name: string }[]).map((row) => row.name);
+  const addInTransaction = (name: string, fail = false) =>
+    db.transaction().execute(async (trx) => {
+      await trx.insertInto('organizations').values({ id: `id-${name}`, name, sdk_integration: 0, created_at: '2026-01-02T00:00:00.000Z' }).execute();
+      if (fail) throw new Error(`${name} fails`);
+    });
+
+  describe('transactions started together commit in one COMMIT', () => {
+    it('twenty transactions: all succeed, one COMMIT, every row stored', async () => {
+      const before = group.commits;
+      const names = Array.from({ length: 20 }, (_, i) => `Org ${String(i).padStart(2, '0')}`);
+      await Promise.all(names.map((name) => addInTransaction(name)));
+      expect(group.commits - before).toBe(1);
+      expect(committedNames()).toEqual(['Acme', 'Globex', ...names]);
+    });
+  });
+
+  describe('a write is acknowledged only once it is committed', () => {
+    it('a direct write is invisible to another connection until its promise settles, then visible', async () => {
+      const written = insertOrganization(db, 'id-initech', 'Initech', '2026-01-02T00:00:00.000Z');
+      expect(committedNames()).toEqual(['Acme', 'Globex']);
+      await written;
+      expect(committedNames()).toEqual(['Acme', 'Globex', 'Initech']);
+    });
+
+    it('a transaction is visible to another connection as soon as it resolves', async () => {
+      await addInTransaction('Initech');
+      expect(committedNames()).toEqual(['Acme', 'Globex', 'Initech']);
+    });
+  });
+
+  describe('a member that fails rolls back alone; the rest of its group commits', () => {
+    it('a transaction that throws: its row is gone, the others of the same COMMIT are stored', async () => {
+      const before = group.commits;
+      const results = await Promise.allSettled([addInTransaction('Initech'), addInTransaction('Hooli', true), addInTransaction('Umbrella')]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect(group.commits - before).toBe(1);
+      expect(committedNames()).toEqual(['Acme', 'Globex', 'Initech', 'Umbrella']);
+    });
+
+    it('a direct write that breaks a constraint fails alone', async () => {
+      const results = await Promise.allSettled([
+        insertOrganization(db, 'id-initech', 'Initech', '2026-01-02T00:00:00.000Z'),
+        insertOrganization(db, 'org-a', 'Duplicate of Acme', '2026-01-02T00:00:00.000Z'),
+        insertOrganization(db, 'id-umbrella', 'Umbrella', '2026-01-02T00:00:00.000Z'),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect(committedNames()).toEqual(['Acme', 'Globex', 'Initech', 'Umbrella']);
+    });
+  });
+
+  describe('anything outside the group sees only committed data', () => {
+    it('a read while writes are pending commits them first', async () => {
+      const written = insertOrganization(db, 'id-initech', 'Initech', '2026-01-02T00:00:00.000Z');
+      expect((await organizationNamed(db, 'Initech')).map((row) => row.id)).toEqual(['id-initech']);
+      expect(committedNames()).toContain('Initech');
+      await written;
+    });
+
+    it('a plain Kysely statement while writes are pending commits them first', async () => {
+      const written = addInTransaction('Initech');
+      await sql`select 1`.execute(db);
+      expect(committedNames()).toContain('Initech');
+      await written;
+    });
+  });
+
+  describe('when SQLite gives up on the whole transaction, what was acknowledged is exactly what is stored', () => {
+    it('a full database: the write that filled it fails, each other write is stored if and only if it succeeded', async () => {
+      const pages = Number((outside.pragma('page_count', { simple: true }) as number | bigint).toString());
+      await sql.raw(`PRAGMA max_page_count = ${pages + 1}`).execute(db);
+      const big = 'x'.repeat(64 * 1024);
+      const results = await Promise.allSettled([
+        addInTransaction('Initech'),
+        db.transaction().execute(async (trx) => {
+          await trx.insertInto('organizations').values({ id: 'id-big', name: big, sdk_integration: 0, created_at: '2026-01-02T00:00:00.000Z' }).execute();
+        }),
+        addInTransaction('Umbrella'),
+      ]);
+      expect(results[1]?.status).toBe('rejected');
+      const stored = committedNames();
+      expect(stored).not.toContain(big);
+      expect(stored.includes('Initech')).toBe(results[0]?.status === 'fulfilled');
+      expect(stored.includes('Umbrella')).toBe(results[2]?.status === 'fulfilled');
+
+      await sql.raw('PRAGMA max_page_count = 1073741823').execute(db);
+      await addInTransaction('Hooli');
+      expect(committedNames()).toContain('Hooli');
+    });
+  });
+});
