@@ -6,8 +6,11 @@ export type SignedUrlCheck = 'ok' | 'expired' | 'invalid';
 
 /** A file name a pair can list: no separator of the list or of the path. */
 const PAIR_NAME = /^[A-Za-z0-9._-]+$/;
-/** Bytes of a file's tag: one HMAC-SHA512 gives two tags of the strength of an HMAC-SHA256. */
-const TAG_BYTES = 32;
+/**
+ * Bytes of a file's tag in a pair: one HMAC-SHA256 gives two 128-bit tags, the least RFC 2104
+ * advises keeping of it (half its output); guessing one stays a 2^-128 chance a try.
+ */
+const TAG_BYTES = 16;
 
 export interface SignedQuery {
   expires?: unknown;
@@ -20,7 +23,7 @@ export interface SignedQuery {
  * instant, and any change to it is detected.
  *
  * - A file alone: HMAC-SHA256 over method, path and expiry.
- * - Two files of one folder issued together (a template's two HTML files): one HMAC-SHA512 over
+ * - Two files of one folder issued together (a template's two HTML files): one HMAC-SHA256 over
  *   method, folder, both names (carried by each URL as `files`) and expiry; the first file's URL
  *   carries the first half as its signature, the second file's the second half. Either half tells
  *   nothing of the other, so neither URL opens the other file, and one HMAC serves both.
@@ -38,7 +41,7 @@ export class UrlSigner {
   /** The query string to append: every value is URL-safe (digits and hex) as it stands. */
   sign(method: PresignMethod, pathname: string, expiresInSeconds: number): string {
     const expires = this.expiry(expiresInSeconds);
-    return `expires=${expires}&signature=${this.mac('sha256', `${method}\n${pathname}\n${expires}`)}`;
+    return `expires=${expires}&signature=${this.mac(`${method}\n${pathname}\n${expires}`)}`;
   }
 
   /** The query strings of two files of `folder` (a pathname ending in `/`), in the order of `names`. */
@@ -48,7 +51,7 @@ export class UrlSigner {
     }
     const expires = this.expiry(expiresInSeconds);
     const files = names.join(',');
-    const tags = this.mac('sha512', pairMessage(method, folder, files, expires));
+    const tags = this.mac(pairMessage(method, folder, files, expires));
     const query = (tag: string) => `expires=${expires}&files=${files}&signature=${tag}`;
     return [query(tags.slice(0, 2 * TAG_BYTES)), query(tags.slice(2 * TAG_BYTES))];
   }
@@ -56,7 +59,7 @@ export class UrlSigner {
   check(method: PresignMethod, pathname: string, query: SignedQuery): SignedUrlCheck {
     const { expires, files, signature } = query;
     if (typeof expires !== 'string' || typeof signature !== 'string' || !/^\d{1,16}$/.test(expires)) return 'invalid';
-    const expected = files === undefined ? this.mac('sha256', `${method}\n${pathname}\n${expires}`) : this.pairTag(method, pathname, files, expires);
+    const expected = files === undefined ? this.mac(`${method}\n${pathname}\n${expires}`) : this.pairTag(method, pathname, files, expires);
     if (expected === undefined) return 'invalid';
     const given = Buffer.from(signature, 'hex');
     const wanted = Buffer.from(expected, 'hex');
@@ -71,7 +74,7 @@ export class UrlSigner {
     const slash = pathname.lastIndexOf('/');
     const position = names.indexOf(pathname.slice(slash + 1));
     if (names.length !== 2 || position === -1) return undefined;
-    const tags = this.mac('sha512', pairMessage(method, pathname.slice(0, slash + 1), files, expires));
+    const tags = this.mac(pairMessage(method, pathname.slice(0, slash + 1), files, expires));
     return tags.slice(position * 2 * TAG_BYTES, (position + 1) * 2 * TAG_BYTES);
   }
 
@@ -79,12 +82,12 @@ export class UrlSigner {
     return String(this.clock.now().getTime() + expiresInSeconds * 1000);
   }
 
-  private mac(algorithm: 'sha256' | 'sha512', message: string): string {
-    return crypto.createHmac(algorithm, this.key).update(message).digest('hex');
+  private mac(message: string): string {
+    return crypto.createHmac('sha256', this.key).update(message).digest('hex');
   }
 }
 
-/** Four lines where a file's message has three (a request path holds no newline), under another hash. */
+/** Four lines where a file's message has three (a request path holds no newline): neither can pass for the other. */
 function pairMessage(method: string, folder: string, files: string, expires: string): string {
   return `${method}\n${folder}\n${files}\n${expires}`;
 }
