@@ -2,10 +2,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import type { ParticipantRow, ProcessRow, ProcessStatus } from '../db/schema.js';
 import { recordProcessEvent, type ProcessAction } from './process-events.js';
-import { transitionProcess } from './queries.js';
-
-/** A process is "in signature" while CREATED; every other state is terminal. */
-const IN_SIGNATURE: ProcessStatus = 'CREATED';
+import { IN_SIGNATURE, transitionProcess } from './queries.js';
 
 const ACTION_OF: Record<Exclude<ProcessStatus, 'CREATED'>, ProcessAction> = {
   FINISH: 'FINISH',

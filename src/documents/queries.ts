@@ -167,7 +167,7 @@ export async function listProcesses(
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
 }
 
-const processesInSignature = reusableQuery((db, templateId: string, status: 'CREATED') =>
+const processesInSignature = reusableQuery((db, templateId: string, status: ProcessStatus) =>
   db
     .selectFrom('process_documents')
     .innerJoin('processes', 'processes.id', 'process_documents.process_id')
@@ -176,8 +176,11 @@ const processesInSignature = reusableQuery((db, templateId: string, status: 'CRE
     .where('processes.status', '=', status),
 );
 
+/** A process is "in signature" while CREATED (every other state is terminal); its templates stay meanwhile. */
+export const IN_SIGNATURE: ProcessStatus = 'CREATED';
+
 export async function countProcessesInSignature(db: Db, templateId: string): Promise<number> {
-  return toCount((await processesInSignature(db, templateId, 'CREATED'))[0]?.count);
+  return toCount((await processesInSignature(db, templateId, IN_SIGNATURE))[0]?.count);
 }
 
 /** Records that the final files exist; answers false when another run sealed it first. */

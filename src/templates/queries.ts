@@ -1,6 +1,6 @@
 import { olderThan } from '../db/keyset.js';
 import type { Db, Dialect } from '../db/database.js';
-import type { NewTemplateRow, TemplateRow } from '../db/schema.js';
+import type { NewTemplateRow, ProcessStatus, TemplateRow } from '../db/schema.js';
 import { reusableQuery } from '../db/reusable-query.js';
 
 const templateInsert = reusableQuery(
@@ -81,6 +81,37 @@ const templateDelete = reusableQuery((db, id: string) => db.deleteFrom('template
 
 export async function deleteTemplate(db: Db, id: string): Promise<void> {
   await templateDelete(db, id);
+}
+
+/**
+ * The template, deleted in one statement when nothing stands in its way: no reference link to count
+ * and erase, no process created from it still in signature (`status`, as countProcessesInSignature
+ * counts them). Answers whether it was deleted; when not, the caller finds out why in a transaction.
+ */
+const unhinderedTemplateDelete = reusableQuery((db, id: string, organizationId: string, status: ProcessStatus) =>
+  db
+    .deleteFrom('templates')
+    .where('id', '=', id)
+    .where('organization_id', '=', organizationId)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('reference_links').select('reference_links.id').whereRef('reference_links.template_id', '=', 'templates.id'))),
+    )
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('process_documents')
+            .innerJoin('processes', 'processes.id', 'process_documents.process_id')
+            .select('process_documents.id')
+            .whereRef('process_documents.template_id', '=', 'templates.id')
+            .where('processes.status', '=', status),
+        ),
+      ),
+    )
+    .returning('id'),
+);
+
+export async function deleteUnhinderedTemplate(db: Db, organizationId: string, id: string, inSignature: ProcessStatus): Promise<boolean> {
+  return (await unhinderedTemplateDelete(db, id, organizationId, inSignature)).length === 1;
 }
 
 export type TemplateSummaryRow = Pick<TemplateRow, 'id' | 'name' | 'description' | 'status' | 'created_at' | 'updated_at'>;
