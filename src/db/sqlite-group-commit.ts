@@ -53,16 +53,17 @@ export class GroupCommitSqlite {
       this.flush();
       return rowsOf<R>(statement, parameters);
     }
-    this.beginMember();
+    // One statement needs no savepoint: SQLite undoes a failed statement by itself, and nothing more.
+    if (!this.database.inTransaction) this.run('begin');
     let rows: R[] = [];
     try {
       if (statement.reader) rows = rowsOf<R>(statement, parameters);
       else statement.run(parameters);
     } catch (error) {
-      this.rollbackMember();
+      this.afterFailure();
       throw error;
     }
-    return this.commitMember().then(() => rows);
+    return this.joinGroup().then(() => rows);
   }
 
   async lock(): Promise<void> {
@@ -98,20 +99,31 @@ export class GroupCommitSqlite {
   /** Keeps the member's work in the group; settles with the group's COMMIT. */
   commitMember(): Promise<void> {
     this.run('release group_member');
+    return this.joinGroup();
+  }
+
+  rollbackMember(): void {
+    if (this.database.inTransaction) {
+      this.run('rollback to group_member');
+      this.run('release group_member');
+    }
+    this.afterFailure();
+  }
+
+  private joinGroup(): Promise<void> {
     const committed = new Promise<void>((resolve, reject) => this.pending.push({ resolve, reject }));
     this.scheduleFlush();
     return committed;
   }
 
-  rollbackMember(): void {
+  /** After a member's work was undone: ends a transaction left with nothing in it, or fails the group SQLite gave up on. */
+  private afterFailure(): void {
     if (!this.database.inTransaction) {
       // SQLite rolled the whole transaction back (a full disk, an I/O error): the group's work is gone.
       this.failPending(new Error('The transaction this write was grouped in was rolled back'));
-      return;
+    } else if (this.pending.length === 0) {
+      this.run('rollback');
     }
-    this.run('rollback to group_member');
-    this.run('release group_member');
-    if (this.pending.length === 0) this.run('rollback');
   }
 
   /** Commits what is pending, now; only called while no member is halfway through its work. */
