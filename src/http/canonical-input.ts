@@ -424,6 +424,10 @@ function objectCheck(node: Node): Check | undefined {
   // Joi.object() without keys or patterns takes any key; otherwise only with unknown(true).
   const anyKey = (described === undefined && pattern === undefined) || node.flags.unknown === true;
 
+  // Only these can change the answer when absent: required keys, defaults, and conditions (which may
+  // require). Any other key may simply be missing, so objects with many optional keys skip them.
+  const mattersWhenAbsent = [...keys].filter(([, key]) => 'sibling' in key || key.required || key.fallback !== undefined);
+
   const resolve = (key: KeyCheck | ConditionalKey, value: Record<string, unknown>): KeyCheck | Undecided => {
     if (!('sibling' in key)) return key;
     const sibling = value[key.sibling];
@@ -455,7 +459,7 @@ function objectCheck(node: Node): Check | undefined {
       if (checked === UNDECIDED) return UNDECIDED;
       if (checked !== item) (result ??= { ...value })[name] = checked;
     }
-    for (const [name, key] of keys) {
+    for (const [name, key] of mattersWhenAbsent) {
       if (value[name] !== undefined) continue;
       const resolved = resolve(key, value);
       if (resolved === UNDECIDED || resolved.required) return UNDECIDED;
