@@ -20,9 +20,10 @@ import type { Db } from './database.js';
  *
  * What a write costs on SQLite is mostly the pages it appends to the WAL when it commits, and
  * writes arriving together touch the same pages (the last leaf of a table, of its indexes). So
- * transactions, and single writes run directly, commit together: each runs inside a savepoint of
- * one open transaction, which commits once the event loop has handled the requests that arrived
- * with them (setImmediate). A member whose work fails rolls back to its savepoint alone.
+ * transactions, and single writes run directly, commit together in one open transaction, which
+ * commits once the event loop has handled the requests that arrived with them (setImmediate). Each
+ * transaction runs in a savepoint and, if it fails, rolls back to it alone; a single statement
+ * needs none, as SQLite undoes a failed statement by itself.
  *
  * Nobody is told a write succeeded before it is committed: a member's promise settles when the
  * shared COMMIT does, and a failed COMMIT fails every member. Anything outside the group (a plain
