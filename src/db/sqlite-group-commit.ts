@@ -55,7 +55,7 @@ export class GroupCommitSqlite {
       return rowsOf<R>(statement, parameters);
     }
     // One statement needs no savepoint: SQLite undoes a failed statement by itself, and nothing more.
-    if (!this.database.inTransaction) this.run('begin');
+    this.openGroup();
     let rows: R[] = [];
     try {
       if (statement.reader) rows = rowsOf<R>(statement, parameters);
@@ -93,7 +93,7 @@ export class GroupCommitSqlite {
   }
 
   beginMember(): void {
-    if (!this.database.inTransaction) this.run('begin');
+    this.openGroup();
     this.run('savepoint group_member');
   }
 
@@ -109,6 +109,10 @@ export class GroupCommitSqlite {
       this.run('release group_member');
     }
     this.afterFailure();
+  }
+
+  private openGroup(): void {
+    if (!this.database.inTransaction) this.run('begin');
   }
 
   private joinGroup(): Promise<void> {

@@ -41,7 +41,7 @@ export class UrlSigner {
   /** The query string to append: every value is URL-safe (digits and hex) as it stands. */
   sign(method: PresignMethod, pathname: string, expiresInSeconds: number): string {
     const expires = this.expiry(expiresInSeconds);
-    return `expires=${expires}&signature=${this.mac(`${method}\n${pathname}\n${expires}`)}`;
+    return `expires=${expires}&signature=${this.mac(fileMessage(method, pathname, expires))}`;
   }
 
   /** The query strings of two files of `folder` (a pathname ending in `/`), in the order of `names`. */
@@ -53,13 +53,13 @@ export class UrlSigner {
     const files = names.join(',');
     const tags = this.mac(pairMessage(method, folder, files, expires));
     const query = (tag: string) => `expires=${expires}&files=${files}&signature=${tag}`;
-    return [query(tags.slice(0, 2 * TAG_BYTES)), query(tags.slice(2 * TAG_BYTES))];
+    return [query(tagAt(tags, 0)), query(tagAt(tags, 1))];
   }
 
   check(method: PresignMethod, pathname: string, query: SignedQuery): SignedUrlCheck {
     const { expires, files, signature } = query;
     if (typeof expires !== 'string' || typeof signature !== 'string' || !/^\d{1,16}$/.test(expires)) return 'invalid';
-    const expected = files === undefined ? this.mac(`${method}\n${pathname}\n${expires}`) : this.pairTag(method, pathname, files, expires);
+    const expected = files === undefined ? this.mac(fileMessage(method, pathname, expires)) : this.pairTag(method, pathname, files, expires);
     if (expected === undefined) return 'invalid';
     const given = Buffer.from(signature, 'hex');
     const wanted = Buffer.from(expected, 'hex');
@@ -75,7 +75,7 @@ export class UrlSigner {
     const position = names.indexOf(pathname.slice(slash + 1));
     if (names.length !== 2 || position === -1) return undefined;
     const tags = this.mac(pairMessage(method, pathname.slice(0, slash + 1), files, expires));
-    return tags.slice(position * 2 * TAG_BYTES, (position + 1) * 2 * TAG_BYTES);
+    return tagAt(tags, position);
   }
 
   private expiry(expiresInSeconds: number): string {
@@ -87,7 +87,16 @@ export class UrlSigner {
   }
 }
 
+function fileMessage(method: string, pathname: string, expires: string): string {
+  return `${method}\n${pathname}\n${expires}`;
+}
+
 /** Four lines where a file's message has three (a request path holds no newline): neither can pass for the other. */
 function pairMessage(method: string, folder: string, files: string, expires: string): string {
   return `${method}\n${folder}\n${files}\n${expires}`;
+}
+
+/** The hex tag of the file at `position` (0 or 1) of a pair, out of the pair's HMAC in hex. */
+function tagAt(tags: string, position: number): string {
+  return tags.slice(position * 2 * TAG_BYTES, (position + 1) * 2 * TAG_BYTES);
 }
