@@ -1,3 +1,4 @@
+import type { Expression } from 'kysely';
 import { olderThan } from '../db/keyset.js';
 import type { Db } from '../db/database.js';
 import type {
@@ -167,17 +168,25 @@ export async function listProcesses(
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
 }
 
-const processesInSignature = reusableQuery((db, templateId: string, status: ProcessStatus) =>
-  db
-    .selectFrom('process_documents')
-    .innerJoin('processes', 'processes.id', 'process_documents.process_id')
-    .select((eb) => eb.fn.countAll<string | number>().as('count'))
-    .where('process_documents.template_id', '=', templateId)
-    .where('processes.status', '=', status),
-);
-
 /** A process is "in signature" while CREATED (every other state is terminal); its templates stay meanwhile. */
 export const IN_SIGNATURE: ProcessStatus = 'CREATED';
+
+/**
+ * The documents of processes made from a template and still `status` (IN_SIGNATURE): what
+ * TEMPLATE_IN_USE counts, and what a template's one-statement delete must find none of. The
+ * template is an id or a column of the outer query.
+ */
+export function documentsInSignature(db: Db, templateId: string | Expression<string>, status: ProcessStatus) {
+  return db
+    .selectFrom('process_documents')
+    .innerJoin('processes', 'processes.id', 'process_documents.process_id')
+    .where('process_documents.template_id', '=', templateId)
+    .where('processes.status', '=', status);
+}
+
+const processesInSignature = reusableQuery((db, templateId: string, status: ProcessStatus) =>
+  documentsInSignature(db, templateId, status).select((eb) => eb.fn.countAll<string | number>().as('count')),
+);
 
 export async function countProcessesInSignature(db: Db, templateId: string): Promise<number> {
   return toCount((await processesInSignature(db, templateId, IN_SIGNATURE))[0]?.count);

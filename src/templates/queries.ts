@@ -2,6 +2,7 @@ import { olderThan } from '../db/keyset.js';
 import type { Db, Dialect } from '../db/database.js';
 import type { NewTemplateRow, ProcessStatus, TemplateRow } from '../db/schema.js';
 import { reusableQuery } from '../db/reusable-query.js';
+import { documentsInSignature } from '../documents/queries.js';
 
 const templateInsert = reusableQuery(
   (
@@ -85,8 +86,8 @@ export async function deleteTemplate(db: Db, id: string): Promise<void> {
 
 /**
  * The template, deleted in one statement when nothing stands in its way: no reference link to count
- * and erase, no process created from it still in signature (`status`, as countProcessesInSignature
- * counts them). Answers whether it was deleted; when not, the caller finds out why in a transaction.
+ * and erase, no document in signature made from it (documentsInSignature). Answers whether it was
+ * deleted; when not, the caller finds out why in a transaction.
  */
 const unhinderedTemplateDelete = reusableQuery((db, id: string, organizationId: string, status: ProcessStatus) =>
   db
@@ -96,17 +97,7 @@ const unhinderedTemplateDelete = reusableQuery((db, id: string, organizationId: 
     .where(({ not, exists, selectFrom }) =>
       not(exists(selectFrom('reference_links').select('reference_links.id').whereRef('reference_links.template_id', '=', 'templates.id'))),
     )
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('process_documents')
-            .innerJoin('processes', 'processes.id', 'process_documents.process_id')
-            .select('process_documents.id')
-            .whereRef('process_documents.template_id', '=', 'templates.id')
-            .where('processes.status', '=', status),
-        ),
-      ),
-    )
+    .where(({ not, exists, ref }) => not(exists(documentsInSignature(db, ref('templates.id'), status).select('process_documents.id'))))
     .returning('id'),
 );
 
