@@ -1,8 +1,14 @@
 /** What bench/run.ts and bench/server-child.ts say to each other over the fork IPC channel. */
 
-/** Two stores, each a service of its own on its own SQLite file, so both sizes can be measured in turns. */
-export const STORES = ['small', 'large'] as const;
+/**
+ * Services of their own, each on its own SQLite file. `service` runs as an operator would start it
+ * and gives the main figures. `small` and `large` differ only in how many templates they hold, so
+ * both sizes can be measured in turns; they keep no templates in memory (TEMPLATE_CACHE_MB=0), so
+ * every read they answer goes to the database, which is what the scaling figures are about.
+ */
+export const STORES = ['service', 'small', 'large'] as const;
 export type StoreName = (typeof STORES)[number];
+export const SCALING_STORES = ['small', 'large'] as const;
 
 export interface StoreAddress {
   url: string;

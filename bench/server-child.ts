@@ -1,8 +1,8 @@
 /**
  * The server side of `npm run bench`, forked by bench/run.ts so the service and the load generator
- * each get a core. Runs the real service twice on SQLite, one store per folder under argv[2]
- * (small and large, so the parent can measure both sizes in turns under the same conditions), plus
- * a bare Fastify route as the baseline, all in this one process so all pay the same event loop.
+ * each get a core. Runs the real service three times on SQLite, one store per folder under argv[2]
+ * (see STORES), plus a bare Fastify route as the baseline, all in this one process so all pay the
+ * same event loop.
  */
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -35,9 +35,15 @@ function send(message: ChildMessage): void {
   process.send?.(message);
 }
 
-async function startStore(dataDir: string): Promise<Store> {
+async function startStore(dataDir: string, name: StoreName): Promise<Store> {
   // Not process.env: a DATABASE_URL or S3_BUCKET in the caller's shell must not move the bench off SQLite.
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0' });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    ...(name === 'service' ? {} : { TEMPLATE_CACHE_MB: '0' }),
+  });
   const deps = await createDeps(config);
   const app = await buildApp(config, deps);
   const organization = await createOrganization(deps.db, deps.clock, { name: 'Bench', email: 'bench@bench.test' });
@@ -124,9 +130,9 @@ async function main(): Promise<void> {
   const root = process.argv[2];
   if (!root || !process.send) throw new Error('server-child.ts is forked by bench/run.ts with a data folder');
 
-  const small = await startStore(path.join(root, 'small'));
-  const large = await startStore(path.join(root, 'large'));
-  const stores: Record<StoreName, Store> = { small, large };
+  const [service, small, large] = await Promise.all(STORES.map((name) => startStore(path.join(root, name), name)));
+  if (!service || !small || !large) throw new Error('a store did not start');
+  const stores: Record<StoreName, Store> = { service, small, large };
   const bare = Fastify({ logger: false });
   bare.get('/', async () => ({ hello: 'world' }));
   const bareUrl = await bare.listen({ host: '127.0.0.1', port: 0 });
@@ -145,7 +151,7 @@ async function main(): Promise<void> {
     void Promise.allSettled([bare.close(), ...STORES.map((name) => stores[name].close())]).finally(() => process.exit(0));
   });
 
-  send({ type: 'ready', bareUrl, stores: { small: small.address, large: large.address } });
+  send({ type: 'ready', bareUrl, stores: { service: service.address, small: small.address, large: large.address } });
 }
 
 main().catch((error: unknown) => {

@@ -34,6 +34,8 @@ export interface Config {
   databaseUrl: string | undefined;
   databaseSchema: string;
   uploadMaxBytes: number;
+  /** Memory for templates read lately, on SQLite (0: none). */
+  templateCacheBytes: number;
   urlSigningSecret: string | undefined;
   logLevel: string;
   s3: S3Config | undefined;
@@ -68,6 +70,7 @@ interface ParsedEnv {
   DATABASE_URL?: string;
   DATABASE_SCHEMA: string;
   UPLOAD_MAX_BYTES: number;
+  TEMPLATE_CACHE_MB: number;
   URL_SIGNING_SECRET?: string;
   LOG_LEVEL: string;
   S3_BUCKET?: string;
@@ -104,6 +107,7 @@ const envSchema = Joi.object<ParsedEnv>({
   DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }),
   DATABASE_SCHEMA: Joi.string().pattern(/^[a-z_][a-z0-9_]{0,62}$/).default('public'),
   UPLOAD_MAX_BYTES: Joi.number().integer().min(1).default(5 * 1024 * 1024),
+  TEMPLATE_CACHE_MB: Joi.number().integer().min(0).max(65_536).default(16),
   URL_SIGNING_SECRET: Joi.string().min(32),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   S3_BUCKET: Joi.string(),
@@ -162,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
     databaseUrl: parsed.DATABASE_URL,
     databaseSchema: parsed.DATABASE_SCHEMA,
     uploadMaxBytes: parsed.UPLOAD_MAX_BYTES,
+    templateCacheBytes: parsed.TEMPLATE_CACHE_MB * 1024 * 1024,
     urlSigningSecret: parsed.URL_SIGNING_SECRET,
     logLevel: parsed.LOG_LEVEL,
     s3: parsed.S3_BUCKET

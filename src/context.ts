@@ -3,6 +3,7 @@ import type { Db, Dialect } from './db/database.js';
 import type { BlobStore } from './files/blob-store.js';
 import type { WhatsAppTemplates } from './config.js';
 import type { OutboxSignal } from './outbox/enqueue.js';
+import type { TemplateCache } from './templates/template-cache.js';
 
 /** What a domain operation may touch: the store, the time and the outside world, chosen in one place (deps.ts). */
 export interface ServiceContext {
@@ -17,4 +18,6 @@ export interface ServiceContext {
   /** Largest file accepted by upload URLs and inline in requests. */
   uploadMaxBytes: number;
   whatsappTemplates: WhatsAppTemplates;
+  /** Templates read lately, on SQLite only: several PostgreSQL instances could not see each other's writes. */
+  templateCache: TemplateCache | undefined;
 }

@@ -21,6 +21,7 @@ import { collectUploadedPdfs } from './documents/pdf-uploads.js';
 import { expireDueProcesses, remindDueParticipants } from './documents/process-sweeps.js';
 import { sealProcess } from './documents/seal-process.js';
 import { SEAL_PROCESS_JOB } from './documents/signer-flow.js';
+import { TemplateCache } from './templates/template-cache.js';
 import { manualReview, type FaceMatcher } from './veriface/face-matcher.js';
 import { webhookDeliveryHandler } from './webhooks/deliver-webhook.js';
 import { guardedLookup } from './webhooks/url-guard.js';
@@ -135,6 +136,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     allowPrivateUrls: config.webhookAllowPrivate,
     whatsappTemplates: config.whatsappTemplates,
     uploadMaxBytes: config.uploadMaxBytes,
+    templateCache:
+      database.dialect === 'sqlite' && config.templateCacheBytes > 0 ? new TemplateCache(clock, config.templateCacheBytes) : undefined,
     publicUrl: config.publicUrl,
     async close() {
       await worker.stop();

@@ -12,6 +12,7 @@ describe('configuration is read from the environment once, with a clear error on
       dataDir: path.resolve('./data'),
       databaseUrl: undefined,
       uploadMaxBytes: 5 * 1024 * 1024,
+      templateCacheBytes: 16 * 1024 * 1024,
       s3: undefined,
     });
     expect(Object.isFrozen(config)).toBe(true);
@@ -43,6 +44,7 @@ describe('configuration is read from the environment once, with a clear error on
     [{ PUBLIC_URL: 'not a url' }, '"PUBLIC_URL" must be a valid uri'],
     [{ DATABASE_URL: 'mysql://x/y' }, '"DATABASE_URL" must be a valid uri with a scheme matching'],
     [{ UPLOAD_MAX_BYTES: '-1' }, '"UPLOAD_MAX_BYTES" must be greater than or equal to 1'],
+    [{ TEMPLATE_CACHE_MB: '-1' }, '"TEMPLATE_CACHE_MB" must be greater than or equal to 0'],
     [{ AWS_ACCESS_KEY_ID: 'only-one' }, 'AWS_SECRET_ACCESS_KEY'],
     [{ WEBHOOK_TIMEOUT_MS: '10000', OUTBOX_LEASE_MS: '5000' }, '"OUTBOX_LEASE_MS" must be longer than WEBHOOK_TIMEOUT_MS'],
   ] as const) {

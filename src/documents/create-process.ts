@@ -5,7 +5,8 @@ import { ApiError, badRequest } from '../http/errors.js';
 import { newCode, newObjectId, newToken } from '../ids.js';
 import { checkCreation } from '../organizations/creation-checks.js';
 import { normalizeEmail } from '../organizations/organizations.js';
-import { findTemplate, lockTemplate } from '../templates/queries.js';
+import { lockTemplate } from '../templates/queries.js';
+import { findTemplate } from '../templates/read-templates.js';
 import type { TemplateBody } from '../templates/schemas.js';
 import { parseBody } from '../templates/template-document.js';
 import { templateFileKey } from '../templates/template-files.js';
@@ -91,7 +92,7 @@ async function prepareDocument(
     if (!looksLikePdf(bytes)) throw badRequest('FILE_NOT_VALID');
     return { row: { ...row, file_ready: 1, sha256: sha256(bytes) }, bytes };
   }
-  const template = await findTemplate(ctx.db, options.organizationId, draft.templateId);
+  const template = await findTemplate(ctx, options.organizationId, draft.templateId);
   if (!template) throw badRequest('TEMPLATE_NOT_FOUND');
   const body = parseBody(template);
   const resolved = resolveAnswers(body, draft.data);
@@ -99,7 +100,7 @@ async function prepareDocument(
   const html = await readBlobBytes(ctx.blobs, templateFileKey(template.id, 'complete'));
   if (!html) {
     // A delete that committed meanwhile removes the files too: say what really happened.
-    if (!(await findTemplate(ctx.db, options.organizationId, draft.templateId))) throw badRequest('TEMPLATE_NOT_FOUND');
+    if (!(await findTemplate(ctx, options.organizationId, draft.templateId))) throw badRequest('TEMPLATE_NOT_FOUND');
     throw badRequest('TEMPLATE_HTML_MISSING: upload the Complete HTML of the template first');
   }
   const bytes = Buffer.from(fillTemplateHtml({ html: html.toString('utf8'), body, answers: resolved.answers }), 'utf8');

@@ -2,7 +2,8 @@ import type { ServiceContext } from '../context.js';
 import type { ReferenceLinkRow } from '../db/schema.js';
 import { badRequest } from '../http/errors.js';
 import { newObjectId, newToken } from '../ids.js';
-import { findTemplate, lockTemplate } from '../templates/queries.js';
+import { lockTemplate } from '../templates/queries.js';
+import { findTemplate } from '../templates/read-templates.js';
 import * as q from './queries.js';
 
 /** Public path of a reference link: anyone holding it fills the template's questionnaire. */
@@ -51,7 +52,7 @@ export async function listReferenceLinks(
   ctx: ServiceContext,
   options: { organizationId: string; templateId: string },
 ): Promise<{ data: ReferenceLink[] }> {
-  if (!(await findTemplate(ctx.db, options.organizationId, options.templateId))) throw badRequest('TEMPLATE_NOT_FOUND');
+  if (!(await findTemplate(ctx, options.organizationId, options.templateId))) throw badRequest('TEMPLATE_NOT_FOUND');
   const rows = await q.listReferenceLinks(ctx.db, options.organizationId, options.templateId);
   return { data: rows.map((row) => present(ctx, row)) };
 }

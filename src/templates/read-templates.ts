@@ -1,4 +1,5 @@
 import type { ServiceContext } from '../context.js';
+import type { TemplateRow } from '../db/schema.js';
 import { decodeCursor, page } from '../http/cursor.js';
 import { notFound } from '../http/errors.js';
 import * as q from './queries.js';
@@ -24,13 +25,23 @@ function summary(row: q.TemplateSummaryRow): TemplateSummary {
   };
 }
 
+/** The template of the organization, from the template cache when the store has one. */
+export async function findTemplate(
+  ctx: Pick<ServiceContext, 'db' | 'templateCache'>,
+  organizationId: string,
+  id: string,
+): Promise<Readonly<TemplateRow> | undefined> {
+  const load = () => q.findTemplate(ctx.db, organizationId, id);
+  return ctx.templateCache ? ctx.templateCache.find(organizationId, id, load) : load();
+}
+
 /**
  * The configuration and short-lived download URLs of both HTML files, as JSON text. The stored body
  * is the JSON of a template this service validated, so it is spliced in as it stands rather than
  * parsed and written out again: on the busiest read that was the largest share of the route's work.
  */
 export async function getTemplateJson(ctx: ServiceContext, options: { organizationId: string; id: string }): Promise<string> {
-  const row = await q.findTemplate(ctx.db, options.organizationId, options.id);
+  const row = await findTemplate(ctx, options.organizationId, options.id);
   if (!row) throw notFound('TEMPLATE_NOT_FOUND');
   const head = JSON.stringify({ ...summary(row), build: row.build });
   const urls = JSON.stringify(await templateFileUrls(ctx.blobs, row.id, 'GET'));

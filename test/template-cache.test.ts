@@ -1,0 +1,213 @@
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../src/clock.js';
+import type { TemplateRow } from '../src/db/schema.js';
+import { newObjectId } from '../src/ids.js';
+import { TEMPLATE_CACHE_TTL_MS, TemplateCache, templatesWritten } from '../src/templates/template-cache.js';
+import { sampleTemplate } from './support/fixtures.js';
+import { call, dialects, startTestService, type TestService } from './support/service.js';
+
+/** Changes a template's description the way a tool outside the service would: its own connection to the file. */
+function describeFromOutside(svc: TestService, id: string, description: string): void {
+  const file = new BetterSqlite3(path.join(svc.config.dataDir, 'service.sqlite'));
+  try {
+    file.pragma('busy_timeout = 5000');
+    file.prepare('UPDATE templates SET description = ? WHERE id = ?').run(description, id);
+  } finally {
+    file.close();
+  }
+}
+
+async function create(svc: TestService, key: string): Promise<string> {
+  const res = await call(svc.app, 'POST', '/template', { key, body: sampleTemplate() });
+  expect(res.statusCode).toBe(200);
+  return String(res.json().id);
+}
+
+const read = (svc: TestService, id: string, key: string) => call(svc.app, 'GET', `/template?id=${id}`, { key });
+
+describe('on SQLite, templates read lately are answered from memory for at most a second', () => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startTestService('sqlite');
+  });
+  afterAll(async () => svc.close());
+
+  it('a change made outside the service shows within one second, not on every read', async () => {
+    const id = await create(svc, svc.orgA.privateKey);
+    expect((await read(svc, id, svc.orgA.privateKey)).json().description).toBe('Sale of goods between two parties');
+    describeFromOutside(svc, id, 'Changed by an operator');
+    expect((await read(svc, id, svc.orgA.privateKey)).json().description).toBe('Sale of goods between two parties');
+    svc.clock.advance(TEMPLATE_CACHE_TTL_MS);
+    expect((await read(svc, id, svc.orgA.privateKey)).json().description).toBe('Changed by an operator');
+  });
+
+  it('a change made through the API shows on the next read', async () => {
+    const id = await create(svc, svc.orgA.privateKey);
+    await read(svc, id, svc.orgA.privateKey);
+    expect((await call(svc.app, 'PUT', '/template', { key: svc.orgA.privateKey, body: { id, description: 'Updated' } })).statusCode).toBe(200);
+    expect((await read(svc, id, svc.orgA.privateKey)).json().description).toBe('Updated');
+  });
+
+  it('a template deleted through the API is gone on the next read', async () => {
+    const id = await create(svc, svc.orgA.privateKey);
+    expect((await read(svc, id, svc.orgA.privateKey)).statusCode).toBe(200);
+    expect((await call(svc.app, 'DELETE', '/template', { key: svc.orgA.privateKey, query: { id } })).statusCode).toBe(200);
+    const res = await read(svc, id, svc.orgA.privateKey);
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ message: 'TEMPLATE_NOT_FOUND' });
+  });
+
+  it("another organization's template is TEMPLATE_NOT_FOUND while it is kept in memory, and stays the other's", async () => {
+    const ofA = await create(svc, svc.orgA.privateKey);
+    const ofB = await create(svc, svc.orgB.privateKey);
+    expect((await read(svc, ofA, svc.orgA.privateKey)).statusCode).toBe(200);
+    expect((await read(svc, ofB, svc.orgB.privateKey)).statusCode).toBe(200);
+    for (const [id, key] of [
+      [ofA, svc.orgB.privateKey],
+      [ofB, svc.orgA.privateKey],
+    ] as const) {
+      const res = await read(svc, id, key);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ message: 'TEMPLATE_NOT_FOUND' });
+    }
+    expect((await read(svc, ofA, svc.orgA.privateKey)).json().id).toBe(ofA);
+    expect((await read(svc, ofB, svc.orgB.privateKey)).json().id).toBe(ofB);
+  });
+
+  it('a refused update leaves the stored template answered as it is', async () => {
+    const id = await create(svc, svc.orgA.privateKey);
+    await read(svc, id, svc.orgA.privateKey);
+    const refused = await call(svc.app, 'PUT', '/template', { key: svc.orgA.privateKey, body: { id, description: '' } });
+    expect(refused.statusCode).toBe(400);
+    expect((await read(svc, id, svc.orgA.privateKey)).json().description).toBe('Sale of goods between two parties');
+  });
+});
+
+describe('TEMPLATE_CACHE_MB=0 turns the template cache off', () => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startTestService('sqlite', { TEMPLATE_CACHE_MB: '0' });
+  });
+  afterAll(async () => svc.close());
+
+  it('every read goes to the database: a change made outside shows at once', async () => {
+    expect(svc.deps.templateCache).toBeUndefined();
+    const id = await create(svc, svc.orgA.privateKey);
+    const ofB = await create(svc, svc.orgB.privateKey);
+    await read(svc, id, svc.orgA.privateKey);
+    describeFromOutside(svc, id, 'Changed by an operator');
+    expect((await read(svc, id, svc.orgA.privateKey)).json().description).toBe('Changed by an operator');
+    expect((await read(svc, ofB, svc.orgA.privateKey)).statusCode).toBe(404);
+  });
+});
+
+describe.each(dialects.filter((dialect) => dialect === 'postgres'))('on PostgreSQL nothing is kept in memory (%s)', (dialect) => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startTestService(dialect);
+  });
+  afterAll(async () => svc.close());
+
+  it('several instances share the store, so a template is always read from it', () => {
+    expect(svc.deps.templateCache).toBeUndefined();
+  });
+});
+
+describe('TemplateCache keeps only what it can trust, within its memory budget', () => {
+  const clock = new ManualClock();
+  const organizationId = newObjectId(clock.now());
+
+  function row(id: string, bodyLength = 100): TemplateRow {
+    const now = clock.now().toISOString();
+    return {
+      id,
+      organization_id: organizationId,
+      name: 'Template',
+      description: null,
+      body: JSON.stringify({ text: 'x'.repeat(bodyLength) }),
+      build: 1,
+      status: 'active',
+      created_at: now,
+      updated_at: now,
+    };
+  }
+
+  /** Counts how often the cache asks the database. */
+  function loader(found: (id: string) => TemplateRow | undefined) {
+    const loads: string[] = [];
+    return {
+      loads,
+      load: (id: string) => async () => {
+        loads.push(id);
+        return found(id);
+      },
+    };
+  }
+
+  it('a template read again within a second is not loaded again; after a second it is', async () => {
+    const cache = new TemplateCache(clock, 1024 * 1024);
+    const id = newObjectId(clock.now());
+    const db = loader(() => row(id));
+    await cache.find(organizationId, id, db.load(id));
+    await cache.find(organizationId, id, db.load(id));
+    expect(db.loads).toEqual([id]);
+    clock.advance(TEMPLATE_CACHE_TTL_MS);
+    await cache.find(organizationId, id, db.load(id));
+    expect(db.loads).toEqual([id, id]);
+  });
+
+  it('what is kept cannot be changed by whoever reads it', async () => {
+    const cache = new TemplateCache(clock, 1024 * 1024);
+    const id = newObjectId(clock.now());
+    const found = await cache.find(organizationId, id, loader(() => row(id)).load(id));
+    expect(Object.isFrozen(found)).toBe(true);
+  });
+
+  it('any template written empties the cache', async () => {
+    const cache = new TemplateCache(clock, 1024 * 1024);
+    const id = newObjectId(clock.now());
+    const db = loader(() => row(id));
+    await cache.find(organizationId, id, db.load(id));
+    templatesWritten();
+    await cache.find(organizationId, id, db.load(id));
+    expect(db.loads).toEqual([id, id]);
+  });
+
+  it('a read that a write overtook is answered but not kept', async () => {
+    const cache = new TemplateCache(clock, 1024 * 1024);
+    const id = newObjectId(clock.now());
+    const loads: string[] = [];
+    const overtaken = async () => {
+      loads.push(id);
+      templatesWritten();
+      return row(id);
+    };
+    expect((await cache.find(organizationId, id, overtaken))?.id).toBe(id);
+    await cache.find(organizationId, id, overtaken);
+    expect(loads).toEqual([id, id]);
+  });
+
+  it('an unknown id is never kept, so guessing cannot fill the memory', async () => {
+    const cache = new TemplateCache(clock, 1024 * 1024);
+    const id = newObjectId(clock.now());
+    const db = loader(() => undefined);
+    expect(await cache.find(organizationId, id, db.load(id))).toBeUndefined();
+    expect(await cache.find(organizationId, id, db.load(id))).toBeUndefined();
+    expect(db.loads).toEqual([id, id]);
+  });
+
+  it('over the budget the oldest entries leave first; a template larger than the budget is never kept', async () => {
+    const cache = new TemplateCache(clock, 4000);
+    const ids = [newObjectId(clock.now()), newObjectId(clock.now()), newObjectId(clock.now())];
+    const huge = newObjectId(clock.now());
+    const db = loader((id) => row(id, id === huge ? 5000 : 1000));
+    for (const id of ids) await cache.find(organizationId, id, db.load(id));
+    for (const id of [...ids].reverse()) await cache.find(organizationId, id, db.load(id));
+    expect(db.loads).toEqual([...ids, ids[0]]);
+    await cache.find(organizationId, huge, db.load(huge));
+    await cache.find(organizationId, huge, db.load(huge));
+    expect(db.loads.filter((id) => id === huge)).toHaveLength(2);
+  });
+});
