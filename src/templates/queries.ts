@@ -3,7 +3,7 @@ import type { Db, Dialect } from '../db/database.js';
 import type { NewTemplateRow, ProcessStatus, TemplateRow } from '../db/schema.js';
 import { reusableQuery } from '../db/reusable-query.js';
 import { documentsInSignature } from '../documents/queries.js';
-import { templatesWritten } from './template-cache.js';
+import { templateWritten } from './template-cache.js';
 
 const templateInsert = reusableQuery(
   (
@@ -77,14 +77,14 @@ export async function updateTemplate(
   patch: Pick<TemplateRow, 'name' | 'description' | 'body' | 'build' | 'updated_at'>,
 ): Promise<void> {
   await templateUpdate(db, patch.name, patch.description, patch.body, patch.build, patch.updated_at, id);
-  templatesWritten();
+  templateWritten(id);
 }
 
 const templateDelete = reusableQuery((db, id: string) => db.deleteFrom('templates').where('id', '=', id));
 
 export async function deleteTemplate(db: Db, id: string): Promise<void> {
   await templateDelete(db, id);
-  templatesWritten();
+  templateWritten(id);
 }
 
 /**
@@ -106,7 +106,7 @@ const unhinderedTemplateDelete = reusableQuery((db, id: string, organizationId: 
 
 export async function deleteUnhinderedTemplate(db: Db, organizationId: string, id: string, inSignature: ProcessStatus): Promise<boolean> {
   const deleted = (await unhinderedTemplateDelete(db, id, organizationId, inSignature)).length === 1;
-  if (deleted) templatesWritten();
+  if (deleted) templateWritten(id);
   return deleted;
 }
 

@@ -3,22 +3,26 @@ import type { TemplateRow } from '../db/schema.js';
 
 /**
  * How long a template read from the database is answered from memory. Writes made through this
- * process show at once (templatesWritten); this bounds how long a change made to the file from
+ * process show at once (templateWritten); this bounds how long a change made to the file from
  * outside the service (an operator's tool, a second instance started by mistake) can go unseen.
  */
 export const TEMPLATE_CACHE_TTL_MS = 1000;
 /** Charged for each entry beside its text, so that many small templates still fill the budget. */
 const ENTRY_OVERHEAD_BYTES = 512;
 
-/**
- * Counts the writes to the templates table made by this process, in any of its databases: a write
- * often runs in a transaction, which does not know which cache reads its store. Template writes are
- * rare next to reads, so each one simply empties every cache.
- */
+/** Template writes this process made, numbered from 0; `writes` is the next number. */
 let writes = 0;
+/**
+ * The ids of the latest writes, by number modulo its size: a cache forgets exactly those ids, or
+ * everything when it fell further behind. Module-wide because a write often runs in a transaction,
+ * which does not know which cache reads its store.
+ */
+export const WRITE_LOG_SIZE = 1024;
+const writeLog: string[] = [];
 
 /** Called by every statement that changes or deletes a template, once it has run. */
-export function templatesWritten(): void {
+export function templateWritten(id: string): void {
+  writeLog[writes % WRITE_LOG_SIZE] = id;
   writes++;
 }
 
@@ -46,7 +50,7 @@ export class TemplateCache {
 
   /**
    * The template `id` of the organization, from memory when it was read less than a second ago
-   * and no template was written since; otherwise from `load`. Ids are unique across organizations,
+   * and not written since; otherwise from `load`. Ids are unique across organizations,
    * so an entry of another organization means this one has no such template.
    */
   async find(
@@ -55,7 +59,7 @@ export class TemplateCache {
     load: () => Promise<TemplateRow | undefined>,
   ): Promise<Readonly<TemplateRow> | undefined> {
     const now = this.clock.now().getTime();
-    this.forgetIfWritten();
+    this.forgetWritten();
     const entry = this.entries.get(id);
     if (entry && entry.until > now) return entry.row.organization_id === organizationId ? entry.row : undefined;
     const writesBefore = writes;
@@ -66,10 +70,14 @@ export class TemplateCache {
     return row;
   }
 
-  private forgetIfWritten(): void {
+  private forgetWritten(): void {
     if (this.writesSeen === writes) return;
-    this.entries.clear();
-    this.bytes = 0;
+    if (writes - this.writesSeen > WRITE_LOG_SIZE) {
+      this.entries.clear();
+      this.bytes = 0;
+    } else {
+      for (let write = this.writesSeen; write < writes; write++) this.drop(writeLog[write % WRITE_LOG_SIZE] ?? '');
+    }
     this.writesSeen = writes;
   }
 
