@@ -40,8 +40,8 @@ const ROUNDS = 5;
 const SLICE_SECONDS = 1;
 const STORE_SIZE: Record<StoreName, number> = { service: 100, small: 100, large: 50_000 };
 const READ_IDS = 100;
-const SCALING_ROUNDS = 8;
-const SCALING_GET_SECONDS = 0.5;
+const SCALING_ROUNDS = 10;
+const SCALING_GET_SECONDS = 1;
 // Deletes are bounded by count, so each store stays near its size while they run; 2,000 make a run
 // long enough (a fifth of a second) that connecting and the first answers do not weigh on it.
 const SCALING_DELETES = 2_000;

@@ -52,8 +52,8 @@ export class UrlSigner {
     const expires = this.expiry(expiresInSeconds);
     const files = names.join(',');
     const tags = this.mac(pairMessage(method, folder, files, expires));
-    const query = (tag: string) => `expires=${expires}&files=${files}&signature=${tag}`;
-    return [query(tagAt(tags, 0)), query(tagAt(tags, 1))];
+    const query = `expires=${expires}&files=${files}&signature=`;
+    return [query + tagAt(tags, 0), query + tagAt(tags, 1)];
   }
 
   check(method: PresignMethod, pathname: string, query: SignedQuery): SignedUrlCheck {

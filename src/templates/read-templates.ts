@@ -31,22 +31,32 @@ export async function findTemplate(
   organizationId: string,
   id: string,
 ): Promise<Readonly<TemplateRow> | undefined> {
-  const load = () => q.findTemplate(ctx.db, organizationId, id);
-  return ctx.templateCache ? ctx.templateCache.find(organizationId, id, load) : load();
+  if (!ctx.templateCache) return q.findTemplate(ctx.db, organizationId, id);
+  return ctx.templateCache.find(organizationId, id, () => q.findTemplate(ctx.db, organizationId, id));
 }
 
 /**
- * The configuration and short-lived download URLs of both HTML files, as JSON text. The stored body
- * is the JSON of a template this service validated, so it is spliced in as it stands rather than
- * parsed and written out again: on the busiest read that was the largest share of the route's work.
+ * The answer's text up to its URLs, once per row object: rows kept by the template cache are
+ * answered again and again, and so is this. The stored body is the JSON of a template this service
+ * validated, so it is spliced in as it stands rather than parsed and written out again.
  */
+const answerHeads = new WeakMap<Readonly<TemplateRow>, string>();
+
+function answerHead(row: Readonly<TemplateRow>): string {
+  const known = answerHeads.get(row);
+  if (known !== undefined) return known;
+  const head = JSON.stringify({ ...summary(row), build: row.build });
+  const body = row.body.slice(1, -1);
+  const text = `${head.slice(0, -1)},${body === '' ? '' : `${body},`}"urls":`;
+  answerHeads.set(row, text);
+  return text;
+}
+
+/** The configuration and short-lived download URLs of both HTML files, as JSON text. */
 export async function getTemplateJson(ctx: ServiceContext, options: { organizationId: string; id: string }): Promise<string> {
   const row = await findTemplate(ctx, options.organizationId, options.id);
   if (!row) throw notFound('TEMPLATE_NOT_FOUND');
-  const head = JSON.stringify({ ...summary(row), build: row.build });
-  const urls = JSON.stringify(await templateFileUrls(ctx.blobs, row.id, 'GET'));
-  const body = row.body.slice(1, -1);
-  return `${head.slice(0, -1)},${body === '' ? '' : `${body},`}"urls":${urls}}`;
+  return `${answerHead(row)}${JSON.stringify(await templateFileUrls(ctx.blobs, row.id, 'GET'))}}`;
 }
 
 /** A page of templates, newest first; `next` is the cursor of the following page, null on the last. */
