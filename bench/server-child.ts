@@ -5,7 +5,6 @@
  * same event loop.
  */
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.js';
@@ -17,7 +16,6 @@ import { newObjectId } from '../src/ids.js';
 import { createOrganization } from '../src/organizations/organizations.js';
 import { createTemplateSchema } from '../src/templates/schemas.js';
 import { mergeBody } from '../src/templates/template-document.js';
-import { templateFileKey } from '../src/templates/template-files.js';
 import { checkTemplateReferences } from '../src/templates/template-rules.js';
 import { COMPLETE_HTML, isDrainCommand, isSeedCommand, sampleTemplate, STORES, type ChildMessage, type StoreAddress, type StoreName } from './protocol.js';
 
@@ -55,10 +53,14 @@ async function startStore(dataDir: string, name: StoreName): Promise<Store> {
     payload: sampleTemplate(),
   });
   const processTemplate = String(created.json().id);
-  await deps.blobs.write(templateFileKey(processTemplate, 'complete'), Readable.from([Buffer.from(COMPLETE_HTML)]), {
-    contentType: 'text/html',
-    maxBytes: config.uploadMaxBytes,
+  const completeUrl = new URL(String(created.json().urls.complete));
+  const uploaded = await app.inject({
+    method: 'PUT',
+    url: completeUrl.pathname + completeUrl.search,
+    headers: { 'content-type': 'text/html' },
+    payload: COMPLETE_HTML,
   });
+  if (uploaded.statusCode !== 200) throw new Error(`uploading the Complete HTML failed: ${uploaded.body}`);
   // As src/server.ts does: a real instance pays for its background work (outbox polling, SQLite
   // checkpoints) while it serves requests.
   deps.startBackgroundWork();
@@ -87,6 +89,7 @@ async function startStore(dataDir: string, name: StoreName): Promise<Store> {
             status: 'active',
             created_at: now.toISOString(),
             updated_at: now.toISOString(),
+            files_stored: 0,
           });
         }
         await trx.insertInto('templates').values(rows).execute();

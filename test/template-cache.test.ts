@@ -131,6 +131,7 @@ describe('TemplateCache keeps only what it can trust, within its memory budget',
       status: 'active',
       created_at: now,
       updated_at: now,
+      files_stored: 0,
     };
   }
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newObjectId } from '../src/ids.js';
 import { sampleTemplate } from './support/fixtures.js';
 import { call, dialects, localPath, startTestService, type TestOrganization, type TestService } from './support/service.js';
 import { ANSWERS, createProcess, endProcess } from './support/signing.js';
@@ -171,6 +172,73 @@ describe.each(dialects)('DELETE /template (%s)', (dialect) => {
       await remove(id);
       const again = await createTemplate();
       expect(again).not.toBe(id);
+    });
+  });
+  describe('the file store is asked to erase only files that may be stored', () => {
+    /** The keys the file store was asked to delete while `run` ran. */
+    async function storeDeletes(run: () => Promise<unknown>): Promise<string[][]> {
+      const blobs = svc.deps.blobs;
+      const erase = blobs.delete;
+      const asked: string[][] = [];
+      blobs.delete = async (keys) => {
+        asked.push(keys);
+        return erase.call(blobs, keys);
+      };
+      try {
+        await run();
+      } finally {
+        Reflect.deleteProperty(blobs, 'delete');
+      }
+      return asked;
+    }
+
+    it('a template whose HTML never arrived is deleted without asking the file store', async () => {
+      const id = await createTemplate(svc.orgA.privateKey, false);
+      const ofB = await createTemplate(svc.orgB.privateKey);
+      expect(await storeDeletes(async () => expect((await remove(id)).json()).toEqual({ id, deleted: true, references: 0 }))).toEqual([]);
+      expect(await svc.deps.blobs.read(`templates/${ofB}/mask.html`)).toBeDefined();
+    });
+
+    it('one file uploaded is enough for both to be erased', async () => {
+      const res = await call(svc.app, 'POST', '/template', { key: svc.orgA.privateKey, body: sampleTemplate() });
+      const { id, urls } = res.json();
+      const up = await svc.app.inject({ method: 'PUT', url: localPath(urls.complete), headers: { 'content-type': 'text/html' }, payload: '<p>x</p>' });
+      expect(up.statusCode).toBe(200);
+      expect(await storeDeletes(() => remove(id))).toEqual([[`templates/${id}/mask.html`, `templates/${id}/complete.html`]]);
+      expect(await svc.deps.blobs.read(`templates/${id}/complete.html`)).toBeUndefined();
+      expect(fs.existsSync(path.join(svc.config.dataDir, 'files', 'templates', id))).toBe(false);
+    });
+
+    it('a delete between an upload writing its bytes and recording them: the upload removes them and answers 404 TEMPLATE_NOT_FOUND', async () => {
+      const res = await call(svc.app, 'POST', '/template', { key: svc.orgA.privateKey, body: sampleTemplate() });
+      const { id, urls } = res.json();
+      const blobs = svc.deps.blobs;
+      const write = blobs.write;
+      blobs.write = async (key, body, options) => {
+        const written = await write.call(blobs, key, body, options);
+        expect((await remove(id)).json()).toEqual({ id, deleted: true, references: 0 });
+        return written;
+      };
+      let up;
+      try {
+        up = await svc.app.inject({ method: 'PUT', url: localPath(urls.mask), headers: { 'content-type': 'text/html' }, payload: '<p>x</p>' });
+      } finally {
+        Reflect.deleteProperty(blobs, 'write');
+      }
+      expect(up.statusCode).toBe(404);
+      expect(up.json()).toEqual({ message: 'TEMPLATE_NOT_FOUND' });
+      expect(await blobs.read(`templates/${id}/mask.html`)).toBeUndefined();
+      expect(fs.existsSync(path.join(svc.config.dataDir, 'files', 'templates', id))).toBe(false);
+    });
+
+    it('a template stored without the record (made before it existed) is taken to have files', async () => {
+      const id = newObjectId(svc.clock.now());
+      const now = svc.clock.now().toISOString();
+      await svc.deps.db
+        .insertInto('templates')
+        .values({ id, organization_id: svc.orgA.id, name: 'Older', description: null, body: '{}', build: 1, status: 'active', created_at: now, updated_at: now })
+        .execute();
+      expect(await storeDeletes(() => remove(id))).toEqual([[`templates/${id}/mask.html`, `templates/${id}/complete.html`]]);
     });
   });
 });

@@ -11,6 +11,7 @@ import { statementCache } from './statement-cache.js';
 import { outbox } from './migrations/002_outbox.js';
 import { veriface } from './migrations/003_veriface.js';
 import { signing } from './migrations/004_signing.js';
+import { templateFiles } from './migrations/005_template_files.js';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -34,7 +35,7 @@ export interface OpenDatabaseOptions {
 
 const migrations: MigrationProvider = {
   async getMigrations() {
-    return { '001_foundation': foundation, '002_outbox': outbox, '003_veriface': veriface, '004_signing': signing };
+    return { '001_foundation': foundation, '002_outbox': outbox, '003_veriface': veriface, '004_signing': signing, '005_template_files': templateFiles };
   },
 };
 

@@ -41,6 +41,12 @@ export interface TemplatesTable {
   status: 'active' | 'inactive';
   created_at: string;
   updated_at: string;
+  /**
+   * 1 once an HTML file of the template may be stored: set when the service stores one (the local
+   * store, whose uploads pass through it), or from the start where uploads go straight to the
+   * bucket (S3). 0 means deleting the template has no file to look for.
+   */
+  files_stored: Generated<number>;
 }
 
 export interface ReferenceLinksTable {

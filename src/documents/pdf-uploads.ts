@@ -52,7 +52,7 @@ export function documentPdfUploadPolicy(ctx: ServiceContext): UploadPolicy {
       if (state === 'missing') throw notFound('DOCUMENT_NOT_FOUND');
       if (state === 'ready') throw new ApiError(409, 'DOCUMENT_ALREADY_UPLOADED');
     },
-    targetExists: async (key) => (await awaiting(key)) === 'awaiting',
+    claim: async (key) => (await awaiting(key)) === 'awaiting',
     async stored(key) {
       if ((await documentStored(ctx, key)) === 'invalid') throw new ApiError(400, 'FILE_NOT_VALID: not a PDF');
     },

@@ -11,8 +11,11 @@ export interface UploadPolicy {
   contentTypes: readonly string[];
   /** Throws an ApiError when the resource the key belongs to no longer exists. */
   ensureTarget(key: string): Promise<void>;
-  /** Whether the resource still exists once the bytes are stored (it may have been deleted meanwhile). */
-  targetExists(key: string): Promise<boolean>;
+  /**
+   * Once the bytes are stored: records them on their resource where it keeps track, and answers
+   * whether the resource still exists (it may have been deleted meanwhile; then the route removes them).
+   */
+  claim(key: string): Promise<boolean>;
   /** Runs once the bytes are stored; throws an ApiError to refuse them (it removes them itself). */
   stored?(key: string): Promise<void>;
 }
@@ -76,7 +79,7 @@ export async function filesRoutes(app: FastifyInstance, options: FilesRoutesOpti
       if (error instanceof BlobEmptyError) throw new ApiError(400, 'FILE_EMPTY');
       throw error;
     }
-    if (!(await policy.targetExists(key))) {
+    if (!(await policy.claim(key))) {
       await store.delete([key]);
       await policy.ensureTarget(key);
     }

@@ -3,7 +3,7 @@ import { newObjectId } from '../ids.js';
 import * as q from './queries.js';
 import type { CreateTemplateInput } from './schemas.js';
 import { mergeBody } from './template-document.js';
-import { templateFileUrls, type TemplateUrls } from './template-files.js';
+import { seesTemplateUploads, templateFileUrls, type TemplateUrls } from './template-files.js';
 import { checkTemplateReferences } from './template-rules.js';
 
 export async function createTemplate(
@@ -25,6 +25,7 @@ export async function createTemplate(
     status: 'active',
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
+    files_stored: seesTemplateUploads(ctx.blobs) ? 0 : 1,
   });
   return { id, urls: await templateFileUrls(ctx.blobs, id, 'PUT') };
 }

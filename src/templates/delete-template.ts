@@ -14,28 +14,31 @@ export interface DeletedTemplate {
 /**
  * Erases the template, its reference links and both HTML files, for good. Refused while any process
  * created from it is in signature. The rows go in one transaction; the files follow once it commits,
- * so a failure can leave an orphan file behind but never a template without its files.
+ * so a failure can leave an orphan file behind but never a template without its files. A template
+ * none of whose files was ever stored (files_stored) has none to look for.
  */
 export async function deleteTemplate(
   ctx: ServiceContext,
   options: { organizationId: string; id: string },
 ): Promise<DeletedTemplate> {
   // Most templates have no reference link and no process in signature: one statement deletes them.
-  const references = (await q.deleteUnhinderedTemplate(ctx.db, options.organizationId, options.id, IN_SIGNATURE))
-    ? 0
-    : await deleteWithLinks(ctx, options);
-  await ctx.blobs.delete(templateFileKeys(options.id));
+  const unhindered = await q.deleteUnhinderedTemplate(ctx.db, options.organizationId, options.id, IN_SIGNATURE);
+  const { filesStored, references } = unhindered ? { ...unhindered, references: 0 } : await deleteWithLinks(ctx, options);
+  if (filesStored) await ctx.blobs.delete(templateFileKeys(options.id));
   return { id: options.id, deleted: true, references };
 }
 
 /** The template and its reference links, counted; or why it cannot go (not found, in use). */
-async function deleteWithLinks(ctx: ServiceContext, options: { organizationId: string; id: string }): Promise<number> {
+async function deleteWithLinks(
+  ctx: ServiceContext,
+  options: { organizationId: string; id: string },
+): Promise<{ filesStored: boolean; references: number }> {
   return ctx.db.transaction().execute(async (trx) => {
     const template = await q.lockTemplate(trx, ctx.dialect, options.organizationId, options.id);
     if (!template) throw badRequest('TEMPLATE_NOT_FOUND');
     if ((await countProcessesInSignature(trx, template.id)) > 0) throw badRequest('TEMPLATE_IN_USE');
-    const count = await deleteReferenceLinksOfTemplate(trx, template.id);
+    const references = await deleteReferenceLinksOfTemplate(trx, template.id);
     await q.deleteTemplate(trx, template.id);
-    return count;
+    return { filesStored: template.files_stored === 1, references };
   });
 }

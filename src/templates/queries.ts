@@ -17,6 +17,7 @@ const templateInsert = reusableQuery(
     status: TemplateRow['status'],
     createdAt: string,
     updatedAt: string,
+    filesStored: number,
   ) =>
     db.insertInto('templates').values({
       id,
@@ -28,13 +29,28 @@ const templateInsert = reusableQuery(
       status,
       created_at: createdAt,
       updated_at: updatedAt,
+      files_stored: filesStored,
     }),
 );
 
-/** An omitted description is written as the NULL it defaulted to, so the compiled SQL never changes shape. */
+/**
+ * Omitted columns are written as the defaults they stand for (no description; files that may be
+ * stored), so the compiled SQL never changes shape.
+ */
 export async function insertTemplate(db: Db, row: NewTemplateRow): Promise<void> {
-  const { id, organization_id, name, description = null, body, build, status, created_at, updated_at } = row;
-  await templateInsert(db, id, organization_id, name, description, body, build, status, created_at, updated_at);
+  const { id, organization_id, name, description = null, body, build, status, created_at, updated_at, files_stored = 1 } = row;
+  await templateInsert(db, id, organization_id, name, description, body, build, status, created_at, updated_at, files_stored);
+}
+
+const filesStoredUpdate = reusableQuery((db, filesStored: number, id: string) =>
+  db.updateTable('templates').set({ files_stored: filesStored }).where('id', '=', id).returning('id'),
+);
+
+/** Records that an HTML file of the template was stored; false when the template is gone (deleted meanwhile). */
+export async function markTemplateFilesStored(db: Db, id: string): Promise<boolean> {
+  const marked = (await filesStoredUpdate(db, 1, id)).length === 1;
+  if (marked) templateWritten(id);
+  return marked;
 }
 
 const templateOfOrganization = reusableQuery((db, id: string, organizationId: string) =>
@@ -89,8 +105,8 @@ export async function deleteTemplate(db: Db, id: string): Promise<void> {
 
 /**
  * The template, deleted in one statement when nothing stands in its way: no reference link to count
- * and erase, no document in signature made from it (documentsInSignature). Answers whether it was
- * deleted; when not, the caller finds out why in a transaction.
+ * and erase, no document in signature made from it (documentsInSignature). Answers whether files
+ * of it may be stored, when it was deleted; when not, the caller finds out why in a transaction.
  */
 const unhinderedTemplateDelete = reusableQuery((db, id: string, organizationId: string, status: ProcessStatus) =>
   db
@@ -101,13 +117,19 @@ const unhinderedTemplateDelete = reusableQuery((db, id: string, organizationId: 
       not(exists(selectFrom('reference_links').select('reference_links.id').whereRef('reference_links.template_id', '=', 'templates.id'))),
     )
     .where(({ not, exists, ref }) => not(exists(documentsInSignature(db, ref('templates.id'), status).select('process_documents.id'))))
-    .returning('id'),
+    .returning('files_stored'),
 );
 
-export async function deleteUnhinderedTemplate(db: Db, organizationId: string, id: string, inSignature: ProcessStatus): Promise<boolean> {
-  const deleted = (await unhinderedTemplateDelete(db, id, organizationId, inSignature)).length === 1;
-  if (deleted) templateWritten(id);
-  return deleted;
+export async function deleteUnhinderedTemplate(
+  db: Db,
+  organizationId: string,
+  id: string,
+  inSignature: ProcessStatus,
+): Promise<{ filesStored: boolean } | undefined> {
+  const [deleted] = await unhinderedTemplateDelete(db, id, organizationId, inSignature);
+  if (!deleted) return undefined;
+  templateWritten(id);
+  return { filesStored: deleted.files_stored === 1 };
 }
 
 export type TemplateSummaryRow = Pick<TemplateRow, 'id' | 'name' | 'description' | 'status' | 'created_at' | 'updated_at'>;

@@ -19,6 +19,14 @@ export function templateIdOfKey(key: string): string | undefined {
   return KEY_PATTERN.exec(key)?.[1];
 }
 
+/**
+ * Whether the service sees a template's HTML arrive: uploads to the local store pass through its
+ * /files routes; S3's go straight to the bucket, so there a template may have files from the start.
+ */
+export function seesTemplateUploads(blobs: BlobStore): boolean {
+  return blobs.kind === 'local';
+}
+
 export function templateFileKeys(templateId: string): string[] {
   return TEMPLATE_FILE_KINDS.map((kind) => templateFileKey(templateId, kind));
 }

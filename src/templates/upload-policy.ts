@@ -1,10 +1,10 @@
 import type { ServiceContext } from '../context.js';
 import type { UploadPolicy } from '../files/routes.js';
 import { notFound } from '../http/errors.js';
-import { templateExists } from './queries.js';
+import { markTemplateFilesStored, templateExists } from './queries.js';
 import { TEMPLATE_UPLOAD_CONTENT_TYPES, templateIdOfKey } from './template-files.js';
 
-/** Template HTML uploads: only while the template exists, only as HTML. */
+/** Template HTML uploads: only while the template exists, only as HTML; each recorded on its template. */
 export function templateHtmlUploadPolicy(ctx: ServiceContext): UploadPolicy {
   const exists = async (key: string) => {
     const id = templateIdOfKey(key);
@@ -13,7 +13,12 @@ export function templateHtmlUploadPolicy(ctx: ServiceContext): UploadPolicy {
   return {
     matches: (key) => templateIdOfKey(key) !== undefined,
     contentTypes: TEMPLATE_UPLOAD_CONTENT_TYPES,
-    targetExists: exists,
+    // Recording the file on the template is also the check that it still exists: a delete that
+    // came first finds no file recorded, so this upload is the one to remove it.
+    claim: async (key) => {
+      const id = templateIdOfKey(key);
+      return id !== undefined && (await markTemplateFilesStored(ctx.db, id));
+    },
     async ensureTarget(key) {
       if (!(await exists(key))) throw notFound('TEMPLATE_NOT_FOUND');
     },
