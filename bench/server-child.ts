@@ -17,6 +17,7 @@ import { createOrganization } from '../src/organizations/organizations.js';
 import { createTemplateSchema } from '../src/templates/schemas.js';
 import { mergeBody } from '../src/templates/template-document.js';
 import { checkTemplateReferences } from '../src/templates/template-rules.js';
+import { localPath } from '../test/support/service.js';
 import { COMPLETE_HTML, isDrainCommand, isSeedCommand, sampleTemplate, STORES, type ChildMessage, type StoreAddress, type StoreName } from './protocol.js';
 
 // 9 columns a row: 500 rows stay far below SQLite's bound-parameter limit.
@@ -53,10 +54,9 @@ async function startStore(dataDir: string, name: StoreName): Promise<Store> {
     payload: sampleTemplate(),
   });
   const processTemplate = String(created.json().id);
-  const completeUrl = new URL(String(created.json().urls.complete));
   const uploaded = await app.inject({
     method: 'PUT',
-    url: completeUrl.pathname + completeUrl.search,
+    url: localPath(String(created.json().urls.complete)),
     headers: { 'content-type': 'text/html' },
     payload: COMPLETE_HTML,
   });
