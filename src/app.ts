@@ -1,25 +1,33 @@
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { authenticate } from './auth/authenticate.js';
+import { FailedAttempts } from './auth/failed-attempts.js';
 import type { Config } from './config.js';
 import type { Deps } from './deps.js';
-import { authenticate } from './auth/authenticate.js';
-import { filesRoutes } from './files/routes.js';
+import { answerClientError, answerFrameworkError } from './http/client-errors.js';
 import { ApiError } from './http/errors.js';
+import { parseJsonBody } from './http/json-body.js';
 import { webhookDocs } from './http/openapi-webhooks.js';
-import { referenceRoutes } from './references/routes.js';
-import { templateRoutes } from './templates/routes.js';
-import { templateHtmlUploadPolicy } from './templates/upload-policy.js';
-import { documentPdfUploadPolicy } from './documents/pdf-uploads.js';
-import { documentRoutes } from './documents/routes.js';
-import { catalogueRoutes } from './veriface/catalogue-routes.js';
-import { verifaceRoutes } from './veriface/routes.js';
-import { webhookRoutes } from './webhooks/routes.js';
+import type { ApiRoute } from './http/route.js';
+import { routeTable } from './routes.js';
 
-export const API_PREFIX = '/v1.5/ext';
+export { API_PREFIX } from './http/prefix.js';
 
 function isFastifyError(error: unknown): error is FastifyError {
   return error instanceof Error && 'statusCode' in error && typeof error.statusCode === 'number';
+}
+
+/** Fastify's own 4xx errors, in the catalogue's words. */
+function frameworkMessage(error: FastifyError): string {
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return 'UNSUPPORTED_MEDIA_TYPE: send the body as application/json';
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return 'BODY_TOO_LARGE: the body is larger than this route takes';
+  return `BAD_REQUEST: ${error.message}`;
+}
+
+function register(app: FastifyInstance, routes: ApiRoute[]): void {
+  for (const route of routes) app.route({ method: route.method, url: route.url, ...route.options, handler: route.handle });
 }
 
 /** A ready Fastify instance that never listens by itself (server.ts does); tests inject into it. */
@@ -34,21 +42,41 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
             serializers: { req: (request) => ({ method: request.method, path: request.url.split('?')[0], remoteAddress: request.ip }) },
           },
     bodyLimit: 2 * 1024 * 1024,
+    requestTimeout: config.timeouts.requestMs,
+    keepAliveTimeout: config.timeouts.keepAliveMs,
+    clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
   });
+  app.server.headersTimeout = config.timeouts.headersMs;
 
   // Joi validates every request (its messages are the contract's); route schemas only document.
   app.setValidatorCompiler(() => () => true);
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
   app.setErrorHandler((error, request, reply) => {
-    if (error instanceof ApiError) return reply.status(error.statusCode).send({ message: error.message });
+    if (error instanceof ApiError) return reply.status(error.statusCode).headers(error.headers).send({ message: error.message });
     if (isFastifyError(error) && error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      return reply.status(error.statusCode).send({ message: error.message });
+      return reply.status(error.statusCode).send({ message: frameworkMessage(error) });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ message: 'INTERNAL_ERROR' });
   });
-  app.setNotFoundHandler((request, reply) => reply.status(404).send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found` }));
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send({ message: `ROUTE_NOT_FOUND: no route ${request.method} ${request.url.split('?')[0]}` }),
+  );
+
+  // JSON only, read as text and checked (depth, U+0000, prototype keys) before anything walks it.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(String(body)));
+    } catch (error) {
+      done(error instanceof Error ? error : new Error(String(error)));
+    }
+  });
+
+  await app.register(rateLimit, { global: false });
+  authenticate(app, deps.keys, FailedAttempts.create(app, config.authFailures));
 
   await app.register(swagger, {
     openapi: {
@@ -63,26 +91,19 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
-  await app.register(
-    async (ext) => {
-      authenticate(ext, deps.keys);
-      templateRoutes(ext, deps);
-      referenceRoutes(ext, deps);
-      webhookRoutes(ext, deps);
-      verifaceRoutes(ext, deps);
-      documentRoutes(ext, deps);
-      catalogueRoutes(ext);
-    },
-    { prefix: API_PREFIX },
+  const routes = routeTable(config, deps);
+  register(
+    app,
+    routes.filter((route) => !route.rawBody),
   );
-
-  await app.register(filesRoutes, {
-    store: deps.blobs,
-    signer: deps.signer,
-    maxBytes: config.uploadMaxBytes,
-    policies: [templateHtmlUploadPolicy(deps), documentPdfUploadPolicy(deps)],
+  // Routes that take a file's raw bytes read the request stream themselves.
+  await app.register(async (raw) => {
+    raw.removeAllContentTypeParsers();
+    raw.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    register(
+      raw,
+      routes.filter((route) => route.rawBody),
+    );
   });
-
-  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   return app;
 }

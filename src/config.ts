@@ -60,6 +60,10 @@ export interface Config {
   whatsappTemplates: WhatsAppTemplates;
   /** SMS through a Twilio-compatible Messages API; the local mailbox when unset. */
   sms: { baseUrl: string; accountSid: string; authToken: string; from: string } | undefined;
+  /** Failed authentications one client address may make in a window before it is answered 429. */
+  authFailures: { max: number; windowMs: number };
+  /** How long the server waits for a whole request, for its headers, and keeps an idle connection. */
+  timeouts: { requestMs: number; headersMs: number; keepAliveMs: number };
 }
 
 interface ParsedEnv {
@@ -97,6 +101,11 @@ interface ParsedEnv {
   SMS_PROVIDER_SID?: string;
   SMS_PROVIDER_TOKEN?: string;
   SMS_PROVIDER_FROM?: string;
+  AUTH_FAILURES_MAX: number;
+  AUTH_FAILURES_WINDOW_S: number;
+  REQUEST_TIMEOUT_MS: number;
+  HEADERS_TIMEOUT_MS: number;
+  KEEP_ALIVE_TIMEOUT_MS: number;
 }
 
 const envSchema = Joi.object<ParsedEnv>({
@@ -143,6 +152,16 @@ const envSchema = Joi.object<ParsedEnv>({
   SMS_PROVIDER_SID: Joi.string(),
   SMS_PROVIDER_TOKEN: Joi.string(),
   SMS_PROVIDER_FROM: Joi.string(),
+  AUTH_FAILURES_MAX: Joi.number().integer().min(1).default(30),
+  AUTH_FAILURES_WINDOW_S: Joi.number().integer().min(1).max(86_400).default(60),
+  REQUEST_TIMEOUT_MS: Joi.number().integer().min(1000).default(120_000),
+  HEADERS_TIMEOUT_MS: Joi.number()
+    .integer()
+    .min(1000)
+    .less(Joi.ref('REQUEST_TIMEOUT_MS'))
+    .default(20_000)
+    .messages({ 'number.less': '"HEADERS_TIMEOUT_MS" must be shorter than REQUEST_TIMEOUT_MS' }),
+  KEEP_ALIVE_TIMEOUT_MS: Joi.number().integer().min(1000).default(65_000),
 })
   .and('AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY')
   .and('WHATSAPP_TOKEN', 'WHATSAPP_PHONE_NUMBER_ID')
@@ -204,5 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
             from: parsed.SMS_PROVIDER_FROM,
           })
         : undefined,
+    authFailures: Object.freeze({ max: parsed.AUTH_FAILURES_MAX, windowMs: parsed.AUTH_FAILURES_WINDOW_S * 1000 }),
+    timeouts: Object.freeze({ requestMs: parsed.REQUEST_TIMEOUT_MS, headersMs: parsed.HEADERS_TIMEOUT_MS, keepAliveMs: parsed.KEEP_ALIVE_TIMEOUT_MS }),
   });
 }

@@ -49,6 +49,6 @@ describe('the OpenAPI description is generated from the validation schemas', () 
   it('unknown routes answer 404 with a message', async () => {
     const res = await svc.app.inject({ method: 'GET', url: '/v1.5/ext/nothing-here' });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ message: 'Route GET /v1.5/ext/nothing-here not found' });
+    expect(res.json()).toEqual({ message: 'ROUTE_NOT_FOUND: no route GET /v1.5/ext/nothing-here' });
   });
 });

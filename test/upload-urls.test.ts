@@ -133,8 +133,8 @@ describe('upload and download URLs of template HTML', () => {
 
   describe('a wrong content type, an empty body or one over the size limit is refused; the old file stays whole', () => {
     const cases: [string, string | Buffer, string | null, number, string][] = [
-      ['wrong content type', '<p>x</p>', 'application/json', 415, 'Content-Type must be text/html or binary/octet-stream'],
-      ['no content type', '<p>x</p>', null, 415, 'Content-Type must be text/html or binary/octet-stream'],
+      ['wrong content type', '<p>x</p>', 'application/json', 415, 'FILE_WRONG_TYPE: Content-Type must be text/html or binary/octet-stream'],
+      ['no content type', '<p>x</p>', null, 415, 'FILE_WRONG_TYPE: Content-Type must be text/html or binary/octet-stream'],
       ['empty body', '', 'text/html', 400, 'FILE_EMPTY'],
       ['over the size limit', Buffer.alloc(4097, 'a'), 'text/html', 413, 'FILE_TOO_LARGE: at most 4096 bytes'],
     ];

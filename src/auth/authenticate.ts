@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { unauthorized } from '../http/errors.js';
+import type { Access } from '../http/route.js';
+import type { FailedAttempts } from './failed-attempts.js';
 import type { ApiKeyResolver, ResolvedKey } from './key-resolver.js';
 
 declare module 'fastify' {
@@ -7,32 +9,50 @@ declare module 'fastify' {
     /** The organization that owns the API key of the request; every query is scoped to it. */
     organizationId: string;
   }
+  interface FastifyContextConfig {
+    /** Who may call the route, from its declaration (src/http/route.ts). */
+    access?: Access;
+  }
 }
 
 const KEY_PATTERN = /^(prk|puk)_[0-9a-f]{32}$/;
-const READ_METHODS = new Set(['GET', 'HEAD']);
+
+function admits(access: Access, found: ResolvedKey | undefined): found is ResolvedKey {
+  return found !== undefined && (found.kind === 'private' || access === 'any-key');
+}
 
 /**
- * The bare key in `Authorization`, no scheme. The private key (prk_) opens every endpoint, as the
- * contract says; the public key (puk_) only reads, as the real service allows.
+ * The bare key in `Authorization`, no scheme, on the routes whose declaration asks for one. The
+ * private key (prk_) opens every such route, as the contract says; the public key (puk_) only the
+ * routes declared `any-key` (reads), as the real service allows. Failed attempts are counted per
+ * client address, and an address past the limit is refused before its key is looked at.
  */
-export function authenticate(app: FastifyInstance, keys: ApiKeyResolver): void {
+export function authenticate(app: FastifyInstance, keys: ApiKeyResolver, attempts: FailedAttempts): void {
   app.decorateRequest('organizationId', '');
-  const admit = (request: FastifyRequest, found: ResolvedKey | undefined): Error | undefined => {
-    if (!found || (found.kind === 'public' && !READ_METHODS.has(request.method))) return unauthorized();
-    request.organizationId = found.organizationId;
-    return undefined;
-  };
   // A callback hook rather than an async one: a key seen within the second is admitted without a
   // promise, which every request of a busy integrator would otherwise pay for.
   app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+    const access = request.routeOptions.config.access;
+    if (access !== 'private-key' && access !== 'any-key') return done();
     const key = request.headers.authorization?.trim() ?? '';
-    if (!KEY_PATTERN.test(key)) return done(unauthorized());
-    const cached = keys.cached(key);
-    if (cached) return done(admit(request, cached));
-    keys.resolve(key).then(
-      (found) => done(admit(request, found)),
-      (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
-    );
+    const wellFormed = KEY_PATTERN.test(key);
+    const cached = wellFormed ? keys.cached(key) : undefined;
+    if (admits(access, cached)) {
+      request.organizationId = cached.organizationId;
+      return done();
+    }
+    const check = async () => {
+      const refusal = await attempts.refusal(request);
+      if (refusal) return refusal;
+      const found = cached ?? (wellFormed ? await keys.resolve(key) : undefined);
+      if (admits(access, found)) {
+        request.organizationId = found.organizationId;
+        return undefined;
+      }
+      // A real key of the wrong kind (a public key on a write) is a mistake, not a guess.
+      if (found === undefined) await attempts.fail(request);
+      return unauthorized();
+    };
+    check().then(done, done);
   });
 }

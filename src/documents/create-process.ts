@@ -1,3 +1,4 @@
+import { answerMessage } from '../http/error-catalogue.js';
 import type { ServiceContext } from '../context.js';
 import type { ParticipantRow, ProcessDocumentRow, ProcessKind, ProcessRow, TemplateRow } from '../db/schema.js';
 import { readBlobBytes, writeBlobBytes } from '../files/blob-bytes.js';
@@ -96,7 +97,7 @@ async function prepareDocument(
   if (!template) throw badRequest('TEMPLATE_NOT_FOUND');
   const body = parseBody(template);
   const resolved = resolveAnswers(body, draft.data);
-  if (!resolved.ok) throw badRequest(resolved.message);
+  if (!resolved.ok) throw badRequest(answerMessage(resolved.message));
   const html = await readBlobBytes(ctx.blobs, templateFileKey(template.id, 'complete'));
   if (!html) {
     // A delete that committed meanwhile removes the files too: say what really happened.
@@ -126,7 +127,7 @@ function chooseSigners(draft: ProcessDraft, documents: PreparedDocument[]): Sign
   const template = documents[0]?.template;
   if (!template) throw badRequest('"signProfile" is required');
   const derived = signersFromTemplate(template.body, template.answers);
-  if (!derived.ok) throw badRequest(derived.message);
+  if (!derived.ok) throw badRequest(answerMessage(derived.message));
   const seen = new Set<string>();
   for (const signer of derived.signers) {
     if (seen.has(signer.email)) throw badRequest(`SIGNER_EMAIL_DUPLICATED: ${signer.email} signs twice in the template's signatureProfile`);
@@ -213,7 +214,7 @@ export async function createSigningProcess(
     signers: signers.map((signer, i) => ({ ...signer, label: draft.signerLabels?.[i] ?? `signProfile[${i}]` })),
     package: draft.kind === 'package',
   });
-  if (!resolved.ok) throw badRequest(resolved.message);
+  if (!resolved.ok) throw badRequest(answerMessage(resolved.message));
 
   const startNow = documents.every((d) => d.row.file_ready === 1);
   const process: ProcessRow = {

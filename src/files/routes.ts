@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import Joi from 'joi';
 import { ApiError } from '../http/errors.js';
-import { describeRoute } from '../http/openapi.js';
+import { defineRoute, noInput, type ApiRoute, type RouteDefinition } from '../http/route.js';
 import { BlobEmptyError, BlobTooLargeError, type BlobStore } from './blob-store.js';
 import { FILES_ROUTE_PREFIX, isValidBlobKey } from './local-blob-store.js';
 import type { UrlSigner } from './url-signer.js';
@@ -31,42 +31,55 @@ function mediaType(header: string | undefined): string {
   return (header ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
+/** The signer judges these, whatever their shape: a URL altered in any way is a 403, not a 400. */
+const signedQuery = Joi.object<{ expires?: unknown; files?: unknown; signature?: unknown }>({
+  expires: Joi.any(),
+  files: Joi.any(),
+  signature: Joi.any(),
+}).unknown(true);
+
+type SignedQuery = typeof signedQuery extends Joi.ObjectSchema<infer T> ? T : never;
+type FileRoute = Omit<RouteDefinition<Record<string, never>, SignedQuery>, 'url' | 'tag' | 'access' | 'description' | 'body' | 'query'>;
+
 /**
  * The presigned upload and download URLs of the local store, outside /v1.5/ext: they carry their own
  * signature and expiry instead of an API key.
  */
-export async function filesRoutes(app: FastifyInstance, options: FilesRoutesOptions): Promise<void> {
+export function filesRoutes(options: FilesRoutesOptions): ApiRoute[] {
   const { store, signer, maxBytes, policies } = options;
 
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+  const fileRoute = (definition: FileRoute) =>
+    defineRoute({
+      ...definition,
+      url: `${FILES_ROUTE_PREFIX}*`,
+      tag: 'files',
+      access: 'signed-url',
+      description: 'Presigned by the API: the URL carries its expiry and signature; no Authorization header.',
+      body: noInput,
+      query: signedQuery,
+    });
 
-  function authorize(method: 'PUT' | 'GET', url: string, query: unknown): string {
+  function authorize(method: 'PUT' | 'GET', url: string, query: SignedQuery): string {
     const pathname = url.split('?')[0] ?? '';
     const key = pathname.slice(FILES_ROUTE_PREFIX.length);
-    const params = typeof query === 'object' && query !== null ? query : {};
-    const check = isValidBlobKey(key) ? signer.check(method, pathname, params) : 'invalid';
+    const check = isValidBlobKey(key) ? signer.check(method, pathname, query) : 'invalid';
     if (check === 'invalid') throw new ApiError(403, 'URL_SIGNATURE_INVALID');
     if (check === 'expired') throw new ApiError(403, 'URL_EXPIRED');
     return key;
   }
 
-  const doc = (summary: string) =>
-    describeRoute({
-      tag: 'files',
-      summary,
-      description: 'Presigned by the API: the URL carries its expiry and signature; no Authorization header.',
-      authenticated: false,
-      errors: { 403: 'URL_EXPIRED | URL_SIGNATURE_INVALID', 404: 'TEMPLATE_NOT_FOUND | FILE_NOT_FOUND', 413: 'FILE_TOO_LARGE', 415: 'Wrong Content-Type' },
-    });
-
-  app.put(`${FILES_ROUTE_PREFIX}*`, doc('Upload a file to a presigned URL (raw bytes)'), async (request, reply) => {
-    const key = authorize('PUT', request.url, request.query);
+  const upload = fileRoute({
+    method: 'PUT',
+    summary: 'Upload a file to a presigned URL (raw bytes)',
+    rawBody: [...new Set(policies.flatMap((policy) => policy.contentTypes))],
+    errors: ['URL_EXPIRED', 'URL_SIGNATURE_INVALID', ['TEMPLATE_NOT_FOUND', 404], ['DOCUMENT_NOT_FOUND', 404], 'DOCUMENT_ALREADY_UPLOADED', 'FILE_TOO_LARGE', 'FILE_EMPTY', 'FILE_NOT_VALID', 'FILE_WRONG_TYPE'],
+    handler: async ({ request, query, reply }) => {
+    const key = authorize('PUT', request.url, query);
     const policy = policies.find((p) => p.matches(key));
     if (!policy) throw new ApiError(403, 'URL_SIGNATURE_INVALID');
     const contentType = mediaType(request.headers['content-type']);
     if (!policy.contentTypes.includes(contentType)) {
-      throw new ApiError(415, `Content-Type must be ${policy.contentTypes.join(' or ')}`);
+      throw new ApiError(415, `FILE_WRONG_TYPE: Content-Type must be ${policy.contentTypes.join(' or ')}`);
     }
     const declared = Number(request.headers['content-length'] ?? 0);
     if (declared > maxBytes) throw new ApiError(413, `FILE_TOO_LARGE: at most ${maxBytes} bytes`);
@@ -85,12 +98,20 @@ export async function filesRoutes(app: FastifyInstance, options: FilesRoutesOpti
     }
     await policy.stored?.(key);
     return reply.send({ message: 'OK', size });
+    },
   });
 
-  app.get(`${FILES_ROUTE_PREFIX}*`, doc('Download a file from a presigned URL'), async (request, reply) => {
-    const key = authorize('GET', request.url, request.query);
+  const download = fileRoute({
+    method: 'GET',
+    summary: 'Download a file from a presigned URL',
+    errors: ['URL_EXPIRED', 'URL_SIGNATURE_INVALID', 'FILE_NOT_FOUND'],
+    handler: async ({ request, query, reply }) => {
+    const key = authorize('GET', request.url, query);
     const blob = await store.read(key);
     if (!blob) throw new ApiError(404, 'FILE_NOT_FOUND');
     return reply.header('content-type', blob.contentType).header('content-length', blob.size).send(blob.body);
+    },
   });
+
+  return [upload, download];
 }

@@ -1,13 +1,21 @@
-/** An error the API answers as `{message}` with its status; anything else becomes a logged 500. */
+import { type CodeMessage, type FieldMessage } from './error-catalogue.js';
+
+/**
+ * An error the API answers as `{message}` with its status; anything else becomes a logged 500.
+ * The message is a code of the catalogue (optionally with a detail) or a validation message
+ * naming its field, so every answer can be looked up in the error catalogue.
+ */
 export class ApiError extends Error {
   constructor(
     readonly statusCode: number,
-    message: string,
+    message: CodeMessage | FieldMessage,
+    /** Headers the answer carries, such as Retry-After. */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(message);
   }
 }
 
-export const badRequest = (message: string) => new ApiError(400, message);
+export const badRequest = (message: CodeMessage | FieldMessage) => new ApiError(400, message);
 export const unauthorized = () => new ApiError(401, 'UNAUTHORIZED');
-export const notFound = (message: string) => new ApiError(404, message);
+export const notFound = (message: CodeMessage) => new ApiError(404, message);

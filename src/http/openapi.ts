@@ -1,6 +1,8 @@
-import type Joi from 'joi';
 import type { RouteShorthandOptions } from 'fastify';
+import type Joi from 'joi';
 import joiToJson from 'joi-to-json';
+import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.js';
+import type { Access, Method } from './route.js';
 
 // The package's types declare a named export, but at run time module.exports is the function itself.
 const parse = joiToJson as unknown as typeof joiToJson.parse;
@@ -8,42 +10,79 @@ const parse = joiToJson as unknown as typeof joiToJson.parse;
 const errorBody = {
   type: 'object',
   required: ['message'],
-  properties: { message: { type: 'string', description: 'An UPPER_SNAKE code or a Joi validation message' } },
+  additionalProperties: false,
+  properties: { message: { type: 'string', description: 'A code of the error catalogue, or a validation message naming its field' } },
 } as const;
 
 export interface RouteDoc {
+  method: Method;
+  access: Access;
   tag: string;
   summary: string;
   description?: string;
-  body?: Joi.Schema;
-  query?: Joi.Schema;
-  /** The success body, for readers of the spec; responses are serialized as they are, never filtered by it. */
+  body: Joi.ObjectSchema;
+  query: Joi.ObjectSchema;
   response?: Joi.Schema;
-  /** Whether the route is under /v1.5/ext and takes the API key. */
-  authenticated?: boolean;
-  errors?: Record<number, string>;
+  rawBody?: readonly string[];
+  errors: ReadonlyMap<ErrorCode, number>;
+}
+
+const KEY_ACCESS: ReadonlySet<Access> = new Set(['private-key', 'any-key']);
+const BODY_METHODS: ReadonlySet<Method> = new Set(['POST', 'PUT']);
+
+/** Every error the route can answer, by status: its own codes and those that come with its shape. */
+function errorsByStatus(doc: RouteDoc): Map<number, ErrorCode[]> {
+  const codes = new Map<ErrorCode, number>(doc.errors);
+  if (KEY_ACCESS.has(doc.access)) {
+    codes.set('UNAUTHORIZED', 401);
+    codes.set('TOO_MANY_REQUESTS', 429);
+  }
+  if (BODY_METHODS.has(doc.method)) {
+    codes.set('UNSUPPORTED_MEDIA_TYPE', 415);
+    codes.set('BODY_TOO_LARGE', 413);
+    if (!doc.rawBody) for (const code of ['BODY_NOT_JSON', 'BODY_TOO_DEEP', 'BODY_FORBIDDEN_KEY'] as const) codes.set(code, 400);
+  }
+  codes.set('TEXT_HAS_NUL', 400);
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const [code, status] of codes) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  return byStatus;
+}
+
+function describeStatus(status: number, codes: ErrorCode[]): string {
+  const lines = codes.map((code) => `- \`${code}\`: ${ERROR_CATALOGUE[code].meaning}`);
+  if (status === 400) lines.unshift('- a validation message naming its field, in Joi\'s words (`"id" is required`)');
+  return lines.join('\n');
+}
+
+function hasKeys(schema: Joi.ObjectSchema): boolean {
+  const { keys } = schema.describe();
+  return keys !== undefined && Object.keys(keys).length > 0;
 }
 
 /**
- * Route documentation generated from the same Joi schemas that validate requests. Fastify's own
- * validator and serializer are switched off in app.ts, so these JSON schemas only describe; Joi decides.
+ * A route's OpenAPI operation, from the same Joi schemas that validate it and the codes it declares.
+ * Fastify's own validator and serializer are switched off in app.ts, so these JSON schemas only
+ * describe; Joi decides.
  */
-export function describeRoute(doc: RouteDoc): RouteShorthandOptions {
-  const authenticated = doc.authenticated ?? true;
-  const errors: Record<number, string> = { 400: 'Invalid request' };
-  if (authenticated) errors[401] = 'Missing, unknown or revoked key (UNAUTHORIZED)';
-  Object.assign(errors, doc.errors);
+export function documentRoute(doc: RouteDoc): RouteShorthandOptions {
+  const errors = errorsByStatus(doc);
+  const description = [doc.description, doc.rawBody ? `The body is the file's raw bytes, sent as ${doc.rawBody.join(' or ')}.` : undefined]
+    .filter((text) => text !== undefined)
+    .join('\n\n');
   return {
     schema: {
       tags: [doc.tag],
       summary: doc.summary,
-      ...(doc.description ? { description: doc.description } : {}),
-      ...(authenticated ? { security: [{ apiKey: [] }] } : {}),
-      ...(doc.body ? { body: parse(doc.body, 'open-api-3.1') } : {}),
-      ...(doc.query ? { querystring: parse(doc.query, 'open-api-3.1') } : {}),
+      ...(description ? { description } : {}),
+      ...(KEY_ACCESS.has(doc.access) ? { security: [{ apiKey: [] }] } : {}),
+      ...(doc.access === 'any-key' ? { 'x-access': 'private or public key' } : {}),
+      ...(BODY_METHODS.has(doc.method) && !doc.rawBody && hasKeys(doc.body) ? { body: parse(doc.body, 'open-api-3.1') } : {}),
+      ...(hasKeys(doc.query) ? { querystring: parse(doc.query, 'open-api-3.1') } : {}),
       response: {
         200: doc.response ? { description: 'Success', ...parse(doc.response, 'open-api-3.1') } : { description: 'Success' },
-        ...Object.fromEntries(Object.entries(errors).map(([status, description]) => [status, { description, ...errorBody }])),
+        ...Object.fromEntries(
+          [...errors].sort(([a], [b]) => a - b).map(([status, codes]) => [status, { description: describeStatus(status, codes), ...errorBody }]),
+        ),
       },
     },
   };

@@ -1,5 +1,6 @@
 import type Joi from 'joi';
 import { canonicalValue, UNDECIDED } from './canonical-input.js';
+import { answerMessage } from './error-catalogue.js';
 import { badRequest } from './errors.js';
 
 /** Validates with Joi and answers the first problem as a 400 in Joi's own words. */
@@ -10,6 +11,6 @@ export function validate<T>(schema: Joi.Schema<T>, input: unknown): T {
   // Joi's defaults (abort early, convert) are what the contract's messages need; passing no options
   // spares Joi merging them on every call.
   const { value, error } = schema.validate(input);
-  if (error) throw badRequest(error.details[0]?.message ?? error.message);
+  if (error) throw badRequest(answerMessage(error.details[0]?.message ?? error.message));
   return value;
 }

@@ -1,7 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../context.js';
-import { describeRoute } from '../http/openapi.js';
-import { validate } from '../http/validate.js';
+import { API_PREFIX } from '../http/prefix.js';
+import { defineRoute, noInput, type ApiRoute } from '../http/route.js';
 import { createReferenceLink, deleteReferenceLink, listReferenceLinks } from './reference-links.js';
 import {
   createReferenceSchema,
@@ -12,31 +11,46 @@ import {
   referenceListResponse,
 } from './schemas.js';
 
-export function referenceRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  app.post(
-    '/template/reference',
-    describeRoute({ tag: 'reference links', summary: 'Create a reference link to a template', body: createReferenceSchema, response: referenceLinkResponse }),
-    async (request) => {
-      const input = validate(createReferenceSchema, request.body);
-      return createReferenceLink(ctx, { organizationId: request.organizationId, templateId: input.template, name: input.name });
-    },
-  );
+const tag = 'reference links';
+const url = `${API_PREFIX}/template/reference`;
 
-  app.get(
-    '/template/reference',
-    describeRoute({ tag: 'reference links', summary: "List a template's reference links", query: listReferencesQuery, response: referenceListResponse }),
-    async (request) => {
-      const { template } = validate(listReferencesQuery, request.query);
-      return listReferenceLinks(ctx, { organizationId: request.organizationId, templateId: template });
-    },
-  );
-
-  app.delete(
-    '/template/reference',
-    describeRoute({ tag: 'reference links', summary: 'Delete one reference link', query: deleteReferenceQuery, response: deletedReferenceResponse }),
-    async (request) => {
-      const { id } = validate(deleteReferenceQuery, request.query);
-      return deleteReferenceLink(ctx, { organizationId: request.organizationId, id });
-    },
-  );
+export function referenceRoutes(ctx: ServiceContext): ApiRoute[] {
+  return [
+    defineRoute({
+      method: 'POST',
+      url,
+      access: 'private-key',
+      tag,
+      summary: 'Create a reference link to a template',
+      body: createReferenceSchema,
+      query: noInput,
+      response: referenceLinkResponse,
+      errors: ['TEMPLATE_NOT_FOUND'],
+      handler: ({ body, organizationId }) => createReferenceLink(ctx, { organizationId, templateId: body.template, name: body.name }),
+    }),
+    defineRoute({
+      method: 'GET',
+      url,
+      access: 'any-key',
+      tag,
+      summary: "List a template's reference links",
+      body: noInput,
+      query: listReferencesQuery,
+      response: referenceListResponse,
+      errors: ['TEMPLATE_NOT_FOUND'],
+      handler: ({ query, organizationId }) => listReferenceLinks(ctx, { organizationId, templateId: query.template }),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      url,
+      access: 'private-key',
+      tag,
+      summary: 'Delete one reference link',
+      body: noInput,
+      query: deleteReferenceQuery,
+      response: deletedReferenceResponse,
+      errors: ['REFERENCE_NOT_FOUND'],
+      handler: ({ query, organizationId }) => deleteReferenceLink(ctx, { organizationId, id: query.id }),
+    }),
+  ];
 }

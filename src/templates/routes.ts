@@ -1,8 +1,7 @@
-import type { FastifyInstance } from 'fastify';
 import Joi from 'joi';
 import type { ServiceContext } from '../context.js';
-import { describeRoute } from '../http/openapi.js';
-import { validate } from '../http/validate.js';
+import { API_PREFIX } from '../http/prefix.js';
+import { defineRoute, noInput, type ApiRoute } from '../http/route.js';
 import { createTemplate } from './create-template.js';
 import { deleteTemplate } from './delete-template.js';
 import { getTemplateJson, listTemplates } from './read-templates.js';
@@ -18,65 +17,65 @@ import {
 } from './schemas.js';
 import { updateTemplate } from './update-template.js';
 
-export function templateRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  app.post(
-    '/template',
-    describeRoute({
-      tag: 'templates',
+const tag = 'templates';
+const url = `${API_PREFIX}/template`;
+
+export function templateRoutes(ctx: ServiceContext): ApiRoute[] {
+  return [
+    defineRoute({
+      method: 'POST',
+      url,
+      access: 'private-key',
+      tag,
       summary: 'Create a template; upload both HTML files to the returned URLs',
       body: createTemplateSchema,
+      query: noInput,
       response: templateUrlsResponse,
+      errors: [],
+      handler: ({ body, organizationId }) => createTemplate(ctx, { organizationId, input: body }),
     }),
-    async (request) =>
-      createTemplate(ctx, { organizationId: request.organizationId, input: validate(createTemplateSchema, request.body) }),
-  );
-
-  app.get(
-    '/template',
-    describeRoute({
-      tag: 'templates',
+    defineRoute({
+      method: 'GET',
+      url,
+      access: 'any-key',
+      tag,
       summary: 'List templates newest first, page by page; with ?id= read one',
       description: 'Without id: {data, next}. With id: the whole template and download URLs of its HTML files.',
+      body: noInput,
       query: listTemplatesQuery,
       response: Joi.alternatives().try(templateListResponse, templateDetailResponse),
-      errors: { 404: 'TEMPLATE_NOT_FOUND (with ?id=)' },
+      errors: [['TEMPLATE_NOT_FOUND', 404]],
+      handler: async ({ query, organizationId, reply }) => {
+        if (query.id !== undefined) {
+          return reply.type('application/json; charset=utf-8').send(await getTemplateJson(ctx, { organizationId, id: query.id }));
+        }
+        return listTemplates(ctx, { organizationId, limit: query.limit, cursor: query.cursor });
+      },
     }),
-    async (request, reply) => {
-      const query = validate(listTemplatesQuery, request.query);
-      const organizationId = request.organizationId;
-      if (query.id !== undefined) {
-        return reply.type('application/json; charset=utf-8').send(await getTemplateJson(ctx, { organizationId, id: query.id }));
-      }
-      return listTemplates(ctx, { organizationId, limit: query.limit, cursor: query.cursor });
-    },
-  );
-
-  app.put(
-    '/template',
-    describeRoute({
-      tag: 'templates',
+    defineRoute({
+      method: 'PUT',
+      url,
+      access: 'private-key',
+      tag,
       summary: 'Update a template: fields sent replace, fields omitted are kept',
       description: 'A description cannot be removed ("", null or over 500 characters is 400). The HTML files are kept unless uploaded again.',
       body: updateTemplateSchema,
+      query: noInput,
       response: templateUrlsResponse,
-      errors: { 400: 'Invalid request, or TEMPLATE_NOT_FOUND' },
+      errors: ['TEMPLATE_NOT_FOUND'],
+      handler: ({ body, organizationId }) => updateTemplate(ctx, { organizationId, input: body }),
     }),
-    async (request) =>
-      updateTemplate(ctx, { organizationId: request.organizationId, input: validate(updateTemplateSchema, request.body) }),
-  );
-
-  app.delete(
-    '/template',
-    describeRoute({
-      tag: 'templates',
+    defineRoute({
+      method: 'DELETE',
+      url,
+      access: 'private-key',
+      tag,
       summary: 'Delete a template, both HTML files and its reference links, irreversibly',
+      body: noInput,
       query: templateIdQuery,
       response: deleteTemplateResponse,
-      errors: { 400: '"id" is required | "id" length must be 24 characters long | "id" must only contain hexadecimal characters | TEMPLATE_NOT_FOUND | TEMPLATE_IN_USE' },
+      errors: ['TEMPLATE_NOT_FOUND', 'TEMPLATE_IN_USE'],
+      handler: ({ query, organizationId }) => deleteTemplate(ctx, { organizationId, id: query.id }),
     }),
-    async (request) => {
-      const { id } = validate(templateIdQuery, request.query);
-      return deleteTemplate(ctx, { organizationId: request.organizationId, id });
-    },
-  );
+  ];
 }

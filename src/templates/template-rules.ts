@@ -1,8 +1,9 @@
+import type { FieldMessage } from '../http/error-catalogue.js';
 import { badRequest } from '../http/errors.js';
 import type { Question, QuestionType, SignerProfile, TemplateBody } from './schemas.js';
 
 /** Joi's wording for a value outside a list, so cross-field errors read like the schema's own. */
-function mustBeOneOf(label: string, allowed: string[]): string {
+function mustBeOneOf(label: string, allowed: string[]): FieldMessage {
   if (allowed.length === 0) return `"${label}" is not allowed`;
   return `"${label}" must be ${allowed.length === 1 ? '' : 'one of '}[${allowed.join(', ')}]`;
 }

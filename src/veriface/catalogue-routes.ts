@@ -1,7 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import Joi from 'joi';
-import { describeRoute } from '../http/openapi.js';
-import { validate } from '../http/validate.js';
+import { API_PREFIX } from '../http/prefix.js';
+import { defineRoute, noInput, type ApiRoute } from '../http/route.js';
 import { DOCUMENTS_CATALOGUE, PASSPORT, isSupportedCountry } from './documents-catalogue.js';
 
 interface CatalogueQuery {
@@ -11,7 +10,7 @@ interface CatalogueQuery {
 const supportedCountry = (value: string, helpers: Joi.CustomHelpers) =>
   isSupportedCountry(value) ? value : helpers.error('country.unsupported');
 
-const catalogueQuery = Joi.object<CatalogueQuery>({
+const catalogueQuery = Joi.object<CatalogueQuery, true>({
   country: Joi.string()
     .uppercase()
     .custom(supportedCountry)
@@ -51,17 +50,20 @@ function publishedCatalogue(country: string | undefined) {
   };
 }
 
-export function catalogueRoutes(app: FastifyInstance): void {
-  app.get(
-    '/veriface/documents',
-    describeRoute({
+export function catalogueRoutes(): ApiRoute[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      url: `${API_PREFIX}/veriface/documents`,
+      access: 'any-key',
       tag: 'face validation',
       summary: 'The countries and document types accepted for identity validation',
       description: 'National documents per country; PASSPORT is accepted with any ISO 3166-1 alpha-2 country code.',
+      body: noInput,
       query: catalogueQuery,
       response: catalogueResponse,
-      errors: { 400: '"country" must be a supported country code' },
+      errors: [],
+      handler: ({ query }) => publishedCatalogue(query.country),
     }),
-    async (request) => publishedCatalogue(validate(catalogueQuery, request.query).country),
-  );
+  ];
 }

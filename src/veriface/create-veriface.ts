@@ -1,3 +1,4 @@
+import { answerMessage } from '../http/error-catalogue.js';
 import type { ServiceContext } from '../context.js';
 import type { VerifaceRow } from '../db/schema.js';
 import { badRequest } from '../http/errors.js';
@@ -24,7 +25,7 @@ export interface CreatedVeriface {
 
 async function checkInput(ctx: ServiceContext, organizationId: string, input: CreateVerifaceInput, now: Date): Promise<void> {
   const identification = checkIdentification(input.country, input.type, input.identification);
-  if (!identification.ok) throw badRequest(identification.message);
+  if (!identification.ok) throw badRequest(answerMessage(identification.message));
   await checkCreation(ctx.db, {
     organizationId,
     now,

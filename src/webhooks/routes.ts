@@ -1,6 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import { describeRoute } from '../http/openapi.js';
-import { validate } from '../http/validate.js';
+import { API_PREFIX } from '../http/prefix.js';
+import { defineRoute, noInput, type ApiRoute, type Method, type RouteDefinition } from '../http/route.js';
 import { listDeliveries, resendDelivery, sendTestEvent, type DeliveryStore } from './deliveries.js';
 import {
   createWebhookSchema,
@@ -12,48 +11,70 @@ import {
 } from './schemas.js';
 import { createWebhook, deleteWebhook, listWebhooks, rotateWebhookSecret, updateWebhook, type WebhookStore } from './webhooks.js';
 
-export function webhookRoutes(app: FastifyInstance, store: WebhookStore & DeliveryStore): void {
-  const tag = 'webhooks';
+type WebhookRoute<B, Q> = Omit<RouteDefinition<B, Q>, 'url' | 'tag' | 'access' | 'method'>;
 
-  app.post('/webhooks', describeRoute({ tag, summary: 'Create a webhook (the secret is shown once)', body: createWebhookSchema }), async (request) =>
-    createWebhook(store, { organizationId: request.organizationId, input: validate(createWebhookSchema, request.body) }),
-  );
+/** Every webhook route is the organization's own and writes take the private key. */
+function webhookRoute<B, Q>(method: Method, path: string, definition: WebhookRoute<B, Q>): ApiRoute {
+  return defineRoute({ ...definition, method, url: `${API_PREFIX}${path}`, tag: 'webhooks', access: method === 'GET' ? 'any-key' : 'private-key' });
+}
 
-  app.get('/webhooks', describeRoute({ tag, summary: "List the organization's webhooks" }), async (request) =>
-    listWebhooks(store, { organizationId: request.organizationId }),
-  );
-
-  app.put('/webhooks', describeRoute({ tag, summary: 'Change the URL, description or enabled flag of a webhook', body: updateWebhookSchema }), async (request) =>
-    updateWebhook(store, { organizationId: request.organizationId, input: validate(updateWebhookSchema, request.body) }),
-  );
-
-  app.post('/webhooks/rotate-secret', describeRoute({ tag, summary: 'Replace the signing secret of a webhook', body: webhookNameBody }), async (request) => {
-    const { name } = validate(webhookNameBody, request.body);
-    return rotateWebhookSecret(store, { organizationId: request.organizationId, name });
-  });
-
-  app.delete('/webhooks', describeRoute({ tag, summary: 'Delete a webhook', query: webhookNameQuery }), async (request) => {
-    const { name } = validate(webhookNameQuery, request.query);
-    return deleteWebhook(store, { organizationId: request.organizationId, name });
-  });
-
-  app.post('/webhooks/test', describeRoute({ tag, summary: 'Send a webhook.test event to one webhook', body: webhookNameBody }), async (request) => {
-    const { name } = validate(webhookNameBody, request.body);
-    return sendTestEvent(store, { organizationId: request.organizationId, name });
-  });
-
-  app.get(
-    '/webhooks/deliveries',
-    describeRoute({ tag, summary: 'Deliveries newest first with every attempt; ?id= for one', query: listDeliveriesQuery }),
-    async (request) => listDeliveries(store, { organizationId: request.organizationId, ...validate(listDeliveriesQuery, request.query) }),
-  );
-
-  app.post(
-    '/webhooks/deliveries/resend',
-    describeRoute({ tag, summary: 'Send a delivery again (same webhook-id)', body: resendDeliverySchema }),
-    async (request) => {
-      const { id } = validate(resendDeliverySchema, request.body);
-      return resendDelivery(store, { organizationId: request.organizationId, id });
-    },
-  );
+export function webhookRoutes(store: WebhookStore & DeliveryStore): ApiRoute[] {
+  return [
+    webhookRoute('POST', '/webhooks', {
+      summary: 'Create a webhook (the secret is shown once)',
+      body: createWebhookSchema,
+      query: noInput,
+      errors: ['WEBHOOK_ALREADY_EXISTS', 'WEBHOOK_URL_NOT_ALLOWED'],
+      handler: ({ body, organizationId }) => createWebhook(store, { organizationId, input: body }),
+    }),
+    webhookRoute('GET', '/webhooks', {
+      summary: "List the organization's webhooks",
+      body: noInput,
+      query: noInput,
+      errors: [],
+      handler: ({ organizationId }) => listWebhooks(store, { organizationId }),
+    }),
+    webhookRoute('PUT', '/webhooks', {
+      summary: 'Change the URL, description or enabled flag of a webhook',
+      body: updateWebhookSchema,
+      query: noInput,
+      errors: ['WEBHOOK_NOT_FOUND', 'WEBHOOK_URL_NOT_ALLOWED'],
+      handler: ({ body, organizationId }) => updateWebhook(store, { organizationId, input: body }),
+    }),
+    webhookRoute('POST', '/webhooks/rotate-secret', {
+      summary: 'Replace the signing secret of a webhook',
+      body: webhookNameBody,
+      query: noInput,
+      errors: ['WEBHOOK_NOT_FOUND'],
+      handler: ({ body, organizationId }) => rotateWebhookSecret(store, { organizationId, name: body.name }),
+    }),
+    webhookRoute('DELETE', '/webhooks', {
+      summary: 'Delete a webhook',
+      body: noInput,
+      query: webhookNameQuery,
+      errors: ['WEBHOOK_NOT_FOUND'],
+      handler: ({ query, organizationId }) => deleteWebhook(store, { organizationId, name: query.name }),
+    }),
+    webhookRoute('POST', '/webhooks/test', {
+      summary: 'Send a webhook.test event to one webhook',
+      body: webhookNameBody,
+      query: noInput,
+      errors: ['WEBHOOK_NOT_FOUND', 'WEBHOOK_DISABLED'],
+      handler: ({ body, organizationId }) => sendTestEvent(store, { organizationId, name: body.name }),
+    }),
+    webhookRoute('GET', '/webhooks/deliveries', {
+      summary: 'Deliveries newest first with every attempt; ?id= for one',
+      body: noInput,
+      query: listDeliveriesQuery,
+      errors: ['DELIVERY_NOT_FOUND'],
+      handler: ({ query, organizationId }) => listDeliveries(store, { organizationId, ...query }),
+    }),
+    webhookRoute('POST', '/webhooks/deliveries/resend', {
+      summary: 'Send a delivery again (same webhook-id)',
+      body: resendDeliverySchema,
+      query: noInput,
+      errors: ['DELIVERY_NOT_FOUND', 'DELIVERY_PENDING', 'WEBHOOK_NOT_FOUND', 'WEBHOOK_DISABLED'],
+      handler: ({ body, organizationId }) => resendDelivery(store, { organizationId, id: body.id }),
+    }),
+  ];
 }

@@ -1,3 +1,4 @@
+import { answerMessage } from '../http/error-catalogue.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import type { WebhookRow } from '../db/schema.js';
@@ -41,7 +42,7 @@ async function checkUrl(store: WebhookStore, url: string): Promise<void> {
   try {
     await checkWebhookUrl(url, store.allowPrivateUrls);
   } catch (error) {
-    if (error instanceof WebhookUrlError) throw badRequest(error.message);
+    if (error instanceof WebhookUrlError) throw badRequest(answerMessage(error.message));
     throw error;
   }
 }

@@ -1,0 +1,118 @@
+/**
+ * Every code the service answers in `{message}`, with the statuses it comes with and what it means.
+ * The OpenAPI document and the README's table are written from this list, and `ApiError` accepts
+ * no other code (a message is a code, or a code, a colon and a detail), so a new code cannot ship
+ * undocumented. Validation messages in Joi's words (`"id" is required`) are the other kind of 400.
+ */
+export const ERROR_CATALOGUE = {
+  // Any route
+  UNAUTHORIZED: { status: [401], meaning: 'No key, an unknown or revoked key, or a public key on a route that writes' },
+  TOO_MANY_REQUESTS: { status: [429], meaning: 'Too many failed attempts from this address; wait the seconds of Retry-After' },
+  BODY_TOO_DEEP: { status: [400], meaning: 'The JSON body nests objects and arrays deeper than the documented limit' },
+  BODY_NOT_JSON: { status: [400], meaning: 'The body is not valid JSON' },
+  BODY_FORBIDDEN_KEY: { status: [400], meaning: 'The body holds a "__proto__" or "constructor.prototype" key' },
+  TEXT_HAS_NUL: { status: [400], meaning: 'A text field holds the character U+0000, which no store keeps' },
+  UNSUPPORTED_MEDIA_TYPE: { status: [415], meaning: 'The body is not of the media type the route takes (application/json for the API)' },
+  BODY_TOO_LARGE: { status: [413], meaning: 'The body is larger than the route takes' },
+  HEADERS_TOO_LARGE: { status: [431], meaning: 'The request headers are larger than the server takes' },
+  REQUEST_TIMEOUT: { status: [408], meaning: 'The request did not arrive within REQUEST_TIMEOUT_MS' },
+  BAD_REQUEST: { status: [400], meaning: 'The request could not be read as HTTP (malformed URL or framing)' },
+  ROUTE_NOT_FOUND: { status: [404], meaning: 'No route has this method and path' },
+  INTERNAL_ERROR: { status: [500], meaning: 'An unexpected fault; it is logged with the request' },
+
+  // Templates and reference links
+  TEMPLATE_NOT_FOUND: {
+    status: [400, 404],
+    meaning: 'No template with this id in the organization (404 when reading one, 400 elsewhere, as the contract shows for delete)',
+  },
+  TEMPLATE_IN_USE: { status: [400], meaning: 'A process created from the template is still in signature' },
+  TEMPLATE_HTML_MISSING: { status: [400], meaning: 'The Complete HTML of the template has not been uploaded' },
+  REFERENCE_NOT_FOUND: { status: [400], meaning: 'No reference link with this id in the organization' },
+
+  // Files and upload URLs
+  URL_SIGNATURE_INVALID: { status: [403], meaning: 'The URL was not issued by the service, or was altered' },
+  URL_EXPIRED: { status: [403], meaning: 'The URL is past its expiry (upload URLs last 5 minutes)' },
+  FILE_NOT_FOUND: { status: [404], meaning: 'Nothing is stored under this URL yet' },
+  FILE_TOO_LARGE: { status: [413], meaning: 'The file is larger than UPLOAD_MAX_BYTES' },
+  FILE_EMPTY: { status: [400], meaning: 'The upload had no bytes' },
+  FILE_NOT_VALID: { status: [400], meaning: 'The file is not a PDF' },
+  FILE_WRONG_TYPE: { status: [415], meaning: 'The upload is not of the Content-Type this URL takes' },
+  UPLOAD_IN_PROGRESS: { status: [409], meaning: 'Another upload to the same URL is under way; the first one to finish is kept' },
+  DOCUMENT_ALREADY_UPLOADED: { status: [409], meaning: 'The PDF of this upload URL has already arrived' },
+
+  // Signing processes
+  DOCUMENT_NOT_FOUND: { status: [400, 404], meaning: 'No process with this code in the organization' },
+  DOCUMENT_NOT_IN_SIGNATURE: { status: [400], meaning: 'The process is finished, rejected, cancelled or expired' },
+  DOCUMENT_EXPIRED: { status: [400], meaning: 'The process passed its expiry date' },
+  DOCUMENTS_MIN_TWO: { status: [400], meaning: 'A package needs at least two documents' },
+  SIGNER_SEQUENCE_NOT_SUPPORTED: { status: [400], meaning: 'A package cannot set an order of signers' },
+  SIGNER_DATA_MISSING: { status: [400], meaning: "A participant's name or e-mail is missing from the answers" },
+  SIGNERS_REQUIRED: { status: [400], meaning: 'The template has no signatureProfile and the request sent no signProfile' },
+  SIGNER_EMAIL_DUPLICATED: { status: [400], meaning: 'The same e-mail signs twice in one process' },
+  EXPIRED_DATE_INVALID: { status: [400], meaning: 'The expiry date is not in the future' },
+  USER_NOTFOUND: { status: [400], meaning: 'The e-mail is not a user of the organization' },
+  WEBHOOK_NOT_FOUND: { status: [400], meaning: 'No webhook with this name in the organization' },
+  SIGNING_LINK_NOT_FOUND: { status: [404], meaning: "The participant's link is unknown or no longer valid" },
+  SIGNING_CONFLICT: { status: [409], meaning: 'The participant changed meanwhile; try again' },
+  NOT_YOUR_TURN: { status: [400], meaning: 'Earlier participants have not finished' },
+  PARTICIPANT_ALREADY_DONE: { status: [400], meaning: 'The participant has already signed, approved or rejected' },
+  PARTICIPANT_BLOCKED: { status: [400], meaning: 'Three failed identity checks blocked the participant' },
+  WRONG_ROLE: { status: [400], meaning: 'Signers sign and approvers approve' },
+  REJECT_REASON_REQUIRED: { status: [400], meaning: 'A rejection needs a reason' },
+  IDENTITY_VALIDATION_REQUIRED: { status: [400], meaning: 'The photo and face comparison must pass before signing' },
+  IDENTITY_ALREADY_VERIFIED: { status: [400], meaning: "The participant's identity is already verified" },
+  CAMERA_NOT_REQUIRED: { status: [400], meaning: 'This participant is not asked for photos' },
+  DOCUMENT_PHOTO_NOT_REQUIRED: { status: [400], meaning: 'This participant is not asked for an ID document photo' },
+  OTP_REQUIRED: { status: [400], meaning: 'The one-time code must be verified before signing' },
+  OTP_NOT_REQUIRED: { status: [400], meaning: 'This participant is not asked for a one-time code' },
+  OTP_ALREADY_VERIFIED: { status: [400], meaning: 'The one-time code is already verified' },
+  OTP_TOO_SOON: { status: [400], meaning: 'A new code can be asked for 30 seconds after the last' },
+  OTP_CODE_INVALID: { status: [400], meaning: 'The code is wrong' },
+  OTP_CODE_EXPIRED: { status: [400], meaning: 'The code is past its validity; ask for another' },
+
+  // Face validations
+  VERIFACE_NOT_FOUND: { status: [400, 404], meaning: 'No face validation with this code in the organization' },
+  VERIFACE_CLOSED: { status: [400], meaning: 'The face validation has already ended' },
+  VERIFACE_EXPIRED: { status: [400], meaning: 'The face validation passed its expiry' },
+  FACE_PHOTO_REQUIRED: { status: [400], meaning: 'The face photo must be sent first' },
+  DOCUMENT_PHOTO_REQUIRED: { status: [400], meaning: 'The ID document photo must be sent first' },
+  PHOTO_MISSING: { status: [409], meaning: 'A photo the comparison needs is no longer stored' },
+  IMAGE_EMPTY: { status: [400], meaning: 'The image had no bytes' },
+  IMAGE_TOO_LARGE: { status: [413], meaning: 'The image is larger than the service takes' },
+  IMAGE_NOT_JPEG_OR_PNG: { status: [415], meaning: 'Images must be JPEG or PNG' },
+
+  // Webhooks
+  WEBHOOK_ALREADY_EXISTS: { status: [400], meaning: 'A webhook of this name exists in the organization' },
+  WEBHOOK_URL_NOT_ALLOWED: { status: [400], meaning: 'The webhook URL resolves to a private, loopback or link-local address' },
+  WEBHOOK_DISABLED: { status: [400], meaning: 'The webhook is disabled' },
+  DELIVERY_NOT_FOUND: { status: [400], meaning: 'No delivery with this id in the organization' },
+  DELIVERY_PENDING: { status: [400], meaning: 'The delivery is still being tried' },
+} as const satisfies Record<string, { status: readonly number[]; meaning: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/** An answer's message: a catalogue code, alone or with a detail after a colon. */
+export type CodeMessage = ErrorCode | `${ErrorCode}: ${string}`;
+
+/** A validation message in Joi's words: it names the field in double quotes first. */
+export type FieldMessage = `"${string}`;
+
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.hasOwn(ERROR_CATALOGUE, value);
+}
+
+/** The code a message starts with, or undefined for a validation message. */
+export function codeOf(message: string): ErrorCode | undefined {
+  const code = message.split(':', 1)[0] ?? '';
+  return isErrorCode(code) ? code : undefined;
+}
+
+/**
+ * A message built at run time (Joi's, or a rule's that quotes its field) checked to be one the
+ * catalogue accounts for. Anything else is a programming error, answered as a 500 and logged.
+ */
+export function answerMessage(message: string): CodeMessage | FieldMessage {
+  if (message.startsWith('"')) return message as FieldMessage;
+  if (codeOf(message) !== undefined) return message as CodeMessage;
+  throw new Error(`answer message outside the error catalogue: ${message}`);
+}

@@ -1,0 +1,109 @@
+import type { FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import Joi from 'joi';
+import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.js';
+import { checkInput } from './json-body.js';
+import { documentRoute } from './openapi.js';
+import { validate } from './validate.js';
+
+/**
+ * Who may call a route:
+ * - `private-key`: the organization's private key (prk_) only, for every route that changes data;
+ * - `any-key`: the private or the public key (puk_), for reads;
+ * - `signed-url`: no key; the URL carries the service's own signature and expiry (files);
+ * - `public`: anyone (health).
+ */
+export type Access = 'private-key' | 'any-key' | 'signed-url' | 'public';
+
+/** A code the route can answer, at the catalogue's first status or, as a pair, at the one given. */
+export type RouteError = ErrorCode | readonly [ErrorCode, number];
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** What a handler is given: the validated body and query, and whose request it is. */
+export interface RouteInput<B, Q> {
+  body: B;
+  query: Q;
+  /** The organization of the key; empty on routes that take no key. */
+  organizationId: string;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export interface RouteDefinition<B, Q> {
+  method: Method;
+  /** The full path, prefix included. */
+  url: string;
+  access: Access;
+  tag: string;
+  summary: string;
+  description?: string;
+  /** `noInput` for a route that takes no body (or a raw one, read from the request by the handler). */
+  body: Joi.ObjectSchema<B>;
+  /** `noInput` for a route that takes no query. */
+  query: Joi.ObjectSchema<Q>;
+  /** The success body, for readers of the spec; answers are serialized as they are. */
+  response?: Joi.Schema;
+  /** The codes of the catalogue the route itself can answer, besides validation, access and body errors. */
+  errors: readonly RouteError[];
+  bodyLimit?: number;
+  /** The media types of a raw body (the files routes); JSON routes take application/json only. */
+  rawBody?: readonly string[];
+  handler(input: RouteInput<B, Q>): unknown;
+}
+
+/** A declared route as the app registers it and the route security suite walks it. */
+export interface ApiRoute {
+  readonly method: Method;
+  readonly url: string;
+  readonly access: Access;
+  readonly tag: string;
+  readonly errors: ReadonlyMap<ErrorCode, number>;
+  readonly body: Joi.ObjectSchema;
+  readonly query: Joi.ObjectSchema;
+  readonly rawBody: readonly string[] | undefined;
+  readonly options: RouteShorthandOptions;
+  handle(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
+}
+
+/** Neither body nor query: anything sent is refused by name (`"x" is not allowed`). */
+export const noInput = Joi.object<Record<string, never>, true>({}).default({});
+
+function errorStatuses(errors: readonly RouteError[]): Map<ErrorCode, number> {
+  return new Map(
+    errors.map((error): [ErrorCode, number] => {
+      if (typeof error !== 'string') return [error[0], error[1]];
+      const [status] = ERROR_CATALOGUE[error].status;
+      return [error, status];
+    }),
+  );
+}
+
+/**
+ * Declares a route once: its method and path, who may call it, its schemas, the errors it answers
+ * and its handler. Validation, the OpenAPI operation and the handler's input types all come from
+ * here; the route security suite reads the same declaration.
+ */
+export function defineRoute<B, Q>(definition: RouteDefinition<B, Q>): ApiRoute {
+  const errors = errorStatuses(definition.errors);
+  return {
+    method: definition.method,
+    url: definition.url,
+    access: definition.access,
+    tag: definition.tag,
+    errors,
+    body: definition.body,
+    query: definition.query,
+    rawBody: definition.rawBody,
+    options: {
+      ...documentRoute({ ...definition, errors }),
+      ...(definition.bodyLimit !== undefined ? { bodyLimit: definition.bodyLimit } : {}),
+      config: { access: definition.access },
+    },
+    async handle(request, reply) {
+      checkInput(request.query);
+      const query = validate(definition.query, request.query);
+      const body = validate(definition.body, definition.rawBody ? undefined : request.body);
+      return definition.handler({ body, query, organizationId: request.organizationId, request, reply });
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import type { Config } from './config.js';
+import type { Deps } from './deps.js';
+import { documentPdfUploadPolicy } from './documents/pdf-uploads.js';
+import { documentRoutes } from './documents/routes.js';
+import { filesRoutes } from './files/routes.js';
+import { defineRoute, noInput, type ApiRoute } from './http/route.js';
+import { referenceRoutes } from './references/routes.js';
+import { templateRoutes } from './templates/routes.js';
+import { templateHtmlUploadPolicy } from './templates/upload-policy.js';
+import { catalogueRoutes } from './veriface/catalogue-routes.js';
+import { verifaceRoutes } from './veriface/routes.js';
+import { webhookRoutes } from './webhooks/routes.js';
+
+/** Every route the service answers, each declared once; app.ts registers them and the route security suite walks them. */
+export function routeTable(config: Config, deps: Deps): ApiRoute[] {
+  return [
+    ...templateRoutes(deps),
+    ...referenceRoutes(deps),
+    ...webhookRoutes(deps),
+    ...verifaceRoutes(deps),
+    ...documentRoutes(deps),
+    ...catalogueRoutes(),
+    ...filesRoutes({
+      store: deps.blobs,
+      signer: deps.signer,
+      maxBytes: config.uploadMaxBytes,
+      policies: [templateHtmlUploadPolicy(deps), documentPdfUploadPolicy(deps)],
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/health',
+      access: 'public',
+      tag: 'service',
+      summary: 'Whether the service is up',
+      body: noInput,
+      query: noInput,
+      errors: [],
+      handler: () => ({ status: 'ok' }),
+    }),
+  ];
+}
