@@ -269,7 +269,7 @@ describe('"both" is not a top-level parameter nor signProfile[x].both; it exists
     ],
     [
       'both on a signer is refused even when the signer defines nothing else',
-      single({ camera: true }, { both: 'yes' }),
+      single({ camera: true }, { both: true }),
       fail('"signProfile[0].both" is not allowed: use "signProfile[0].options.both"'),
     ],
     [

@@ -28,7 +28,7 @@ export interface ValidationFieldsInput {
   camera?: boolean;
   otpCode?: boolean;
   options?: ValidationOptionsInput;
-  both?: unknown;
+  both?: boolean;
 }
 export interface SignerValidationInput extends ValidationFieldsInput {
   phone?: string;

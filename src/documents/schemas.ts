@@ -74,7 +74,7 @@ export interface PackageInput extends ProcessFieldsInput {
 
 const email = Joi.string().email({ tlds: { allow: false } }).max(320);
 
-const validationOptions = Joi.object<ValidationOptionsInput>({
+const validationOptions = Joi.object<ValidationOptionsInput, true>({
   camera: Joi.string().valid('identification', 'photo'),
   otpCode: Joi.string().valid('phone', 'email'),
   whatsapp: Joi.boolean(),
@@ -87,10 +87,10 @@ const validationFields = {
   camera: Joi.boolean(),
   otpCode: Joi.boolean(),
   options: validationOptions,
-  both: Joi.any(),
+  both: Joi.boolean(),
 };
 
-const signer = Joi.object<SignerInput>({
+const signer = Joi.object<SignerInput, true>({
   name: Joi.string().trim().min(1).max(200).required(),
   email: email.required(),
   phone: phoneJoi,
@@ -112,7 +112,7 @@ const signProfile = Joi.array()
   .unique('phone', { ignoreUndefined: true });
 
 const answers = Joi.array()
-  .items(Joi.object<Answer>({ key: Joi.string().min(1).max(100).required(), value: Joi.string().allow('').max(12_000_000).required() }))
+  .items(Joi.object<Answer, true>({ key: Joi.string().min(1).max(100).required(), value: Joi.string().allow('').max(12_000_000).required() }))
   .max(1000);
 
 /** Base64 of a PDF sent inline; larger files go through the upload URL (`compress`). */
@@ -132,7 +132,7 @@ const processFields = {
   ...validationFields,
 };
 
-export const saveFromTemplateSchema = Joi.object<SaveFromTemplateInput>({
+export const saveFromTemplateSchema = Joi.object<SaveFromTemplateInput, true>({
   ...processFields,
   document: templateId.required().description('the template the document is filled from'),
   data: answers.default([]).description("answers to the template's questions, {key: question name, value}"),
@@ -140,7 +140,7 @@ export const saveFromTemplateSchema = Joi.object<SaveFromTemplateInput>({
   signProfile: signProfile.description("the participants; when absent they come from the template's signatureProfile and the answers"),
 });
 
-export const uploadPdfSchema = Joi.object<UploadPdfInput>({
+export const uploadPdfSchema = Joi.object<UploadPdfInput, true>({
   ...processFields,
   file: base64File.description('the PDF in base64, for small files'),
   compress: Joi.boolean().valid(true).description('answer an upload URL for the PDF instead (PUT application/pdf, 5 minutes)'),
@@ -152,7 +152,7 @@ const packageSigner = signer.keys({
   order: Joi.number().valid(0).default(0).messages({ 'any.only': 'SIGNER_SEQUENCE_NOT_SUPPORTED' }),
 });
 
-const packageDocument = Joi.object<PackageDocumentInput>({
+const packageDocument = Joi.object<PackageDocumentInput, true>({
   name: Joi.string().trim().min(1).max(200),
   document: templateId,
   data: answers,
@@ -160,7 +160,7 @@ const packageDocument = Joi.object<PackageDocumentInput>({
   signProfile: Joi.array().items(packageSigner).min(1).max(MAX_PARTICIPANTS).unique('email'),
 }).oxor('document', 'file');
 
-export const packageSchema = Joi.object<PackageInput>({
+export const packageSchema = Joi.object<PackageInput, true>({
   ...processFields,
   document: templateId.description('template of every document that names none and sends no file'),
   data: answers.description('answers for every template document that sends none'),
@@ -189,7 +189,7 @@ export interface ReadProcessQuery {
   cursor?: string;
 }
 
-export const readProcessQuery = Joi.object<ReadProcessQuery>({
+export const readProcessQuery = Joi.object<ReadProcessQuery, true>({
   code: processCode,
   status: Joi.string().valid(...PROCESS_STATUSES),
   template: templateId,
@@ -197,7 +197,7 @@ export const readProcessQuery = Joi.object<ReadProcessQuery>({
   cursor: Joi.string().max(200),
 }).oxor('code', 'status').oxor('code', 'template').oxor('code', 'cursor');
 
-export const roadmapQuery = Joi.object<{ code: string }>({ code: processCode.required() });
+export const roadmapQuery = Joi.object<{ code: string }, true>({ code: processCode.required() });
 
 export interface CancelInput {
   codes: string[];
@@ -205,7 +205,7 @@ export interface CancelInput {
   email: string;
 }
 
-export const cancelSchema = Joi.object<CancelInput>({
+export const cancelSchema = Joi.object<CancelInput, true>({
   codes: Joi.array().items(processCode).min(1).max(100).unique().required(),
   message: Joi.string().trim().min(1).max(1000).required(),
   email: email.required(),

@@ -1,3 +1,4 @@
+import { parsesAsUrl, WHATWG_URL_RULE } from './web-url.js';
 import Joi from 'joi';
 import { isRecord } from '../is-record.js';
 
@@ -134,6 +135,9 @@ function stringRule(rule: Rule): ((value: string) => boolean) | undefined {
       if (!isRecord(options) || options.byteAligned !== false || options.prefix !== false) return undefined;
       return (value) => /^[0-9a-f]+$/i.test(value);
     }
+    // The one custom rule known by its description; any other custom rule is Joi's to run.
+    case 'custom':
+      return rule.args.description === WHATWG_URL_RULE ? parsesAsUrl : undefined;
     // Both change the value when converting; canonical input is checked for them before anything else.
     case 'trim':
     case 'case':

@@ -6,14 +6,14 @@ export interface CreateReferenceInput {
   name?: string;
 }
 
-export const createReferenceSchema = Joi.object<CreateReferenceInput>({
+export const createReferenceSchema = Joi.object<CreateReferenceInput, true>({
   template: templateId.required(),
   name: Joi.string().trim().min(1).max(200),
 });
 
-export const listReferencesQuery = Joi.object<{ template: string }>({ template: templateId.required() });
+export const listReferencesQuery = Joi.object<{ template: string }, true>({ template: templateId.required() });
 
-export const deleteReferenceQuery = Joi.object<{ id: string }>({ id: templateId.required() });
+export const deleteReferenceQuery = Joi.object<{ id: string }, true>({ id: templateId.required() });
 
 export const referenceLinkResponse = Joi.object({
   id: templateId.required(),

@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { webUrl } from '../http/web-url.js';
 
 /** The question types the fill form knows (the real service's seventeen). */
 export const QUESTION_TYPES = [
@@ -109,7 +110,7 @@ const validRegex = (value: string, helpers: Joi.CustomHelpers) => {
   }
 };
 
-const option = Joi.object<QuestionOption>({
+const option = Joi.object<QuestionOption, true>({
   name: Joi.string().min(1).max(500).required(),
   value: Joi.string().min(1).max(200).required(),
   label: Joi.string().max(500),
@@ -117,7 +118,7 @@ const option = Joi.object<QuestionOption>({
 
 const limit = Joi.alternatives().try(Joi.number(), Joi.string().max(50));
 
-const question = Joi.object<Question>({
+const question = Joi.object<Question, true>({
   name: identifier.required(),
   type: Joi.string()
     .valid(...QUESTION_TYPES)
@@ -140,9 +141,7 @@ const question = Joi.object<Question>({
     .min(1)
     .unique()
     .when('type', { is: 'check', then: Joi.required() }),
-  endpoint: Joi.string()
-    .uri({ scheme: ['https'] })
-    .when('type', { is: 'request', then: Joi.required() }),
+  endpoint: webUrl(['https']).when('type', { is: 'request', then: Joi.required() }),
   removeText: Joi.boolean(),
   addText: Joi.boolean(),
   min: limit,
@@ -157,7 +156,7 @@ const question = Joi.object<Question>({
   groupQuestion: Joi.object({ id: Joi.string().required(), max: Joi.number().required(), errorMessage: Joi.string() }),
 }).messages({ 'string.regex': '{{#label}} must be a valid regular expression' });
 
-const signerProfile = Joi.object<SignerProfile>({
+const signerProfile = Joi.object<SignerProfile, true>({
   type: identifier.required(),
   name: Joi.string(),
   identification: Joi.string(),
@@ -192,7 +191,7 @@ const bodyFields = {
   ),
 };
 
-export const createTemplateSchema = Joi.object<CreateTemplateInput>({
+export const createTemplateSchema = Joi.object<CreateTemplateInput, true>({
   ...bodyFields,
   name: bodyFields.name.required(),
   config: bodyFields.config.required(),
@@ -201,12 +200,12 @@ export const createTemplateSchema = Joi.object<CreateTemplateInput>({
   preBuild: bodyFields.preBuild.default(false),
 });
 
-export const updateTemplateSchema = Joi.object<UpdateTemplateInput>({
+export const updateTemplateSchema = Joi.object<UpdateTemplateInput, true>({
   id: templateId.required(),
   ...bodyFields,
 });
 
-export const templateIdQuery = Joi.object<{ id: string }>({ id: templateId.required() });
+export const templateIdQuery = Joi.object<{ id: string }, true>({ id: templateId.required() });
 
 export interface ListTemplatesQuery {
   id?: string;
@@ -216,7 +215,7 @@ export interface ListTemplatesQuery {
 
 export const DEFAULT_PAGE_SIZE = 100;
 
-export const listTemplatesQuery = Joi.object<ListTemplatesQuery>({
+export const listTemplatesQuery = Joi.object<ListTemplatesQuery, true>({
   id: templateId,
   limit: Joi.number().integer().min(1).max(500).default(DEFAULT_PAGE_SIZE),
   cursor: Joi.string().max(200),

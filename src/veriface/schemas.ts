@@ -20,7 +20,7 @@ export interface CreateVerifaceInput {
 }
 
 /** The contract's table: seven required fields, then the optional ones, each with its format. */
-export const createVerifaceSchema = Joi.object<CreateVerifaceInput>({
+export const createVerifaceSchema = Joi.object<CreateVerifaceInput, true>({
   email: Joi.string().email({ tlds: { allow: false } }).max(320).required(),
   platform: Joi.string().valid('whatsapp', 'web').required(),
   name: Joi.string().trim().min(1).max(200).required(),
@@ -35,7 +35,7 @@ export const createVerifaceSchema = Joi.object<CreateVerifaceInput>({
   tags: Joi.array().items(Joi.string().min(1).max(100)).unique(),
 });
 
-export const verifaceCodeQuery = Joi.object<{ code: string }>({
+export const verifaceCodeQuery = Joi.object<{ code: string }, true>({
   code: Joi.string()
     .length(VERIFACE_CODE_LENGTH)
     .pattern(/^[A-Z0-9]+$/)

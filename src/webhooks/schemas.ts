@@ -1,9 +1,10 @@
 import Joi from 'joi';
+import { webUrl } from '../http/web-url.js';
 import { templateId } from '../templates/schemas.js';
 import { WEBHOOK_SECRET_PATTERN } from './secret.js';
 
 export const webhookName = Joi.string().pattern(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/).max(100);
-const url = Joi.string().uri({ scheme: ['http', 'https'] }).max(2000);
+const url = webUrl(['http', 'https']).max(2000);
 const secret = Joi.string()
   .pattern(WEBHOOK_SECRET_PATTERN)
   .messages({ 'string.pattern.base': '{{#label}} must be "whsec_" followed by 24 to 64 bytes in base64' });
@@ -16,7 +17,7 @@ export interface CreateWebhookInput {
   enabled: boolean;
 }
 
-export const createWebhookSchema = Joi.object<CreateWebhookInput>({
+export const createWebhookSchema = Joi.object<CreateWebhookInput, true>({
   name: webhookName.required(),
   url: url.required(),
   secret,
@@ -31,14 +32,14 @@ export interface UpdateWebhookInput {
   enabled?: boolean;
 }
 
-export const updateWebhookSchema = Joi.object<UpdateWebhookInput>({
+export const updateWebhookSchema = Joi.object<UpdateWebhookInput, true>({
   name: webhookName.required(),
   url,
   description: Joi.string().max(500),
   enabled: Joi.boolean(),
 }).or('url', 'description', 'enabled');
 
-export const webhookNameBody = Joi.object<{ name: string }>({ name: webhookName.required() });
+export const webhookNameBody = Joi.object<{ name: string }, true>({ name: webhookName.required() });
 export const webhookNameQuery = webhookNameBody;
 
 export interface ListDeliveriesQuery {
@@ -49,7 +50,7 @@ export interface ListDeliveriesQuery {
   cursor?: string;
 }
 
-export const listDeliveriesQuery = Joi.object<ListDeliveriesQuery>({
+export const listDeliveriesQuery = Joi.object<ListDeliveriesQuery, true>({
   id: templateId,
   webhook: webhookName,
   status: Joi.string().valid('pending', 'delivered', 'failed'),
@@ -57,4 +58,4 @@ export const listDeliveriesQuery = Joi.object<ListDeliveriesQuery>({
   cursor: Joi.string().max(200),
 });
 
-export const resendDeliverySchema = Joi.object<{ id: string }>({ id: templateId.required() });
+export const resendDeliverySchema = Joi.object<{ id: string }, true>({ id: templateId.required() });
