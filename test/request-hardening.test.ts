@@ -1,0 +1,215 @@
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_JSON_DEPTH } from '../src/http/json-body.js';
+import { sampleTemplate } from './support/fixtures.js';
+import { call, dialects, startTestService, type TestOrganization, type TestService } from './support/service.js';
+import { pdfProcess } from './support/signing.js';
+
+/** `{ custom: { a: { a: ... } } }` with `levels` objects under custom. */
+function nested(levels: number): Record<string, unknown> {
+  let value: Record<string, unknown> = { leaf: true };
+  for (let i = 1; i < levels; i++) value = { a: value };
+  return value;
+}
+
+function verifaceBody(org: TestOrganization, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { email: org.email, platform: 'whatsapp', name: 'Juan Pérez', phone: '+573001234567', country: 'CO', type: 'CC', identification: '1001001010', ...overrides };
+}
+
+/** Sends raw bytes over a socket and answers everything the server wrote before closing. */
+function rawExchange(port: number, request: string | Buffer): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('end', () => resolve(Buffer.concat(chunks).toString('latin1')));
+    socket.on('error', reject);
+    socket.setTimeout(5000, () => reject(new Error('no answer within 5 s')));
+    socket.write(request);
+  });
+}
+
+function parseRaw(answer: string): { status: number; headers: string; body: unknown } {
+  const [head = '', body = ''] = answer.split('\r\n\r\n');
+  return { status: Number(head.split(' ')[1]), headers: head.toLowerCase(), body: JSON.parse(body) };
+}
+
+describe.each(dialects)('request hardening (%s)', (dialect) => {
+  let svc: TestService;
+  let port: number;
+  beforeAll(async () => {
+    svc = await startTestService(dialect);
+    await svc.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (svc.app.server.address() as AddressInfo).port;
+  });
+  afterAll(async () => svc.close());
+
+  const keyA = () => svc.orgA.privateKey;
+
+  describe(`free-form objects nest at most ${MAX_JSON_DEPTH} levels: deeper bodies are a 400, never a 500`, () => {
+    const creations = (custom: Record<string, unknown>) =>
+      [
+        ['/veriface', verifaceBody(svc.orgA, { custom })],
+        ['/document/upload', pdfProcess(svc.orgA, { custom })],
+        ['/template', sampleTemplate({ custom })],
+        ['/webhooks', { name: 'deep', url: 'https://hooks.example.test/deep', description: 'x', custom }],
+      ] as const;
+
+    it('custom nested 4,107 levels is refused on every creation route, and the organization keeps working', async () => {
+      for (const [url, body] of creations(nested(4107))) {
+        const res = await call(svc.app, 'POST', url, { key: keyA(), body });
+        expect(res.statusCode, url).toBe(400);
+        expect(res.json(), url).toEqual({ message: `BODY_TOO_DEEP: objects and arrays may nest at most ${MAX_JSON_DEPTH} levels` });
+      }
+      const deliveries = await call(svc.app, 'GET', '/webhooks/deliveries', { key: keyA() });
+      expect(deliveries.statusCode).toBe(200);
+    });
+
+    it('a body exactly at the limit is accepted, one level more is refused', async () => {
+      // The body is level 1 and custom level 2: custom may hold objects down to the limit.
+      const atLimit = await call(svc.app, 'POST', '/veriface', { key: keyA(), body: verifaceBody(svc.orgA, { custom: nested(MAX_JSON_DEPTH - 1) }) });
+      expect(atLimit.statusCode).toBe(200);
+      const over = await call(svc.app, 'POST', '/veriface', { key: keyA(), body: verifaceBody(svc.orgA, { custom: nested(MAX_JSON_DEPTH) }) });
+      expect(over.statusCode).toBe(400);
+      const read = await call(svc.app, 'GET', '/veriface', { key: keyA(), query: { code: atLimit.json().code } });
+      expect(read.statusCode).toBe(200);
+      expect((await call(svc.app, 'GET', '/veriface', { key: svc.orgB.privateKey, query: { code: atLimit.json().code } })).statusCode).toBe(400);
+    });
+  });
+
+  describe('every URL field is parsed with the WHATWG parser during validation', () => {
+    it('a webhook URL with port 99999 is a 400 in Joi words, on create and update', async () => {
+      const created = await call(svc.app, 'POST', '/webhooks', { key: keyA(), body: { name: 'port', url: 'http://127.0.0.1:99999/' } });
+      expect(created.statusCode).toBe(400);
+      expect(created.json()).toEqual({ message: '"url" must be a valid uri' });
+      await call(svc.app, 'POST', '/webhooks', { key: keyA(), body: { name: 'fine', url: 'https://hooks.example.test/x' } });
+      const updated = await call(svc.app, 'PUT', '/webhooks', { key: keyA(), body: { name: 'fine', url: 'https://hooks.example.test:70000/' } });
+      expect(updated.statusCode).toBe(400);
+    });
+
+    it("a template question's endpoint must parse too", async () => {
+      const config = [...(sampleTemplate().config as Record<string, unknown>[]), { name: 'lookup', type: 'request', description: 'Lookup', endpoint: 'https://api.example.test:123456/x' }];
+      const res = await call(svc.app, 'POST', '/template', { key: keyA(), body: sampleTemplate({ config }) });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toMatch(/^"config\[8\]\.endpoint" must be a valid uri/);
+    });
+  });
+
+  describe('U+0000 in any text field is the same 400 on both stores', () => {
+    const NUL = 'Ana\u0000Gómez';
+    it('template name and description, webhook description, face-validation name, process and participant names', async () => {
+      const cases: [string, string, Record<string, unknown>][] = [
+        ['POST', '/template', sampleTemplate({ name: NUL })],
+        ['POST', '/template', sampleTemplate({ description: NUL })],
+        ['POST', '/webhooks', { name: 'nul', url: 'https://hooks.example.test/nul', description: NUL }],
+        ['POST', '/veriface', verifaceBody(svc.orgA, { name: NUL })],
+        ['POST', '/document/upload', pdfProcess(svc.orgA, { name: NUL })],
+        ['POST', '/document/upload', pdfProcess(svc.orgA, { signProfile: [{ name: NUL, email: 'a@people.test' }] })],
+        ['POST', '/document/cancel', { email: svc.orgA.email, documents: ['TR99AQMY31'], message: NUL }],
+      ];
+      for (const [method, url, body] of cases) {
+        const res = await call(svc.app, method as 'POST', url, { key: keyA(), body });
+        expect(res.statusCode, `${url} ${JSON.stringify(Object.keys(body))}`).toBe(400);
+        expect(res.json()).toEqual({ message: 'TEXT_HAS_NUL: text may not contain the character U+0000' });
+      }
+    });
+
+    it('reference link names, and query strings', async () => {
+      const template = (await call(svc.app, 'POST', '/template', { key: keyA(), body: sampleTemplate() })).json().id;
+      const link = await call(svc.app, 'POST', '/template/reference', { key: keyA(), body: { template, name: NUL } });
+      expect(link.statusCode).toBe(400);
+      const list = await call(svc.app, 'GET', '/template', { key: keyA(), query: { cursor: 'a\u0000b' } });
+      expect(list.statusCode).toBe(400);
+      expect(list.json()).toEqual({ message: 'TEXT_HAS_NUL: text may not contain the character U+0000' });
+      const rows = await svc.deps.db.selectFrom('templates').select('name').execute();
+      expect(rows.some((row) => row.name.includes('\u0000'))).toBe(false);
+    });
+  });
+
+  describe('every 4xx is exactly {"message": ...}', () => {
+    it('headers too large: 431 {message} and Connection: close', async () => {
+      const answer = parseRaw(await rawExchange(port, `GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
+      expect(answer.status).toBe(431);
+      expect(answer.headers).toContain('connection: close');
+      expect(answer.body).toEqual({ message: 'HEADERS_TOO_LARGE: the request headers are too large' });
+    });
+
+    it('malformed framing: 400 {message}', async () => {
+      const answer = parseRaw(await rawExchange(port, 'POST /v1.5/ext/template HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n'));
+      expect(answer.status).toBe(400);
+      expect(answer.headers).toContain('connection: close');
+      expect(answer.body).toEqual({ message: 'BAD_REQUEST: the request is not valid HTTP' });
+    });
+
+    it('a URL that cannot be decoded: 400 {message}', async () => {
+      const res = await svc.app.inject({ method: 'GET', url: '/v1.5/ext/template/%E0%A4%A', headers: { authorization: keyA() } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ message: 'BAD_REQUEST: the URL is not valid' });
+    });
+
+    it('a text/plain body on a JSON route: 415 {message}', async () => {
+      const res = await call(svc.app, 'POST', '/template', { key: keyA(), body: JSON.stringify(sampleTemplate()), headers: { 'content-type': 'text/plain' } });
+      expect(res.statusCode).toBe(415);
+      expect(res.json()).toEqual({ message: 'UNSUPPORTED_MEDIA_TYPE: send the body as application/json' });
+    });
+
+    it('a __proto__ key is named as such, not as invalid JSON', async () => {
+      const body = `{"name":"x","__proto__":{"polluted":true}}`;
+      const res = await call(svc.app, 'POST', '/webhooks', { key: keyA(), body, headers: { 'content-type': 'application/json' } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ message: 'BODY_FORBIDDEN_KEY: the key "__proto__" is not accepted' });
+    });
+
+    it('invalid and empty JSON bodies', async () => {
+      const broken = await call(svc.app, 'POST', '/webhooks', { key: keyA(), body: '{"name":', headers: { 'content-type': 'application/json' } });
+      expect(broken.json()).toEqual({ message: 'BODY_NOT_JSON: the body is not valid JSON' });
+      const empty = await call(svc.app, 'POST', '/webhooks', { key: keyA(), body: '', headers: { 'content-type': 'application/json' } });
+      expect(empty.statusCode).toBe(400);
+      expect(Object.keys(empty.json())).toEqual(['message']);
+    });
+  });
+
+  describe('the server bounds how long it waits for a request, its headers and an idle connection', () => {
+    it('request, headers and keep-alive timeouts are set from the configuration', () => {
+      expect(svc.app.server.requestTimeout).toBe(svc.config.timeouts.requestMs);
+      expect(svc.app.server.headersTimeout).toBe(svc.config.timeouts.headersMs);
+      expect(svc.app.server.keepAliveTimeout).toBe(svc.config.timeouts.keepAliveMs);
+      expect(svc.config.timeouts.headersMs).toBeLessThan(svc.config.timeouts.requestMs);
+    });
+  });
+});
+
+describe.each(dialects)('failed authentication is limited per client address (%s)', (dialect) => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startTestService(dialect, { AUTH_FAILURES_MAX: '5', AUTH_FAILURES_WINDOW_S: '60' });
+  });
+  afterAll(async () => svc.close());
+
+  const from = (remoteAddress: string, key: string) =>
+    svc.app.inject({ method: 'GET', url: '/v1.5/ext/template', headers: { authorization: key }, remoteAddress });
+  const randomKey = () => `prk_${[...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+
+  it('past AUTH_FAILURES_MAX failures an address gets 429 {message} with Retry-After, even with a right key', async () => {
+    for (let i = 0; i < 5; i++) expect((await from('203.0.113.7', randomKey())).statusCode).toBe(401);
+    const refused = await from('203.0.113.7', randomKey());
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({ message: expect.stringMatching(/^TOO_MANY_REQUESTS: try again in \d+ s$/) });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await from('203.0.113.7', svc.orgA.privateKey)).statusCode).toBe(429);
+  });
+
+  it('other addresses and keys already admitted keep working', async () => {
+    expect((await from('198.51.100.9', svc.orgB.privateKey)).statusCode).toBe(200);
+    expect((await from('198.51.100.9', randomKey())).statusCode).toBe(401);
+  });
+
+  it("a real public key on a write is a 401 that does not count as a guess", async () => {
+    for (let i = 0; i < 8; i++) {
+      const res = await svc.app.inject({ method: 'POST', url: '/v1.5/ext/webhooks', headers: { authorization: svc.orgA.publicKey }, remoteAddress: '192.0.2.44', payload: {} });
+      expect(res.statusCode).toBe(401);
+    }
+    expect((await from('192.0.2.44', svc.orgA.privateKey)).statusCode).toBe(200);
+  });
+});
