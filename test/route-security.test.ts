@@ -1,0 +1,254 @@
+import crypto from 'node:crypto';
+import fc from 'fast-check';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codeOf } from '../src/http/error-catalogue.js';
+import type { ApiRoute } from '../src/http/route.js';
+import { routeTable } from '../src/routes.js';
+import { ANSWERS, sampleTemplate } from './support/fixtures.js';
+import { call, dialects, localPath, startTestService, type TestOrganization, type TestService } from './support/service.js';
+import { createProcess, pdfProcess, templateWithHtml } from './support/signing.js';
+
+/**
+ * The route security suite: driven by the route table itself (src/routes.ts), so a route added to
+ * the service is covered here without anyone remembering. Each route needs one valid request below
+ * (SAMPLES), and the first test fails until it has one.
+ */
+
+/** What an organization owns, by kind: the identifiers another organization must not reach. */
+interface Owned {
+  template: string;
+  reference: string;
+  webhook: string;
+  veriface: string;
+  process: string;
+  delivery: string;
+}
+
+interface Sample {
+  query?: Record<string, string>;
+  body?: Record<string, unknown>;
+}
+
+const hex24 = () => crypto.randomBytes(12).toString('hex');
+const upper = (length: number) =>
+  Array.from(crypto.randomBytes(length), (byte) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'[byte % 36]).join('');
+
+/** Identifiers of the same shapes that nobody owns. */
+function unknownOwned(): Owned {
+  return { template: hex24(), reference: hex24(), webhook: `unknown-${upper(6).toLowerCase()}`, veriface: upper(16), process: upper(10), delivery: hex24() };
+}
+
+function verifaceBody(org: TestOrganization, owned: Owned): Record<string, unknown> {
+  return { email: org.email, platform: 'whatsapp', name: 'Juan Pérez', phone: '+573001234567', country: 'CO', type: 'CC', identification: '1001001010', targetWebhooks: [owned.webhook] };
+}
+
+/** One valid request per route, built from the identifiers it should act on. */
+const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> = {
+  'POST /v1.5/ext/template': () => ({ body: sampleTemplate() }),
+  'GET /v1.5/ext/template': (o) => ({ query: { id: o.template } }),
+  'PUT /v1.5/ext/template': (o) => ({ body: { id: o.template, name: 'Renamed' } }),
+  'DELETE /v1.5/ext/template': (o) => ({ query: { id: o.template } }),
+  'POST /v1.5/ext/template/reference': (o) => ({ body: { template: o.template, name: 'Website' } }),
+  'GET /v1.5/ext/template/reference': (o) => ({ query: { template: o.template } }),
+  'DELETE /v1.5/ext/template/reference': (o) => ({ query: { id: o.reference } }),
+  'POST /v1.5/ext/webhooks': (_o) => ({ body: { name: 'fresh', url: 'https://hooks.example.test/fresh' } }),
+  'GET /v1.5/ext/webhooks': () => ({}),
+  'PUT /v1.5/ext/webhooks': (o) => ({ body: { name: o.webhook, enabled: false } }),
+  'POST /v1.5/ext/webhooks/rotate-secret': (o) => ({ body: { name: o.webhook } }),
+  'DELETE /v1.5/ext/webhooks': (o) => ({ query: { name: o.webhook } }),
+  'POST /v1.5/ext/webhooks/test': (o) => ({ body: { name: o.webhook } }),
+  'GET /v1.5/ext/webhooks/deliveries': (o) => ({ query: { id: o.delivery } }),
+  'POST /v1.5/ext/webhooks/deliveries/resend': (o) => ({ body: { id: o.delivery } }),
+  'POST /v1.5/ext/veriface': (o, org) => ({ body: verifaceBody(org, o) }),
+  'GET /v1.5/ext/veriface': (o) => ({ query: { code: o.veriface } }),
+  'GET /v1.5/ext/veriface/documents': () => ({ query: { country: 'CO' } }),
+  'POST /v1.5/ext/document/save': (o, org) => ({ body: { document: o.template, data: ANSWERS, email: org.email, name: 'Sale' } }),
+  'POST /v1.5/ext/document/upload': (o, org) => ({ body: pdfProcess(org, { targetWebhooks: [o.webhook] }) }),
+  'POST /v1.5/ext/document/many': (o, org) => ({
+    body: { email: org.email, name: 'Pack', documents: [{ document: o.template, data: ANSWERS }, { document: o.template, data: ANSWERS }] },
+  }),
+  'GET /v1.5/ext/document': (o) => ({ query: { code: o.process } }),
+  'GET /v1.5/ext/document/roadmap': (o) => ({ query: { code: o.process } }),
+  'POST /v1.5/ext/document/cancel': (o, org) => ({ body: { email: org.email, documents: [o.process], message: 'Stopped' } }),
+  'PUT /files/*': () => ({}),
+  'GET /files/*': () => ({}),
+  'GET /health': () => ({}),
+};
+
+const routeKey = (route: ApiRoute) => `${route.method} ${route.url}`;
+
+/** Everything an organization owns, one of each kind, made through the API as an integrator would. */
+async function own(svc: TestService, org: TestOrganization): Promise<Owned> {
+  const key = org.privateKey;
+  const template = await templateWithHtml(svc, org);
+  const reference = (await call(svc.app, 'POST', '/template/reference', { key, body: { template, name: 'Site' } })).json().id;
+  const webhook = `hook-${upper(6).toLowerCase()}`;
+  expect((await call(svc.app, 'POST', '/webhooks', { key, body: { name: webhook, url: 'https://hooks.example.test/own' } })).statusCode).toBe(200);
+  await call(svc.app, 'POST', '/webhooks/test', { key, body: { name: webhook } });
+  const delivery = (await call(svc.app, 'GET', '/webhooks/deliveries', { key })).json().data[0].id;
+  const veriface = (await call(svc.app, 'POST', '/veriface', { key, body: verifaceBody(org, { webhook } as Owned) })).json().code;
+  const process = await createProcess(svc, org, '/document/upload', pdfProcess(org));
+  return { template, reference, webhook, veriface, process, delivery };
+}
+
+function send(svc: TestService, route: ApiRoute, key: string | undefined, sample: Sample): Promise<LightMyRequestResponse> {
+  return svc.app.inject({
+    method: route.method,
+    url: route.url.replace('*', 'templates/000000000000000000000000/mask.html'),
+    headers: key ? { authorization: key } : {},
+    ...(sample.query ? { query: sample.query } : {}),
+    ...(sample.body ? { payload: sample.body } : {}),
+  });
+}
+
+/** An error answer is exactly {message: string}, and the message is a catalogue code or names its field. */
+function expectErrorShape(res: LightMyRequestResponse, label: string): void {
+  expect(res.statusCode, `${label}: ${res.body}`).toBeLessThan(500);
+  if (res.statusCode >= 400) {
+    const body: unknown = JSON.parse(res.body);
+    expect(body, label).toEqual({ message: expect.any(String) });
+    const { message } = body as { message: string };
+    expect(codeOf(message) !== undefined || message.startsWith('"'), `${label}: ${message}`).toBe(true);
+  }
+}
+
+describe.each(dialects)('route security, driven by the route table (%s)', (dialect) => {
+  let svc: TestService;
+  let routes: ApiRoute[];
+  let ownedByB: Owned;
+  beforeAll(async () => {
+    // The suite makes thousands of unauthenticated calls from one address on purpose.
+    svc = await startTestService(dialect, { AUTH_FAILURES_MAX: '1000000' });
+    routes = routeTable(svc.config, svc.deps);
+    ownedByB = await own(svc, svc.orgB);
+  });
+  afterAll(async () => svc.close());
+
+  describe('every route of the table is declared with a sample request, and the OpenAPI document lists exactly the table', () => {
+    it('each route has a sample here', () => {
+      expect(routes.map(routeKey).filter((key) => !(key in SAMPLES))).toEqual([]);
+    });
+
+    it('the OpenAPI document and the route table name the same operations', async () => {
+      const spec = (await svc.app.inject({ method: 'GET', url: '/docs/json' })).json();
+      const documented = Object.entries(spec.paths as Record<string, Record<string, unknown>>)
+        .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`))
+        .sort();
+      // Fastify's OpenAPI names a wildcard path by its parameter.
+      const declared = routes.map((route) => `${route.method} ${route.url.replace('*', '{*}')}`).sort();
+      expect(documented).toEqual(declared);
+    });
+  });
+
+  describe('no key is 401, and a public key on a route that writes is 401', () => {
+    it('every route that takes a key refuses none, and refuses the public key unless it only reads', async () => {
+      for (const route of routes.filter((r) => r.access === 'private-key' || r.access === 'any-key')) {
+        const sample = SAMPLES[routeKey(route)]!(ownedByB, svc.orgB);
+        const none = await send(svc, route, undefined, sample);
+        expect(none.statusCode, routeKey(route)).toBe(401);
+        expect(none.json()).toEqual({ message: 'UNAUTHORIZED' });
+        const publicKey = await send(svc, route, svc.orgB.publicKey, sample);
+        if (route.access === 'private-key') {
+          expect(publicKey.statusCode, routeKey(route)).toBe(401);
+          expect(publicKey.json()).toEqual({ message: 'UNAUTHORIZED' });
+        } else {
+          expect(publicKey.statusCode, routeKey(route)).not.toBe(401);
+        }
+      }
+    });
+  });
+
+  describe("another organization's ids and codes answer exactly like unknown ones", () => {
+    it('every route, called by organization A with what B owns, answers as with identifiers nobody owns', async () => {
+      const compared: string[] = [];
+      for (const route of routes.filter((r) => r.access === 'private-key' || r.access === 'any-key')) {
+        const unknown = unknownOwned();
+        const sample = SAMPLES[routeKey(route)]!;
+        // A route whose request names nothing an organization owns has nothing to compare.
+        if (JSON.stringify(sample(ownedByB, svc.orgA)) === JSON.stringify(sample(unknown, svc.orgA))) continue;
+        const withForeign = await send(svc, route, svc.orgA.privateKey, sample(ownedByB, svc.orgA));
+        const withUnknown = await send(svc, route, svc.orgA.privateKey, sample(unknown, svc.orgA));
+        // Identifiers may be echoed in messages (`WEBHOOK_NOT_FOUND: <name>`) and new ids differ: compare shapes.
+        const normalize = (text: string, owned: Owned) =>
+          Object.values(owned)
+            .reduce((out: string, value: string) => out.split(value).join('<owned>'), text)
+            .replace(/"(id|code|document|secret|created_at|updated_at|message_id)":"[^"]*"/g, '"$1":"<new>"')
+            .replace(/https?:\/\/[^"]*/g, '<url>');
+        expect(withForeign.statusCode, routeKey(route)).toBe(withUnknown.statusCode);
+        expect(normalize(withForeign.body, ownedByB), routeKey(route)).toBe(normalize(withUnknown.body, unknown));
+        compared.push(routeKey(route));
+      }
+      // Every route that takes an identifier of the organization's was compared.
+      expect(compared.length).toBeGreaterThanOrEqual(18);
+      // And B still has everything it owned.
+      const key = svc.orgB.privateKey;
+      expect((await call(svc.app, 'GET', '/template', { key, query: { id: ownedByB.template } })).statusCode).toBe(200);
+      expect((await call(svc.app, 'GET', '/template/reference', { key, query: { template: ownedByB.template } })).json().data).toHaveLength(1);
+      expect((await call(svc.app, 'GET', '/webhooks', { key })).json().data.map((w: { name: string; enabled: boolean }) => [w.name, w.enabled])).toContainEqual([
+        ownedByB.webhook,
+        true,
+      ]);
+      expect((await call(svc.app, 'GET', '/document', { key, query: { code: ownedByB.process } })).json().status).not.toBe('CANCELLED');
+    });
+  });
+
+  describe('bad input on every route is never a 5xx and always {message}', () => {
+    const text = fc.string({ maxLength: 40, unit: 'binary' });
+    const query = fc.dictionary(fc.oneof(text, fc.constantFrom('id', 'code', 'name', 'template', 'limit', 'cursor', 'status', 'country', 'expires', 'signature')), fc.oneof(text, fc.array(text, { maxLength: 3 })), { maxKeys: 4 });
+    const json = fc.jsonValue({ maxDepth: 4 });
+
+    it('arbitrary query strings and JSON bodies, and valid requests with one field replaced', async () => {
+      for (const route of routes) {
+        const sample = SAMPLES[routeKey(route)]!(ownedByB, svc.orgA);
+        const keys = Object.keys(sample.body ?? {});
+        const body = fc.oneof(
+          json,
+          fc.tuple(fc.nat(), fc.jsonValue({ maxDepth: 3 })).map(([index, value]) =>
+            keys.length === 0 ? value : { ...sample.body, [keys[index % keys.length]!]: value },
+          ),
+        );
+        await fc.assert(
+          fc.asyncProperty(query, body, async (q, b) => {
+            const res = await svc.app.inject({
+              method: route.method,
+              url: route.url.replace('*', 'templates/000000000000000000000000/mask.html'),
+              headers: { authorization: svc.orgA.privateKey, 'content-type': 'application/json' },
+              query: q,
+              ...(route.method === 'POST' || route.method === 'PUT' ? { payload: JSON.stringify(b) } : {}),
+            });
+            expectErrorShape(res, `${routeKey(route)} ${JSON.stringify(q)} ${JSON.stringify(b).slice(0, 200)}`);
+          }),
+          { numRuns: 100, seed: 20261123 },
+        );
+      }
+    });
+
+    it('bodies that are not JSON, or not of the declared media type', async () => {
+      for (const route of routes.filter((r) => r.method === 'POST' || r.method === 'PUT')) {
+        await fc.assert(
+          fc.asyncProperty(fc.string({ maxLength: 200 }), fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'), async (raw, type) => {
+            const res = await svc.app.inject({
+              method: route.method,
+              url: route.url.replace('*', 'templates/000000000000000000000000/mask.html'),
+              headers: { authorization: svc.orgA.privateKey, 'content-type': type },
+              payload: raw,
+            });
+            expectErrorShape(res, `${routeKey(route)} ${type} ${raw.slice(0, 100)}`);
+          }),
+          { numRuns: 25, seed: 20261123 },
+        );
+      }
+    });
+  });
+
+  describe('file URLs the service issued are refused once altered', () => {
+    it("organization A's signed upload URL cannot be turned to B's template", async () => {
+      const res = await call(svc.app, 'POST', '/template', { key: svc.orgA.privateKey, body: sampleTemplate() });
+      const altered = localPath(res.json().urls.mask).replace(res.json().id, ownedByB.template);
+      const put = await svc.app.inject({ method: 'PUT', url: altered, headers: { 'content-type': 'text/html' }, payload: '<p>x</p>' });
+      expect(put.statusCode).toBe(403);
+      expect(put.json()).toEqual({ message: 'URL_SIGNATURE_INVALID' });
+    });
+  });
+});
