@@ -42,6 +42,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
             serializers: { req: (request) => ({ method: request.method, path: request.url.split('?')[0], remoteAddress: request.ip }) },
           },
     bodyLimit: 2 * 1024 * 1024,
+    trustProxy: config.trustProxy,
     requestTimeout: config.timeouts.requestMs,
     keepAliveTimeout: config.timeouts.keepAliveMs,
     clientErrorHandler: answerClientError,

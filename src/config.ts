@@ -62,6 +62,11 @@ export interface Config {
   sms: { baseUrl: string; accountSid: string; authToken: string; from: string } | undefined;
   /** Failed authentications one client address may make in a window before it is answered 429. */
   authFailures: { max: number; windowMs: number };
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client address (Fastify's trustProxy): false,
+   * true (any), or addresses and CIDR ranges. Failed-attempt limits count by that address.
+   */
+  trustProxy: boolean | string;
   /** How long the server waits for a whole request, for its headers, and keeps an idle connection. */
   timeouts: { requestMs: number; headersMs: number; keepAliveMs: number };
 }
@@ -101,6 +106,7 @@ interface ParsedEnv {
   SMS_PROVIDER_SID?: string;
   SMS_PROVIDER_TOKEN?: string;
   SMS_PROVIDER_FROM?: string;
+  TRUST_PROXY: string;
   AUTH_FAILURES_MAX: number;
   AUTH_FAILURES_WINDOW_S: number;
   REQUEST_TIMEOUT_MS: number;
@@ -152,6 +158,7 @@ const envSchema = Joi.object<ParsedEnv>({
   SMS_PROVIDER_SID: Joi.string(),
   SMS_PROVIDER_TOKEN: Joi.string(),
   SMS_PROVIDER_FROM: Joi.string(),
+  TRUST_PROXY: Joi.string().default('false'),
   AUTH_FAILURES_MAX: Joi.number().integer().min(1).default(30),
   AUTH_FAILURES_WINDOW_S: Joi.number().integer().min(1).max(86_400).default(60),
   REQUEST_TIMEOUT_MS: Joi.number().integer().min(1000).default(120_000),
@@ -169,6 +176,10 @@ const envSchema = Joi.object<ParsedEnv>({
   .unknown(true);
 
 export class ConfigError extends Error {}
+
+function parseTrustProxy(value: string): boolean | string {
+  return value === 'true' || value === 'false' ? value === 'true' : value;
+}
 
 /** Reads the environment once; the result is frozen and passed down, nothing else reads process.env. */
 export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
@@ -223,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
             from: parsed.SMS_PROVIDER_FROM,
           })
         : undefined,
+    trustProxy: parseTrustProxy(parsed.TRUST_PROXY),
     authFailures: Object.freeze({ max: parsed.AUTH_FAILURES_MAX, windowMs: parsed.AUTH_FAILURES_WINDOW_S * 1000 }),
     timeouts: Object.freeze({ requestMs: parsed.REQUEST_TIMEOUT_MS, headersMs: parsed.HEADERS_TIMEOUT_MS, keepAliveMs: parsed.KEEP_ALIVE_TIMEOUT_MS }),
   });
