@@ -1,6 +1,6 @@
 import type { Config } from './config.js';
 import type { Deps } from './deps.js';
-import { documentPdfUploadPolicy } from './documents/pdf-uploads.js';
+import { documentPdfUploadPolicy } from './documents/creating/pdf-uploads.js';
 import { documentRoutes } from './documents/routes.js';
 import { filesRoutes } from './files/routes.js';
 import { defineRoute, noInput, type ApiRoute } from './http/route.js';

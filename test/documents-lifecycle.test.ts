@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECURRING_JOBS } from '../src/deps.js';
-import { expireDueProcesses, remindDueParticipants } from '../src/documents/process-sweeps.js';
+import { expireDueProcesses, remindDueParticipants } from '../src/documents/lifecycle/process-sweeps.js';
 import { scheduleRecurringJobs } from '../src/outbox/jobs.js';
 import { call, dialects, startTestService, type TestService } from './support/service.js';
 import { ANSWERS, createProcess, endProcess, outbox, pdfProcess, stored, templateWithHtml, webhookTypes } from './support/signing.js';

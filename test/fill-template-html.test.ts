@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fillTemplateHtml } from '../src/documents/fill-template-html.js';
-import { resolveAnswers } from '../src/documents/template-answers.js';
+import { fillTemplateHtml } from '../src/documents/creating/fill-template-html.js';
+import { resolveAnswers } from '../src/documents/creating/template-answers.js';
 import { createTemplateSchema, type Question, type QuestionType, type TemplateBody } from '../src/templates/schemas.js';
 import { sampleTemplate } from './support/fixtures.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OutboxRow, ParticipantRow, ProcessRow } from '../src/db/schema.js';
-import { expireDueProcesses } from '../src/documents/process-sweeps.js';
+import { expireDueProcesses } from '../src/documents/lifecycle/process-sweeps.js';
 import { findProcessByCode, listParticipants, listProcessEvents } from '../src/documents/queries.js';
 import {
   approveDocument,
@@ -11,7 +11,7 @@ import {
   submitPhoto,
   verifyOtp,
   type SignerContext,
-} from '../src/documents/signer-flow.js';
+} from '../src/documents/participant/signer-flow.js';
 import { readBlobBytes } from '../src/files/blob-bytes.js';
 import { ApiError } from '../src/http/errors.js';
 import type { FaceMatcher } from '../src/veriface/face-matcher.js';

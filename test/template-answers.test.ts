@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Answer } from '../src/documents/schemas.js';
-import { MAX_IMAGE_LENGTH, resolveAnswers } from '../src/documents/template-answers.js';
+import { MAX_IMAGE_LENGTH, resolveAnswers } from '../src/documents/creating/template-answers.js';
 import { createTemplateSchema, type Question, type QuestionType, type TemplateBody } from '../src/templates/schemas.js';
 import { sampleTemplate } from './support/fixtures.js';
 

@@ -1,10 +1,10 @@
 import type { ServiceContext } from '../context.js';
 import { API_PREFIX } from '../http/prefix.js';
 import { defineRoute, noInput, type ApiRoute, type RouteError } from '../http/route.js';
-import { cancelProcesses } from './cancel-processes.js';
-import { createSigningProcess } from './create-process.js';
-import { draftFromPackage, draftFromPdf, draftFromTemplate } from './drafts.js';
-import { listProcesses, readProcess, readRoadmap } from './read-process.js';
+import { cancelProcesses } from './lifecycle/cancel-processes.js';
+import { createSigningProcess } from './creating/create-process.js';
+import { draftFromPackage, draftFromPdf, draftFromTemplate } from './creating/drafts.js';
+import { listProcesses, readProcess, readRoadmap } from './lifecycle/read-process.js';
 import { cancelResponse, cancelSchema, createdProcessResponse, packageSchema, readProcessQuery, roadmapQuery, saveFromTemplateSchema, uploadPdfSchema } from './schemas.js';
 
 const tag = 'signing processes';

@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
 import type { OutboxRow, ParticipantRow, ProcessRow } from '../../src/db/schema.js';
-import { expireDueProcesses } from '../../src/documents/process-sweeps.js';
+import { expireDueProcesses } from '../../src/documents/lifecycle/process-sweeps.js';
 import { findProcessByCode, listParticipants } from '../../src/documents/queries.js';
-import { approveDocument, rejectDocument, signDocument } from '../../src/documents/signer-flow.js';
+import { approveDocument, rejectDocument, signDocument } from '../../src/documents/participant/signer-flow.js';
 import { ANSWERS, COMPLETE_HTML, sampleTemplate } from './fixtures.js';
 
 export { ANSWERS, COMPLETE_HTML };

@@ -1,5 +1,5 @@
-import type { ParticipantRow } from '../db/schema.js';
-import { escapeHtml } from '../text/escape-html.js';
+import type { ParticipantRow } from '../../db/schema.js';
+import { escapeHtml } from '../../text/escape-html.js';
 import { actedLabel, utcDateTime, verificationSummary, type CertificateBlock } from './seal-evidence.js';
 
 /*

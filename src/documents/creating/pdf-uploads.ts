@@ -1,11 +1,11 @@
-import type { ServiceContext } from '../context.js';
-import { readBlobBytes } from '../files/blob-bytes.js';
-import type { UploadPolicy } from '../files/routes.js';
-import { ApiError, notFound } from '../http/errors.js';
-import { isDocumentPdfKey, looksLikePdf, sha256 } from './document-files.js';
-import { recordProcessEvent } from './process-events.js';
-import { findAwaitingDocuments, findDocumentByFileKey, findProcessById, listDocuments, markDocumentReady } from './queries.js';
-import { startNextTurn } from './turns.js';
+import type { ServiceContext } from '../../context.js';
+import { readBlobBytes } from '../../files/blob-bytes.js';
+import type { UploadPolicy } from '../../files/routes.js';
+import { ApiError, notFound } from '../../http/errors.js';
+import { isDocumentPdfKey, looksLikePdf, sha256 } from '../document-files.js';
+import { recordProcessEvent } from '../process-events.js';
+import { findAwaitingDocuments, findDocumentByFileKey, findProcessById, listDocuments, markDocumentReady } from '../queries.js';
+import { startNextTurn } from '../participant/turns.js';
 
 export type StoredOutcome = 'started' | 'waiting' | 'invalid' | 'ignored';
 

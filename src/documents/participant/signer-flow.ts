@@ -1,9 +1,9 @@
-import type { ServiceContext } from '../context.js';
-import type { ParticipantRow, ProcessStatus } from '../db/schema.js';
-import { badRequest } from '../http/errors.js';
-import { enqueue } from '../outbox/enqueue.js';
-import { closeProcess } from './close-process.js';
-import { recordProcessEvent } from './process-events.js';
+import type { ServiceContext } from '../../context.js';
+import type { ParticipantRow, ProcessStatus } from '../../db/schema.js';
+import { badRequest } from '../../http/errors.js';
+import { enqueue } from '../../outbox/enqueue.js';
+import { closeProcess } from '../lifecycle/close-process.js';
+import { recordProcessEvent } from '../process-events.js';
 import { changeSigning, loadSigning, requirementsOf, signingView, type SigningView } from './signer-access.js';
 import { everyoneFinished, markOpened } from './signer-queries.js';
 import { startNextTurn } from './turns.js';
@@ -11,7 +11,7 @@ import { startNextTurn } from './turns.js';
 /**
  * The operations a participant's signing page calls, authorised by the secret token of their
  * link. Each refuses unless the process is in signature, before its expiry date, and it is the
- * participant's turn (src/documents/signer-access.ts); each change is one transaction with its
+ * participant's turn (src/documents/participant/signer-access.ts); each change is one transaction with its
  * audit line and webhook. The identity steps live in signer-otp.ts and signer-photos.ts.
  */
 export { requestOtp, verifyOtp, OTP_LIFETIME_MINUTES, OTP_RESEND_SECONDS } from './signer-otp.js';

@@ -1,13 +1,13 @@
 import crypto from 'node:crypto';
-import type { ServiceContext } from '../context.js';
-import type { ParticipantRow } from '../db/schema.js';
-import { ApiError, badRequest } from '../http/errors.js';
-import { renderMessage, templatedEmail } from '../messages/message-templates.js';
-import { whatsAppMessage } from '../messages/whatsapp-message.js';
-import { enqueue, type NewMessage } from '../outbox/enqueue.js';
-import type { EffectiveValidations, OtpMedium } from './identity-validations.js';
-import { validationsOf } from './notify-participants.js';
-import { recordProcessEvent } from './process-events.js';
+import type { ServiceContext } from '../../context.js';
+import type { ParticipantRow } from '../../db/schema.js';
+import { ApiError, badRequest } from '../../http/errors.js';
+import { renderMessage, templatedEmail } from '../../messages/message-templates.js';
+import { whatsAppMessage } from '../../messages/whatsapp-message.js';
+import { enqueue, type NewMessage } from '../../outbox/enqueue.js';
+import type { EffectiveValidations, OtpMedium } from '../identity-validations.js';
+import { validationsOf } from '../notify-participants.js';
+import { recordProcessEvent } from '../process-events.js';
 import { changeSigning, loadSigning, MAX_FAILURES, signingView, type Signing, type SigningView } from './signer-access.js';
 import { consumeOtp, countFailure, storeOtp } from './signer-queries.js';
 

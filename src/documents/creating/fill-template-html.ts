@@ -1,7 +1,7 @@
-import type { Question, TemplateBody } from '../templates/schemas.js';
-import { escapeHtml } from '../text/escape-html.js';
-import { spanishDate } from '../text/spanish-dates.js';
-import { attribute, HTML_NAMESPACE, HtmlSource, isElement, NO_MARKUP_CONTENT, type Element, type ParentNode, type SourceEdit } from './html-source.js';
+import type { Question, TemplateBody } from '../../templates/schemas.js';
+import { escapeHtml } from '../../text/escape-html.js';
+import { spanishDate } from '../../text/spanish-dates.js';
+import { attribute, HTML_NAMESPACE, HtmlSource, isElement, NO_MARKUP_CONTENT, type Element, type ParentNode, type SourceEdit } from '../html-source.js';
 import { isCalendarDate, isImageDataUri } from './template-answers.js';
 
 /** Names filled when the process is sealed, never from answers. */

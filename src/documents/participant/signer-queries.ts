@@ -1,5 +1,5 @@
-import type { Db, Dialect } from '../db/database.js';
-import type { ParticipantRow, ProcessRow } from '../db/schema.js';
+import type { Db, Dialect } from '../../db/database.js';
+import type { ParticipantRow, ProcessRow } from '../../db/schema.js';
 
 /**
  * Queries of the signer's page that src/documents/queries.ts does not have. Every change is

@@ -1,5 +1,5 @@
-import type { TemplateBody } from '../templates/schemas.js';
-import type { SignerInput } from './schemas.js';
+import type { TemplateBody } from '../../templates/schemas.js';
+import type { SignerInput } from '../schemas.js';
 
 export type TemplateSignersResult = { ok: true; signers: SignerInput[] } | { ok: false; message: string };
 

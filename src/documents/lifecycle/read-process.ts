@@ -1,13 +1,13 @@
-import type { ServiceContext } from '../context.js';
-import { decodeCursor, page } from '../http/cursor.js';
-import { parseJson } from '../db/json-column.js';
-import type { ParticipantRow, ProcessDocumentRow, ProcessRow, ProcessStatus } from '../db/schema.js';
-import { badRequest } from '../http/errors.js';
-import { DOCUMENT_URL_LIFETIME_SECONDS } from './document-files.js';
-import type { EffectiveValidations } from './identity-validations.js';
-import { validationsOf } from './notify-participants.js';
-import * as q from './queries.js';
-import { finalFileKeys } from './seal-process.js';
+import type { ServiceContext } from '../../context.js';
+import { decodeCursor, page } from '../../http/cursor.js';
+import { parseJson } from '../../db/json-column.js';
+import type { ParticipantRow, ProcessDocumentRow, ProcessRow, ProcessStatus } from '../../db/schema.js';
+import { badRequest } from '../../http/errors.js';
+import { DOCUMENT_URL_LIFETIME_SECONDS } from '../document-files.js';
+import type { EffectiveValidations } from '../identity-validations.js';
+import { validationsOf } from '../notify-participants.js';
+import * as q from '../queries.js';
+import { finalFileKeys } from '../sealing/seal-process.js';
 
 export interface ParticipantView {
   id: string;

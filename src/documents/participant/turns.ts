@@ -1,8 +1,8 @@
-import type { Db } from '../db/database.js';
-import type { ParticipantRow, ProcessRow } from '../db/schema.js';
-import { notifyParticipants, type NotifyContext } from './notify-participants.js';
-import { nextReminderAt } from './process-sweeps.js';
-import { listParticipants, setNextReminder, updateParticipant } from './queries.js';
+import type { Db } from '../../db/database.js';
+import type { ParticipantRow, ProcessRow } from '../../db/schema.js';
+import { notifyParticipants, type NotifyContext } from '../notify-participants.js';
+import { nextReminderAt } from '../lifecycle/process-sweeps.js';
+import { listParticipants, setNextReminder, updateParticipant } from '../queries.js';
 
 /**
  * Participants act by turns: the lowest `order` first, equal orders together. When nobody of the

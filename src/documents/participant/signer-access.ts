@@ -1,12 +1,12 @@
-import type { ServiceContext } from '../context.js';
-import type { Db } from '../db/database.js';
-import type { ParticipantRow, ProcessRow } from '../db/schema.js';
-import { ApiError, badRequest, notFound } from '../http/errors.js';
-import type { FaceMatcher } from '../veriface/face-matcher.js';
-import { DOCUMENT_URL_LIFETIME_SECONDS } from './document-files.js';
-import type { CameraMode, EffectiveValidations, OtpMedium } from './identity-validations.js';
-import { validationsOf } from './notify-participants.js';
-import { findParticipantByToken, findProcessById, listDocuments, updateParticipant, type ParticipantPatch } from './queries.js';
+import type { ServiceContext } from '../../context.js';
+import type { Db } from '../../db/database.js';
+import type { ParticipantRow, ProcessRow } from '../../db/schema.js';
+import { ApiError, badRequest, notFound } from '../../http/errors.js';
+import type { FaceMatcher } from '../../veriface/face-matcher.js';
+import { DOCUMENT_URL_LIFETIME_SECONDS } from '../document-files.js';
+import type { CameraMode, EffectiveValidations, OtpMedium } from '../identity-validations.js';
+import { validationsOf } from '../notify-participants.js';
+import { findParticipantByToken, findProcessById, listDocuments, updateParticipant, type ParticipantPatch } from '../queries.js';
 import { findParticipantById, lockProcess } from './signer-queries.js';
 
 /**

@@ -1,8 +1,8 @@
-import { parseJson } from '../db/json-column.js';
-import type { ParticipantRow, ProcessDocumentRow, ProcessEventRow, ProcessRow } from '../db/schema.js';
-import { spanishDate } from '../text/spanish-dates.js';
-import type { EffectiveValidations } from './identity-validations.js';
-import { validationsOf } from './notify-participants.js';
+import { parseJson } from '../../db/json-column.js';
+import type { ParticipantRow, ProcessDocumentRow, ProcessEventRow, ProcessRow } from '../../db/schema.js';
+import { spanishDate } from '../../text/spanish-dates.js';
+import type { EffectiveValidations } from '../identity-validations.js';
+import { validationsOf } from '../notify-participants.js';
 
 /** What the evidence certificate states about a finished process. */
 export interface SealEvidence {

@@ -1,7 +1,7 @@
 import Joi from 'joi';
-import { QUESTION_TYPES, type Question, type QuestionType, type TemplateBody } from '../templates/schemas.js';
-import { isValidPhone } from '../veriface/phone.js';
-import type { Answer } from './schemas.js';
+import { QUESTION_TYPES, type Question, type QuestionType, type TemplateBody } from '../../templates/schemas.js';
+import { isValidPhone } from '../../veriface/phone.js';
+import type { Answer } from '../schemas.js';
 
 
 export type AnswersResult = { ok: true; answers: Record<string, string> } | { ok: false; message: string };
