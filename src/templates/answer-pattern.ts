@@ -7,8 +7,8 @@ import { RE2JS, RE2JSSyntaxException } from 're2js';
  * the answer check both go through `compileAnswerPattern`, so they never disagree.
  */
 
-/** RE2 instructions a pattern may compile to: the cost of each answer character grows with it. */
-export const MAX_PATTERN_PROGRAM_SIZE = 1000;
+/** RE2 instructions a pattern may compile to (`.{0,1000}` takes about 2000): the cost of each answer character grows with it. */
+export const MAX_PATTERN_PROGRAM_SIZE = 2500;
 
 /** Why a pattern cannot be a question's `regex`. */
 export type PatternProblem = 'syntax' | 'unsupported' | 'too-large';
