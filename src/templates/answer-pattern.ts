@@ -25,8 +25,11 @@ export type CompiledPattern = { ok: true; pattern: AnswerPattern } | { ok: false
 /** RE2's own words for a pattern that parses but is too big to run. */
 const TOO_LARGE_ERRORS: ReadonlySet<string> = new Set(['invalid repeat count', 'expression too large']);
 
-/** Distinct patterns kept compiled: templates are few, and RE2 keeps what it learns about a pattern between matches. */
-const CACHE_SIZE = 500;
+/**
+ * Distinct patterns kept compiled, least recently used dropped first. Compiling costs 15 to 300 µs and
+ * a cached test under 1.5 µs; but each compiled pattern keeps its DFA states, up to about 8 MB, so few are kept.
+ */
+const CACHE_SIZE = 32;
 const cache = new Map<string, CompiledPattern>();
 
 /**
@@ -66,7 +69,11 @@ function compile(source: string): CompiledPattern {
 /** Compiles an integrator's pattern once and keeps it for the next answers. */
 export function compileAnswerPattern(source: string): CompiledPattern {
   const cached = cache.get(source);
-  if (cached) return cached;
+  if (cached) {
+    cache.delete(source);
+    cache.set(source, cached);
+    return cached;
+  }
   const compiled = compile(source);
   if (cache.size >= CACHE_SIZE) {
     const oldest = cache.keys().next();
