@@ -80,6 +80,30 @@ const invalid: [rule: string, body: Body, message: string | RegExp][] = [
     withQuestions({ name: 'r', type: 'text', description: 'R', regex: '([a-z' }),
     '"config[8].regex" must be a valid regular expression',
   ],
+  ...(
+    [
+      ['a look-ahead', '^(?=.*\\d).+$'],
+      ['a negative look-ahead', '^(?!0)\\d+$'],
+      ['a look-behind', '(?<=CC )\\d+'],
+      ['a negative look-behind', '(?<!-)\\d+'],
+      ['a back-reference', '^(\\d)\\1+$'],
+      ['a named back-reference', '^(?<d>\\d)\\k<d>$'],
+    ] as const
+  ).map(([what, regex]): [string, Body, string] => [
+    `regex runs on RE2, so ${what} is refused`,
+    withQuestions({ name: 'r', type: 'text', description: 'R', regex }),
+    '"config[8].regex" must be a valid regular expression without look-around or back-references',
+  ]),
+  ...(
+    [
+      ['a repeat count over 1000', '^\\d{1001}$'],
+      ['repeats expanding beyond 2500 steps', '^(?:\\d+-){900}$'],
+    ] as const
+  ).map(([what, regex]): [string, Body, string] => [
+    `regex runs on RE2, so ${what} is refused`,
+    withQuestions({ name: 'r', type: 'text', description: 'R', regex }),
+    '"config[8].regex" must be a smaller regular expression: its repeats expand it beyond 2500 steps',
+  ]),
   [
     'signatureProfile types are unique',
     sampleTemplate({ signatureProfile: [{ type: 'buyer' }, { type: 'buyer' }] }),

@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { webUrl } from '../http/web-url.js';
+import { compileAnswerPattern, MAX_PATTERN_PROGRAM_SIZE, type PatternProblem } from './answer-pattern.js';
 
 /** The question types the fill form knows (the real service's seventeen). */
 export const QUESTION_TYPES = [
@@ -101,13 +102,15 @@ const identifier = Joi.string().pattern(/^[A-Za-z0-9][A-Za-z0-9_-]*$/).max(100);
 
 export const templateId = Joi.string().length(24).hex().lowercase();
 
+const PATTERN_ERRORS: Record<PatternProblem, string> = {
+  syntax: 'string.regex',
+  unsupported: 'string.regexUnsupported',
+  'too-large': 'string.regexTooLarge',
+};
+
 const validRegex = (value: string, helpers: Joi.CustomHelpers) => {
-  try {
-    new RegExp(value);
-    return value;
-  } catch {
-    return helpers.error('string.regex');
-  }
+  const compiled = compileAnswerPattern(value);
+  return compiled.ok ? value : helpers.error(PATTERN_ERRORS[compiled.problem]);
 };
 
 const option = Joi.object<QuestionOption, true>({
@@ -154,7 +157,11 @@ const question = Joi.object<Question, true>({
   country: Joi.string().min(2).max(3),
   allow: Joi.array().items(Joi.string().valid('draw', 'font')).min(1).unique(),
   groupQuestion: Joi.object({ id: Joi.string().required(), max: Joi.number().required(), errorMessage: Joi.string() }),
-}).messages({ 'string.regex': '{{#label}} must be a valid regular expression' });
+}).messages({
+  'string.regex': '{{#label}} must be a valid regular expression',
+  'string.regexUnsupported': '{{#label}} must be a valid regular expression without look-around or back-references',
+  'string.regexTooLarge': `{{#label}} must be a smaller regular expression: its repeats expand it beyond ${MAX_PATTERN_PROGRAM_SIZE} steps`,
+});
 
 const signerProfile = Joi.object<SignerProfile, true>({
   type: identifier.required(),

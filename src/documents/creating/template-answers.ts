@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { compileAnswerPattern } from '../../templates/answer-pattern.js';
 import { QUESTION_TYPES, type Question, type QuestionType, type TemplateBody } from '../../templates/schemas.js';
 import { isValidPhone } from '../../veriface/phone.js';
 import type { Answer } from '../schemas.js';
@@ -67,14 +68,6 @@ function numericLimit(limit: number | string | undefined): number | undefined {
   if (typeof limit === 'number') return Number.isFinite(limit) ? limit : undefined;
   if (typeof limit === 'string' && NUMBER.test(limit)) return Number(limit);
   return undefined;
-}
-
-function compilePattern(pattern: string): RegExp | undefined {
-  try {
-    return new RegExp(pattern);
-  } catch {
-    return undefined;
-  }
 }
 
 type Checked = { ok: true; value: string } | { ok: false; message: string };
@@ -154,10 +147,11 @@ function checkAnswer(question: Question, value: string): Checked {
       break;
   }
 
-  // The template's regex was checked when it was saved; one that does not compile is not held against the answer.
-  const pattern = typeof question.regex === 'string' ? compilePattern(question.regex) : undefined;
-  if (pattern && !pattern.test(value)) {
-    return refuse(`${label} with value "${value}" fails to match the required pattern: ${String(pattern)}`);
+  // The template's regex was checked when it was saved; one refused there (a template stored before
+  // a rule existed) is not held against the answer.
+  const compiled = typeof question.regex === 'string' ? compileAnswerPattern(question.regex) : undefined;
+  if (compiled?.ok && !compiled.pattern.test(value)) {
+    return refuse(`${label} with value "${value}" fails to match the required pattern: ${compiled.pattern.text}`);
   }
   return { ok: true, value: stored };
 }
