@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileAnswerPattern, type AnswerPattern } from '../src/templates/answer-pattern.js';
+import { compileAnswerPattern, MAX_PATTERN_WORK, type AnswerPattern } from '../src/templates/answer-pattern.js';
 import { ANSWERS, COMPLETE_HTML, sampleTemplate } from './support/fixtures.js';
 import { call, dialects, localPath, startTestService, type TestOrganization, type TestService } from './support/service.js';
 
@@ -162,5 +162,38 @@ describe.each(dialects)('POST /document/save checks answers against question pat
       message: '"cedula" with value "1084340519" fails to match the required pattern: /^CC \\d+$/',
     });
     expect((await save(svc.orgB, templateA, answer)).json()).toEqual({ message: 'TEMPLATE_NOT_FOUND' });
+  });
+});
+
+describe.each(dialects)("one request's answers may cost the patterns at most MAX_PATTERN_WORK steps in all (%s)", (dialect) => {
+  let svc: TestService;
+  let template: string;
+  // About 2,400 instructions each: the largest patterns a template may hold.
+  const large = '^\\p{L}{0,1000}\\d{0,150}$';
+  const questions = Array.from({ length: 40 }, (_, i) => ({ name: `long${i}`, type: 'text', description: `Long ${i}`, regex: large }));
+  beforeAll(async () => {
+    svc = await startTestService(dialect);
+    template = await templateWith(svc, svc.orgA, questions);
+  });
+  afterAll(async () => svc.close());
+
+  it('forty 10,000-character answers to the largest patterns are refused at once with PATTERNS_TOO_COSTLY, without running them', async () => {
+    const size = compiled(large).size;
+    expect(size).toBeGreaterThan(2000);
+    const data = [...ANSWERS, ...questions.map((q) => ({ key: q.name, value: 'á'.repeat(10_000) }))];
+    const started = performance.now();
+    const res = await call(svc.app, 'POST', '/document/save', { key: svc.orgA.privateKey, body: { email: svc.orgA.email, name: 'Big', document: template, data } });
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/^PATTERNS_TOO_COSTLY: /);
+    expect(40 * 10_000 * size).toBeGreaterThan(MAX_PATTERN_WORK);
+  });
+
+  it('short answers to the same patterns are checked as usual, and organization B never reaches the template', async () => {
+    const data = [...ANSWERS, ...questions.slice(0, 3).map((q) => ({ key: q.name, value: 'Ñandú' }))];
+    const res = await call(svc.app, 'POST', '/document/save', { key: svc.orgA.privateKey, body: { email: svc.orgA.email, name: 'Small', document: template, data } });
+    expect(res.statusCode).toBe(200);
+    const other = await call(svc.app, 'POST', '/document/save', { key: svc.orgB.privateKey, body: { email: svc.orgB.email, name: 'Small', document: template, data } });
+    expect(other.json()).toEqual({ message: 'TEMPLATE_NOT_FOUND' });
   });
 });

@@ -18,7 +18,16 @@ export interface AnswerPattern {
   readonly text: string;
   /** Whether the pattern matches anywhere in the value, as `RegExp.prototype.test` does. */
   test(value: string): boolean;
+  /** RE2 instructions: a test costs at most about this many steps per character of the value. */
+  readonly size: number;
 }
+
+/**
+ * Steps (answer characters times pattern instructions) one request's answers may cost in all: about
+ * 0.2 s here, where ordinary templates need well under a thousandth of it. Each pattern is linear,
+ * but 500 large patterns over 10,000-character answers would still hold the event loop for seconds.
+ */
+export const MAX_PATTERN_WORK = 50_000_000;
 
 export type CompiledPattern = { ok: true; pattern: AnswerPattern } | { ok: false; problem: PatternProblem };
 
@@ -63,7 +72,7 @@ function compile(source: string): CompiledPattern {
     return { ok: false, problem: 'unsupported' };
   }
   if (re2.programSize() > MAX_PATTERN_PROGRAM_SIZE) return { ok: false, problem: 'too-large' };
-  return { ok: true, pattern: { text: String(javascript), test: (value) => re2.test(value) } };
+  return { ok: true, pattern: { text: String(javascript), test: (value) => re2.test(value), size: re2.programSize() } };
 }
 
 /** Compiles an integrator's pattern once and keeps it for the next answers. */

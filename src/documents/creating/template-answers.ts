@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { compileAnswerPattern } from '../../templates/answer-pattern.js';
+import { compileAnswerPattern, MAX_PATTERN_WORK } from '../../templates/answer-pattern.js';
 import { QUESTION_TYPES, type Question, type QuestionType, type TemplateBody } from '../../templates/schemas.js';
 import { isValidPhone } from '../../veriface/phone.js';
 import type { Answer } from '../schemas.js';
@@ -220,6 +220,16 @@ export function resolveAnswers(body: TemplateBody, data: Answer[]): AnswersResul
     }
   }
   for (const [key, value] of given) current.set(key, value);
+
+  let work = 0;
+  for (const [key, value] of given) {
+    const regex = questions.get(key)?.regex;
+    const compiled = typeof regex === 'string' ? compileAnswerPattern(regex) : undefined;
+    if (compiled?.ok) work += value.length * compiled.pattern.size;
+  }
+  if (work > MAX_PATTERN_WORK) {
+    return { ok: false, message: `PATTERNS_TOO_COSTLY: the answers are too long for the template's patterns to check (${work} steps, at most ${MAX_PATTERN_WORK})` };
+  }
 
   const applies = applicability(body.config, current);
   const required = new Set(body.sign);
