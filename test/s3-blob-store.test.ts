@@ -313,3 +313,22 @@ describe('end to end through the app: the template URLs upload to and download f
     }
   });
 });
+
+describe('the S3 store tells whether a blob exists without opening it', () => {
+  it('exists answers true for a written key and false for another', async () => {
+    const store = storeAt();
+    const key = newKey();
+    await store.write(key, Readable.from([html('here')]), { contentType: 'text/html', maxBytes: 1000 });
+    expect(await store.exists(key)).toBe(true);
+    expect(await store.exists(newKey())).toBe(false);
+  });
+
+  it('a presigned download names the file and never shows stored HTML inline', async () => {
+    const store = storeAt();
+    const key = newKey();
+    await store.write(key, Readable.from([html('<script>1</script>')]), { contentType: 'text/html', maxBytes: 1000 });
+    const res = await fetch(await store.presign(key, { method: 'GET', expiresInSeconds: 60 }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="mask.html"');
+  });
+});

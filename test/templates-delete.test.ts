@@ -150,10 +150,10 @@ describe.each(dialects)('DELETE /template (%s)', (dialect) => {
 
     it('both HTML files are erased from the store', async () => {
       const id = await createTemplate();
-      expect(await svc.deps.blobs.read(`templates/${id}/mask.html`)).toBeDefined();
+      expect(await svc.deps.blobs.exists(`templates/${id}/mask.html`)).toBe(true);
       await remove(id);
-      expect(await svc.deps.blobs.read(`templates/${id}/mask.html`)).toBeUndefined();
-      expect(await svc.deps.blobs.read(`templates/${id}/complete.html`)).toBeUndefined();
+      expect(await svc.deps.blobs.exists(`templates/${id}/mask.html`)).toBe(false);
+      expect(await svc.deps.blobs.exists(`templates/${id}/complete.html`)).toBe(false);
       expect(fs.existsSync(path.join(svc.config.dataDir, 'files', 'templates', id))).toBe(false);
     });
 
@@ -164,7 +164,7 @@ describe.each(dialects)('DELETE /template (%s)', (dialect) => {
       const up = await svc.app.inject({ method: 'PUT', url: localPath(urls.mask), headers: { 'content-type': 'text/html' }, payload: '<p>late</p>' });
       expect(up.statusCode).toBe(404);
       expect(up.json()).toEqual({ message: 'TEMPLATE_NOT_FOUND' });
-      expect(await svc.deps.blobs.read(`templates/${id}/mask.html`)).toBeUndefined();
+      expect(await svc.deps.blobs.exists(`templates/${id}/mask.html`)).toBe(false);
     });
 
     it('creating the same template again yields a new id', async () => {
@@ -196,7 +196,7 @@ describe.each(dialects)('DELETE /template (%s)', (dialect) => {
       const id = await createTemplate(svc.orgA.privateKey, false);
       const ofB = await createTemplate(svc.orgB.privateKey);
       expect(await storeDeletes(async () => expect((await remove(id)).json()).toEqual({ id, deleted: true, references: 0 }))).toEqual([]);
-      expect(await svc.deps.blobs.read(`templates/${ofB}/mask.html`)).toBeDefined();
+      expect(await svc.deps.blobs.exists(`templates/${ofB}/mask.html`)).toBe(true);
     });
 
     it('one file uploaded is enough for both to be erased', async () => {
@@ -205,7 +205,7 @@ describe.each(dialects)('DELETE /template (%s)', (dialect) => {
       const up = await svc.app.inject({ method: 'PUT', url: localPath(urls.complete), headers: { 'content-type': 'text/html' }, payload: '<p>x</p>' });
       expect(up.statusCode).toBe(200);
       expect(await storeDeletes(() => remove(id))).toEqual([[`templates/${id}/mask.html`, `templates/${id}/complete.html`]]);
-      expect(await svc.deps.blobs.read(`templates/${id}/complete.html`)).toBeUndefined();
+      expect(await svc.deps.blobs.exists(`templates/${id}/complete.html`)).toBe(false);
       expect(fs.existsSync(path.join(svc.config.dataDir, 'files', 'templates', id))).toBe(false);
     });
 
@@ -227,7 +227,7 @@ describe.each(dialects)('DELETE /template (%s)', (dialect) => {
       }
       expect(up.statusCode).toBe(404);
       expect(up.json()).toEqual({ message: 'TEMPLATE_NOT_FOUND' });
-      expect(await blobs.read(`templates/${id}/mask.html`)).toBeUndefined();
+      expect(await blobs.exists(`templates/${id}/mask.html`)).toBe(false);
       expect(fs.existsSync(path.join(svc.config.dataDir, 'files', 'templates', id))).toBe(false);
     });
 

@@ -12,6 +12,11 @@ export interface PresignOptions {
 export interface WriteOptions {
   contentType: string;
   maxBytes: number;
+  /**
+   * Keep the blob already at `key` if there is one (BlobExistsError): for files written once, where a
+   * second upload finishing after the first must not replace the bytes whose hash was recorded.
+   */
+  ifAbsent?: boolean;
 }
 
 export interface StoredBlob {
@@ -25,7 +30,10 @@ export interface BlobStore {
   readonly kind: 'local' | 's3';
   /** Replaces the blob at `key` atomically: readers see the old bytes or the new ones, never a part. */
   write(key: string, body: Readable, options: WriteOptions): Promise<{ size: number }>;
+  /** The blob with an open body: the caller must read the body to its end or destroy it. */
   read(key: string): Promise<StoredBlob | undefined>;
+  /** Whether a blob is at `key`, opening nothing. */
+  exists(key: string): Promise<boolean>;
   delete(keys: string[]): Promise<void>;
   /** A URL that allows exactly one method on one key until it expires. */
   presign(key: string, options: PresignOptions): Promise<string>;
@@ -36,6 +44,12 @@ export interface BlobStore {
 export class BlobTooLargeError extends Error {
   constructor(readonly maxBytes: number) {
     super('FILE_TOO_LARGE');
+  }
+}
+
+export class BlobExistsError extends Error {
+  constructor() {
+    super('FILE_EXISTS');
   }
 }
 

@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { Transform, type Readable } from 'node:stream';
 import {
   BlobEmptyError,
+  BlobExistsError,
   BlobTooLargeError,
   contentTypeOf,
   type BlobStore,
@@ -26,6 +27,8 @@ export function isValidBlobKey(key: string): boolean {
 /**
  * Files under DATA_DIR/files. Writes go to a temporary file beside the target and are renamed over
  * it only once complete and flushed, so a failed or cut-off upload leaves the previous file whole.
+ * A write-once write is linked into place instead, which fails when a file is already there: of
+ * two uploads racing, the first to finish is kept, whatever the order they started in.
  */
 export class LocalBlobStore implements BlobStore {
   readonly kind = 'local';
@@ -58,7 +61,12 @@ export class LocalBlobStore implements BlobStore {
       } finally {
         await handle.close();
       }
-      await fsp.rename(temporary, target);
+      if (options.ifAbsent) {
+        await linkOnce(temporary, target);
+        await fsp.unlink(temporary);
+      } else {
+        await fsp.rename(temporary, target);
+      }
       return { size };
     } catch (error) {
       await fsp.rm(temporary, { force: true });
@@ -66,14 +74,24 @@ export class LocalBlobStore implements BlobStore {
     }
   }
 
+  async exists(key: string): Promise<boolean> {
+    return mayExist(this.pathOf(key));
+  }
+
   async read(key: string): Promise<StoredBlob | undefined> {
     const target = this.pathOf(key);
+    let handle: fsp.FileHandle;
     try {
-      const handle = await fsp.open(target, 'r');
+      handle = await fsp.open(target, 'r');
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+    try {
       const stat = await handle.stat();
       return { body: handle.createReadStream(), size: stat.size, contentType: contentTypeOf(key) };
     } catch (error) {
-      if (isMissing(error)) return undefined;
+      await handle.close();
       throw error;
     }
   }
@@ -133,6 +151,16 @@ export class LocalBlobStore implements BlobStore {
 /** The key's folder with its trailing slash: `templates/<id>/` of `templates/<id>/mask.html`. */
 function folderOf(key: string): string {
   return key.slice(0, key.lastIndexOf('/') + 1);
+}
+
+/** Puts `temporary` at `target` unless something is there already; `temporary` stays for the caller to remove. */
+async function linkOnce(temporary: string, target: string): Promise<void> {
+  try {
+    await fsp.link(temporary, target);
+  } catch (error) {
+    if (errorCode(error) === 'EEXIST') throw new BlobExistsError();
+    throw error;
+  }
 }
 
 function errorCode(error: unknown): unknown {

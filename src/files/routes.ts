@@ -1,7 +1,8 @@
 import Joi from 'joi';
 import { ApiError } from '../http/errors.js';
 import { defineRoute, noInput, type ApiRoute, type RouteDefinition } from '../http/route.js';
-import { BlobEmptyError, BlobTooLargeError, type BlobStore } from './blob-store.js';
+import { BlobEmptyError, BlobExistsError, BlobTooLargeError, type BlobStore } from './blob-store.js';
+import { downloadHeaders } from './download-headers.js';
 import { FILES_ROUTE_PREFIX, isValidBlobKey } from './local-blob-store.js';
 import type { UrlSigner } from './url-signer.js';
 
@@ -18,6 +19,11 @@ export interface UploadPolicy {
   claim(key: string): Promise<boolean>;
   /** Runs once the bytes are stored; throws an ApiError to refuse them (it removes them itself). */
   stored?(key: string): Promise<void>;
+  /**
+   * The file is written once (its hash is recorded when it arrives): of uploads racing to the same
+   * URL the first to finish is kept and the others are refused, leaving nothing behind.
+   */
+  writeOnce?: boolean;
 }
 
 export interface FilesRoutesOptions {
@@ -72,7 +78,7 @@ export function filesRoutes(options: FilesRoutesOptions): ApiRoute[] {
     method: 'PUT',
     summary: 'Upload a file to a presigned URL (raw bytes)',
     rawBody: [...new Set(policies.flatMap((policy) => policy.contentTypes))],
-    errors: ['URL_EXPIRED', 'URL_SIGNATURE_INVALID', ['TEMPLATE_NOT_FOUND', 404], ['DOCUMENT_NOT_FOUND', 404], 'DOCUMENT_ALREADY_UPLOADED', 'FILE_TOO_LARGE', 'FILE_EMPTY', 'FILE_NOT_VALID', 'FILE_WRONG_TYPE'],
+    errors: ['URL_EXPIRED', 'URL_SIGNATURE_INVALID', ['TEMPLATE_NOT_FOUND', 404], ['DOCUMENT_NOT_FOUND', 404], 'DOCUMENT_ALREADY_UPLOADED', 'UPLOAD_IN_PROGRESS', 'FILE_TOO_LARGE', 'FILE_EMPTY', 'FILE_NOT_VALID', 'FILE_WRONG_TYPE'],
     handler: async ({ request, query, reply }) => {
     const key = authorize('PUT', request.url, query);
     const policy = policies.find((p) => p.matches(key));
@@ -86,10 +92,15 @@ export function filesRoutes(options: FilesRoutesOptions): ApiRoute[] {
     await policy.ensureTarget(key);
     let size: number;
     try {
-      ({ size } = await store.write(key, request.raw, { contentType, maxBytes }));
+      ({ size } = await store.write(key, request.raw, { contentType, maxBytes, ifAbsent: policy.writeOnce === true }));
     } catch (error) {
       if (error instanceof BlobTooLargeError) throw new ApiError(413, `FILE_TOO_LARGE: at most ${maxBytes} bytes`);
       if (error instanceof BlobEmptyError) throw new ApiError(400, 'FILE_EMPTY');
+      if (error instanceof BlobExistsError) {
+        // Another upload to this URL finished first: say whether it is already recorded or still being checked.
+        await policy.ensureTarget(key);
+        throw new ApiError(409, 'UPLOAD_IN_PROGRESS: another upload to this URL finished first');
+      }
       throw error;
     }
     if (!(await policy.claim(key))) {
@@ -109,7 +120,7 @@ export function filesRoutes(options: FilesRoutesOptions): ApiRoute[] {
     const key = authorize('GET', request.url, query);
     const blob = await store.read(key);
     if (!blob) throw new ApiError(404, 'FILE_NOT_FOUND');
-    return reply.header('content-type', blob.contentType).header('content-length', blob.size).send(blob.body);
+    return reply.headers(downloadHeaders(key)).header('content-length', blob.size).send(blob.body);
     },
   });
 

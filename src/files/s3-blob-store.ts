@@ -2,7 +2,10 @@ import { Readable } from 'node:stream';
 import {
   DeleteObjectsCommand,
   GetObjectCommand,
+  HeadObjectCommand,
   NoSuchKey,
+  NotFound,
+  S3ServiceException,
   PutObjectCommand,
   S3Client,
   type S3ClientConfig,
@@ -12,6 +15,7 @@ import type { Clock } from '../clock.js';
 import type { S3Config } from '../config.js';
 import {
   BlobEmptyError,
+  BlobExistsError,
   BlobTooLargeError,
   contentTypeOf,
   type BlobStore,
@@ -19,6 +23,7 @@ import {
   type StoredBlob,
   type WriteOptions,
 } from './blob-store.js';
+import { fileNameOf, isHtmlKey } from './download-headers.js';
 
 /** Any S3-compatible store; uploads and downloads by URL go straight to it through presigned URLs. */
 export class S3BlobStore implements BlobStore {
@@ -54,10 +59,25 @@ export class S3BlobStore implements BlobStore {
       chunks.push(buffer);
     }
     if (size === 0) throw new BlobEmptyError();
-    await this.client.send(
-      new PutObjectCommand({ Bucket: this.config.bucket, Key: key, Body: Buffer.concat(chunks), ContentType: options.contentType }),
-    );
+    const put = { Bucket: this.config.bucket, Key: key, Body: Buffer.concat(chunks), ContentType: options.contentType };
+    try {
+      // A conditional write: S3 refuses it with 412 when the key exists.
+      await this.client.send(new PutObjectCommand(options.ifAbsent ? { ...put, IfNoneMatch: '*' } : put));
+    } catch (error) {
+      if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 412) throw new BlobExistsError();
+      throw error;
+    }
     return { size };
+  }
+
+  async exists(key: string): Promise<boolean> {
+    try {
+      await this.client.send(new HeadObjectCommand({ Bucket: this.config.bucket, Key: key }));
+      return true;
+    } catch (error) {
+      if (error instanceof NotFound || error instanceof NoSuchKey) return false;
+      throw error;
+    }
   }
 
   async read(key: string): Promise<StoredBlob | undefined> {
@@ -93,7 +113,13 @@ export class S3BlobStore implements BlobStore {
     const command =
       options.method === 'PUT'
         ? new PutObjectCommand({ Bucket: this.config.bucket, Key: key, ContentType: options.contentType })
-        : new GetObjectCommand({ Bucket: this.config.bucket, Key: key, ResponseContentType: contentTypeOf(key) });
+        : new GetObjectCommand({
+            Bucket: this.config.bucket,
+            Key: key,
+            ResponseContentType: contentTypeOf(key),
+            // A presigned GET cannot carry a Content-Security-Policy: stored HTML is downloaded, never shown.
+            ResponseContentDisposition: `${isHtmlKey(key) ? 'attachment' : 'inline'}; filename="${fileNameOf(key)}"`,
+          });
     return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds, signingDate: this.clock.now() });
   }
 

@@ -47,6 +47,7 @@ export function documentPdfUploadPolicy(ctx: ServiceContext): UploadPolicy {
   return {
     matches: isDocumentPdfKey,
     contentTypes: ['application/pdf'],
+    writeOnce: true,
     async ensureTarget(key) {
       const state = await awaiting(key);
       if (state === 'missing') throw notFound('DOCUMENT_NOT_FOUND');
