@@ -148,6 +148,7 @@ function random(seed: number) {
 type Random = ReturnType<typeof random>;
 
 const STRINGS = ['a', 'abc', 'buyer_name', 'A_b-1', '', ' padded ', 'UPPER', ID, ID.toUpperCase(), 'https://example.test/hook', 'é', '5', 'true', 'x'.repeat(600), 'cash', 'SIGNER', '+573001234567', 'ana@buyer.test', '2026-12-31'];
+// biome-ignore lint/correctness/noPrecisionLoss: 2^53 + 1 is here to be rounded, as JSON parsing would
 const NUMBERS = [0, -0, 1, 2.5, -3, 1e20, 24, 500, 501, 9007199254740993];
 
 function anyPrimitive(rng: Random): unknown {

@@ -92,7 +92,7 @@ describe('LocalBlobStore.presignAll: each URL grants its own key, keys of one fo
     const urls = await store.presignAll(keys, options);
     expect(urls.map((url) => new URL(url).pathname)).toEqual(keys.map((key) => `/files/${key}`));
     for (const [i, url] of urls.entries()) {
-      keys.forEach((key, j) => expect(opens(url, key), `${url} on ${key}`).toBe(i === j));
+      for (const [j, key] of keys.entries()) expect(opens(url, key), `${url} on ${key}`).toBe(i === j);
     }
   });
 

@@ -408,7 +408,7 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     const bold = await fonts.embedFont(StandardFonts.HelveticaBold);
     let lines = 0;
     for (const page of document.getPages().slice(1)) {
-      for (const match of pageText(page).matchAll(/\/(Helvetica(?:-Bold)?)-\d+ ([\d.]+) Tf\n[^]*?1 0 0 1 ([\d.]+) ([\d.]+) Tm\n<([0-9A-F]*)> Tj/g)) {
+      for (const match of pageText(page).matchAll(/\/(Helvetica(?:-Bold)?)-\d+ ([\d.]+) Tf\n[\s\S]*?1 0 0 1 ([\d.]+) ([\d.]+) Tm\n<([0-9A-F]*)> Tj/g)) {
         const [, fontName, size, x, y, hex] = match;
         const text = Buffer.from(hex ?? '', 'hex').toString('latin1');
         const width = (fontName === 'Helvetica-Bold' ? bold : regular).widthOfTextAtSize(text, Number(size));

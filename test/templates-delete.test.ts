@@ -219,7 +219,7 @@ describe.each(dialects)('DELETE /template (%s)', (dialect) => {
         expect((await remove(id)).json()).toEqual({ id, deleted: true, references: 0 });
         return written;
       };
-      let up;
+      let up: Awaited<ReturnType<typeof svc.app.inject>> | undefined;
       try {
         up = await svc.app.inject({ method: 'PUT', url: localPath(urls.mask), headers: { 'content-type': 'text/html' }, payload: '<p>x</p>' });
       } finally {

@@ -78,7 +78,10 @@ export class GroupCommitSqlite {
 
   unlock(): void {
     const next = this.waiting.shift();
-    if (next) return next();
+    if (next) {
+      next();
+      return;
+    }
     this.held = false;
     this.scheduleFlush();
   }

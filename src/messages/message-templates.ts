@@ -101,6 +101,7 @@ type TemplateMistakes = {
 }[TemplateName];
 type MustBeNone<T extends never> = T;
 /** Does not compile while a template above uses a `{{name}}` its variables lack; the error names it. */
+// biome-ignore lint/correctness/noUnusedVariables: the type exists only to be checked by the compiler
 type CheckedTemplates = MustBeNone<TemplateMistakes>;
 
 const PLACEHOLDER = /\{\{([A-Za-z]+)\}\}/g;

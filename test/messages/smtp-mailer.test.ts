@@ -29,7 +29,7 @@ async function silentServerUrl(): Promise<string> {
   const silent = net.createServer((socket) => sockets.add(socket));
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', () => resolve()));
   closers.push(() => {
-    sockets.forEach((socket) => socket.destroy());
+    for (const socket of sockets) socket.destroy();
     return new Promise<void>((resolve) => silent.close(() => resolve()));
   });
   return `smtp://127.0.0.1:${portOf(silent.address())}`;

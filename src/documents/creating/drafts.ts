@@ -29,12 +29,12 @@ export function draftFromPdf(input: UploadPdfInput): ProcessDraft {
 function packageSigners(input: PackageInput): { signers: SignerInput[]; labels: string[] } | undefined {
   if (input.signProfile) return { signers: input.signProfile, labels: input.signProfile.map((_, i) => `signProfile[${i}]`) };
   const byEmail = new Map<string, { signer: SignerInput; label: string }>();
-  input.documents.forEach((document, d) =>
-    document.signProfile?.forEach((signer, s) => {
+  for (const [d, document] of input.documents.entries()) {
+    for (const [s, signer] of (document.signProfile ?? []).entries()) {
       const key = signer.email.toLowerCase();
       if (!byEmail.has(key)) byEmail.set(key, { signer, label: `documents[${d}].signProfile[${s}]` });
-    }),
-  );
+    }
+  }
   if (byEmail.size === 0) return undefined;
   const entries = [...byEmail.values()];
   return { signers: entries.map((e) => e.signer), labels: entries.map((e) => e.label) };
