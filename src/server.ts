@@ -1,12 +1,14 @@
 import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { DataFolderInUseError, lockDataFolder } from './db/data-folder-lock.js';
 import { createDeps, RECURRING_JOBS } from './deps.js';
 import { scheduleRecurringJobs } from './outbox/jobs.js';
 import { mailboxDir } from './messages/local-mailbox.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
+  const folderLock = config.databaseUrl ? undefined : lockDataFolder(config.dataDir);
   const deps = await createDeps(config, { logger: pino({ level: config.logLevel, name: 'outbox' }) });
   const app = await buildApp(config, deps);
   await app.listen({ port: config.port, host: config.host });
@@ -25,6 +27,7 @@ async function main(): Promise<void> {
     // Stop taking requests, then let the worker finish its round and record it, then close the store.
     await app.close();
     await deps.close();
+    folderLock?.release();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
@@ -35,6 +38,10 @@ main().catch((error: unknown) => {
   if (error instanceof ConfigError) {
     process.stderr.write(`${error.message}\n`);
     process.exit(2);
+  }
+  if (error instanceof DataFolderInUseError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
   }
   process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);

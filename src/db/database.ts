@@ -41,8 +41,9 @@ const migrations: MigrationProvider = {
 
 /** A postgres:// URL selects PostgreSQL; otherwise the embedded SQLite file under the data folder. */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
-  const handle = options.databaseUrl ? await openPostgres(options.databaseUrl, options.databaseSchema) : openSqlite(options.dataDir);
-  await migrate(handle.db, handle.dialect === 'postgres' ? options.databaseSchema : undefined);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.databaseSchema);
+  const handle = openSqlite(options.dataDir);
+  await migrate(handle.db, undefined);
   return handle;
 }
 
@@ -71,16 +72,28 @@ function openSqlite(dataDir: string): DatabaseHandle {
   };
 }
 
+/**
+ * Instances starting together on one schema take turns: creating the schema and Kysely's migration
+ * tables is not safe to race (`CREATE ... IF NOT EXISTS` can still fail on PostgreSQL's catalogue
+ * constraints), so one session holds an advisory lock named after the schema from before the schema
+ * is created until the migrations are done; the others wait for it, then find nothing to do.
+ */
 async function openPostgres(url: string, schema: string): Promise<DatabaseHandle> {
   const setup = new pg.Client({ connectionString: url });
   await setup.connect();
-  try {
-    await setup.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-  } finally {
-    await setup.end();
-  }
   const pool = new pg.Pool({ connectionString: url, max: 10, options: `-c search_path="${schema}"` });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    await setup.query('SELECT pg_advisory_lock(hashtext($1))', [`schema and migrations of ${schema}`]);
+    await setup.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    await migrate(db, schema);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  } finally {
+    // Ending the session releases its advisory lock.
+    await setup.end();
+  }
   return { db, dialect: 'postgres', startUpkeep: () => undefined, close: () => db.destroy() };
 }
 
