@@ -42,6 +42,8 @@ export interface Config {
   /** Let webhooks reach private, loopback and link-local addresses (local receivers, tests). */
   webhookAllowPrivate: boolean;
   webhookTimeoutMs: number;
+  /** Connections kept open to each receiver's origin; more deliveries than this wait for one, unclocked. */
+  webhookConnections: number;
   /** Outbox messages claimed and delivered side by side by one worker round. */
   outboxBatchSize: number;
   /** How long a worker's claim holds: after a crash, its messages wait this long before another worker retakes them. */
@@ -90,6 +92,7 @@ interface ParsedEnv {
   AWS_SECRET_ACCESS_KEY?: string;
   WEBHOOK_ALLOW_PRIVATE: boolean;
   WEBHOOK_TIMEOUT_MS: number;
+  WEBHOOK_CONNECTIONS: number;
   OUTBOX_BATCH_SIZE: number;
   OUTBOX_LEASE_MS: number;
   MESSAGE_TIMEOUT_MS: number;
@@ -133,6 +136,7 @@ const envSchema = Joi.object<ParsedEnv>({
   AWS_SECRET_ACCESS_KEY: Joi.string(),
   WEBHOOK_ALLOW_PRIVATE: Joi.boolean().default(false),
   WEBHOOK_TIMEOUT_MS: Joi.number().integer().min(100).max(60_000).default(10_000),
+  WEBHOOK_CONNECTIONS: Joi.number().integer().min(1).max(1024).default(64),
   OUTBOX_BATCH_SIZE: Joi.number().integer().min(1).max(1000).default(200),
   OUTBOX_LEASE_MS: Joi.number()
     .integer()
@@ -211,6 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
       : undefined,
     webhookAllowPrivate: parsed.WEBHOOK_ALLOW_PRIVATE,
     webhookTimeoutMs: parsed.WEBHOOK_TIMEOUT_MS,
+    webhookConnections: parsed.WEBHOOK_CONNECTIONS,
     outboxBatchSize: parsed.OUTBOX_BATCH_SIZE,
     outboxLeaseMs: parsed.OUTBOX_LEASE_MS,
     messageTimeoutMs: parsed.MESSAGE_TIMEOUT_MS,

@@ -75,7 +75,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   const blobs: BlobStore = s3 ?? new LocalBlobStore(path.join(config.dataDir, 'files'), config.publicUrl, signer);
   // Keep-alive connections to receivers; the lookup refuses private addresses at connect time.
   const webhookAgent = new Agent({
-    connections: 64,
+    connections: config.webhookConnections,
     keepAliveTimeout: 10_000,
     ...(config.webhookAllowPrivate ? {} : { connect: { lookup: guardedLookup } }),
   });
@@ -101,6 +101,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
         dispatcher: webhookAgent,
         allowPrivateUrls: config.webhookAllowPrivate,
         timeoutMs: config.webhookTimeoutMs,
+        connectionsPerOrigin: config.webhookConnections,
       }),
       email: emailHandler(senders.mailer),
       whatsapp: whatsAppHandler(senders.whatsapp),

@@ -76,7 +76,7 @@ describe.each(dialects)('the outbox worker (%s)', (dialect) => {
         logger: { error: () => undefined },
         batchSize: 7,
         handlers: {
-          webhook: webhookDeliveryHandler({ db: svc.deps.db, clock: svc.clock, dispatcher: agent, allowPrivateUrls: true, timeoutMs: 10_000 }),
+          webhook: webhookDeliveryHandler({ db: svc.deps.db, clock: svc.clock, dispatcher: agent, allowPrivateUrls: true, timeoutMs: 10_000, connectionsPerOrigin: 64 }),
         },
       });
       const first = svc.deps.worker;

@@ -12,6 +12,7 @@ import { outbox } from './migrations/002_outbox.js';
 import { veriface } from './migrations/003_veriface.js';
 import { signing } from './migrations/004_signing.js';
 import { templateFiles } from './migrations/005_template_files.js';
+import { attemptInstance } from './migrations/006_attempt_instance.js';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -35,7 +36,7 @@ export interface OpenDatabaseOptions {
 
 const migrations: MigrationProvider = {
   async getMigrations() {
-    return { '001_foundation': foundation, '002_outbox': outbox, '003_veriface': veriface, '004_signing': signing, '005_template_files': templateFiles };
+    return { '001_foundation': foundation, '002_outbox': outbox, '003_veriface': veriface, '004_signing': signing, '005_template_files': templateFiles, '006_attempt_instance': attemptInstance };
   },
 };
 

@@ -210,6 +210,8 @@ export interface DeliveryAttemptsTable {
   status_code: number | null;
   response: string | null;
   error: string | null;
+  /** The worker that made the attempt (host:pid:random); null for attempts made before it was recorded. */
+  instance: string | null;
 }
 
 export interface WebhooksTable {

@@ -48,11 +48,7 @@ export type MessageResult =
  * Records the results of a round; a message whose lease this worker lost is left to its new holder.
  * Successes, the common case, are one statement however many there are.
  */
-export async function finishMessages(
-  db: Db,
-  options: { workerId: string; now: string; results: MessageResult[]; attempts: DeliveryAttemptRow[] },
-): Promise<void> {
-  if (options.attempts.length > 0) await db.insertInto('delivery_attempts').values(options.attempts).execute();
+export async function finishMessages(db: Db, options: { workerId: string; now: string; results: MessageResult[] }): Promise<void> {
   const delivered = options.results.filter((r) => r.status === 'delivered').map((r) => r.id);
   if (delivered.length > 0) {
     await db
@@ -86,6 +82,11 @@ export async function finishMessages(
       .where('locked_by', '=', options.workerId)
       .execute();
   }
+}
+
+/** One attempt, written as its delivery ends (on SQLite it joins the group commit of the moment). */
+export async function recordAttempt(db: Db, attempt: DeliveryAttemptRow): Promise<void> {
+  await db.insertInto('delivery_attempts').values(attempt).execute();
 }
 
 export async function listAttempts(db: Db, outboxIds: string[]): Promise<DeliveryAttemptRow[]> {

@@ -59,6 +59,9 @@ export interface DeliveryOutcome {
 
 export interface OutboxHandler<P = unknown> {
   deliver(message: OutboxMessage<P>): Promise<DeliveryOutcome>;
-  /** Delivers a round's messages of this kind together (one lookup for all); outcomes in the same order. */
-  deliverAll?(messages: OutboxMessage<P>[]): Promise<DeliveryOutcome[]>;
+  /**
+   * Delivers a round's messages of this kind together (one lookup for all): one outcome per message,
+   * in the same order, each settling as that message's delivery ends.
+   */
+  deliverAll?(messages: OutboxMessage<P>[]): Promise<DeliveryOutcome>[];
 }

@@ -2,9 +2,9 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import type { Clock } from '../clock.js';
 import type { Db, Dialect } from '../db/database.js';
-import type { DeliveryAttemptRow, OutboxRow } from '../db/schema.js';
+import type { OutboxRow } from '../db/schema.js';
 import { newObjectId } from '../ids.js';
-import { claimDueMessages, finishMessages, type MessageResult } from './queries.js';
+import { claimDueMessages, finishMessages, recordAttempt, type MessageResult } from './queries.js';
 import { MAX_ATTEMPTS, nextRetryAt } from './retry-schedule.js';
 import type { DeliveryOutcome, OutboxHandler, OutboxKind, OutboxMessage } from './types.js';
 
@@ -80,16 +80,9 @@ export class OutboxWorker {
       limit: this.batchSize,
     });
     if (claimed.length === 0) return 0;
-    const settled = await this.attemptAll(claimed);
+    const results = await this.attemptAll(claimed);
     const finishedAt = clock.now().toISOString();
-    await db.transaction().execute((trx) =>
-      finishMessages(trx, {
-        workerId: this.id,
-        now: finishedAt,
-        results: settled.map((s) => s.result),
-        attempts: settled.map((s) => s.attempt),
-      }),
-    );
+    await db.transaction().execute((trx) => finishMessages(trx, { workerId: this.id, now: finishedAt, results }));
     return claimed.length;
   }
 
@@ -116,32 +109,37 @@ export class OutboxWorker {
     });
   }
 
-  /** Every claimed message gets exactly one attempt record, whatever its handler does. */
-  private async attemptAll(rows: OutboxRow[]): Promise<{ result: MessageResult; attempt: DeliveryAttemptRow }[]> {
+  /**
+   * Every claimed message gets exactly one attempt record, whatever its handler does, written as soon
+   * as that delivery ends and naming this worker: a worker that dies mid-round leaves the record of
+   * every delivery it finished, though the messages stay claimed until their lease runs out.
+   */
+  private async attemptAll(rows: OutboxRow[]): Promise<MessageResult[]> {
     const startedAt = this.options.clock.now();
-    const outcomes = new Map<string, DeliveryOutcome>();
     const kinds = [...new Set(rows.map((r) => r.kind))];
-    await Promise.all(
-      kinds.map(async (kind) => {
-        const group = rows.filter((r) => r.kind === kind);
-        const results = await this.deliverGroup(kind, group.map(toMessage));
-        group.forEach((row, i) => outcomes.set(row.id, results[i] ?? NO_OUTCOME));
+    const outcomes = new Map<string, Promise<DeliveryOutcome>>();
+    for (const kind of kinds) {
+      const group = rows.filter((r) => r.kind === kind);
+      const pending = this.deliverGroup(kind, group.map(toMessage));
+      for (const [i, row] of group.entries()) outcomes.set(row.id, pending[i] ?? Promise.resolve(NO_OUTCOME));
+    }
+    return Promise.all(
+      rows.map(async (row) => {
+        const outcome = (await outcomes.get(row.id)) ?? NO_OUTCOME;
+        await recordAttempt(this.options.db, {
+          id: newObjectId(startedAt),
+          outbox_id: row.id,
+          started_at: startedAt.toISOString(),
+          duration_ms: Math.round(outcome.durationMs),
+          ok: outcome.ok ? 1 : 0,
+          status_code: outcome.statusCode ?? null,
+          response: outcome.response?.slice(0, EXCERPT) ?? null,
+          error: outcome.error?.slice(0, EXCERPT) ?? null,
+          instance: this.id,
+        });
+        return this.resultOf(row.id, row.attempts + 1, outcome);
       }),
     );
-    return rows.map((row) => {
-      const outcome = outcomes.get(row.id) ?? NO_OUTCOME;
-      const attempt: DeliveryAttemptRow = {
-        id: newObjectId(startedAt),
-        outbox_id: row.id,
-        started_at: startedAt.toISOString(),
-        duration_ms: Math.round(outcome.durationMs),
-        ok: outcome.ok ? 1 : 0,
-        status_code: outcome.statusCode ?? null,
-        response: outcome.response?.slice(0, EXCERPT) ?? null,
-        error: outcome.error?.slice(0, EXCERPT) ?? null,
-      };
-      return { result: this.resultOf(row.id, row.attempts + 1, outcome), attempt };
-    });
   }
 
   private resultOf(id: string, attempts: number, outcome: DeliveryOutcome): MessageResult {
@@ -155,23 +153,23 @@ export class OutboxWorker {
     return { id, status: 'pending', attempts, lastError, nextAttemptAt: retryAt.toISOString() };
   }
 
-  private async deliverGroup(kind: OutboxKind, messages: OutboxMessage[]): Promise<DeliveryOutcome[]> {
+  /** One outcome per message, each settling when its delivery ends; a handler's failure is that message's outcome. */
+  private deliverGroup(kind: OutboxKind, messages: OutboxMessage[]): Promise<DeliveryOutcome>[] {
     const handler = this.options.handlers[kind];
-    if (!handler) return messages.map(() => ({ ok: false, retryable: false, durationMs: 0, error: `No handler for ${kind} messages` }));
+    if (!handler) return messages.map(async () => ({ ok: false, retryable: false, durationMs: 0, error: `No handler for ${kind} messages` }));
     const started = performance.now();
     const failure = (error: unknown): DeliveryOutcome => ({
       ok: false,
       durationMs: performance.now() - started,
       error: error instanceof Error ? error.message : String(error),
     });
-    if (handler.deliverAll) {
-      try {
-        return await handler.deliverAll(messages);
-      } catch (error) {
-        return messages.map(() => failure(error));
-      }
+    let pending: Promise<DeliveryOutcome>[];
+    try {
+      pending = handler.deliverAll ? handler.deliverAll(messages) : messages.map((message) => handler.deliver(message));
+    } catch (error) {
+      return messages.map(async () => failure(error));
     }
-    return Promise.all(messages.map((message) => handler.deliver(message).catch(failure)));
+    return pending.map((outcome) => outcome.catch(failure));
   }
 }
 

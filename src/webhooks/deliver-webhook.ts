@@ -7,6 +7,7 @@ import type { WebhookRow } from '../db/schema.js';
 import type { DeliveryOutcome, OutboxHandler, OutboxMessage } from '../outbox/types.js';
 import type { WebhookPayload } from './event.js';
 import { findWebhookById, findWebhooksByIds } from './queries.js';
+import { OriginSlots } from './origin-slots.js';
 import { isPrivateAddress } from './url-guard.js';
 
 export interface WebhookDeliveryOptions {
@@ -15,8 +16,13 @@ export interface WebhookDeliveryOptions {
   /** Connection pool; without allowPrivateUrls its DNS lookup refuses private addresses. */
   dispatcher: Dispatcher;
   allowPrivateUrls: boolean;
-  /** The whole exchange must finish within this (10 s): connecting, sending, the answer. */
+  /**
+   * How long one exchange with the receiver may take (10 s): connecting, sending, the answer. The
+   * clock starts when the delivery has a connection of its own (OriginSlots), not while it waits.
+   */
   timeoutMs: number;
+  /** Connections the pool keeps per origin: deliveries beyond it wait for one, unclocked. */
+  connectionsPerOrigin: number;
 }
 
 const EXCERPT_BYTES = 1024;
@@ -40,6 +46,7 @@ async function excerpt(body: Dispatcher.ResponseData['body']): Promise<string> {
  * the same on every retry, so receivers can de-duplicate; the timestamp is the attempt's.
  */
 export function webhookDeliveryHandler(options: WebhookDeliveryOptions): OutboxHandler<WebhookPayload> {
+  const slots = new OriginSlots(options.connectionsPerOrigin);
   async function send(message: OutboxMessage<WebhookPayload>, webhook: WebhookRow | undefined): Promise<DeliveryOutcome> {
     if (!webhook) return { ok: false, retryable: false, durationMs: 0, error: 'WEBHOOK_DELETED' };
     if (webhook.enabled !== 1) return { ok: false, retryable: false, durationMs: 0, error: 'WEBHOOK_DISABLED' };
@@ -48,6 +55,7 @@ export function webhookDeliveryHandler(options: WebhookDeliveryOptions): OutboxH
       return { ok: false, retryable: false, durationMs: 0, error: 'WEBHOOK_URL_NOT_ALLOWED' };
     }
 
+    const release = await slots.acquire(new URL(webhook.url).origin);
     const body = JSON.stringify(message.payload.event);
     const id = `msg_${message.id}`;
     const now = options.clock.now();
@@ -74,6 +82,8 @@ export function webhookDeliveryHandler(options: WebhookDeliveryOptions): OutboxH
       const reason =
         error instanceof Error ? (error.name === 'TimeoutError' ? `timed out after ${options.timeoutMs} ms` : error.message) : String(error);
       return { ok: false, durationMs: performance.now() - started, error: reason };
+    } finally {
+      release();
     }
   }
 
@@ -82,10 +92,11 @@ export function webhookDeliveryHandler(options: WebhookDeliveryOptions): OutboxH
       return send(message, await findWebhookById(options.db, message.payload.webhookId));
     },
     /** One lookup for the whole round: the webhook's current URL, secret and state at sending time. */
-    async deliverAll(messages) {
-      const webhooks = await findWebhooksByIds(options.db, [...new Set(messages.map((m) => m.payload.webhookId))]);
-      const byId = new Map(webhooks.map((w) => [w.id, w]));
-      return Promise.all(messages.map((message) => send(message, byId.get(message.payload.webhookId))));
+    deliverAll(messages) {
+      const lookup = findWebhooksByIds(options.db, [...new Set(messages.map((m) => m.payload.webhookId))]).then(
+        (webhooks) => new Map(webhooks.map((w) => [w.id, w])),
+      );
+      return messages.map(async (message) => send(message, (await lookup).get(message.payload.webhookId)));
     },
   };
 }

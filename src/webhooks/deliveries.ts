@@ -22,6 +22,8 @@ export interface AttemptView {
   status_code?: number;
   response?: string;
   error?: string;
+  /** The instance that made the attempt (host:pid:random). */
+  instance?: string;
 }
 
 export interface DeliveryView {
@@ -44,6 +46,7 @@ function presentAttempt(row: DeliveryAttemptRow): AttemptView {
     ...(row.status_code === null ? {} : { status_code: row.status_code }),
     ...(row.response === null ? {} : { response: row.response }),
     ...(row.error === null ? {} : { error: row.error }),
+    ...(row.instance === null ? {} : { instance: row.instance }),
   };
 }
 
