@@ -14,7 +14,7 @@
  * BENCH_CPU_PROF_DIR=/some/dir npm run bench also writes a V8 CPU profile of the server there
  * (open it in Chrome DevTools) to see where a request's time goes.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,14 +23,14 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import {
   ANSWERS,
-  isChildMessage,
-  sampleTemplate,
-  SCALING_STORES,
   type ChildMessage,
   type DrainCommand,
+  isChildMessage,
+  SCALING_STORES,
   type SeedCommand,
   type StoreAddress,
   type StoreName,
+  sampleTemplate,
 } from './protocol.js';
 
 const PREFIX = '/v1.5/ext';
@@ -313,8 +313,7 @@ function spread(ids: string[], count: number): string[] {
   return ids.filter((_, i) => i % step === 0).slice(0, count);
 }
 
-const number = (value: number, digits = 0) =>
-  value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const number = (value: number, digits = 0) => value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 /** Judged on the ratio as printed, two decimals, so a printed 0.90 never reads MISS against 0.90. */
 function verdict(f: Figure, goal: number): string {
@@ -388,9 +387,7 @@ async function main(): Promise<void> {
 
     say(`measuring GET ?id= and DELETE at both sizes: ${SCALING_ROUNDS} rounds...`);
     for (const store of SCALING_STORES) await run(getOptions(live.stores[store], readIds[store]), WARMUP_SECONDS);
-    const gets = await inTurns(SCALING_STORES, SCALING_ROUNDS, (store) =>
-      run(getOptions(live.stores[store], readIds[store]), SCALING_GET_SECONDS),
-    );
+    const gets = await inTurns(SCALING_STORES, SCALING_ROUNDS, (store) => run(getOptions(live.stores[store], readIds[store]), SCALING_GET_SECONDS));
     for (const store of SCALING_STORES) await deleteRun(live, store, SCALING_DELETES / 2);
     const deletes = await inTurns(SCALING_STORES, SCALING_ROUNDS, (store) => deleteRun(live, store, SCALING_DELETES));
     const growth = (runs: Map<StoreName, Run[]>) => ({

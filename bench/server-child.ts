@@ -18,7 +18,7 @@ import { createTemplateSchema } from '../src/templates/schemas.js';
 import { mergeBody } from '../src/templates/template-document.js';
 import { checkTemplateReferences } from '../src/templates/template-rules.js';
 import { localPath } from '../test/support/service.js';
-import { COMPLETE_HTML, isDrainCommand, isSeedCommand, sampleTemplate, STORES, type ChildMessage, type StoreAddress, type StoreName } from './protocol.js';
+import { type ChildMessage, COMPLETE_HTML, isDrainCommand, isSeedCommand, STORES, type StoreAddress, type StoreName, sampleTemplate } from './protocol.js';
 
 // 9 columns a row: 500 rows stay far below SQLite's bound-parameter limit.
 const INSERT_BATCH = 500;

@@ -3,26 +3,25 @@
  * and with two service processes sharing one PostgreSQL, and with one process on SQLite.
  * Goal: at least 1,000 deliveries per second on one process.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { systemClock } from '../src/clock.js';
+import { type DatabaseHandle, openDatabase } from '../src/db/database.js';
+import { createOrganization } from '../src/organizations/organizations.js';
+import { enqueue, type NewMessage } from '../src/outbox/enqueue.js';
+import { createWebhook } from '../src/webhooks/webhooks.js';
 import { closedPort } from '../test/support/ports.js';
 import { dropSchema } from '../test/support/postgres.js';
-import { systemClock } from '../src/clock.js';
-import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
-import { enqueue, type NewMessage } from '../src/outbox/enqueue.js';
-import { createOrganization } from '../src/organizations/organizations.js';
-import { createWebhook } from '../src/webhooks/webhooks.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const MESSAGES = 10_000;
 const GOAL = 1000;
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
 
 /** The cheapest receiver there is: it counts distinct message ids and answers 204. */
 class Receiver {
@@ -96,7 +95,10 @@ async function startService(env: Record<string, string>): Promise<ChildProcess> 
   });
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    const up = await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false);
+    const up = await fetch(`http://127.0.0.1:${port}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (up) return child;
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -62,9 +62,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ message: 'INTERNAL_ERROR' });
   });
-  app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send({ message: `ROUTE_NOT_FOUND: no route ${request.method} ${request.url.split('?')[0]}` }),
-  );
+  app.setNotFoundHandler((request, reply) => reply.status(404).send({ message: `ROUTE_NOT_FOUND: no route ${request.method} ${request.url.split('?')[0]}` }));
 
   // JSON only, read as text and checked (depth, U+0000, prototype keys) before anything walks it.
   app.removeAllContentTypeParsers();
@@ -86,7 +84,9 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
       servers: [{ url: config.publicUrl }],
       webhooks: webhookDocs(),
       components: {
-        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The bare private key (prk_...); the public key (puk_...) for reads.' } },
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The bare private key (prk_...); the public key (puk_...) for reads.' },
+        },
       },
     },
   });

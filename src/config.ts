@@ -123,8 +123,13 @@ const envSchema = Joi.object<ParsedEnv>({
   PUBLIC_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   DATA_DIR: Joi.string().default('./data'),
   DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }),
-  DATABASE_SCHEMA: Joi.string().pattern(/^[a-z_][a-z0-9_]{0,62}$/).default('public'),
-  UPLOAD_MAX_BYTES: Joi.number().integer().min(1).default(5 * 1024 * 1024),
+  DATABASE_SCHEMA: Joi.string()
+    .pattern(/^[a-z_][a-z0-9_]{0,62}$/)
+    .default('public'),
+  UPLOAD_MAX_BYTES: Joi.number()
+    .integer()
+    .min(1)
+    .default(5 * 1024 * 1024),
   TEMPLATE_CACHE_MB: Joi.number().integer().min(0).max(65_536).default(16),
   URL_SIGNING_SECRET: Joi.string().min(32),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
@@ -153,12 +158,18 @@ const envSchema = Joi.object<ParsedEnv>({
   MAIL_FROM: Joi.string().when('SMTP_URL', { is: Joi.exist(), then: Joi.required() }),
   WHATSAPP_TOKEN: Joi.string(),
   WHATSAPP_PHONE_NUMBER_ID: Joi.string().pattern(/^\d+$/),
-  WHATSAPP_API_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default(WHATSAPP_CLOUD_API_URL),
+  WHATSAPP_API_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .default(WHATSAPP_CLOUD_API_URL),
   WHATSAPP_VERIFACE_TEMPLATE: Joi.string().pattern(/^[a-z0-9_]{1,512}$/),
   WHATSAPP_SIGNING_TEMPLATE: Joi.string().pattern(/^[a-z0-9_]{1,512}$/),
   WHATSAPP_OTP_TEMPLATE: Joi.string().pattern(/^[a-z0-9_]{1,512}$/),
-  WHATSAPP_TEMPLATE_LANGUAGE: Joi.string().pattern(/^[a-z]{2,3}(_[A-Z]{2})?$/).default('es'),
-  SMS_PROVIDER_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default(TWILIO_API_URL),
+  WHATSAPP_TEMPLATE_LANGUAGE: Joi.string()
+    .pattern(/^[a-z]{2,3}(_[A-Z]{2})?$/)
+    .default('es'),
+  SMS_PROVIDER_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .default(TWILIO_API_URL),
   SMS_PROVIDER_SID: Joi.string(),
   SMS_PROVIDER_TOKEN: Joi.string(),
   SMS_PROVIDER_FROM: Joi.string(),

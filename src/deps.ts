@@ -2,11 +2,15 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import { Agent } from 'undici';
 import { ApiKeyResolver } from './auth/key-resolver.js';
-import type { Config } from './config.js';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
+import type { Config } from './config.js';
 import type { ServiceContext } from './context.js';
-import { openDatabase, type Db } from './db/database.js';
+import { type Db, openDatabase } from './db/database.js';
+import { collectUploadedPdfs } from './documents/creating/pdf-uploads.js';
+import { expireDueProcesses, remindDueParticipants } from './documents/lifecycle/process-sweeps.js';
+import { SEAL_PROCESS_JOB } from './documents/participant/signer-flow.js';
+import { sealProcess } from './documents/sealing/seal-process.js';
 import type { BlobStore } from './files/blob-store.js';
 import { LocalBlobStore } from './files/local-blob-store.js';
 import { S3BlobStore } from './files/s3-blob-store.js';
@@ -16,13 +20,9 @@ import { emailHandler, smsHandler, whatsAppHandler } from './messages/handlers.j
 import type { Channel } from './messages/local-mailbox.js';
 import { jobHandler, type RecurringJob } from './outbox/jobs.js';
 import { OutboxWorker, type WorkerLogger } from './outbox/worker.js';
-import { expireDueVerifaces } from './veriface/expire-verifaces.js';
-import { collectUploadedPdfs } from './documents/creating/pdf-uploads.js';
-import { expireDueProcesses, remindDueParticipants } from './documents/lifecycle/process-sweeps.js';
-import { sealProcess } from './documents/sealing/seal-process.js';
-import { SEAL_PROCESS_JOB } from './documents/participant/signer-flow.js';
 import { TemplateCache } from './templates/template-cache.js';
-import { manualReview, type FaceMatcher } from './veriface/face-matcher.js';
+import { expireDueVerifaces } from './veriface/expire-verifaces.js';
+import { type FaceMatcher, manualReview } from './veriface/face-matcher.js';
 import { webhookDeliveryHandler } from './webhooks/deliver-webhook.js';
 import { guardedLookup } from './webhooks/url-guard.js';
 
@@ -137,8 +137,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     allowPrivateUrls: config.webhookAllowPrivate,
     whatsappTemplates: config.whatsappTemplates,
     uploadMaxBytes: config.uploadMaxBytes,
-    templateCache:
-      database.dialect === 'sqlite' && config.templateCacheBytes > 0 ? new TemplateCache(clock, config.templateCacheBytes) : undefined,
+    templateCache: database.dialect === 'sqlite' && config.templateCacheBytes > 0 ? new TemplateCache(clock, config.templateCacheBytes) : undefined,
     publicUrl: config.publicUrl,
     async close() {
       await worker.stop();

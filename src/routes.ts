@@ -3,7 +3,7 @@ import type { Deps } from './deps.js';
 import { documentPdfUploadPolicy } from './documents/creating/pdf-uploads.js';
 import { documentRoutes } from './documents/routes.js';
 import { filesRoutes } from './files/routes.js';
-import { defineRoute, noInput, type ApiRoute } from './http/route.js';
+import { type ApiRoute, defineRoute, noInput } from './http/route.js';
 import { referenceRoutes } from './references/routes.js';
 import { templateRoutes } from './templates/routes.js';
 import { templateHtmlUploadPolicy } from './templates/upload-policy.js';

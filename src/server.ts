@@ -3,8 +3,8 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataFolderInUseError, lockDataFolder } from './db/data-folder-lock.js';
 import { createDeps, RECURRING_JOBS } from './deps.js';
-import { scheduleRecurringJobs } from './outbox/jobs.js';
 import { mailboxDir } from './messages/local-mailbox.js';
+import { scheduleRecurringJobs } from './outbox/jobs.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);

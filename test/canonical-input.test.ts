@@ -1,8 +1,8 @@
 import Joi from 'joi';
 import { describe, expect, it } from 'vitest';
+import * as documentSchemas from '../src/documents/schemas.js';
 import { canonicalValue, UNDECIDED } from '../src/http/canonical-input.js';
 import { isRecord } from '../src/is-record.js';
-import * as documentSchemas from '../src/documents/schemas.js';
 import * as referenceSchemas from '../src/references/schemas.js';
 import * as templateSchemas from '../src/templates/schemas.js';
 import { createTemplateSchema, listTemplatesQuery, updateTemplateSchema } from '../src/templates/schemas.js';
@@ -45,7 +45,12 @@ describe('Canonical input is answered without Joi, with the value Joi answers', 
 });
 
 describe('Rules whose grammar lives in Joi are checked by Joi on that one string', () => {
-  const schema = Joi.object({ e: Joi.string().email({ tlds: { allow: false } }).max(320), u: Joi.string().uri({ scheme: ['https'] }) });
+  const schema = Joi.object({
+    e: Joi.string()
+      .email({ tlds: { allow: false } })
+      .max(320),
+    u: Joi.string().uri({ scheme: ['https'] }),
+  });
 
   it('an e-mail and a URL the rules accept are answered as sent', () => {
     const input = { e: 'ana@buyer.test', u: 'https://example.test/hook' };
@@ -78,17 +83,29 @@ describe('Input Joi would convert or refuse is left to Joi', () => {
     ['a description over 500 characters', { id: ID, description: 'x'.repeat(501) }],
     ['an unknown field', { id: ID, colour: 'blue' }],
     ['a missing id', { description: 'New' }],
-    ['two questions with one name', { id: ID, config: [{ name: 'a', type: 'text', description: 'A' }, { name: 'a', type: 'text', description: 'B' }] }],
+    [
+      'two questions with one name',
+      {
+        id: ID,
+        config: [
+          { name: 'a', type: 'text', description: 'A' },
+          { name: 'a', type: 'text', description: 'B' },
+        ],
+      },
+    ],
     ['a question of an unknown type', { id: ID, config: [{ name: 'a', type: 'colour', description: 'A' }] }],
     ['a field explicitly undefined', { id: ID, description: undefined }],
     ['no body at all', undefined],
     ['an array instead of an object', [{ id: ID }]],
-    ['an object built by a class', new (class Body {
-      id = ID;
-      describe() {
-        return 'not data';
-      }
-    })()],
+    [
+      'an object built by a class',
+      new (class Body {
+        id = ID;
+        describe() {
+          return 'not data';
+        }
+      })(),
+    ],
   ];
   for (const [what, input] of cases) {
     it(what, () => expect(canonicalValue(updateTemplateSchema, input)).toBe(UNDECIDED));
@@ -147,7 +164,27 @@ function random(seed: number) {
 
 type Random = ReturnType<typeof random>;
 
-const STRINGS = ['a', 'abc', 'buyer_name', 'A_b-1', '', ' padded ', 'UPPER', ID, ID.toUpperCase(), 'https://example.test/hook', 'é', '5', 'true', 'x'.repeat(600), 'cash', 'SIGNER', '+573001234567', 'ana@buyer.test', '2026-12-31'];
+const STRINGS = [
+  'a',
+  'abc',
+  'buyer_name',
+  'A_b-1',
+  '',
+  ' padded ',
+  'UPPER',
+  ID,
+  ID.toUpperCase(),
+  'https://example.test/hook',
+  'é',
+  '5',
+  'true',
+  'x'.repeat(600),
+  'cash',
+  'SIGNER',
+  '+573001234567',
+  'ana@buyer.test',
+  '2026-12-31',
+];
 // biome-ignore lint/correctness/noPrecisionLoss: 2^53 + 1 is here to be rounded, as JSON parsing would
 const NUMBERS = [0, -0, 1, 2.5, -3, 1e20, 24, 500, 501, 9007199254740993];
 
@@ -204,9 +241,13 @@ function agreesWithJoi(schema: Joi.Schema, input: unknown): boolean {
   return true;
 }
 
-const ALL_SCHEMAS: [string, Joi.Schema][] = Object.entries({ ...templateSchemas, ...referenceSchemas, ...webhookSchemas, ...verifaceSchemas, ...documentSchemas }).flatMap(
-  ([name, value]: [string, unknown]): [string, Joi.Schema][] => (Joi.isSchema(value) ? [[name, value]] : []),
-);
+const ALL_SCHEMAS: [string, Joi.Schema][] = Object.entries({
+  ...templateSchemas,
+  ...referenceSchemas,
+  ...webhookSchemas,
+  ...verifaceSchemas,
+  ...documentSchemas,
+}).flatMap(([name, value]: [string, unknown]): [string, Joi.Schema][] => (Joi.isSchema(value) ? [[name, value]] : []));
 
 describe('Whatever the fast path answers, Joi accepts and answers the same', () => {
   it('covers the schemas the routes validate with', () => {
@@ -265,10 +306,22 @@ function mutate(value: unknown, rng: Random): unknown {
 }
 
 describe('Near a valid template, whatever the fast path answers, Joi accepts and answers the same', () => {
-  const select = { name: 'city', type: 'select', description: 'City', options: [{ name: 'Bogotá', value: 'bog' }, { name: 'Cali', value: 'cal' }] };
+  const select = {
+    name: 'city',
+    type: 'select',
+    description: 'City',
+    options: [
+      { name: 'Bogotá', value: 'bog' },
+      { name: 'Cali', value: 'cal' },
+    ],
+  };
   const check = { name: 'terms', type: 'check', description: 'Terms', values: ['read', 'agreed'], maxlength: 20, min: 1, max: 9 };
   const seeds: [string, Joi.Schema, unknown][] = [
-    ['create', createTemplateSchema, sampleTemplate({ config: [...(sampleTemplate().config as unknown[]), select, check], help: { city: 'Where' }, custom: { a: 1 } })],
+    [
+      'create',
+      createTemplateSchema,
+      sampleTemplate({ config: [...(sampleTemplate().config as unknown[]), select, check], help: { city: 'Where' }, custom: { a: 1 } }),
+    ],
     ['update', updateTemplateSchema, { id: ID, name: 'Renamed', description: 'New', preFill: [{ name: 'price', value: '' }], preBuildData: ['price'] }],
     ['read', listTemplatesQuery, { id: ID, limit: 20 }],
     [
@@ -278,7 +331,10 @@ describe('Near a valid template, whatever the fast path answers, Joi accepts and
         email: 'owner@acme.test',
         name: 'Purchase',
         document: ID,
-        data: [{ key: 'price', value: '50000' }, { key: 'note', value: '' }],
+        data: [
+          { key: 'price', value: '50000' },
+          { key: 'note', value: '' },
+        ],
         tags: ['sales'],
         signProfile: [
           { name: 'Ana Gómez', email: 'ana@buyer.test', role: 'SIGNER', order: 1, camera: true, options: { camera: 'photo' } },

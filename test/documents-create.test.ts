@@ -1,18 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleTemplate } from './support/fixtures.js';
 import { call, dialects, localPath, startTestService, type TestService } from './support/service.js';
-import {
-  ANSWERS,
-  createProcess,
-  outbox,
-  PDF_BASE64,
-  PDF_BYTES,
-  pdfProcess,
-  signers,
-  stored,
-  templateWithHtml,
-  webhookTypes,
-} from './support/signing.js';
+import { ANSWERS, createProcess, outbox, PDF_BASE64, PDF_BYTES, pdfProcess, signers, stored, templateWithHtml, webhookTypes } from './support/signing.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -103,7 +92,11 @@ describe.each(dialects)('signing processes: creation (%s)', (dialect) => {
       ['a creator who is not a user of the organization', { email: 'stranger@nowhere.test' }, 'USER_NOTFOUND'],
       ['a target webhook that does not exist', { targetWebhooks: ['ghost'] }, 'WEBHOOK_NOT_FOUND: ghost'],
       ['two signers with one e-mail', { signProfile: [signers(1)[0], signers(1)[0]] }, '"signProfile[1]" contains a duplicate value'],
-      ['a phone without country code', { signProfile: [{ name: 'A', email: 'a@people.test', phone: '3001234567' }] }, '"signProfile[0].phone" must be a valid phone number in the format +[country code][number]'],
+      [
+        'a phone without country code',
+        { signProfile: [{ name: 'A', email: 'a@people.test', phone: '3001234567' }] },
+        '"signProfile[0].phone" must be a valid phone number in the format +[country code][number]',
+      ],
       ['reminders not in multiples of 3 hours', { remember: 4 }, '"remember" must be a multiple of 3'],
       ['an unknown field', { colour: 'red' }, '"colour" is not allowed'],
     ];
@@ -121,7 +114,7 @@ describe.each(dialects)('signing processes: creation (%s)', (dialect) => {
   });
 
   describe('identity validations are resolved per signer and refused with the rule that failed', () => {
-    it('GET /document shows each signer\'s effective validations (total precedence of the signer level)', async () => {
+    it("GET /document shows each signer's effective validations (total precedence of the signer level)", async () => {
       const code = await createProcess(
         svc,
         svc.orgA,
@@ -246,7 +239,11 @@ describe.each(dialects)('signing processes: creation (%s)', (dialect) => {
 
     const refused: [string, () => Record<string, unknown>, string][] = [
       ['a required answer is missing', () => ({ data: ANSWERS.filter((a) => a.key !== 'price') }), '"price" is required'],
-      ['a clausula answer that is not an option', () => ({ data: [...ANSWERS, { key: 'payment', value: 'barter' }] }), '"payment" must be one of [cash, instalments]'],
+      [
+        'a clausula answer that is not an option',
+        () => ({ data: [...ANSWERS, { key: 'payment', value: 'barter' }] }),
+        '"payment" must be one of [cash, instalments]',
+      ],
       ['an answer to no question', () => ({ data: [...ANSWERS, { key: 'ghost', value: 'x' }] }), '"ghost" is not a question of the template'],
       ['the template of another organization', () => ({ document: 'ffffffffffffffffffffffff' }), 'TEMPLATE_NOT_FOUND'],
       ['sign false (printing is not a flow of this service)', () => ({ sign: false }), '"sign" must be [true]'],
@@ -282,7 +279,14 @@ describe.each(dialects)('signing processes: creation (%s)', (dialect) => {
         otpCode: true,
         documents: [
           { name: 'One', file: PDF_BASE64, signProfile: [{ name: 'Ana', email: 'ana@people.test', camera: true, options: { camera: 'photo' } }] },
-          { name: 'Two', file: PDF_BASE64, signProfile: [{ name: 'Ana', email: 'ana@people.test' }, { name: 'Luis', email: 'luis@people.test' }] },
+          {
+            name: 'Two',
+            file: PDF_BASE64,
+            signProfile: [
+              { name: 'Ana', email: 'ana@people.test' },
+              { name: 'Luis', email: 'luis@people.test' },
+            ],
+          },
         ],
       });
       expect(res.statusCode).toBe(200);
@@ -291,7 +295,14 @@ describe.each(dialects)('signing processes: creation (%s)', (dialect) => {
       const view = (await call(svc.app, 'GET', '/document', { key: svc.orgA.publicKey, query: { code } })).json();
       expect(view.kind).toBe('package');
       expect(view.documents.map((d: { name: string }) => d.name)).toEqual(['One', 'Two']);
-      expect(view.signProfile.map((p: { email: string; validations: { camera: boolean; otpCode: boolean; source: string } }) => [p.email, p.validations.camera, p.validations.otpCode, p.validations.source])).toEqual([
+      expect(
+        view.signProfile.map((p: { email: string; validations: { camera: boolean; otpCode: boolean; source: string } }) => [
+          p.email,
+          p.validations.camera,
+          p.validations.otpCode,
+          p.validations.source,
+        ]),
+      ).toEqual([
         ['ana@people.test', false, true, 'global'],
         ['luis@people.test', false, true, 'global'],
       ]);
@@ -322,13 +333,18 @@ describe.each(dialects)('signing processes: creation (%s)', (dialect) => {
     });
 
     it('a document with neither template, file nor compress is refused', async () => {
-      const res = await post('/document/many', { email: svc.orgA.email, name: 'Pack', signProfile: signers(1), documents: [{ name: 'One' }, { file: PDF_BASE64 }] });
+      const res = await post('/document/many', {
+        email: svc.orgA.email,
+        name: 'Pack',
+        signProfile: signers(1),
+        documents: [{ name: 'One' }, { file: PDF_BASE64 }],
+      });
       expect(res.json()).toEqual({ message: '"documents[0]" needs "document" (a template id), "file" (a PDF in base64), or "compress": true at the root' });
     });
   });
 
-  describe('organizations never see each other\'s processes', () => {
-    it('another organization\'s code is DOCUMENT_NOT_FOUND and its list does not show it', async () => {
+  describe("organizations never see each other's processes", () => {
+    it("another organization's code is DOCUMENT_NOT_FOUND and its list does not show it", async () => {
       const code = await createProcess(svc, svc.orgA, '/document/upload', pdfProcess(svc.orgA));
       const res = await call(svc.app, 'GET', '/document', { key: svc.orgB.publicKey, query: { code } });
       expect(res.statusCode).toBe(400);

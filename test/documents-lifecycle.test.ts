@@ -44,12 +44,23 @@ describe.each(dialects)('signing processes: states and transitions (%s)', (diale
         ['signer1@people.test', 'process-cancelled'],
       ]);
       const roadmap = (await call(svc.app, 'GET', '/document/roadmap', { key: svc.orgA.publicKey, query: { code } })).json();
-      expect(roadmap.activityLog.at(-1)).toMatchObject({ action: 'CANCEL_SIGN', participant: 'ARCHIVE', platform: 'API', by: svc.orgA.email, message: 'Wrong price' });
+      expect(roadmap.activityLog.at(-1)).toMatchObject({
+        action: 'CANCEL_SIGN',
+        participant: 'ARCHIVE',
+        platform: 'API',
+        by: svc.orgA.email,
+        message: 'Wrong price',
+      });
     });
 
     it('terminal states stay terminal: a cancelled, finished, rejected or expired process cannot be cancelled', async () => {
       for (const to of ['CANCELLED', 'FINISH', 'REJECTED', 'EXPIRED'] as const) {
-        const code = await createProcess(svc, svc.orgA, '/document/upload', pdfProcess(svc.orgA, { expiredDate: new Date(svc.clock.now().getTime() + 4 * DAY) }));
+        const code = await createProcess(
+          svc,
+          svc.orgA,
+          '/document/upload',
+          pdfProcess(svc.orgA, { expiredDate: new Date(svc.clock.now().getTime() + 4 * DAY) }),
+        );
         await endProcess(svc, svc.orgA, code, to);
         expect((await cancel([code])).json()).toEqual({ success: 0, errors: { cant: 1, documents: [code] } });
         expect((await view(code)).status).toBe(to);
@@ -76,7 +87,7 @@ describe.each(dialects)('signing processes: states and transitions (%s)', (diale
       svc.clock.advance(4 * DAY + 1);
       expect(await expireDueProcesses(svc.deps)).toBeGreaterThanOrEqual(1);
       expect((await view(code)).status).toBe('EXPIRED');
-      expect((await webhookTypes(svc, svc.orgA))).toContain('document.expired');
+      expect(await webhookTypes(svc, svc.orgA)).toContain('document.expired');
     });
 
     it('a process that ended first is not expired', async () => {
@@ -118,15 +129,19 @@ describe.each(dialects)('signing processes: states and transitions (%s)', (diale
         const templateId = await templateWithHtml(fresh, fresh.orgA);
         const fromTemplate = [];
         for (let i = 0; i < 3; i++) {
-          fromTemplate.push(await createProcess(fresh, fresh.orgA, '/document/save', { email: fresh.orgA.email, name: `T${i}`, document: templateId, data: ANSWERS }));
+          fromTemplate.push(
+            await createProcess(fresh, fresh.orgA, '/document/save', { email: fresh.orgA.email, name: `T${i}`, document: templateId, data: ANSWERS }),
+          );
           fresh.clock.advance(1000);
         }
         const pdf = await createProcess(fresh, fresh.orgA, '/document/upload', pdfProcess(fresh.orgA));
         await createProcess(fresh, fresh.orgB, '/document/upload', pdfProcess(fresh.orgB));
-        await call(fresh.app, 'POST', '/document/cancel', { key: fresh.orgA.privateKey, body: { codes: [fromTemplate[0]], message: 'x', email: fresh.orgA.email } });
+        await call(fresh.app, 'POST', '/document/cancel', {
+          key: fresh.orgA.privateKey,
+          body: { codes: [fromTemplate[0]], message: 'x', email: fresh.orgA.email },
+        });
 
-        const list = async (query: Record<string, string>) =>
-          (await call(fresh.app, 'GET', '/document', { key: fresh.orgA.publicKey, query })).json();
+        const list = async (query: Record<string, string>) => (await call(fresh.app, 'GET', '/document', { key: fresh.orgA.publicKey, query })).json();
         const codes = (page: { data: { code: string }[] }) => page.data.map((p) => p.code);
         expect(codes(await list({}))).toEqual([pdf, fromTemplate[2], fromTemplate[1], fromTemplate[0]]);
         expect(codes(await list({ template: templateId, status: 'CREATED' }))).toEqual([fromTemplate[2], fromTemplate[1]]);
@@ -136,7 +151,7 @@ describe.each(dialects)('signing processes: states and transitions (%s)', (diale
         const second = await list({ limit: '2', cursor: first.next });
         expect(codes(second)).toEqual([fromTemplate[1], fromTemplate[0]]);
         expect(second.next).toBeNull();
-        expect((await list({ status: 'DONE' }))).toEqual({ message: '"status" must be one of [CREATED, FINISH, REJECTED, EXPIRED, CANCELLED]' });
+        expect(await list({ status: 'DONE' })).toEqual({ message: '"status" must be one of [CREATED, FINISH, REJECTED, EXPIRED, CANCELLED]' });
       } finally {
         await fresh.close();
       }
@@ -148,7 +163,10 @@ describe.each(dialects)('signing processes: states and transitions (%s)', (diale
       for (let i = 0; i < 3; i++) {
         const templateId = await templateWithHtml(svc, svc.orgA);
         const [created, deleted] = await Promise.all([
-          call(svc.app, 'POST', '/document/save', { key: svc.orgA.privateKey, body: { email: svc.orgA.email, name: 'Race', document: templateId, data: ANSWERS } }),
+          call(svc.app, 'POST', '/document/save', {
+            key: svc.orgA.privateKey,
+            body: { email: svc.orgA.email, name: 'Race', document: templateId, data: ANSWERS },
+          }),
           call(svc.app, 'DELETE', `/template?id=${templateId}`, { key: svc.orgA.privateKey }),
         ]);
         if (created.statusCode === 200) {
@@ -172,7 +190,12 @@ describe.each(dialects)('signing processes: the scheduled work runs through the 
 
   it('the expiry sweep and the sealing of a finished process are jobs the worker runs', async () => {
     await scheduleRecurringJobs(svc.deps.db, svc.clock, RECURRING_JOBS);
-    const expiring = await createProcess(svc, svc.orgA, '/document/upload', pdfProcess(svc.orgA, { expiredDate: new Date(svc.clock.now().getTime() + 4 * DAY) }));
+    const expiring = await createProcess(
+      svc,
+      svc.orgA,
+      '/document/upload',
+      pdfProcess(svc.orgA, { expiredDate: new Date(svc.clock.now().getTime() + 4 * DAY) }),
+    );
     const signed = await createProcess(svc, svc.orgA, '/document/upload', pdfProcess(svc.orgA));
     await endProcess(svc, svc.orgA, signed, 'FINISH');
     svc.clock.advance(4 * DAY);

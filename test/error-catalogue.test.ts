@@ -16,7 +16,8 @@ describe('one error catalogue: every code with its status and meaning', () => {
         const file = `${dir}/${entry.name}`;
         if (entry.isDirectory()) walk(file);
         else if (file.endsWith('.ts')) {
-          for (const match of fs.readFileSync(file, 'utf8').matchAll(/(?:badRequest|notFound|ApiError\(\d+,)\s*\(?\s*[`']([A-Z][A-Z_]+[A-Z])[:`']/g)) used.add(match[1]!);
+          for (const match of fs.readFileSync(file, 'utf8').matchAll(/(?:badRequest|notFound|ApiError\(\d+,)\s*\(?\s*[`']([A-Z][A-Z_]+[A-Z])[:`']/g))
+            used.add(match[1]!);
         }
       }
     };

@@ -5,11 +5,11 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readBlobBytes } from '../src/files/blob-bytes.js';
 import { systemClock } from '../src/clock.js';
+import { listDocuments } from '../src/documents/queries.js';
+import { readBlobBytes } from '../src/files/blob-bytes.js';
 import { LocalBlobStore } from '../src/files/local-blob-store.js';
 import { UrlSigner } from '../src/files/url-signer.js';
-import { listDocuments } from '../src/documents/queries.js';
 import { embeddedIpv4, isPrivateAddress } from '../src/webhooks/url-guard.js';
 import { sampleTemplate } from './support/fixtures.js';
 import { call, dialects, localPath, startTestService, type TestService } from './support/service.js';
@@ -65,7 +65,10 @@ describe.each(dialects)('stored files (%s)', (dialect) => {
   describe('concurrent uploads to one PDF upload URL keep exactly one complete file, matching the recorded hash', () => {
     for (const order of ['the later upload finishes first', 'the first upload finishes first'] as const) {
       it(order, async () => {
-        const created = await call(svc.app, 'POST', '/document/upload', { key: svc.orgA.privateKey, body: pdfProcess(svc.orgA, { file: undefined, compress: true }) });
+        const created = await call(svc.app, 'POST', '/document/upload', {
+          key: svc.orgA.privateKey,
+          body: pdfProcess(svc.orgA, { file: undefined, compress: true }),
+        });
         const { code, url } = created.json();
         const first = startUpload(port, localPath(url), pdf('first'));
         const second = startUpload(port, localPath(url), pdf('second'));

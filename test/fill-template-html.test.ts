@@ -70,8 +70,7 @@ const body = template(
   { preFill: [{ name: 'country', value: 'Colombia' }] },
 );
 
-const fill = (html: string, answers: Record<string, string>, template: TemplateBody = body) =>
-  fillTemplateHtml({ html, body: template, answers });
+const fill = (html: string, answers: Record<string, string>, template: TemplateBody = body) => fillTemplateHtml({ html, body: template, answers });
 
 describe('every element with the name of an answered question gets the answer, all copies', () => {
   it.each([
@@ -107,9 +106,7 @@ describe('elements for unanswered questions are left as they are', () => {
   });
 
   it('only the answered one changes', () => {
-    expect(fill(html, { name: 'ana' })).toBe(
-      page('<span name="text">[text]</span> <span name="name">ANA</span> <span name="payment_cash">C</span>'),
-    );
+    expect(fill(html, { name: 'ana' })).toBe(page('<span name="text">[text]</span> <span name="name">ANA</span> <span name="payment_cash">C</span>'));
   });
 });
 
@@ -169,9 +166,7 @@ describe('each type renders as REFERENCE 2.3 says', () => {
 
 describe('an image answer becomes <img src="data:..." class="object-contain">', () => {
   it('a PNG data URI', () => {
-    expect(fill(page('<div name="photo">Foto</div>'), { photo: PNG })).toBe(
-      page(`<div name="photo"><img src="${PNG}" class="object-contain"></div>`),
-    );
+    expect(fill(page('<div name="photo">Foto</div>'), { photo: PNG })).toBe(page(`<div name="photo"><img src="${PNG}" class="object-contain"></div>`));
   });
 
   it.each([

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
-  resolveValidations,
   type EffectiveValidations,
   type ResolveResult,
+  resolveValidations,
   type SignerValidationInput,
   type ValidationFieldsInput,
 } from '../src/documents/identity-validations.js';
@@ -97,7 +97,11 @@ describe('rule 2: individual precedence is total, not a merge — a signer with 
   table([
     ['signer defines nothing → inherits the root', single(root, {}), ok(inherited)],
     ['signer with only identity fields defines nothing → inherits the root', single(root, { ...ID, ...PHONE }), ok(inherited)],
-    ['signer with own keys set to undefined defines nothing → inherits the root', single(root, { camera: undefined, otpCode: undefined, options: undefined }), ok(inherited)],
+    [
+      'signer with own keys set to undefined defines nothing → inherits the root',
+      single(root, { camera: undefined, otpCode: undefined, options: undefined }),
+      ok(inherited),
+    ],
     ['signer defines only camera: false → inherits nothing', single(root, { camera: false }), ok(eff('signer', false, false))],
     ['signer defines only otpCode: false → inherits nothing', single(root, { otpCode: false }), ok(eff('signer', false, false))],
     ['signer defines only options: {} → inherits nothing', single(root, { options: {} }), ok(eff('signer', false, false))],
@@ -203,11 +207,7 @@ describe('rule 3: options.camera = identification works only if the signer has i
       single({ camera: true, options: { camera: 'identification' } }, { camera: false }),
       ok(eff('signer', false, false)),
     ],
-    [
-      'photo never requires identity fields',
-      single({ camera: true, options: { camera: 'photo' } }, {}),
-      ok(eff('global', true, false, { camera: 'photo' })),
-    ],
+    ['photo never requires identity fields', single({ camera: true, options: { camera: 'photo' } }, {}), ok(eff('global', true, false, { camera: 'photo' }))],
   ]);
 });
 
@@ -218,26 +218,14 @@ describe('rule 4: options.both = true is effective only together with options.wh
       single({ options: { whatsapp: true, both: true } }, { ...PHONE }),
       ok(eff('global', false, false, { whatsapp: true, both: true }, ['whatsapp', 'email'])),
     ],
-    [
-      'root both without whatsapp → not effective, no error',
-      single({ options: { both: true } }, {}),
-      ok(eff('global', false, false, { both: false })),
-    ],
-    [
-      'root both with whatsapp: false → not effective, no error',
-      single({ options: { whatsapp: false, both: true } }, {}),
-      ok(eff('global', false, false)),
-    ],
+    ['root both without whatsapp → not effective, no error', single({ options: { both: true } }, {}), ok(eff('global', false, false, { both: false }))],
+    ['root both with whatsapp: false → not effective, no error', single({ options: { whatsapp: false, both: true } }, {}), ok(eff('global', false, false))],
     [
       'signer both + whatsapp → WhatsApp and e-mail',
       single({}, { ...PHONE, options: { whatsapp: true, both: true } }),
       ok(eff('signer', false, false, { whatsapp: true, both: true }, ['whatsapp', 'email'])),
     ],
-    [
-      'signer both without whatsapp → not effective, no error',
-      single({}, { options: { both: true } }),
-      ok(eff('signer', false, false)),
-    ],
+    ['signer both without whatsapp → not effective, no error', single({}, { options: { both: true } }), ok(eff('signer', false, false))],
     [
       'signer both with whatsapp only at the root → not effective (no merge)',
       single({ options: { whatsapp: true } }, { options: { both: true } }),
@@ -283,11 +271,7 @@ describe('"both" is not a top-level parameter nor signProfile[x].both; it exists
 describe('rule 5: options.camera / options.otpCode are valid only when camera / otpCode is true at the same level', () => {
   describe('at the root', () => {
     table([
-      [
-        'options.camera without camera',
-        single({ options: { camera: 'photo' } }, {}),
-        fail('"options.camera" requires "camera" to be true at the same level'),
-      ],
+      ['options.camera without camera', single({ options: { camera: 'photo' } }, {}), fail('"options.camera" requires "camera" to be true at the same level')],
       [
         'options.camera with camera: false',
         single({ camera: false, options: { camera: 'identification' } }, { ...ID }),
@@ -411,11 +395,7 @@ describe('options.identificationCardBack additionally requests the back side; on
       single({ options: { whatsapp: false, identificationCardBack: true } }, {}),
       fail('"options.identificationCardBack" is only available with "options.whatsapp": true'),
     ],
-    [
-      'root cardBack: false without whatsapp → valid, false',
-      single({ options: { identificationCardBack: false } }, {}),
-      ok(eff('global', false, false)),
-    ],
+    ['root cardBack: false without whatsapp → valid, false', single({ options: { identificationCardBack: false } }, {}), ok(eff('global', false, false))],
     [
       'signer cardBack with whatsapp → valid',
       single({}, { ...PHONE, options: { whatsapp: true, identificationCardBack: true } }),
@@ -446,26 +426,14 @@ describe('rule 6: package creation supports only global validations; per-signer 
       pkg({ camera: true }, { camera: false }, { otpCode: true, options: { otpCode: 'phone' } }),
       ok(eff('global', true, false, { camera: 'photo' }), eff('global', true, false, { camera: 'photo' })),
     ],
-    [
-      'invalid signer rule-5 combination is ignored, not validated',
-      pkg({}, { options: { camera: 'photo', otpCode: 'email' } }),
-      ok(NONE),
-    ],
-    [
-      'invalid signer cardBack is ignored, not validated',
-      pkg({}, { options: { identificationCardBack: true } }),
-      ok(NONE),
-    ],
+    ['invalid signer rule-5 combination is ignored, not validated', pkg({}, { options: { camera: 'photo', otpCode: 'email' } }), ok(NONE)],
+    ['invalid signer cardBack is ignored, not validated', pkg({}, { options: { identificationCardBack: true } }), ok(NONE)],
     [
       'signer whatsapp is ignored: no phone required, channel stays e-mail',
       pkg({ otpCode: true }, { options: { whatsapp: true, both: true } }),
       ok(eff('global', false, true, { otpCode: 'email' })),
     ],
-    [
-      'signer identification camera is ignored: no identity fields required',
-      pkg({}, { camera: true, options: { camera: 'identification' } }),
-      ok(NONE),
-    ],
+    ['signer identification camera is ignored: no identity fields required', pkg({}, { camera: true, options: { camera: 'identification' } }), ok(NONE)],
     [
       'root identification still needs each signer identity fields (rule 3 from the root)',
       pkg({ camera: true, options: { camera: 'identification' } }, { ...ID }, { identification: '9', identificationType: 'CC' }),
@@ -529,16 +497,8 @@ describe('phone requirements on the effective result', () => {
       single({ options: { whatsapp: true } }, {}),
       fail('"signProfile[0].phone" is required for the WhatsApp flow'),
     ],
-    [
-      'whatsapp from the signer, no phone',
-      single({}, { options: { whatsapp: true } }),
-      fail('"signProfile[0].phone" is required for the WhatsApp flow'),
-    ],
-    [
-      'whatsapp with an empty phone',
-      single({}, { phone: '', options: { whatsapp: true } }),
-      fail('"signProfile[0].phone" is required for the WhatsApp flow'),
-    ],
+    ['whatsapp from the signer, no phone', single({}, { options: { whatsapp: true } }), fail('"signProfile[0].phone" is required for the WhatsApp flow')],
+    ['whatsapp with an empty phone', single({}, { phone: '', options: { whatsapp: true } }), fail('"signProfile[0].phone" is required for the WhatsApp flow')],
     [
       'otp by phone from the root, signer without phone',
       single({ otpCode: true, options: { otpCode: 'phone' } }, { ...PHONE }, {}),
@@ -596,11 +556,7 @@ describe('several signers with mixed sources in one request', () => {
 
 describe('check order: the first failure wins', () => {
   table([
-    [
-      'root both beats root rule 5',
-      single({ both: true, options: { camera: 'photo' } }, {}),
-      fail('"both" is not allowed at the root: use "options.both"'),
-    ],
+    ['root both beats root rule 5', single({ both: true, options: { camera: 'photo' } }, {}), fail('"both" is not allowed at the root: use "options.both"')],
     [
       'signer both (last signer) beats root rule 5',
       single({ options: { camera: 'photo' } }, {}, { both: true }),

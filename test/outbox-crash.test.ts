@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,7 +14,6 @@ import { WebhookReceiver } from './support/webhook-receiver.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const postgresUrl = process.env.TEST_DATABASE_URL;
-
 
 describe.each(dialects)('a crash loses nothing already committed (%s)', (dialect) => {
   const cleanups: (() => Promise<void>)[] = [];
@@ -60,7 +59,16 @@ describe.each(dialects)('a crash loses nothing already committed (%s)', (dialect
       cleanups.push(async () => {
         if (child.exitCode === null) child.kill('SIGKILL');
       });
-      await expect.poll(() => fetch(`${base}/health`).then((r) => r.status, () => 0), { timeout: 20_000, interval: 100 }).toBe(200);
+      await expect
+        .poll(
+          () =>
+            fetch(`${base}/health`).then(
+              (r) => r.status,
+              () => 0,
+            ),
+          { timeout: 20_000, interval: 100 },
+        )
+        .toBe(200);
       return child;
     };
     const api = (method: string, url: string, body?: unknown) =>
@@ -84,9 +92,7 @@ describe.each(dialects)('a crash loses nothing already committed (%s)', (dialect
 
     await start();
     const expected = new Set(ids.map((id) => `msg_${id}`));
-    await expect
-      .poll(() => [...expected].every((id) => receiver.received.some((r) => r.id === id)), { timeout: 30_000, interval: 100 })
-      .toBe(true);
+    await expect.poll(() => [...expected].every((id) => receiver.received.some((r) => r.id === id)), { timeout: 30_000, interval: 100 }).toBe(true);
     expect(receiver.received.every((r) => r.verified)).toBe(true);
   }, 90_000);
 });

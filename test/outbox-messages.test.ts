@@ -3,7 +3,7 @@ import { listMailbox, mailboxDir } from '../src/messages/local-mailbox.js';
 import { templatedEmail } from '../src/messages/message-templates.js';
 import { enqueue } from '../src/outbox/enqueue.js';
 import { startTestService } from './support/service.js';
-import { startLocalSmtp, type LocalSmtp } from './support/smtp.js';
+import { type LocalSmtp, startLocalSmtp } from './support/smtp.js';
 
 const CODE = '918273';
 const otpMail = () => templatedEmail('ana@example.test', 'otp-code', { code: CODE, minutes: 5 });

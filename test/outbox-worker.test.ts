@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { Agent } from 'undici';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { enqueue } from '../src/outbox/enqueue.js';
 import type { JobPayload, OutboxHandler } from '../src/outbox/types.js';
 import { OutboxWorker } from '../src/outbox/worker.js';
@@ -76,7 +76,14 @@ describe.each(dialects)('the outbox worker (%s)', (dialect) => {
         logger: { error: () => undefined },
         batchSize: 7,
         handlers: {
-          webhook: webhookDeliveryHandler({ db: svc.deps.db, clock: svc.clock, dispatcher: agent, allowPrivateUrls: true, timeoutMs: 10_000, connectionsPerOrigin: 64 }),
+          webhook: webhookDeliveryHandler({
+            db: svc.deps.db,
+            clock: svc.clock,
+            dispatcher: agent,
+            allowPrivateUrls: true,
+            timeoutMs: 10_000,
+            connectionsPerOrigin: 64,
+          }),
         },
       });
       const first = svc.deps.worker;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileAnswerPattern, MAX_PATTERN_WORK, type AnswerPattern } from '../src/templates/answer-pattern.js';
+import { type AnswerPattern, compileAnswerPattern, MAX_PATTERN_WORK } from '../src/templates/answer-pattern.js';
 import { ANSWERS, COMPLETE_HTML, sampleTemplate } from './support/fixtures.js';
 import { call, dialects, localPath, startTestService, type TestOrganization, type TestService } from './support/service.js';
 
@@ -53,24 +53,24 @@ describe('a question regex matches what it matches in JavaScript', () => {
 describe('where RE2 reads a pattern unlike JavaScript (documented for integrators)', () => {
   it('. also matches a carriage return and \\u2028; it still stops at \\n', () => {
     expect(compiled('^a.b$').test('a\rb')).toBe(true);
-    expect(new RegExp('^a.b$').test('a\rb')).toBe(false);
+    expect(/^a.b$/.test('a\rb')).toBe(false);
     expect(compiled('^a.b$').test('a\u2028b')).toBe(true);
     expect(compiled('^a.b$').test('a\nb')).toBe(false);
   });
 
   it('\\s is ASCII white space: a no-break space is not one', () => {
     expect(compiled('^\\s$').test('\u00a0')).toBe(false);
-    expect(new RegExp('^\\s$').test('\u00a0')).toBe(true);
+    expect(/^\s$/.test('\u00a0')).toBe(true);
   });
 
   it('\\p{L} is any letter (JavaScript without the u flag reads it as the text "p{L}")', () => {
     expect(compiled('^\\p{L}+$').test('Peña')).toBe(true);
-    expect(new RegExp('^\\p{L}+$').test('Peña')).toBe(false);
+    expect(/^p{L}+$/.test('Peña')).toBe(false);
   });
 
   it('a character outside the BMP, such as an emoji, is one character', () => {
     expect(compiled('^.$').test('😀')).toBe(true);
-    expect(new RegExp('^.$').test('😀')).toBe(false);
+    expect(/^.$/.test('😀')).toBe(false);
   });
 });
 
@@ -182,7 +182,10 @@ describe.each(dialects)("one request's answers may cost the patterns at most MAX
     expect(size).toBeGreaterThan(2000);
     const data = [...ANSWERS, ...questions.map((q) => ({ key: q.name, value: 'á'.repeat(10_000) }))];
     const started = performance.now();
-    const res = await call(svc.app, 'POST', '/document/save', { key: svc.orgA.privateKey, body: { email: svc.orgA.email, name: 'Big', document: template, data } });
+    const res = await call(svc.app, 'POST', '/document/save', {
+      key: svc.orgA.privateKey,
+      body: { email: svc.orgA.email, name: 'Big', document: template, data },
+    });
     expect(performance.now() - started).toBeLessThan(1000);
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/^PATTERNS_TOO_COSTLY: /);
@@ -191,9 +194,15 @@ describe.each(dialects)("one request's answers may cost the patterns at most MAX
 
   it('short answers to the same patterns are checked as usual, and organization B never reaches the template', async () => {
     const data = [...ANSWERS, ...questions.slice(0, 3).map((q) => ({ key: q.name, value: 'Ñandú' }))];
-    const res = await call(svc.app, 'POST', '/document/save', { key: svc.orgA.privateKey, body: { email: svc.orgA.email, name: 'Small', document: template, data } });
+    const res = await call(svc.app, 'POST', '/document/save', {
+      key: svc.orgA.privateKey,
+      body: { email: svc.orgA.email, name: 'Small', document: template, data },
+    });
     expect(res.statusCode).toBe(200);
-    const other = await call(svc.app, 'POST', '/document/save', { key: svc.orgB.privateKey, body: { email: svc.orgB.email, name: 'Small', document: template, data } });
+    const other = await call(svc.app, 'POST', '/document/save', {
+      key: svc.orgB.privateKey,
+      body: { email: svc.orgB.email, name: 'Small', document: template, data },
+    });
     expect(other.json()).toEqual({ message: 'TEMPLATE_NOT_FOUND' });
   });
 });

@@ -1,5 +1,5 @@
-import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../src/http/json-body.js';
 import { sampleTemplate } from './support/fixtures.js';
@@ -14,7 +14,16 @@ function nested(levels: number): Record<string, unknown> {
 }
 
 function verifaceBody(org: TestOrganization, overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { email: org.email, platform: 'whatsapp', name: 'Juan Pérez', phone: '+573001234567', country: 'CO', type: 'CC', identification: '1001001010', ...overrides };
+  return {
+    email: org.email,
+    platform: 'whatsapp',
+    name: 'Juan Pérez',
+    phone: '+573001234567',
+    country: 'CO',
+    type: 'CC',
+    identification: '1001001010',
+    ...overrides,
+  };
 }
 
 /** Sends raw bytes over a socket and answers everything the server wrote before closing. */
@@ -89,7 +98,10 @@ describe.each(dialects)('request hardening (%s)', (dialect) => {
     });
 
     it("a template question's endpoint must parse too", async () => {
-      const config = [...(sampleTemplate().config as Record<string, unknown>[]), { name: 'lookup', type: 'request', description: 'Lookup', endpoint: 'https://api.example.test:123456/x' }];
+      const config = [
+        ...(sampleTemplate().config as Record<string, unknown>[]),
+        { name: 'lookup', type: 'request', description: 'Lookup', endpoint: 'https://api.example.test:123456/x' },
+      ];
       const res = await call(svc.app, 'POST', '/template', { key: keyA(), body: sampleTemplate({ config }) });
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toMatch(/^"config\[8\]\.endpoint" must be a valid uri/);
@@ -205,9 +217,15 @@ describe.each(dialects)('failed authentication is limited per client address (%s
     expect((await from('198.51.100.9', randomKey())).statusCode).toBe(401);
   });
 
-  it("a real public key on a write is a 401 that does not count as a guess", async () => {
+  it('a real public key on a write is a 401 that does not count as a guess', async () => {
     for (let i = 0; i < 8; i++) {
-      const res = await svc.app.inject({ method: 'POST', url: '/v1.5/ext/webhooks', headers: { authorization: svc.orgA.publicKey }, remoteAddress: '192.0.2.44', payload: {} });
+      const res = await svc.app.inject({
+        method: 'POST',
+        url: '/v1.5/ext/webhooks',
+        headers: { authorization: svc.orgA.publicKey },
+        remoteAddress: '192.0.2.44',
+        payload: {},
+      });
       expect(res.statusCode).toBe(401);
     }
     expect((await from('192.0.2.44', svc.orgA.privateKey)).statusCode).toBe(200);

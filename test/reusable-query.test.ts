@@ -38,9 +38,7 @@ describe.each(dialects)('a reusable query is compiled once and run with new para
   });
 
   it('refuses a query that does not use its parameters once each, in order', async () => {
-    const swapped = reusableQuery((db, name: string, id: string) =>
-      db.selectFrom('organizations').select('id').where('id', '=', id).where('name', '=', name),
-    );
+    const swapped = reusableQuery((db, name: string, id: string) => db.selectFrom('organizations').select('id').where('id', '=', id).where('name', '=', name));
     await expect(swapped(svc.deps.db, 'Acme', svc.orgA.id)).rejects.toThrow('must use each of its parameters once, in order');
   });
 });

@@ -31,8 +31,7 @@ interface Sample {
 }
 
 const hex24 = () => crypto.randomBytes(12).toString('hex');
-const upper = (length: number) =>
-  Array.from(crypto.randomBytes(length), (byte) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'[byte % 36]).join('');
+const upper = (length: number) => Array.from(crypto.randomBytes(length), (byte) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'[byte % 36]).join('');
 
 /** Identifiers of the same shapes that nobody owns. */
 function unknownOwned(): Owned {
@@ -40,7 +39,16 @@ function unknownOwned(): Owned {
 }
 
 function verifaceBody(org: TestOrganization, owned: Owned): Record<string, unknown> {
-  return { email: org.email, platform: 'whatsapp', name: 'Juan Pérez', phone: '+573001234567', country: 'CO', type: 'CC', identification: '1001001010', targetWebhooks: [owned.webhook] };
+  return {
+    email: org.email,
+    platform: 'whatsapp',
+    name: 'Juan Pérez',
+    phone: '+573001234567',
+    country: 'CO',
+    type: 'CC',
+    identification: '1001001010',
+    targetWebhooks: [owned.webhook],
+  };
 }
 
 /** One valid request per route, built from the identifiers it should act on. */
@@ -66,7 +74,14 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
   'POST /v1.5/ext/document/save': (o, org) => ({ body: { document: o.template, data: ANSWERS, email: org.email, name: 'Sale' } }),
   'POST /v1.5/ext/document/upload': (o, org) => ({ body: pdfProcess(org, { targetWebhooks: [o.webhook] }) }),
   'POST /v1.5/ext/document/many': (o, org) => ({
-    body: { email: org.email, name: 'Pack', documents: [{ document: o.template, data: ANSWERS }, { document: o.template, data: ANSWERS }] },
+    body: {
+      email: org.email,
+      name: 'Pack',
+      documents: [
+        { document: o.template, data: ANSWERS },
+        { document: o.template, data: ANSWERS },
+      ],
+    },
   }),
   'GET /v1.5/ext/document': (o) => ({ query: { code: o.process } }),
   'GET /v1.5/ext/document/roadmap': (o) => ({ query: { code: o.process } }),
@@ -185,17 +200,20 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
       const key = svc.orgB.privateKey;
       expect((await call(svc.app, 'GET', '/template', { key, query: { id: ownedByB.template } })).statusCode).toBe(200);
       expect((await call(svc.app, 'GET', '/template/reference', { key, query: { template: ownedByB.template } })).json().data).toHaveLength(1);
-      expect((await call(svc.app, 'GET', '/webhooks', { key })).json().data.map((w: { name: string; enabled: boolean }) => [w.name, w.enabled])).toContainEqual([
-        ownedByB.webhook,
-        true,
-      ]);
+      expect((await call(svc.app, 'GET', '/webhooks', { key })).json().data.map((w: { name: string; enabled: boolean }) => [w.name, w.enabled])).toContainEqual(
+        [ownedByB.webhook, true],
+      );
       expect((await call(svc.app, 'GET', '/document', { key, query: { code: ownedByB.process } })).json().status).not.toBe('CANCELLED');
     });
   });
 
   describe('bad input on every route is never a 5xx and always {message}', () => {
     const text = fc.string({ maxLength: 40, unit: 'binary' });
-    const query = fc.dictionary(fc.oneof(text, fc.constantFrom('id', 'code', 'name', 'template', 'limit', 'cursor', 'status', 'country', 'expires', 'signature')), fc.oneof(text, fc.array(text, { maxLength: 3 })), { maxKeys: 4 });
+    const query = fc.dictionary(
+      fc.oneof(text, fc.constantFrom('id', 'code', 'name', 'template', 'limit', 'cursor', 'status', 'country', 'expires', 'signature')),
+      fc.oneof(text, fc.array(text, { maxLength: 3 })),
+      { maxKeys: 4 },
+    );
     const json = fc.jsonValue({ maxDepth: 4 });
 
     it('arbitrary query strings and JSON bodies, and valid requests with one field replaced', async () => {
@@ -204,9 +222,9 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
         const keys = Object.keys(sample.body ?? {});
         const body = fc.oneof(
           json,
-          fc.tuple(fc.nat(), fc.jsonValue({ maxDepth: 3 })).map(([index, value]) =>
-            keys.length === 0 ? value : { ...sample.body, [keys[index % keys.length]!]: value },
-          ),
+          fc
+            .tuple(fc.nat(), fc.jsonValue({ maxDepth: 3 }))
+            .map(([index, value]) => (keys.length === 0 ? value : { ...sample.body, [keys[index % keys.length]!]: value })),
         );
         await fc.assert(
           fc.asyncProperty(query, body, async (q, b) => {
@@ -227,15 +245,19 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
     it('bodies that are not JSON, or not of the declared media type', async () => {
       for (const route of routes.filter((r) => r.method === 'POST' || r.method === 'PUT')) {
         await fc.assert(
-          fc.asyncProperty(fc.string({ maxLength: 200 }), fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'), async (raw, type) => {
-            const res = await svc.app.inject({
-              method: route.method,
-              url: route.url.replace('*', 'templates/000000000000000000000000/mask.html'),
-              headers: { authorization: svc.orgA.privateKey, 'content-type': type },
-              payload: raw,
-            });
-            expectErrorShape(res, `${routeKey(route)} ${type} ${raw.slice(0, 100)}`);
-          }),
+          fc.asyncProperty(
+            fc.string({ maxLength: 200 }),
+            fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'),
+            async (raw, type) => {
+              const res = await svc.app.inject({
+                method: route.method,
+                url: route.url.replace('*', 'templates/000000000000000000000000/mask.html'),
+                headers: { authorization: svc.orgA.privateKey, 'content-type': type },
+                payload: raw,
+              });
+              expectErrorShape(res, `${routeKey(route)} ${type} ${raw.slice(0, 100)}`);
+            },
+          ),
           { numRuns: 25, seed: 20261123 },
         );
       }

@@ -2,10 +2,10 @@ import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock, systemClock, type Clock } from '../src/clock.js';
+import { type Clock, ManualClock, systemClock } from '../src/clock.js';
 import { BlobEmptyError, BlobTooLargeError } from '../src/files/blob-store.js';
 import { S3BlobStore } from '../src/files/s3-blob-store.js';
-import { S3RVER_CREDENTIALS, startLocalS3, type LocalS3 } from './support/s3.js';
+import { type LocalS3, S3RVER_CREDENTIALS, startLocalS3 } from './support/s3.js';
 import { call, startTestService, type TestService } from './support/service.js';
 
 /*
@@ -30,10 +30,7 @@ afterAll(async () => {
 });
 
 function storeAt(clock: Clock = systemClock): S3BlobStore {
-  const store = new S3BlobStore(
-    { bucket: s3.bucket, region: REGION, endpoint: s3.endpoint, forcePathStyle: true, ...S3RVER_CREDENTIALS },
-    clock,
-  );
+  const store = new S3BlobStore({ bucket: s3.bucket, region: REGION, endpoint: s3.endpoint, forcePathStyle: true, ...S3RVER_CREDENTIALS }, clock);
   stores.push(store);
   return store;
 }
@@ -80,7 +77,11 @@ function sigV4Verifies(method: 'PUT' | 'GET', url: string, secretAccessKey: stri
 }
 
 /** X-Amz-Date's format: the signing time to the second. */
-const amzDate = (date: Date) => date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+const amzDate = (date: Date) =>
+  date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 
 describe('write then read returns the same bytes byte for byte, with content type', () => {
   it('every byte value, multi-byte UTF-8 and a body written in several chunks come back byte for byte', async () => {
@@ -301,7 +302,7 @@ describe('end to end through the app: the template URLs upload to and download f
     expect(await bucket.read(`templates/${id}/complete.html`)).toBeUndefined();
   });
 
-  it("the app signs at its own clock: set 301 s back, the upload URL it issues is refused as expired", async () => {
+  it('the app signs at its own clock: set 301 s back, the upload URL it issues is refused as expired', async () => {
     svc.clock.advance(-301_000);
     try {
       const created = await call(svc.app, 'POST', '/template', { key: svc.orgA.privateKey, body: template });

@@ -1,14 +1,14 @@
 import zlib from 'node:zlib';
-import { parse, type DefaultTreeAdapterTypes } from 'parse5';
-import { PDFArray, PDFDocument, PDFRawStream, StandardFonts, type PDFPage } from 'pdf-lib';
+import { type DefaultTreeAdapterTypes, parse } from 'parse5';
+import { PDFArray, PDFDocument, type PDFPage, PDFRawStream, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ParticipantRow } from '../src/db/schema.js';
-import { closeProcess } from '../src/documents/lifecycle/close-process.js';
 import { sha256 } from '../src/documents/document-files.js';
+import { closeProcess } from '../src/documents/lifecycle/close-process.js';
 import { recordProcessEvent } from '../src/documents/process-events.js';
-import { findProcessByCode, listDocuments, listParticipants, updateParticipant, type ParticipantPatch } from '../src/documents/queries.js';
-import { finalFileKeys, sealProcess } from '../src/documents/sealing/seal-process.js';
+import { findProcessByCode, listDocuments, listParticipants, type ParticipantPatch, updateParticipant } from '../src/documents/queries.js';
 import { appendCertificatePages } from '../src/documents/sealing/seal-pdf.js';
+import { finalFileKeys, sealProcess } from '../src/documents/sealing/seal-process.js';
 import { readBlobBytes } from '../src/files/blob-bytes.js';
 import { ANSWERS, sampleTemplate } from './support/fixtures.js';
 import { call, dialects, localPath, PUBLIC_URL, startTestService, type TestOrganization, type TestService } from './support/service.js';
@@ -83,9 +83,7 @@ function textOf(element: ParentNode): string {
 
 /** The participant ids stamped directly inside an element. */
 function stampsIn(element: Element): string[] {
-  return element.childNodes.flatMap((node) =>
-    'tagName' in node && attr(node, 'class') === 'seal-stamp' ? [attr(node, 'data-participant') ?? ''] : [],
-  );
+  return element.childNodes.flatMap((node) => ('tagName' in node && attr(node, 'class') === 'seal-stamp' ? [attr(node, 'data-participant') ?? ''] : []));
 }
 
 describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
@@ -131,10 +129,19 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
       for (const participant of participants) {
         svc.clock.advance(1000);
         const at = svc.clock.now().toISOString();
-        const updated = await updateParticipant(trx, participant.id, { status: 'FINISH', signed_at: at, updated_at: at, ...extra(participant) }, ['PENDING', 'NOTIFICATION']);
+        const updated = await updateParticipant(trx, participant.id, { status: 'FINISH', signed_at: at, updated_at: at, ...extra(participant) }, [
+          'PENDING',
+          'NOTIFICATION',
+        ]);
         expect(updated).toBe(true);
         const action = participant.role === 'APPROVER' ? 'PARTICIPANT_APPROVE' : 'PARTICIPANT_SIGN';
-        await recordProcessEvent(trx, svc.clock, { process, action, participant, platform: 'EMAIL', detail: { ip: '203.0.113.7', userAgent: 'Mozilla/5.0 <test>' } });
+        await recordProcessEvent(trx, svc.clock, {
+          process,
+          action,
+          participant,
+          platform: 'EMAIL',
+          detail: { ip: '203.0.113.7', userAgent: 'Mozilla/5.0 <test>' },
+        });
       }
       svc.clock.advance(1000);
       expect(await closeProcess(trx, svc.clock, { process, to: 'FINISH' })).toBeDefined();
@@ -156,7 +163,12 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
   }
 
   it('final file keys: the certificate and one file per document position, by source', () => {
-    expect(finalFileKeys('p1', [{ position: 1, source: 'template' }, { position: 0, source: 'pdf' }])).toEqual({
+    expect(
+      finalFileKeys('p1', [
+        { position: 1, source: 'template' },
+        { position: 0, source: 'pdf' },
+      ]),
+    ).toEqual({
       certificate: 'processes/p1/final/certificate.html',
       documents: ['processes/p1/final/0.pdf', 'processes/p1/final/1.html'],
     });
@@ -177,7 +189,9 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
         original,
       );
       processId = await finish(code, (p) =>
-        p.email === 'eve@people.test' ? { otp_verified_at: svc.clock.now().toISOString(), camera_verified_at: svc.clock.now().toISOString(), similarity: 93 } : {},
+        p.email === 'eve@people.test'
+          ? { otp_verified_at: svc.clock.now().toISOString(), camera_verified_at: svc.clock.now().toISOString(), similarity: 93 }
+          : {},
       );
     });
 
@@ -208,7 +222,7 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
       expect(certificate).toContain(hexText('Evidence certificate'));
       expect(certificate).toContain(hexText(documents[0]?.sha256 ?? 'missing'));
       // Characters outside WinAnsi are replaced; the ones it has (Ž, á) are kept.
-      expect(certificate).toContain(hexText('?ukasz ') + '8E' + hexText('\u00e1k ??'));
+      expect(certificate).toContain(`${hexText('?ukasz ')}8E${hexText('\u00e1k ??')}`);
       expect(certificate).toContain(hexText('PARTICIPANT_APPROVE'));
     });
 
@@ -390,7 +404,12 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     const long = Array.from({ length: 400 }, (_, i) => `word${i}`).join(' ');
     const blocks = [
       { kind: 'title' as const, text: 'Evidence certificate' },
-      { kind: 'table' as const, columns: ['Time', 'Action', 'Message'], rows: Array.from({ length: 60 }, () => ['2026-01-01T00:00:00.000Z', 'NOTE', long]), breakable: [] },
+      {
+        kind: 'table' as const,
+        columns: ['Time', 'Action', 'Message'],
+        rows: Array.from({ length: 60 }, () => ['2026-01-01T00:00:00.000Z', 'NOTE', long]),
+        breakable: [],
+      },
     ];
     const options = { title: 'T', subject: 'CODE', modifiedAt: new Date('2026-01-01T00:00:00.000Z'), footer: 'Evidence certificate CODE', blocks };
     const source = await makePdf(1);

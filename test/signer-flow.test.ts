@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OutboxRow, ParticipantRow, ProcessRow } from '../src/db/schema.js';
 import { expireDueProcesses } from '../src/documents/lifecycle/process-sweeps.js';
-import { findProcessByCode, listParticipants, listProcessEvents } from '../src/documents/queries.js';
 import {
   approveDocument,
   openSigning,
   rejectDocument,
   requestOtp,
+  type SignerContext,
   signDocument,
   submitPhoto,
   verifyOtp,
-  type SignerContext,
 } from '../src/documents/participant/signer-flow.js';
+import { findProcessByCode, listParticipants, listProcessEvents } from '../src/documents/queries.js';
 import { readBlobBytes } from '../src/files/blob-bytes.js';
 import { ApiError } from '../src/http/errors.js';
 import type { FaceMatcher } from '../src/veriface/face-matcher.js';
@@ -107,8 +107,7 @@ function harness(svc: () => TestService) {
       .filter(({ event }) => event.data.code === code);
   const webhooks = async (created: Created) => (await webhookRows(created.code)).map(({ event }) => event);
   const readApi = async (created: Created, key = svc().orgA.privateKey) => call(svc().app, 'GET', '/document', { key, query: { code: created.code } });
-  const roadmap = async (created: Created, key = svc().orgA.privateKey) =>
-    call(svc().app, 'GET', '/document/roadmap', { key, query: { code: created.code } });
+  const roadmap = async (created: Created, key = svc().orgA.privateKey) => call(svc().app, 'GET', '/document/roadmap', { key, query: { code: created.code } });
   /** The code of the last one-time-code message sent to `to`, read from the message as the person reads it. */
   const lastCode = async (kind: 'email' | 'whatsapp' | 'sms', to: string): Promise<string> => {
     const rows = (await outbox(kind)).filter((row) => row.body.to === to);
@@ -489,7 +488,10 @@ describe.each(dialects)('submitPhoto: the camera validation, photo or identifica
       statusCode: 413,
       message: `IMAGE_TOO_LARGE: at most ${IMAGE_MAX_BYTES} bytes`,
     });
-    expect(await refusal(submitPhoto(ctx, { token, kind: 'face', image: Buffer.from('<html>') }))).toEqual({ statusCode: 415, message: 'IMAGE_NOT_JPEG_OR_PNG' });
+    expect(await refusal(submitPhoto(ctx, { token, kind: 'face', image: Buffer.from('<html>') }))).toEqual({
+      statusCode: 415,
+      message: 'IMAGE_NOT_JPEG_OR_PNG',
+    });
     expect((await h.participant(created, 0)).face_key).toBeNull();
   });
 
@@ -528,7 +530,12 @@ describe.each(dialects)('submitPhoto: the camera validation, photo or identifica
     const ctx = h.withMatcher(m);
     const token = created.tokens[0]!;
     const face = await submitPhoto(ctx, { token, kind: 'face', image: jpeg() });
-    expect(face.requirements.camera).toMatchObject({ mode: 'identification', documentBack: false, captured: { face: true, documentFront: false }, verified: false });
+    expect(face.requirements.camera).toMatchObject({
+      mode: 'identification',
+      documentBack: false,
+      captured: { face: true, documentFront: false },
+      verified: false,
+    });
     expect(m.calls).toBe(0);
     expect(await refusal(signDocument(ctx, { token }))).toEqual({ statusCode: 400, message: 'IDENTITY_VALIDATION_REQUIRED' });
     const front = await submitPhoto(ctx, { token, kind: 'documentFront', image: jpeg() });
@@ -536,7 +543,13 @@ describe.each(dialects)('submitPhoto: the camera validation, photo or identifica
     expect(front.requirements.camera).toMatchObject({ captured: { face: true, documentFront: true, documentBack: false }, verified: true });
     expect(front.canSign).toBe(true);
     const row = await h.participant(created, 0);
-    expect(row).toMatchObject({ similarity: 91.32, camera_failures: 0, document_front_key: expect.stringMatching(new RegExp(`^processes/${created.process.id}/participants/${row.participant_id}/documentFront-[A-Za-z0-9_-]{12}\\.jpg$`)) });
+    expect(row).toMatchObject({
+      similarity: 91.32,
+      camera_failures: 0,
+      document_front_key: expect.stringMatching(
+        new RegExp(`^processes/${created.process.id}/participants/${row.participant_id}/documentFront-[A-Za-z0-9_-]{12}\\.jpg$`),
+      ),
+    });
     expect((await h.events(created)).slice(2).map((e) => [e.action, e.detail])).toEqual([
       ['PHOTO_CAPTURED', { kind: 'face' }],
       ['PHOTO_CAPTURED', { kind: 'documentFront' }],
@@ -648,7 +661,9 @@ describe.each(dialects)('signDocument and approveDocument: turns, the last signa
   it('the last signature finishes the process: FINISH in GET /document, the finished webhook and a seal-process job queued', async () => {
     const created = await h.create({ signers: [{}, {}] });
     const seals = async () =>
-      (await h.outbox('job')).filter((row) => row.body.name === 'seal-process' && JSON.stringify(row.body.data) === JSON.stringify({ processId: created.process.id }));
+      (await h.outbox('job')).filter(
+        (row) => row.body.name === 'seal-process' && JSON.stringify(row.body.data) === JSON.stringify({ processId: created.process.id }),
+      );
     expect(await signDocument(svc().deps, { token: created.tokens[0]! })).toEqual({ status: 'FINISH', processStatus: 'CREATED' });
     expect(await seals()).toHaveLength(0);
     expect((await h.readApi(created)).json()).toMatchObject({ status: 'CREATED', signFinish: false });
@@ -659,7 +674,11 @@ describe.each(dialects)('signDocument and approveDocument: turns, the last signa
     expect(read.json().signProfile.map((p: { status: string }) => p.status)).toEqual(['FINISH', 'FINISH']);
     const queued = await seals();
     expect(queued).toHaveLength(1);
-    expect(queued[0]!).toMatchObject({ organization_id: svc().orgA.id, status: 'pending', body: { name: 'seal-process', data: { processId: created.process.id } } });
+    expect(queued[0]!).toMatchObject({
+      organization_id: svc().orgA.id,
+      status: 'pending',
+      body: { name: 'seal-process', data: { processId: created.process.id } },
+    });
     expect((await h.webhooks(created)).filter((e) => e.type === 'document.finished').map((e) => e.data.status)).toEqual(['FINISH']);
   });
 
@@ -716,7 +735,9 @@ describe.each(dialects)('rejectDocument: the reason is required and the process 
       message: 'The amount is wrong',
     });
     const rejected = (await h.webhooks(created)).filter((e) => e.type === 'document.rejected');
-    expect(rejected.map((e) => e.data)).toEqual([expect.objectContaining({ status: 'REJECT', message: 'The amount is wrong', signer: expect.objectContaining({ id: row.participant_id }) })]);
+    expect(rejected.map((e) => e.data)).toEqual([
+      expect.objectContaining({ status: 'REJECT', message: 'The amount is wrong', signer: expect.objectContaining({ id: row.participant_id }) }),
+    ]);
     await expectEveryOperationRefused(h.withMatcher(matcher(99)), created.tokens[1]!, 400, 'DOCUMENT_NOT_IN_SIGNATURE');
   });
 });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { startCheckpointer, type CheckpointReport } from '../src/db/sqlite-checkpointer.js';
+import { type CheckpointReport, startCheckpointer } from '../src/db/sqlite-checkpointer.js';
 import { createDeps } from '../src/deps.js';
 
 let dataDir: string;

@@ -4,9 +4,9 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle, type Db } from '../src/db/database.js';
+import { type DatabaseHandle, type Db, openDatabase } from '../src/db/database.js';
 import { reusableQuery } from '../src/db/reusable-query.js';
-import { groupCommitOf, type GroupCommitSqlite } from '../src/db/sqlite-group-commit.js';
+import { type GroupCommitSqlite, groupCommitOf } from '../src/db/sqlite-group-commit.js';
 
 const organizationInsert = reusableQuery((db, id: string, name: string, sdkIntegration: number, createdAt: string) =>
   db.insertInto('organizations').values({ id, name, sdk_integration: sdkIntegration, created_at: createdAt }),
@@ -40,11 +40,13 @@ describe('SQLite group commit: writes arriving together commit together, and nob
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const committedNames = () =>
-    (outside.prepare('select name from organizations order by name').all() as { name: string }[]).map((row) => row.name);
+  const committedNames = () => (outside.prepare('select name from organizations order by name').all() as { name: string }[]).map((row) => row.name);
   const addInTransaction = (name: string, fail = false) =>
     db.transaction().execute(async (trx) => {
-      await trx.insertInto('organizations').values({ id: `id-${name}`, name, sdk_integration: 0, created_at: '2026-01-02T00:00:00.000Z' }).execute();
+      await trx
+        .insertInto('organizations')
+        .values({ id: `id-${name}`, name, sdk_integration: 0, created_at: '2026-01-02T00:00:00.000Z' })
+        .execute();
       if (fail) throw new Error(`${name} fails`);
     });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Answer } from '../src/documents/schemas.js';
 import { MAX_IMAGE_LENGTH, resolveAnswers } from '../src/documents/creating/template-answers.js';
+import type { Answer } from '../src/documents/schemas.js';
 import { createTemplateSchema, type Question, type QuestionType, type TemplateBody } from '../src/templates/schemas.js';
 import { sampleTemplate } from './support/fixtures.js';
 
@@ -119,7 +119,12 @@ describe('answers start from preFill values, then clausula/select/searchlist def
       question('notes', 'text', { value: 'not a default for text' }),
       question('color', 'clausula', { options: options('red', 'blue') }),
     ],
-    { preFill: [{ name: 'country', value: 'CO' }, { name: 'empty', value: '' }] },
+    {
+      preFill: [
+        { name: 'country', value: 'CO' },
+        { name: 'empty', value: '' },
+      ],
+    },
   );
 
   it.each<[string, Answer[], Record<string, string>]>([
@@ -201,7 +206,7 @@ describe('with prereqOptionals a question applies when ANY listed {q}_{v} matche
   ])('%s → applies: %s', (_case, method, applies) => {
     const data = method === undefined ? answers(['reference', 'R1']) : answers(['pay_method', method], ['reference', 'R1']);
     const result = resolveAnswers(body, data);
-    expect(result.ok && result.answers['reference'] === 'R1').toBe(applies);
+    expect(result.ok && result.answers.reference === 'R1').toBe(applies);
   });
 
   it('any of several clausulas can match', () => {
@@ -234,11 +239,7 @@ describe('a question whose prereq source is itself not applicable counts as not 
   ]);
 
   it.each<[string, Answer[], Record<string, string>]>([
-    [
-      'the head of the chain says no: the middle default does not count, the tail is dropped',
-      answers(['guarantor_nit', '900123']),
-      { has_guarantor: 'no' },
-    ],
+    ['the head of the chain says no: the middle default does not count, the tail is dropped', answers(['guarantor_nit', '900123']), { has_guarantor: 'no' }],
     [
       'the head says yes: the middle default applies and so does the tail',
       answers(['has_guarantor', 'yes'], ['guarantor_nit', '900123']),
@@ -249,11 +250,7 @@ describe('a question whose prereq source is itself not applicable counts as not 
       answers(['has_guarantor', 'yes'], ['guarantor_kind', 'company'], ['guarantor_nit', '900123']),
       { has_guarantor: 'yes', guarantor_kind: 'company' },
     ],
-    [
-      'an OR source that is not applicable does not match',
-      answers(['guarantor_kind', 'company'], ['company_nit', '800']),
-      { has_guarantor: 'no' },
-    ],
+    ['an OR source that is not applicable does not match', answers(['guarantor_kind', 'company'], ['company_nit', '800']), { has_guarantor: 'no' }],
     [
       'an OR source that applies matches',
       answers(['has_guarantor', 'yes'], ['guarantor_kind', 'company'], ['company_nit', '800']),
@@ -632,7 +629,7 @@ describe('the answers are a plain object and the inputs are never mutated', () =
     const bodyBefore = structuredClone(body);
     const dataBefore = structuredClone(data);
     const result = resolveAnswers(body, data);
-    expect(result.ok && result.answers['buyer_email']).toBe('juan@example.com');
+    expect(result.ok && result.answers.buyer_email).toBe('juan@example.com');
     expect(body).toEqual(bodyBefore);
     expect(data).toEqual(dataBefore);
   });

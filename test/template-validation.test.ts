@@ -12,11 +12,7 @@ function withQuestions(...extra: Question[]): Body {
 }
 
 const invalid: [rule: string, body: Body, message: string | RegExp][] = [
-  [
-    'question names are unique',
-    withQuestions({ name: 'buyer_name', type: 'text', description: 'Again' }),
-    '"config[8]" contains a duplicate value',
-  ],
+  ['question names are unique', withQuestions({ name: 'buyer_name', type: 'text', description: 'Again' }), '"config[8]" contains a duplicate value'],
   [
     'type is one of the known list',
     withQuestions({ name: 'x', type: 'colour', description: 'Colour' }),
@@ -24,11 +20,7 @@ const invalid: [rule: string, body: Body, message: string | RegExp][] = [
   ],
   ['a question needs a type', withQuestions({ name: 'x', description: 'X' }), '"config[8].type" is required'],
   ['a question needs a description', withQuestions({ name: 'x', type: 'text' }), '"config[8].description" is required'],
-  [
-    'a question description is not empty',
-    withQuestions({ name: 'x', type: 'text', description: '' }),
-    '"config[8].description" is not allowed to be empty',
-  ],
+  ['a question description is not empty', withQuestions({ name: 'x', type: 'text', description: '' }), '"config[8].description" is not allowed to be empty'],
   ['unknown question attributes are refused', withQuestions({ name: 'x', type: 'text', description: 'X', colour: 1 }), '"config[8].colour" is not allowed'],
   ['unknown root fields are refused', sampleTemplate({ colour: 'red' }), '"colour" is not allowed'],
   ['sign must name existing questions', sampleTemplate({ sign: ['buyer_name', 'ghost'] }), /^"sign\[1\]" must be one of \[buyer_name, buyer_email, /],
@@ -61,7 +53,15 @@ const invalid: [rule: string, body: Body, message: string | RegExp][] = [
   ],
   [
     'option values are unique',
-    withQuestions({ name: 'c', type: 'clausula', description: 'C', options: [{ name: 'Yes', value: 'y' }, { name: 'Also yes', value: 'y' }] }),
+    withQuestions({
+      name: 'c',
+      type: 'clausula',
+      description: 'C',
+      options: [
+        { name: 'Yes', value: 'y' },
+        { name: 'Also yes', value: 'y' },
+      ],
+    }),
     '"config[8].options[1]" contains a duplicate value',
   ],
   [
@@ -75,11 +75,7 @@ const invalid: [rule: string, body: Body, message: string | RegExp][] = [
     withQuestions({ name: 'r', type: 'request', description: 'R', endpoint: 'http://example.test/x' }),
     '"config[8].endpoint" must be a valid uri with a scheme matching the https pattern',
   ],
-  [
-    'regex must compile',
-    withQuestions({ name: 'r', type: 'text', description: 'R', regex: '([a-z' }),
-    '"config[8].regex" must be a valid regular expression',
-  ],
+  ['regex must compile', withQuestions({ name: 'r', type: 'text', description: 'R', regex: '([a-z' }), '"config[8].regex" must be a valid regular expression'],
   ...(
     [
       ['a look-ahead', '^(?=.*\\d).+$'],

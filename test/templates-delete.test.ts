@@ -236,7 +236,17 @@ describe.each(dialects)('DELETE /template (%s)', (dialect) => {
       const now = svc.clock.now().toISOString();
       await svc.deps.db
         .insertInto('templates')
-        .values({ id, organization_id: svc.orgA.id, name: 'Older', description: null, body: '{}', build: 1, status: 'active', created_at: now, updated_at: now })
+        .values({
+          id,
+          organization_id: svc.orgA.id,
+          name: 'Older',
+          description: null,
+          body: '{}',
+          build: 1,
+          status: 'active',
+          created_at: now,
+          updated_at: now,
+        })
         .execute();
       expect(await storeDeletes(() => remove(id))).toEqual([[`templates/${id}/mask.html`, `templates/${id}/complete.html`]]);
     });

@@ -89,7 +89,11 @@ describe.each(dialects)('PUT /template (%s)', (dialect) => {
         expect(up.statusCode).toBe(200);
       }
 
-      const res = await put({ id, config: [...sampleTemplate().config as object[], { name: 'notes', type: 'text', description: 'Notes' }], sign: ['buyer_name', 'notes'] });
+      const res = await put({
+        id,
+        config: [...(sampleTemplate().config as object[]), { name: 'notes', type: 'text', description: 'Notes' }],
+        sign: ['buyer_name', 'notes'],
+      });
       expect(res.statusCode).toBe(200);
       expect(res.json().id).toBe(id);
       expect(Object.keys(res.json().urls).sort()).toEqual(['complete', 'mask']);

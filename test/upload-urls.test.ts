@@ -165,9 +165,7 @@ describe('upload and download URLs of template HTML', () => {
       if (!address || typeof address === 'string') throw new Error('no address');
       const socket = net.connect(address.port, '127.0.0.1');
       await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-      socket.write(
-        `PUT ${localPath(urls.mask)} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/html\r\nContent-Length: 3000\r\n\r\n<p>half`,
-      );
+      socket.write(`PUT ${localPath(urls.mask)} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/html\r\nContent-Length: 3000\r\n\r\n<p>half`);
       await new Promise((resolve) => setTimeout(resolve, 100));
       socket.destroy();
       await new Promise((resolve) => setTimeout(resolve, 200));

@@ -2,13 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../src/http/errors.js';
 import { catalogueRoutes } from '../src/veriface/catalogue-routes.js';
-import {
-  DOCUMENTS_CATALOGUE,
-  checkIdentification,
-  documentTypesOf,
-  isSupportedCountry,
-  isSupportedDocument,
-} from '../src/veriface/documents-catalogue.js';
+import { checkIdentification, DOCUMENTS_CATALOGUE, documentTypesOf, isSupportedCountry, isSupportedDocument } from '../src/veriface/documents-catalogue.js';
 import { ISO_COUNTRY_CODES } from '../src/veriface/iso-countries.js';
 
 const LATIN_AMERICA = ['AR', 'BO', 'BR', 'CL', 'CO', 'CR', 'CU', 'DO', 'EC', 'SV', 'GT', 'HN', 'MX', 'NI', 'PA', 'PY', 'PE', 'PR', 'UY', 'VE'];

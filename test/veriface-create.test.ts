@@ -23,7 +23,10 @@ describe.each(dialects)('POST /veriface (%s)', (dialect) => {
 
   beforeEach(async () => {
     svc = await startTestService(dialect, { WEBHOOK_ALLOW_PRIVATE: 'true' });
-    for (const [name, hook] of [['default', receiver], ['crm', crm]] as const) {
+    for (const [name, hook] of [
+      ['default', receiver],
+      ['crm', crm],
+    ] as const) {
       hook.received.length = 0;
       hook.now = () => svc.clock.now();
       hook.secret = (await call(svc.app, 'POST', '/webhooks', { key: svc.orgA.privateKey, body: { name, url: urls[name] } })).json().secret;

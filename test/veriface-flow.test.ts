@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { RECURRING_JOBS } from '../src/deps.js';
+import { scheduleRecurringJobs } from '../src/outbox/jobs.js';
 import { expireDueVerifaces } from '../src/veriface/expire-verifaces.js';
 import { finishVeriface, openVeriface, submitDocumentPhoto, submitFacePhoto } from '../src/veriface/person-flow.js';
-import { scheduleRecurringJobs } from '../src/outbox/jobs.js';
-import { RECURRING_JOBS } from '../src/deps.js';
 import { jpeg, matcher, png } from './support/images.js';
 import { call, dialects, localPath, startTestService, type TestService } from './support/service.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
@@ -75,7 +75,14 @@ describe.each(dialects)('the face-validation process (%s)', (dialect) => {
       ]);
       const events = await webhooks();
       expect(events.map((e) => e.type).sort()).toEqual(
-        ['veriface.created', 'veriface.opened', 'veriface.document_captured', 'veriface.document_captured', 'veriface.face_captured', 'veriface.approved'].sort(),
+        [
+          'veriface.created',
+          'veriface.opened',
+          'veriface.document_captured',
+          'veriface.document_captured',
+          'veriface.face_captured',
+          'veriface.approved',
+        ].sort(),
       );
       for (const event of events) expect(event.data).toMatchObject({ code, custom: { reference: 'RF-9' }, tags: ['kyc'] });
       expect(events.find((e) => e.type === 'veriface.approved')!.data).toMatchObject({ status: 'APPROVED', similarity: 91.31 });
@@ -143,7 +150,7 @@ describe.each(dialects)('the face-validation process (%s)', (dialect) => {
       await expect(finishVeriface({ ...svc.deps, faceMatcher: matcher(10) }, { token })).rejects.toThrow('VERIFACE_CLOSED');
     });
 
-    it("another organization never sees the process", async () => {
+    it('another organization never sees the process', async () => {
       const { code } = await start();
       expect(await read(code, svc.orgB.publicKey)).toEqual({ message: 'VERIFACE_NOT_FOUND' });
     });

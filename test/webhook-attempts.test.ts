@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { emitEvent } from '../src/webhooks/emit-event.js';
 import { call, dialects, startTestService, type TestService } from './support/service.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';

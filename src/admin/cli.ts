@@ -1,20 +1,13 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type Config } from '../config.js';
+import { systemClock } from '../clock.js';
+import { type Config, ConfigError, loadConfig } from '../config.js';
+import { type Db, openDatabase } from '../db/database.js';
+import type { ApiKeyKind } from '../db/schema.js';
 import { ApiError } from '../http/errors.js';
 // The API's own validation, so the command accepts exactly what the API accepts.
 import { validate } from '../http/validate.js';
-import { systemClock } from '../clock.js';
-import { openDatabase, type Db } from '../db/database.js';
-import type { ApiKeyKind } from '../db/schema.js';
-import {
-  addUser,
-  createApiKey,
-  createOrganization,
-  OrganizationError,
-  revokeApiKey,
-  setSdkIntegration,
-} from '../organizations/organizations.js';
-import { isChannel, listMailbox, mailboxDir, type Channel } from '../messages/local-mailbox.js';
+import { type Channel, isChannel, listMailbox, mailboxDir } from '../messages/local-mailbox.js';
+import { addUser, createApiKey, createOrganization, OrganizationError, revokeApiKey, setSdkIntegration } from '../organizations/organizations.js';
 import { findOrganization, listApiKeys, listOrganizations, listUsers } from '../organizations/queries.js';
 import { createWebhookSchema, updateWebhookSchema } from '../webhooks/schemas.js';
 import { createWebhook, deleteWebhook, listWebhooks, rotateWebhookSecret, updateWebhook } from '../webhooks/webhooks.js';

@@ -1,18 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, type MigrationProvider, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, sql, type MigrationProvider } from 'kysely';
-import type { Database } from './schema.js';
 import { foundation } from './migrations/001_foundation.js';
-import { startCheckpointer, type Checkpointer } from './sqlite-checkpointer.js';
-import { GroupCommitSqlite, groupCommitDialect } from './sqlite-group-commit.js';
-import { statementCache } from './statement-cache.js';
 import { outbox } from './migrations/002_outbox.js';
 import { veriface } from './migrations/003_veriface.js';
 import { signing } from './migrations/004_signing.js';
 import { templateFiles } from './migrations/005_template_files.js';
 import { attemptInstance } from './migrations/006_attempt_instance.js';
+import type { Database } from './schema.js';
+import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
+import { GroupCommitSqlite, groupCommitDialect } from './sqlite-group-commit.js';
+import { statementCache } from './statement-cache.js';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -36,7 +36,14 @@ export interface OpenDatabaseOptions {
 
 const migrations: MigrationProvider = {
   async getMigrations() {
-    return { '001_foundation': foundation, '002_outbox': outbox, '003_veriface': veriface, '004_signing': signing, '005_template_files': templateFiles, '006_attempt_instance': attemptInstance };
+    return {
+      '001_foundation': foundation,
+      '002_outbox': outbox,
+      '003_veriface': veriface,
+      '004_signing': signing,
+      '005_template_files': templateFiles,
+      '006_attempt_instance': attemptInstance,
+    };
   },
 };
 

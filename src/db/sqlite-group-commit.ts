@@ -1,8 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import {
-  SqliteAdapter,
-  SqliteIntrospector,
-  SqliteQueryCompiler,
   type CompiledQuery,
   type DatabaseConnection,
   type DatabaseIntrospector,
@@ -12,6 +9,9 @@ import {
   type Kysely,
   type QueryCompiler,
   type QueryResult,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
 } from 'kysely';
 import type { Db } from './database.js';
 

@@ -1,4 +1,4 @@
-import { parse, type DefaultTreeAdapterTypes, type Token } from 'parse5';
+import { type DefaultTreeAdapterTypes, parse, type Token } from 'parse5';
 import { escapeHtml } from '../text/escape-html.js';
 
 /*
@@ -153,7 +153,7 @@ export class HtmlSource {
       return { start: startTag.startOffset, end: startTag.endOffset, text: this.rebuildStartTag(element, startTag, hidden) };
     }
     if (!hidden && present) {
-      const at = location.attrs?.['hidden'];
+      const at = location.attrs?.hidden;
       if (!at) return undefined;
       let start = at.startOffset;
       while (start > startTag.startOffset && HTML_WHITESPACE.has(this.text.charAt(start - 1))) start -= 1;

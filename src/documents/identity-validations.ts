@@ -117,12 +117,7 @@ function effectiveOf(fields: ValidationFieldsInput, source: EffectiveValidations
 }
 
 /** Checks on the effective result of one signer: rule 3, then the phone requirements. */
-function checkEffective(
-  effective: EffectiveValidations,
-  signer: SignerValidationInput,
-  label: string,
-  settingPrefix: string,
-): string | undefined {
+function checkEffective(effective: EffectiveValidations, signer: SignerValidationInput, label: string, settingPrefix: string): string | undefined {
   if (effective.options.camera === 'identification') {
     const missing = (['identification', 'identificationType', 'country'] as const).filter((key) => !isFilled(signer[key]));
     if (missing.length > 0) {
@@ -139,11 +134,7 @@ function labelOf(signer: SignerValidationInput, index: number): string {
   return signer.label !== undefined && signer.label !== '' ? signer.label : `signProfile[${index}]`;
 }
 
-export function resolveValidations(request: {
-  root: ValidationFieldsInput;
-  signers: SignerValidationInput[];
-  package: boolean;
-}): ResolveResult {
+export function resolveValidations(request: { root: ValidationFieldsInput; signers: SignerValidationInput[]; package: boolean }): ResolveResult {
   const { root, signers } = request;
   const packageMode = request.package === true;
 

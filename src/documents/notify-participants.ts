@@ -6,7 +6,7 @@ import { templatedEmail } from '../messages/message-templates.js';
 import { whatsAppMessage } from '../messages/whatsapp-message.js';
 import { enqueue, type NewMessage } from '../outbox/enqueue.js';
 import type { EffectiveValidations } from './identity-validations.js';
-import { recordProcessEvent, type ProcessAction } from './process-events.js';
+import { type ProcessAction, recordProcessEvent } from './process-events.js';
 
 /** Where a participant's page lives: under this path of PUBLIC_URL, followed by their link token. */
 export const SIGNER_PATH_PREFIX = '/s/';

@@ -1,8 +1,8 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
+import { parseJson } from '../db/json-column.js';
 import type { ParticipantRow, ProcessRow } from '../db/schema.js';
 import { newObjectId } from '../ids.js';
-import { parseJson } from '../db/json-column.js';
 import { emitEvent } from '../webhooks/emit-event.js';
 import { insertProcessEvent } from './queries.js';
 

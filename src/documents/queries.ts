@@ -1,15 +1,9 @@
 import type { Expression } from 'kysely';
-import { olderThan } from '../db/keyset.js';
 import type { Db } from '../db/database.js';
-import type {
-  ParticipantRow,
-  ProcessDocumentRow,
-  ProcessEventRow,
-  ProcessRow,
-  ProcessStatus,
-} from '../db/schema.js';
 import { toCount } from '../db/database.js';
+import { olderThan } from '../db/keyset.js';
 import { reusableQuery } from '../db/reusable-query.js';
+import type { ParticipantRow, ProcessDocumentRow, ProcessEventRow, ProcessRow, ProcessStatus } from '../db/schema.js';
 
 export async function insertProcess(db: Db, row: ProcessRow): Promise<void> {
   await db.insertInto('processes').values(row).execute();
@@ -28,12 +22,7 @@ export async function insertProcessEvent(db: Db, row: ProcessEventRow): Promise<
 }
 
 export async function findProcessByCode(db: Db, organizationId: string, code: string): Promise<ProcessRow | undefined> {
-  return db
-    .selectFrom('processes')
-    .selectAll()
-    .where('code', '=', code)
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirst();
+  return db.selectFrom('processes').selectAll().where('code', '=', code).where('organization_id', '=', organizationId).executeTakeFirst();
 }
 
 export async function findProcessById(db: Db, id: string): Promise<ProcessRow | undefined> {
@@ -90,12 +79,7 @@ export async function updateParticipant(
 }
 
 export async function markDocumentReady(db: Db, id: string, sha256: string): Promise<boolean> {
-  const result = await db
-    .updateTable('process_documents')
-    .set({ file_ready: 1, sha256 })
-    .where('id', '=', id)
-    .where('file_ready', '=', 0)
-    .executeTakeFirst();
+  const result = await db.updateTable('process_documents').set({ file_ready: 1, sha256 }).where('id', '=', id).where('file_ready', '=', 0).executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
@@ -120,20 +104,8 @@ export async function setNextReminder(db: Db, id: string, at: string | null): Pr
   await db.updateTable('processes').set({ next_reminder_at: at }).where('id', '=', id).execute();
 }
 
-export async function findDueProcesses(
-  db: Db,
-  column: 'expires_at' | 'next_reminder_at',
-  now: string,
-  limit: number,
-): Promise<ProcessRow[]> {
-  return db
-    .selectFrom('processes')
-    .selectAll()
-    .where('status', '=', 'CREATED')
-    .where(column, '<=', now)
-    .orderBy(column)
-    .limit(limit)
-    .execute();
+export async function findDueProcesses(db: Db, column: 'expires_at' | 'next_reminder_at', now: string, limit: number): Promise<ProcessRow[]> {
+  return db.selectFrom('processes').selectAll().where('status', '=', 'CREATED').where(column, '<=', now).orderBy(column).limit(limit).execute();
 }
 
 export type ProcessSummaryRow = Pick<ProcessRow, 'id' | 'code' | 'kind' | 'name' | 'status' | 'expires_at' | 'created_at' | 'updated_at'>;

@@ -1,11 +1,20 @@
 import type { ServiceContext } from '../context.js';
 import { API_PREFIX } from '../http/prefix.js';
-import { defineRoute, noInput, type ApiRoute, type RouteError } from '../http/route.js';
-import { cancelProcesses } from './lifecycle/cancel-processes.js';
+import { type ApiRoute, defineRoute, noInput, type RouteError } from '../http/route.js';
 import { createSigningProcess } from './creating/create-process.js';
 import { draftFromPackage, draftFromPdf, draftFromTemplate } from './creating/drafts.js';
+import { cancelProcesses } from './lifecycle/cancel-processes.js';
 import { listProcesses, readProcess, readRoadmap } from './lifecycle/read-process.js';
-import { cancelResponse, cancelSchema, createdProcessResponse, packageSchema, readProcessQuery, roadmapQuery, saveFromTemplateSchema, uploadPdfSchema } from './schemas.js';
+import {
+  cancelResponse,
+  cancelSchema,
+  createdProcessResponse,
+  packageSchema,
+  readProcessQuery,
+  roadmapQuery,
+  saveFromTemplateSchema,
+  uploadPdfSchema,
+} from './schemas.js';
 
 const tag = 'signing processes';
 

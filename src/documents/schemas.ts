@@ -72,7 +72,9 @@ export interface PackageInput extends ProcessFieldsInput {
   documents: PackageDocumentInput[];
 }
 
-const email = Joi.string().email({ tlds: { allow: false } }).max(320);
+const email = Joi.string()
+  .email({ tlds: { allow: false } })
+  .max(320);
 
 const validationOptions = Joi.object<ValidationOptionsInput, true>({
   camera: Joi.string().valid('identification', 'photo'),
@@ -166,12 +168,7 @@ export const packageSchema = Joi.object<PackageInput, true>({
   data: answers.description('answers for every template document that sends none'),
   compress: Joi.boolean().valid(true).description('answer an upload URL for each document that has no template and no file'),
   signProfile: Joi.array().items(packageSigner).min(1).max(MAX_PARTICIPANTS).unique('email'),
-  documents: Joi.array()
-    .items(packageDocument)
-    .min(2)
-    .max(MAX_PACKAGE_DOCUMENTS)
-    .required()
-    .messages({ 'array.min': 'DOCUMENTS_MIN_TWO' }),
+  documents: Joi.array().items(packageDocument).min(2).max(MAX_PACKAGE_DOCUMENTS).required().messages({ 'array.min': 'DOCUMENTS_MIN_TWO' }),
 });
 
 export const processCode = Joi.string()
@@ -195,7 +192,10 @@ export const readProcessQuery = Joi.object<ReadProcessQuery, true>({
   template: templateId,
   limit: Joi.number().integer().min(1).max(500).default(DEFAULT_PAGE_SIZE),
   cursor: Joi.string().max(200),
-}).oxor('code', 'status').oxor('code', 'template').oxor('code', 'cursor');
+})
+  .oxor('code', 'status')
+  .oxor('code', 'template')
+  .oxor('code', 'cursor');
 
 export const roadmapQuery = Joi.object<{ code: string }, true>({ code: processCode.required() });
 
@@ -222,7 +222,7 @@ const createdParticipant = Joi.object({
 
 export const createdProcessResponse = Joi.object({
   code: processCode.required(),
-  document: processCode.required().description('the same code, under the real service\'s name for it'),
+  document: processCode.required().description("the same code, under the real service's name for it"),
   signProfile: Joi.array().items(createdParticipant).required(),
   documents: Joi.array()
     .items(Joi.object({ name: Joi.string().required(), url: Joi.string().uri().description('PUT the PDF here (compress), 5 minutes') }))

@@ -2,14 +2,14 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Transform, type Readable } from 'node:stream';
 import {
   BlobEmptyError,
   BlobExistsError,
+  type BlobStore,
   BlobTooLargeError,
   contentTypeOf,
-  type BlobStore,
   type PresignOptions,
   type StoredBlob,
   type WriteOptions,

@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import { ApiError } from '../http/errors.js';
-import { defineRoute, noInput, type ApiRoute, type RouteDefinition } from '../http/route.js';
-import { BlobEmptyError, BlobExistsError, BlobTooLargeError, type BlobStore } from './blob-store.js';
+import { type ApiRoute, defineRoute, noInput, type RouteDefinition } from '../http/route.js';
+import { BlobEmptyError, BlobExistsError, type BlobStore, BlobTooLargeError } from './blob-store.js';
 import { downloadHeaders } from './download-headers.js';
 import { FILES_ROUTE_PREFIX, isValidBlobKey } from './local-blob-store.js';
 import type { UrlSigner } from './url-signer.js';
@@ -78,37 +78,48 @@ export function filesRoutes(options: FilesRoutesOptions): ApiRoute[] {
     method: 'PUT',
     summary: 'Upload a file to a presigned URL (raw bytes)',
     rawBody: [...new Set(policies.flatMap((policy) => policy.contentTypes))],
-    errors: ['URL_EXPIRED', 'URL_SIGNATURE_INVALID', ['TEMPLATE_NOT_FOUND', 404], ['DOCUMENT_NOT_FOUND', 404], 'DOCUMENT_ALREADY_UPLOADED', 'UPLOAD_IN_PROGRESS', 'FILE_TOO_LARGE', 'FILE_EMPTY', 'FILE_NOT_VALID', 'FILE_WRONG_TYPE'],
+    errors: [
+      'URL_EXPIRED',
+      'URL_SIGNATURE_INVALID',
+      ['TEMPLATE_NOT_FOUND', 404],
+      ['DOCUMENT_NOT_FOUND', 404],
+      'DOCUMENT_ALREADY_UPLOADED',
+      'UPLOAD_IN_PROGRESS',
+      'FILE_TOO_LARGE',
+      'FILE_EMPTY',
+      'FILE_NOT_VALID',
+      'FILE_WRONG_TYPE',
+    ],
     handler: async ({ request, query, reply }) => {
-    const key = authorize('PUT', request.url, query);
-    const policy = policies.find((p) => p.matches(key));
-    if (!policy) throw new ApiError(403, 'URL_SIGNATURE_INVALID');
-    const contentType = mediaType(request.headers['content-type']);
-    if (!policy.contentTypes.includes(contentType)) {
-      throw new ApiError(415, `FILE_WRONG_TYPE: Content-Type must be ${policy.contentTypes.join(' or ')}`);
-    }
-    const declared = Number(request.headers['content-length'] ?? 0);
-    if (declared > maxBytes) throw new ApiError(413, `FILE_TOO_LARGE: at most ${maxBytes} bytes`);
-    await policy.ensureTarget(key);
-    let size: number;
-    try {
-      ({ size } = await store.write(key, request.raw, { contentType, maxBytes, ifAbsent: policy.writeOnce === true }));
-    } catch (error) {
-      if (error instanceof BlobTooLargeError) throw new ApiError(413, `FILE_TOO_LARGE: at most ${maxBytes} bytes`);
-      if (error instanceof BlobEmptyError) throw new ApiError(400, 'FILE_EMPTY');
-      if (error instanceof BlobExistsError) {
-        // Another upload to this URL finished first: say whether it is already recorded or still being checked.
-        await policy.ensureTarget(key);
-        throw new ApiError(409, 'UPLOAD_IN_PROGRESS: another upload to this URL finished first');
+      const key = authorize('PUT', request.url, query);
+      const policy = policies.find((p) => p.matches(key));
+      if (!policy) throw new ApiError(403, 'URL_SIGNATURE_INVALID');
+      const contentType = mediaType(request.headers['content-type']);
+      if (!policy.contentTypes.includes(contentType)) {
+        throw new ApiError(415, `FILE_WRONG_TYPE: Content-Type must be ${policy.contentTypes.join(' or ')}`);
       }
-      throw error;
-    }
-    if (!(await policy.claim(key))) {
-      await store.delete([key]);
+      const declared = Number(request.headers['content-length'] ?? 0);
+      if (declared > maxBytes) throw new ApiError(413, `FILE_TOO_LARGE: at most ${maxBytes} bytes`);
       await policy.ensureTarget(key);
-    }
-    await policy.stored?.(key);
-    return reply.send({ message: 'OK', size });
+      let size: number;
+      try {
+        ({ size } = await store.write(key, request.raw, { contentType, maxBytes, ifAbsent: policy.writeOnce === true }));
+      } catch (error) {
+        if (error instanceof BlobTooLargeError) throw new ApiError(413, `FILE_TOO_LARGE: at most ${maxBytes} bytes`);
+        if (error instanceof BlobEmptyError) throw new ApiError(400, 'FILE_EMPTY');
+        if (error instanceof BlobExistsError) {
+          // Another upload to this URL finished first: say whether it is already recorded or still being checked.
+          await policy.ensureTarget(key);
+          throw new ApiError(409, 'UPLOAD_IN_PROGRESS: another upload to this URL finished first');
+        }
+        throw error;
+      }
+      if (!(await policy.claim(key))) {
+        await store.delete([key]);
+        await policy.ensureTarget(key);
+      }
+      await policy.stored?.(key);
+      return reply.send({ message: 'OK', size });
     },
   });
 
@@ -117,10 +128,10 @@ export function filesRoutes(options: FilesRoutesOptions): ApiRoute[] {
     summary: 'Download a file from a presigned URL',
     errors: ['URL_EXPIRED', 'URL_SIGNATURE_INVALID', 'FILE_NOT_FOUND'],
     handler: async ({ request, query, reply }) => {
-    const key = authorize('GET', request.url, query);
-    const blob = await store.read(key);
-    if (!blob) throw new ApiError(404, 'FILE_NOT_FOUND');
-    return reply.headers(downloadHeaders(key)).header('content-length', blob.size).send(blob.body);
+      const key = authorize('GET', request.url, query);
+      const blob = await store.read(key);
+      if (!blob) throw new ApiError(404, 'FILE_NOT_FOUND');
+      return reply.headers(downloadHeaders(key)).header('content-length', blob.size).send(blob.body);
     },
   });
 

@@ -5,10 +5,10 @@ import {
   HeadObjectCommand,
   NoSuchKey,
   NotFound,
-  S3ServiceException,
   PutObjectCommand,
   S3Client,
   type S3ClientConfig,
+  S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Clock } from '../clock.js';
@@ -16,9 +16,9 @@ import type { S3Config } from '../config.js';
 import {
   BlobEmptyError,
   BlobExistsError,
+  type BlobStore,
   BlobTooLargeError,
   contentTypeOf,
-  type BlobStore,
   type PresignOptions,
   type StoredBlob,
   type WriteOptions,

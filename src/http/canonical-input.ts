@@ -1,6 +1,6 @@
-import { parsesAsUrl, WHATWG_URL_RULE } from './web-url.js';
 import Joi from 'joi';
 import { isRecord } from '../is-record.js';
+import { parsesAsUrl, WHATWG_URL_RULE } from './web-url.js';
 
 /**
  * A fast path in front of Joi. Joi walks its schema tree on every call, which on a whole template
@@ -232,8 +232,7 @@ function typeCheck(node: Node): Check | undefined {
       const tests = testsOf(native, stringRule);
       if (!tests) return undefined;
       const delegated = delegatedStringRules(node.rules.filter((rule) => DELEGATED_STRING_RULES.has(rule.name)));
-      return (value) =>
-        typeof value === 'string' && value !== '' && tests.every((test) => test(value)) && delegated(value) ? value : UNDECIDED;
+      return (value) => (typeof value === 'string' && value !== '' && tests.every((test) => test(value)) && delegated(value) ? value : UNDECIDED);
     }
     case 'number': {
       const tests = testsOf(node.rules, numberRule);

@@ -27,7 +27,10 @@ export const ERROR_CATALOGUE = {
   },
   TEMPLATE_IN_USE: { status: [400], meaning: 'A process created from the template is still in signature' },
   TEMPLATE_HTML_MISSING: { status: [400], meaning: 'The Complete HTML of the template has not been uploaded' },
-  PATTERNS_TOO_COSTLY: { status: [400], meaning: "Checking the answers against the template's patterns would take too long: shorter answers or smaller patterns" },
+  PATTERNS_TOO_COSTLY: {
+    status: [400],
+    meaning: "Checking the answers against the template's patterns would take too long: shorter answers or smaller patterns",
+  },
   REFERENCE_NOT_FOUND: { status: [400], meaning: 'No reference link with this id in the organization' },
 
   // Files and upload URLs

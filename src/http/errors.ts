@@ -1,4 +1,4 @@
-import { type CodeMessage, type FieldMessage } from './error-catalogue.js';
+import type { CodeMessage, FieldMessage } from './error-catalogue.js';
 
 /**
  * An error the API answers as `{message}` with its status; anything else becomes a logged 500.

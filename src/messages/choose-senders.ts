@@ -1,11 +1,11 @@
 import type { Clock } from '../clock.js';
-import { LocalMailbox, mailboxDir, type Channel } from './local-mailbox.js';
+import { type Channel, LocalMailbox, mailboxDir } from './local-mailbox.js';
 import type { Mailer } from './mailer.js';
-import { SmtpMailer } from './smtp-mailer.js';
 import type { SmsSender } from './sms.js';
+import { SmtpMailer } from './smtp-mailer.js';
 import { TwilioSmsSender } from './twilio-sms.js';
-import { WhatsAppCloudSender } from './whatsapp-cloud.js';
 import type { WhatsAppSender } from './whatsapp.js';
+import { WhatsAppCloudSender } from './whatsapp-cloud.js';
 
 export interface SenderOptions {
   dataDir: string;

@@ -115,9 +115,7 @@ export class LocalMailbox {
 /** The mailbox's messages, newest first, optionally of one channel. */
 export async function listMailbox(root: string, options: ListOptions = {}): Promise<MailboxEntry[]> {
   const channels = options.channel ? [options.channel] : CHANNELS;
-  const found = await Promise.all(
-    channels.map(async (channel) => (await finishedFiles(path.join(root, channel))).map((name) => ({ channel, name }))),
-  );
+  const found = await Promise.all(channels.map(async (channel) => (await finishedFiles(path.join(root, channel))).map((name) => ({ channel, name }))));
   const newestFirst = found.flat().sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
   const chosen = newestFirst.slice(0, options.limit ?? 20);
   return Promise.all(chosen.map(({ channel, name }) => readEntry(channel, path.join(root, channel, name))));

@@ -10,11 +10,7 @@ export interface ProviderAnswer {
  * One POST to a messaging provider's API. No answer in time, or no connection at all, is a retryable
  * SendError; any HTTP answer is returned for the provider's own reading.
  */
-export async function postToProvider(
-  url: string,
-  request: { headers: Record<string, string>; body: string },
-  timeoutMs: number,
-): Promise<ProviderAnswer> {
+export async function postToProvider(url: string, request: { headers: Record<string, string>; body: string }, timeoutMs: number): Promise<ProviderAnswer> {
   let response: Response;
   let text: string;
   try {

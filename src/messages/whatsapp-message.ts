@@ -10,7 +10,5 @@ export function whatsAppMessage(
   options: { to: string; purpose: Exclude<keyof WhatsAppTemplates, 'language'>; parameters: string[]; text: string },
 ): WhatsAppPayload {
   const name = templates[options.purpose];
-  return name
-    ? { to: options.to, template: { name, language: templates.language, parameters: options.parameters } }
-    : { to: options.to, text: options.text };
+  return name ? { to: options.to, template: { name, language: templates.language, parameters: options.parameters } } : { to: options.to, text: options.text };
 }

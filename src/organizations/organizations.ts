@@ -1,7 +1,7 @@
+import { generateApiKey, hashApiKey, keyHint } from '../auth/keys.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import type { ApiKeyKind, OrganizationRow } from '../db/schema.js';
-import { generateApiKey, hashApiKey, keyHint } from '../auth/keys.js';
 import { newObjectId } from '../ids.js';
 import * as q from './queries.js';
 
@@ -54,11 +54,7 @@ export async function createOrganization(
   });
 }
 
-export async function addUser(
-  db: Db,
-  clock: Clock,
-  options: { organizationId: string; email: string },
-): Promise<{ id: string; email: string }> {
+export async function addUser(db: Db, clock: Clock, options: { organizationId: string; email: string }): Promise<{ id: string; email: string }> {
   if (!(await q.findOrganization(db, options.organizationId))) throw new OrganizationError('ORGANIZATION_NOT_FOUND');
   const email = normalizeEmail(options.email);
   if (await q.findUserByEmail(db, options.organizationId, email)) throw new OrganizationError('USER_ALREADY_EXISTS');
@@ -69,11 +65,7 @@ export async function addUser(
 }
 
 /** The key is returned once; only its hash is stored. */
-export async function createApiKey(
-  db: Db,
-  clock: Clock,
-  options: { organizationId: string; kind: ApiKeyKind },
-): Promise<CreatedKey> {
+export async function createApiKey(db: Db, clock: Clock, options: { organizationId: string; kind: ApiKeyKind }): Promise<CreatedKey> {
   if (!(await q.findOrganization(db, options.organizationId))) throw new OrganizationError('ORGANIZATION_NOT_FOUND');
   const now = clock.now();
   const key = generateApiKey(options.kind);
@@ -90,23 +82,18 @@ export async function createApiKey(
   return { id, kind: options.kind, key };
 }
 
-export async function revokeApiKey(
-  db: Db,
-  clock: Clock,
-  options: { id?: string; key?: string },
-): Promise<{ revoked: number }> {
+export async function revokeApiKey(db: Db, clock: Clock, options: { id?: string; key?: string }): Promise<{ revoked: number }> {
   if (!options.id && !options.key) throw new OrganizationError('KEY_REQUIRED');
-  const revoked = await q.revokeApiKey(
-    db,
-    { id: options.id, keyHash: options.key ? hashApiKey(options.key) : undefined },
-    clock.now().toISOString(),
-  );
+  const revoked = await q.revokeApiKey(db, { id: options.id, keyHash: options.key ? hashApiKey(options.key) : undefined }, clock.now().toISOString());
   if (revoked === 0) throw new OrganizationError('KEY_NOT_FOUND');
   return { revoked };
 }
 
 /** The SDK integration module: with it, web face validations notify the person by e-mail. */
-export async function setSdkIntegration(db: Db, options: { organizationId: string; enabled: boolean }): Promise<{ organization: string; sdkIntegration: boolean }> {
+export async function setSdkIntegration(
+  db: Db,
+  options: { organizationId: string; enabled: boolean },
+): Promise<{ organization: string; sdkIntegration: boolean }> {
   if ((await q.setSdkIntegration(db, options.organizationId, options.enabled)) === 0) throw new OrganizationError('ORGANIZATION_NOT_FOUND');
   return { organization: options.organizationId, sdkIntegration: options.enabled };
 }

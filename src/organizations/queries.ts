@@ -10,7 +10,11 @@ export async function findOrganization(db: Db, id: string): Promise<Organization
 }
 
 export async function setSdkIntegration(db: Db, id: string, enabled: boolean): Promise<number> {
-  const result = await db.updateTable('organizations').set({ sdk_integration: enabled ? 1 : 0 }).where('id', '=', id).executeTakeFirst();
+  const result = await db
+    .updateTable('organizations')
+    .set({ sdk_integration: enabled ? 1 : 0 })
+    .where('id', '=', id)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 
@@ -23,12 +27,7 @@ export async function insertUser(db: Db, row: UserRow): Promise<void> {
 }
 
 export async function findUserByEmail(db: Db, organizationId: string, email: string): Promise<UserRow | undefined> {
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('email', '=', email)
-    .executeTakeFirst();
+  return db.selectFrom('users').selectAll().where('organization_id', '=', organizationId).where('email', '=', email).executeTakeFirst();
 }
 
 export async function listUsers(db: Db, organizationId: string): Promise<UserRow[]> {
@@ -39,27 +38,15 @@ export async function insertApiKey(db: Db, row: ApiKeyRow): Promise<void> {
   await db.insertInto('api_keys').values(row).execute();
 }
 
-export async function findActiveKeyByHash(
-  db: Db,
-  keyHash: string,
-): Promise<{ organization_id: string; kind: ApiKeyKind } | undefined> {
-  return db
-    .selectFrom('api_keys')
-    .select(['organization_id', 'kind'])
-    .where('key_hash', '=', keyHash)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+export async function findActiveKeyByHash(db: Db, keyHash: string): Promise<{ organization_id: string; kind: ApiKeyKind } | undefined> {
+  return db.selectFrom('api_keys').select(['organization_id', 'kind']).where('key_hash', '=', keyHash).where('revoked_at', 'is', null).executeTakeFirst();
 }
 
 export async function listApiKeys(db: Db, organizationId: string): Promise<ApiKeyRow[]> {
   return db.selectFrom('api_keys').selectAll().where('organization_id', '=', organizationId).orderBy('created_at').execute();
 }
 
-export async function revokeApiKey(
-  db: Db,
-  where: { id?: string; keyHash?: string },
-  revokedAt: string,
-): Promise<number> {
+export async function revokeApiKey(db: Db, where: { id?: string; keyHash?: string }, revokedAt: string): Promise<number> {
   let query = db.updateTable('api_keys').set({ revoked_at: revokedAt }).where('revoked_at', 'is', null);
   if (where.id) query = query.where('id', '=', where.id);
   if (where.keyHash) query = query.where('key_hash', '=', where.keyHash);

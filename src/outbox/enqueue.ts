@@ -2,9 +2,9 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import type { OutboxRow } from '../db/schema.js';
 import { newObjectId } from '../ids.js';
+import type { WebhookPayload } from '../webhooks/event.js';
 import { insertOutboxRowOnce, insertOutboxRows } from './queries.js';
 import type { EmailPayload, JobPayload, OutboxKind, SmsPayload, WhatsAppPayload } from './types.js';
-import type { WebhookPayload } from '../webhooks/event.js';
 
 interface PayloadOf {
   webhook: WebhookPayload;

@@ -4,7 +4,7 @@ import type { Clock } from '../clock.js';
 import type { Db, Dialect } from '../db/database.js';
 import type { OutboxRow } from '../db/schema.js';
 import { newObjectId } from '../ids.js';
-import { claimDueMessages, finishMessages, recordAttempt, type MessageResult } from './queries.js';
+import { claimDueMessages, finishMessages, type MessageResult, recordAttempt } from './queries.js';
 import { MAX_ATTEMPTS, nextRetryAt } from './retry-schedule.js';
 import type { DeliveryOutcome, OutboxHandler, OutboxKind, OutboxMessage } from './types.js';
 

@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.js';
-import type { ReferenceLinkRow } from '../db/schema.js';
 import { reusableQuery } from '../db/reusable-query.js';
+import type { ReferenceLinkRow } from '../db/schema.js';
 
 export async function insertReferenceLink(db: Db, row: ReferenceLinkRow): Promise<void> {
   await db.insertInto('reference_links').values(row).execute();
@@ -18,17 +18,11 @@ export async function listReferenceLinks(db: Db, organizationId: string, templat
 }
 
 export async function deleteReferenceLink(db: Db, organizationId: string, id: string): Promise<number> {
-  const result = await db
-    .deleteFrom('reference_links')
-    .where('id', '=', id)
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirst();
+  const result = await db.deleteFrom('reference_links').where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 
-const linksOfTemplateDelete = reusableQuery((db, templateId: string) =>
-  db.deleteFrom('reference_links').where('template_id', '=', templateId).returning('id'),
-);
+const linksOfTemplateDelete = reusableQuery((db, templateId: string) => db.deleteFrom('reference_links').where('template_id', '=', templateId).returning('id'));
 
 export async function deleteReferenceLinksOfTemplate(db: Db, templateId: string): Promise<number> {
   return (await linksOfTemplateDelete(db, templateId)).length;

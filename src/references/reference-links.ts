@@ -27,10 +27,7 @@ function present(ctx: ServiceContext, row: ReferenceLinkRow): ReferenceLink {
   };
 }
 
-export async function createReferenceLink(
-  ctx: ServiceContext,
-  options: { organizationId: string; templateId: string; name?: string },
-): Promise<ReferenceLink> {
+export async function createReferenceLink(ctx: ServiceContext, options: { organizationId: string; templateId: string; name?: string }): Promise<ReferenceLink> {
   return ctx.db.transaction().execute(async (trx) => {
     const template = await lockTemplate(trx, ctx.dialect, options.organizationId, options.templateId);
     if (!template) throw badRequest('TEMPLATE_NOT_FOUND');
@@ -48,19 +45,13 @@ export async function createReferenceLink(
   });
 }
 
-export async function listReferenceLinks(
-  ctx: ServiceContext,
-  options: { organizationId: string; templateId: string },
-): Promise<{ data: ReferenceLink[] }> {
+export async function listReferenceLinks(ctx: ServiceContext, options: { organizationId: string; templateId: string }): Promise<{ data: ReferenceLink[] }> {
   if (!(await findTemplate(ctx, options.organizationId, options.templateId))) throw badRequest('TEMPLATE_NOT_FOUND');
   const rows = await q.listReferenceLinks(ctx.db, options.organizationId, options.templateId);
   return { data: rows.map((row) => present(ctx, row)) };
 }
 
-export async function deleteReferenceLink(
-  ctx: ServiceContext,
-  options: { organizationId: string; id: string },
-): Promise<{ id: string; deleted: boolean }> {
+export async function deleteReferenceLink(ctx: ServiceContext, options: { organizationId: string; id: string }): Promise<{ id: string; deleted: boolean }> {
   if ((await q.deleteReferenceLink(ctx.db, options.organizationId, options.id)) === 0) {
     throw badRequest('REFERENCE_NOT_FOUND');
   }

@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../context.js';
 import { API_PREFIX } from '../http/prefix.js';
-import { defineRoute, noInput, type ApiRoute } from '../http/route.js';
+import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
 import { createReferenceLink, deleteReferenceLink, listReferenceLinks } from './reference-links.js';
 import {
   createReferenceSchema,

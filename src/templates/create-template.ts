@@ -3,7 +3,7 @@ import { newObjectId } from '../ids.js';
 import * as q from './queries.js';
 import type { CreateTemplateInput } from './schemas.js';
 import { mergeBody } from './template-document.js';
-import { seesTemplateUploads, templateFileUrls, type TemplateUrls } from './template-files.js';
+import { seesTemplateUploads, type TemplateUrls, templateFileUrls } from './template-files.js';
 import { checkTemplateReferences } from './template-rules.js';
 
 export async function createTemplate(

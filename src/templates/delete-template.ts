@@ -17,10 +17,7 @@ export interface DeletedTemplate {
  * so a failure can leave an orphan file behind but never a template without its files. A template
  * none of whose files was ever stored (files_stored) has none to look for.
  */
-export async function deleteTemplate(
-  ctx: ServiceContext,
-  options: { organizationId: string; id: string },
-): Promise<DeletedTemplate> {
+export async function deleteTemplate(ctx: ServiceContext, options: { organizationId: string; id: string }): Promise<DeletedTemplate> {
   // Most templates have no reference link and no process in signature: one statement deletes them.
   const unhindered = await q.deleteUnhinderedTemplate(ctx.db, options.organizationId, options.id, IN_SIGNATURE);
   const { filesStored, references } = unhindered ? { ...unhindered, references: 0 } : await deleteWithLinks(ctx, options);
@@ -29,10 +26,7 @@ export async function deleteTemplate(
 }
 
 /** The template and its reference links, counted; or why it cannot go (not found, in use). */
-async function deleteWithLinks(
-  ctx: ServiceContext,
-  options: { organizationId: string; id: string },
-): Promise<{ filesStored: boolean; references: number }> {
+async function deleteWithLinks(ctx: ServiceContext, options: { organizationId: string; id: string }): Promise<{ filesStored: boolean; references: number }> {
   return ctx.db.transaction().execute(async (trx) => {
     const template = await q.lockTemplate(trx, ctx.dialect, options.organizationId, options.id);
     if (!template) throw badRequest('TEMPLATE_NOT_FOUND');

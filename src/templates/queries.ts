@@ -1,7 +1,7 @@
-import { olderThan } from '../db/keyset.js';
 import type { Db, Dialect } from '../db/database.js';
-import type { NewTemplateRow, ProcessStatus, TemplateRow } from '../db/schema.js';
+import { olderThan } from '../db/keyset.js';
 import { reusableQuery } from '../db/reusable-query.js';
+import type { NewTemplateRow, ProcessStatus, TemplateRow } from '../db/schema.js';
 import { documentsInSignature } from '../documents/queries.js';
 import { templateWritten } from './template-cache.js';
 
@@ -62,12 +62,7 @@ export async function findTemplate(db: Db, organizationId: string, id: string): 
 }
 
 /** Reads the row and, on PostgreSQL, locks it until the transaction ends (SQLite serialises writers already). */
-export async function lockTemplate(
-  db: Db,
-  dialect: Dialect,
-  organizationId: string,
-  id: string,
-): Promise<TemplateRow | undefined> {
+export async function lockTemplate(db: Db, dialect: Dialect, organizationId: string, id: string): Promise<TemplateRow | undefined> {
   const rows = dialect === 'postgres' ? await templateForUpdate(db, id, organizationId) : await templateOfOrganization(db, id, organizationId);
   return rows[0];
 }
@@ -82,16 +77,11 @@ export async function templateExists(db: Db, id: string): Promise<boolean> {
   return (await templateIds(db, id)).length > 0;
 }
 
-const templateUpdate = reusableQuery(
-  (db, name: string, description: string | null, body: string, build: number, updatedAt: string, id: string) =>
-    db.updateTable('templates').set({ name, description, body, build, updated_at: updatedAt }).where('id', '=', id),
+const templateUpdate = reusableQuery((db, name: string, description: string | null, body: string, build: number, updatedAt: string, id: string) =>
+  db.updateTable('templates').set({ name, description, body, build, updated_at: updatedAt }).where('id', '=', id),
 );
 
-export async function updateTemplate(
-  db: Db,
-  id: string,
-  patch: Pick<TemplateRow, 'name' | 'description' | 'body' | 'build' | 'updated_at'>,
-): Promise<void> {
+export async function updateTemplate(db: Db, id: string, patch: Pick<TemplateRow, 'name' | 'description' | 'body' | 'build' | 'updated_at'>): Promise<void> {
   await templateUpdate(db, patch.name, patch.description, patch.body, patch.build, patch.updated_at, id);
   templateWritten(id);
 }

@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import type { ServiceContext } from '../context.js';
 import { API_PREFIX } from '../http/prefix.js';
-import { defineRoute, noInput, type ApiRoute } from '../http/route.js';
+import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
 import { createTemplate } from './create-template.js';
 import { deleteTemplate } from './delete-template.js';
 import { getTemplateJson, listTemplates } from './read-templates.js';

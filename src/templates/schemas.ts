@@ -98,7 +98,9 @@ export interface CreateTemplateInput extends TemplateBody {
 
 export type UpdateTemplateInput = Partial<CreateTemplateInput> & { id: string };
 
-const identifier = Joi.string().pattern(/^[A-Za-z0-9][A-Za-z0-9_-]*$/).max(100);
+const identifier = Joi.string()
+  .pattern(/^[A-Za-z0-9][A-Za-z0-9_-]*$/)
+  .max(100);
 
 export const templateId = Joi.string().length(24).hex().lowercase();
 
@@ -139,11 +141,7 @@ const question = Joi.object<Question, true>({
     .min(1),
   prereqOptionals: Joi.array().items(Joi.string()),
   help: Joi.string(),
-  values: Joi.array()
-    .items(Joi.string().min(1))
-    .min(1)
-    .unique()
-    .when('type', { is: 'check', then: Joi.required() }),
+  values: Joi.array().items(Joi.string().min(1)).min(1).unique().when('type', { is: 'check', then: Joi.required() }),
   endpoint: webUrl(['https']).when('type', { is: 'request', then: Joi.required() }),
   removeText: Joi.boolean(),
   addText: Joi.boolean(),
@@ -193,9 +191,7 @@ const bodyFields = {
     .unique('name'),
   help: Joi.object().pattern(Joi.string(), Joi.string().max(2000)),
   custom: Joi.object().unknown(true),
-  files: Joi.array().items(
-    Joi.object({ name: Joi.string().min(1).required(), approve: Joi.string(), optional: Joi.boolean() }),
-  ),
+  files: Joi.array().items(Joi.object({ name: Joi.string().min(1).required(), approve: Joi.string(), optional: Joi.boolean() })),
 };
 
 export const createTemplateSchema = Joi.object<CreateTemplateInput, true>({

@@ -53,11 +53,7 @@ export class TemplateCache {
    * and not written since; otherwise from `load`. Ids are unique across organizations,
    * so an entry of another organization means this one has no such template.
    */
-  async find(
-    organizationId: string,
-    id: string,
-    load: () => Promise<TemplateRow | undefined>,
-  ): Promise<Readonly<TemplateRow> | undefined> {
+  async find(organizationId: string, id: string, load: () => Promise<TemplateRow | undefined>): Promise<Readonly<TemplateRow> | undefined> {
     const now = this.clock.now().getTime();
     this.forgetWritten();
     const entry = this.entries.get(id);

@@ -36,7 +36,7 @@ export function checkTemplateReferences(body: TemplateBody): void {
     (question.prereq ?? []).forEach((condition, pi) => {
       const clausulas = body.config.filter((q) => q.type === 'clausula' && q.name !== question.name).map((q) => q.name);
       const source = byName.get(condition.k);
-      if (!source || source.type !== 'clausula' || source.name === question.name) {
+      if (source?.type !== 'clausula' || source.name === question.name) {
         throw badRequest(mustBeOneOf(`config[${qi}].prereq[${pi}].k`, clausulas));
       }
       const values = (source.options ?? []).map((o) => o.value);

@@ -3,7 +3,7 @@ import { badRequest } from '../http/errors.js';
 import * as q from './queries.js';
 import type { UpdateTemplateInput } from './schemas.js';
 import { changesBody, mergeBody, parseBody } from './template-document.js';
-import { templateFileUrls, type TemplateUrls } from './template-files.js';
+import { type TemplateUrls, templateFileUrls } from './template-files.js';
 import { checkTemplateReferences } from './template-rules.js';
 
 /**

@@ -1,14 +1,13 @@
 import Joi from 'joi';
 import { API_PREFIX } from '../http/prefix.js';
-import { defineRoute, noInput, type ApiRoute } from '../http/route.js';
-import { DOCUMENTS_CATALOGUE, PASSPORT, isSupportedCountry } from './documents-catalogue.js';
+import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
+import { DOCUMENTS_CATALOGUE, isSupportedCountry, PASSPORT } from './documents-catalogue.js';
 
 interface CatalogueQuery {
   country?: string;
 }
 
-const supportedCountry = (value: string, helpers: Joi.CustomHelpers) =>
-  isSupportedCountry(value) ? value : helpers.error('country.unsupported');
+const supportedCountry = (value: string, helpers: Joi.CustomHelpers) => (isSupportedCountry(value) ? value : helpers.error('country.unsupported'));
 
 const catalogueQuery = Joi.object<CatalogueQuery, true>({
   country: Joi.string()

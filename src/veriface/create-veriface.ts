@@ -1,17 +1,17 @@
-import { answerMessage } from '../http/error-catalogue.js';
 import type { ServiceContext } from '../context.js';
 import type { VerifaceRow } from '../db/schema.js';
+import { answerMessage } from '../http/error-catalogue.js';
 import { badRequest } from '../http/errors.js';
 import { newCode, newObjectId, newToken } from '../ids.js';
-import { templatedEmail, renderMessage } from '../messages/message-templates.js';
+import { renderMessage, templatedEmail } from '../messages/message-templates.js';
 import { whatsAppMessage } from '../messages/whatsapp-message.js';
-import { enqueue } from '../outbox/enqueue.js';
-import { normalizeEmail } from '../organizations/organizations.js';
 import { checkCreation } from '../organizations/creation-checks.js';
+import { normalizeEmail } from '../organizations/organizations.js';
 import { findOrganization } from '../organizations/queries.js';
+import { enqueue } from '../outbox/enqueue.js';
 import { checkIdentification } from './documents-catalogue.js';
 import { insertVeriface } from './queries.js';
-import { VERIFACE_CODE_LENGTH, type CreateVerifaceInput } from './schemas.js';
+import { type CreateVerifaceInput, VERIFACE_CODE_LENGTH } from './schemas.js';
 import { recordStage } from './stages.js';
 
 /** Where the person validates: the page is served under this path of PUBLIC_URL. */
@@ -41,10 +41,7 @@ async function checkInput(ctx: ServiceContext, organizationId: string, input: Cr
  * Otherwise the link is answered for the integrator to deliver. The process, its stages, their
  * webhooks and the notification commit together.
  */
-export async function createVeriface(
-  ctx: ServiceContext,
-  options: { organizationId: string; input: CreateVerifaceInput },
-): Promise<CreatedVeriface> {
+export async function createVeriface(ctx: ServiceContext, options: { organizationId: string; input: CreateVerifaceInput }): Promise<CreatedVeriface> {
   const { input, organizationId } = options;
   const now = ctx.clock.now();
   await checkInput(ctx, organizationId, input, now);

@@ -79,10 +79,7 @@ async function storePhoto(ctx: ServiceContext, process: VerifaceRow, name: strin
 }
 
 /** A photo of the document's front or back; a new one replaces the previous. */
-export async function submitDocumentPhoto(
-  ctx: ServiceContext,
-  options: { token: string; side: 'front' | 'back'; image: Buffer },
-): Promise<PersonView> {
+export async function submitDocumentPhoto(ctx: ServiceContext, options: { token: string; side: 'front' | 'back'; image: Buffer }): Promise<PersonView> {
   const process = await openProcess(ctx, options.token);
   const key = await storePhoto(ctx, process, `document-${options.side}`, options.image);
   const patch: VerifacePatch = options.side === 'front' ? { document_front: key } : { document_back: key };
@@ -119,7 +116,11 @@ export async function finishVeriface(
     facePhoto: await readPhoto(ctx, process.face),
   });
   if (!comparison) {
-    await advance(ctx, process, { patch: { status: 'BLOCKED', result_reason: 'MANUAL_REVIEW_REQUIRED' }, stage: 'blocked', detail: { reason: 'MANUAL_REVIEW_REQUIRED' } });
+    await advance(ctx, process, {
+      patch: { status: 'BLOCKED', result_reason: 'MANUAL_REVIEW_REQUIRED' },
+      stage: 'blocked',
+      detail: { reason: 'MANUAL_REVIEW_REQUIRED' },
+    });
     return { code: process.code, status: 'BLOCKED' };
   }
   const similarity = Math.round(comparison.similarity * 100) / 100;

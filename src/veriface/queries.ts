@@ -10,12 +10,7 @@ export async function insertStage(db: Db, row: VerifaceStageRow): Promise<void> 
 }
 
 export async function findVerifaceByCode(db: Db, organizationId: string, code: string): Promise<VerifaceRow | undefined> {
-  return db
-    .selectFrom('veriface_processes')
-    .selectAll()
-    .where('code', '=', code)
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirst();
+  return db.selectFrom('veriface_processes').selectAll().where('code', '=', code).where('organization_id', '=', organizationId).executeTakeFirst();
 }
 
 export async function listStages(db: Db, processId: string): Promise<VerifaceStageRow[]> {
@@ -30,12 +25,7 @@ export type VerifacePatch = Partial<Pick<VerifaceRow, 'status' | 'document_front
 
 /** Changes a process only while it is still in progress; answers whether it did. */
 export async function updateInProgress(db: Db, id: string, patch: VerifacePatch & { updated_at: string }): Promise<boolean> {
-  const result = await db
-    .updateTable('veriface_processes')
-    .set(patch)
-    .where('id', '=', id)
-    .where('status', '=', 'INPROGRESS')
-    .executeTakeFirst();
+  const result = await db.updateTable('veriface_processes').set(patch).where('id', '=', id).where('status', '=', 'INPROGRESS').executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 

@@ -1,8 +1,8 @@
 import type { ServiceContext } from '../context.js';
+import { parseJson } from '../db/json-column.js';
 import type { VerifaceRow } from '../db/schema.js';
 import { badRequest } from '../http/errors.js';
 import { findVerifaceByCode, listStages } from './queries.js';
-import { parseJson } from '../db/json-column.js';
 
 export interface VerifaceView {
   code: string;

@@ -21,14 +21,19 @@ export interface CreateVerifaceInput {
 
 /** The contract's table: seven required fields, then the optional ones, each with its format. */
 export const createVerifaceSchema = Joi.object<CreateVerifaceInput, true>({
-  email: Joi.string().email({ tlds: { allow: false } }).max(320).required(),
+  email: Joi.string()
+    .email({ tlds: { allow: false } })
+    .max(320)
+    .required(),
   platform: Joi.string().valid('whatsapp', 'web').required(),
   name: Joi.string().trim().min(1).max(200).required(),
   phone: phoneJoi.required(),
   country: Joi.string().uppercase().length(2).required(),
   type: Joi.string().uppercase().min(1).max(16).required(),
   identification: Joi.string().trim().min(1).max(50).required(),
-  userEmail: Joi.string().email({ tlds: { allow: false } }).max(320),
+  userEmail: Joi.string()
+    .email({ tlds: { allow: false } })
+    .max(320),
   custom: Joi.object().unknown(true),
   expiredDate: Joi.date().iso(),
   targetWebhooks: Joi.array().items(webhookName).min(1).unique(),

@@ -1,13 +1,13 @@
 import net from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { request, type Dispatcher } from 'undici';
+import { type Dispatcher, request } from 'undici';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import type { WebhookRow } from '../db/schema.js';
 import type { DeliveryOutcome, OutboxHandler, OutboxMessage } from '../outbox/types.js';
 import type { WebhookPayload } from './event.js';
-import { findWebhookById, findWebhooksByIds } from './queries.js';
 import { OriginSlots } from './origin-slots.js';
+import { findWebhookById, findWebhooksByIds } from './queries.js';
 import { isPrivateAddress } from './url-guard.js';
 
 export interface WebhookDeliveryOptions {
@@ -79,8 +79,7 @@ export function webhookDeliveryHandler(options: WebhookDeliveryOptions): OutboxH
       const ok = response.statusCode >= 200 && response.statusCode < 300;
       return { ok, statusCode: response.statusCode, durationMs: performance.now() - started, response: text };
     } catch (error) {
-      const reason =
-        error instanceof Error ? (error.name === 'TimeoutError' ? `timed out after ${options.timeoutMs} ms` : error.message) : String(error);
+      const reason = error instanceof Error ? (error.name === 'TimeoutError' ? `timed out after ${options.timeoutMs} ms` : error.message) : String(error);
       return { ok: false, durationMs: performance.now() - started, error: reason };
     } finally {
       release();

@@ -5,8 +5,8 @@ import { decodeCursor, page } from '../http/cursor.js';
 import { badRequest } from '../http/errors.js';
 import type { OutboxSignal } from '../outbox/enqueue.js';
 import { listAttempts, requeueMessage } from '../outbox/queries.js';
-import type { WebhookEvent } from './event.js';
 import { emitEvent } from './emit-event.js';
+import type { WebhookEvent } from './event.js';
 import * as q from './queries.js';
 
 export interface DeliveryStore {
@@ -51,7 +51,10 @@ function presentAttempt(row: DeliveryAttemptRow): AttemptView {
 }
 
 async function present(db: Db, rows: OutboxRow[], webhooks: WebhookRow[]): Promise<DeliveryView[]> {
-  const attempts = await listAttempts(db, rows.map((r) => r.id));
+  const attempts = await listAttempts(
+    db,
+    rows.map((r) => r.id),
+  );
   const names = new Map(webhooks.map((w) => [w.id, w.name]));
   return rows.map((row) => {
     const webhook = row.webhook_id ? names.get(row.webhook_id) : undefined;
@@ -96,10 +99,7 @@ export async function listDeliveries(
 }
 
 /** Sends a delivery again with the same message id, in a new round of retries. */
-export async function resendDelivery(
-  store: DeliveryStore,
-  options: { organizationId: string; id: string },
-): Promise<{ id: string; status: 'pending' }> {
+export async function resendDelivery(store: DeliveryStore, options: { organizationId: string; id: string }): Promise<{ id: string; status: 'pending' }> {
   const row = await q.findDelivery(store.db, options.organizationId, options.id);
   if (!row) throw badRequest('DELIVERY_NOT_FOUND');
   if (row.status === 'pending') throw badRequest('DELIVERY_PENDING');
@@ -109,10 +109,7 @@ export async function resendDelivery(
 }
 
 /** Queues a `webhook.test` event to one webhook, so an integrator can check the receiver end to end. */
-export async function sendTestEvent(
-  store: DeliveryStore,
-  options: { organizationId: string; name: string },
-): Promise<{ id: string }> {
+export async function sendTestEvent(store: DeliveryStore, options: { organizationId: string; name: string }): Promise<{ id: string }> {
   const webhook = await q.findWebhookByName(store.db, options.organizationId, options.name);
   if (!webhook) throw badRequest('WEBHOOK_NOT_FOUND');
   if (webhook.enabled !== 1) throw badRequest('WEBHOOK_DISABLED');

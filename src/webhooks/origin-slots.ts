@@ -30,7 +30,10 @@ export class OriginSlots {
     const queue = this.waiting.get(origin);
     const next = queue?.shift();
     if (queue?.length === 0) this.waiting.delete(origin);
-    if (next) return next();
+    if (next) {
+      next();
+      return;
+    }
     const count = (this.inFlight.get(origin) ?? 1) - 1;
     if (count === 0) this.inFlight.delete(origin);
     else this.inFlight.set(origin, count);

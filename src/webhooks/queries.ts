@@ -1,5 +1,5 @@
-import { olderThan } from '../db/keyset.js';
 import type { Db } from '../db/database.js';
+import { olderThan } from '../db/keyset.js';
 import type { OutboxRow, OutboxStatus, WebhookRow } from '../db/schema.js';
 
 export async function insertWebhook(db: Db, row: WebhookRow): Promise<void> {
@@ -7,12 +7,7 @@ export async function insertWebhook(db: Db, row: WebhookRow): Promise<void> {
 }
 
 export async function findWebhookByName(db: Db, organizationId: string, name: string): Promise<WebhookRow | undefined> {
-  return db
-    .selectFrom('webhooks')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('name', '=', name)
-    .executeTakeFirst();
+  return db.selectFrom('webhooks').selectAll().where('organization_id', '=', organizationId).where('name', '=', name).executeTakeFirst();
 }
 
 export async function findWebhookById(db: Db, id: string): Promise<WebhookRow | undefined> {
@@ -31,13 +26,7 @@ export async function listWebhooks(db: Db, organizationId: string): Promise<Webh
 /** The enabled webhooks of an organization among `names`. */
 export async function findEnabledWebhooks(db: Db, organizationId: string, names: string[]): Promise<WebhookRow[]> {
   if (names.length === 0) return [];
-  return db
-    .selectFrom('webhooks')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('name', 'in', names)
-    .where('enabled', '=', 1)
-    .execute();
+  return db.selectFrom('webhooks').selectAll().where('organization_id', '=', organizationId).where('name', 'in', names).where('enabled', '=', 1).execute();
 }
 
 export async function updateWebhook(
@@ -57,11 +46,7 @@ export async function listDeliveries(
   organizationId: string,
   options: { webhookId?: string; status?: OutboxStatus; limit: number; after?: { created_at: string; id: string } },
 ): Promise<OutboxRow[]> {
-  let query = db
-    .selectFrom('outbox')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('kind', '=', 'webhook');
+  let query = db.selectFrom('outbox').selectAll().where('organization_id', '=', organizationId).where('kind', '=', 'webhook');
   if (options.webhookId) query = query.where('webhook_id', '=', options.webhookId);
   if (options.status) query = query.where('status', '=', options.status);
   const after = options.after;

@@ -1,14 +1,7 @@
 import { API_PREFIX } from '../http/prefix.js';
-import { defineRoute, noInput, type ApiRoute, type Method, type RouteDefinition } from '../http/route.js';
-import { listDeliveries, resendDelivery, sendTestEvent, type DeliveryStore } from './deliveries.js';
-import {
-  createWebhookSchema,
-  listDeliveriesQuery,
-  resendDeliverySchema,
-  updateWebhookSchema,
-  webhookNameBody,
-  webhookNameQuery,
-} from './schemas.js';
+import { type ApiRoute, defineRoute, type Method, noInput, type RouteDefinition } from '../http/route.js';
+import { type DeliveryStore, listDeliveries, resendDelivery, sendTestEvent } from './deliveries.js';
+import { createWebhookSchema, listDeliveriesQuery, resendDeliverySchema, updateWebhookSchema, webhookNameBody, webhookNameQuery } from './schemas.js';
 import { createWebhook, deleteWebhook, listWebhooks, rotateWebhookSecret, updateWebhook, type WebhookStore } from './webhooks.js';
 
 type WebhookRoute<B, Q> = Omit<RouteDefinition<B, Q>, 'url' | 'tag' | 'access' | 'method'>;

@@ -3,7 +3,9 @@ import { webUrl } from '../http/web-url.js';
 import { templateId } from '../templates/schemas.js';
 import { WEBHOOK_SECRET_PATTERN } from './secret.js';
 
-export const webhookName = Joi.string().pattern(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/).max(100);
+export const webhookName = Joi.string()
+  .pattern(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/)
+  .max(100);
 const url = webUrl(['http', 'https']).max(2000);
 const secret = Joi.string()
   .pattern(WEBHOOK_SECRET_PATTERN)

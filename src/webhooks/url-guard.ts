@@ -37,7 +37,9 @@ for (const [prefix, bits] of [
 function ipv6Bytes(address: string): number[] {
   const bare = address.split('%')[0] ?? '';
   const tail = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(bare);
-  const text = tail ? `${bare.slice(0, tail.index)}${(Number(tail[1]) * 256 + Number(tail[2])).toString(16)}:${(Number(tail[3]) * 256 + Number(tail[4])).toString(16)}` : bare;
+  const text = tail
+    ? `${bare.slice(0, tail.index)}${(Number(tail[1]) * 256 + Number(tail[2])).toString(16)}:${(Number(tail[3]) * 256 + Number(tail[4])).toString(16)}`
+    : bare;
   const [head = '', rest] = text.split('::');
   const groups = (part: string | undefined) => (part ? part.split(':').map((group) => Number.parseInt(group, 16)) : []);
   const left = groups(head);
@@ -47,7 +49,11 @@ function ipv6Bytes(address: string): number[] {
 }
 
 const startsWith = (bytes: number[], prefix: number[]) => prefix.every((byte, i) => bytes[i] === byte);
-const ipv4At = (bytes: number[], at: number, mask = 0) => bytes.slice(at, at + 4).map((byte) => (byte ^ mask) & 0xff).join('.');
+const ipv4At = (bytes: number[], at: number, mask = 0) =>
+  bytes
+    .slice(at, at + 4)
+    .map((byte) => (byte ^ mask) & 0xff)
+    .join('.');
 
 /**
  * The IPv4 address an IPv6 address carries to an IPv4 host, in the forms that reach one: mapped

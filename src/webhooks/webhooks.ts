@@ -1,7 +1,7 @@
-import { answerMessage } from '../http/error-catalogue.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import type { WebhookRow } from '../db/schema.js';
+import { answerMessage } from '../http/error-catalogue.js';
 import { badRequest } from '../http/errors.js';
 import { newObjectId } from '../ids.js';
 import * as q from './queries.js';
@@ -81,10 +81,7 @@ export async function listWebhooks(store: WebhookStore, options: { organizationI
   return { data: (await q.listWebhooks(store.db, options.organizationId)).map(presentWebhook) };
 }
 
-export async function updateWebhook(
-  store: WebhookStore,
-  options: { organizationId: string; input: UpdateWebhookInput },
-): Promise<WebhookView> {
+export async function updateWebhook(store: WebhookStore, options: { organizationId: string; input: UpdateWebhookInput }): Promise<WebhookView> {
   const { input } = options;
   const row = await existing(store, options.organizationId, input.name);
   if (input.url !== undefined) await checkUrl(store, input.url);
@@ -99,10 +96,7 @@ export async function updateWebhook(
 }
 
 /** A new secret signs every delivery from now on, retries of older messages included. */
-export async function rotateWebhookSecret(
-  store: WebhookStore,
-  options: { organizationId: string; name: string },
-): Promise<{ name: string; secret: string }> {
+export async function rotateWebhookSecret(store: WebhookStore, options: { organizationId: string; name: string }): Promise<{ name: string; secret: string }> {
   const row = await existing(store, options.organizationId, options.name);
   const secret = newWebhookSecret();
   await q.updateWebhook(store.db, row.id, { secret, updated_at: store.clock.now().toISOString() });
@@ -110,10 +104,7 @@ export async function rotateWebhookSecret(
 }
 
 /** Pending deliveries to a deleted webhook fail on their next attempt (WEBHOOK_DELETED). */
-export async function deleteWebhook(
-  store: WebhookStore,
-  options: { organizationId: string; name: string },
-): Promise<{ name: string; deleted: boolean }> {
+export async function deleteWebhook(store: WebhookStore, options: { organizationId: string; name: string }): Promise<{ name: string; deleted: boolean }> {
   const row = await existing(store, options.organizationId, options.name);
   await q.deleteWebhook(store.db, row.id);
   return { name: row.name, deleted: true };

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { chooseSenders, type SenderOptions } from '../../src/messages/choose-senders.js';
 import { listMailbox, mailboxDir } from '../../src/messages/local-mailbox.js';
-import { startHttpReceiver, type HttpReceiver } from '../support/http-receiver.js';
-import { startLocalSmtp, type LocalSmtp } from '../support/smtp.js';
+import { type HttpReceiver, startHttpReceiver } from '../support/http-receiver.js';
+import { type LocalSmtp, startLocalSmtp } from '../support/smtp.js';
 
 let dataDir: string;
 let smtp: LocalSmtp;

@@ -16,7 +16,11 @@ describe('A payload that is not what its kind needs fails at once, without sendi
   const cases: [string, OutboxHandler, OutboxMessage][] = [
     ['e-mail without subject', emailHandler({ send: nothingSent }), fromDatabase('email', { to: 'a@b.test', text: 'x' })],
     ['e-mail with a numeric html', emailHandler({ send: nothingSent }), fromDatabase('email', { ...mail, html: 1 })],
-    ['WhatsApp with parameters that are not text', whatsAppHandler({ send: nothingSent }), fromDatabase('whatsapp', { to: '1', template: { name: 'n', language: 'es', parameters: [1] } })],
+    [
+      'WhatsApp with parameters that are not text',
+      whatsAppHandler({ send: nothingSent }),
+      fromDatabase('whatsapp', { to: '1', template: { name: 'n', language: 'es', parameters: [1] } }),
+    ],
     ['SMS that is not an object', smsHandler({ send: nothingSent }), fromDatabase('sms', 'hello')],
   ];
   for (const [name, handler, message] of cases) {

@@ -57,7 +57,12 @@ describe('The local mailbox keeps each message as one JSON file under DATA_DIR/m
       written.push((await mailbox.sms.send({ to: '+1', text: `message ${i}` })).id);
       clock.advance(1_000);
     }
-    expect(fs.readdirSync(path.join(root, 'sms')).sort().map((name) => `sms/${name}`)).toEqual(written);
+    expect(
+      fs
+        .readdirSync(path.join(root, 'sms'))
+        .sort()
+        .map((name) => `sms/${name}`),
+    ).toEqual(written);
     expect(written[0]).toMatch(/^sms\/20260301T100000000Z-\d{6}-[0-9a-f]{8}\.json$/);
     expect(written[2]).toMatch(/^sms\/20260301T100002000Z-/);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderMessage, templatedEmail, type TemplateName, type TemplateVariables } from '../../src/messages/message-templates.js';
+import { renderMessage, type TemplateName, type TemplateVariables, templatedEmail } from '../../src/messages/message-templates.js';
 import { escapeHtml } from '../../src/text/escape-html.js';
 
 const invitation: TemplateVariables['signing-invitation'] = {

@@ -5,9 +5,9 @@ import { SmtpMailer } from '../../src/messages/smtp-mailer.js';
 import { TwilioSmsSender } from '../../src/messages/twilio-sms.js';
 import { WhatsAppCloudSender } from '../../src/messages/whatsapp-cloud.js';
 import type { DeliveryOutcome, EmailPayload } from '../../src/outbox/types.js';
-import { startHttpReceiver, type HttpReceiver } from '../support/http-receiver.js';
+import { type HttpReceiver, startHttpReceiver } from '../support/http-receiver.js';
 import { outboxMessage } from '../support/outbox-message.js';
-import { partsOf, startLocalSmtp, type LocalSmtp } from '../support/smtp.js';
+import { type LocalSmtp, partsOf, startLocalSmtp } from '../support/smtp.js';
 
 /*
  * Providers that quote what they got, in their refusals and in their acceptances: the attempt log
@@ -20,7 +20,13 @@ const otp = renderMessage('otp-code', { code: CODE, minutes: 10 });
 const otpEmail: EmailPayload = { to: 'ana@example.test', ...otp };
 const invitationEmail: EmailPayload = {
   to: 'ana@example.test',
-  ...renderMessage('signing-invitation', { subject: 'Please sign', signerName: 'Ana', processName: 'Lease', message: 'Thanks', link: `https://firma.test/sign/${LINK_TOKEN}` }),
+  ...renderMessage('signing-invitation', {
+    subject: 'Please sign',
+    signerName: 'Ana',
+    processName: 'Lease',
+    message: 'Thanks',
+    link: `https://firma.test/sign/${LINK_TOKEN}`,
+  }),
 };
 
 function expectNothingOfTheMessage(outcome: DeliveryOutcome): void {
@@ -32,7 +38,10 @@ function expectNothingOfTheMessage(outcome: DeliveryOutcome): void {
   expect(outcome.error?.length ?? 0).toBeLessThanOrEqual(200);
 }
 
-const textPartOf = (raw: string) => partsOf(raw).find((part) => part.contentType.startsWith('text/plain'))?.body.replace(/\r\n/g, ' ') ?? raw;
+const textPartOf = (raw: string) =>
+  partsOf(raw)
+    .find((part) => part.contentType.startsWith('text/plain'))
+    ?.body.replace(/\r\n/g, ' ') ?? raw;
 
 describe('No attempt record carries the message, its one-time code or its link', () => {
   let quotingSmtp: LocalSmtp;

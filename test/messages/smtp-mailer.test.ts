@@ -1,12 +1,12 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EmailPayload } from '../../src/outbox/types.js';
 import { emailHandler } from '../../src/messages/handlers.js';
 import { renderMessage } from '../../src/messages/message-templates.js';
 import { SmtpMailer } from '../../src/messages/smtp-mailer.js';
+import type { EmailPayload } from '../../src/outbox/types.js';
 import { outboxMessage } from '../support/outbox-message.js';
 import { closedPort, portOf } from '../support/ports.js';
-import { headersOf, partsOf, startLocalSmtp, type LocalSmtp } from '../support/smtp.js';
+import { headersOf, type LocalSmtp, partsOf, startLocalSmtp } from '../support/smtp.js';
 
 /* Against real SMTP servers (smtp-server) on 127.0.0.1: one that accepts, and ones that refuse. */
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { smsHandler } from '../../src/messages/handlers.js';
-import { TwilioSmsSender, type TwilioSmsOptions } from '../../src/messages/twilio-sms.js';
+import { type TwilioSmsOptions, TwilioSmsSender } from '../../src/messages/twilio-sms.js';
 import type { SmsPayload } from '../../src/outbox/types.js';
-import { startHttpReceiver, type HttpReceiver } from '../support/http-receiver.js';
+import { type HttpReceiver, startHttpReceiver } from '../support/http-receiver.js';
 import { outboxMessage } from '../support/outbox-message.js';
 import { closedPort } from '../support/ports.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { WhatsAppPayload } from '../../src/outbox/types.js';
 import { whatsAppHandler } from '../../src/messages/handlers.js';
-import { WhatsAppCloudSender, type WhatsAppCloudOptions } from '../../src/messages/whatsapp-cloud.js';
-import { startHttpReceiver, type HttpReceiver, type ReceivedRequest, type Reply } from '../support/http-receiver.js';
+import { type WhatsAppCloudOptions, WhatsAppCloudSender } from '../../src/messages/whatsapp-cloud.js';
+import type { WhatsAppPayload } from '../../src/outbox/types.js';
+import { type HttpReceiver, type ReceivedRequest, type Reply, startHttpReceiver } from '../support/http-receiver.js';
 import { outboxMessage } from '../support/outbox-message.js';
 import { closedPort } from '../support/ports.js';
 
@@ -25,7 +25,14 @@ afterAll(async () => {
 function acceptLikeMeta(request: ReceivedRequest): Reply {
   const body: unknown = JSON.parse(request.body);
   const to = typeof body === 'object' && body !== null && 'to' in body && typeof body.to === 'string' ? body.to : '';
-  return { status: 200, json: { messaging_product: 'whatsapp', contacts: [{ input: to, wa_id: to }], messages: [{ id: 'wamid.HBgLMTY1MDM4Nzk0MzkVAgARGBJDQjZCMzlEQUE4OTJBMTE4RTUA' }] } };
+  return {
+    status: 200,
+    json: {
+      messaging_product: 'whatsapp',
+      contacts: [{ input: to, wa_id: to }],
+      messages: [{ id: 'wamid.HBgLMTY1MDM4Nzk0MzkVAgARGBJDQjZCMzlEQUE4OTJBMTE4RTUA' }],
+    },
+  };
 }
 
 function metaError(status: number, message: string, code: number): Reply {
@@ -76,7 +83,15 @@ describe('A WhatsApp message is posted to the Cloud API exactly as Meta document
       template: {
         name: 'signing_invitation',
         language: { code: 'es_CO' },
-        components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ana' }, { type: 'text', text: 'Purchase agreement' }] }],
+        components: [
+          {
+            type: 'body',
+            parameters: [
+              { type: 'text', text: 'Ana' },
+              { type: 'text', text: 'Purchase agreement' },
+            ],
+          },
+        ],
       },
     });
   });

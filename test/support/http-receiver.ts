@@ -24,17 +24,20 @@ export async function startHttpReceiver(): Promise<HttpReceiver> {
   const received: ReceivedRequest[] = [];
   let reply: (request: ReceivedRequest) => Reply = () => ({ status: 200, json: {} });
   const server = http.createServer((req, res) => {
-    text(req).then((body) => {
-      const request = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
-      received.push(request);
-      const chosen = reply(request);
-      if (chosen === 'no answer') return;
-      if (chosen.json !== undefined) {
-        res.writeHead(chosen.status, { 'content-type': 'application/json' }).end(JSON.stringify(chosen.json));
-      } else {
-        res.writeHead(chosen.status, { 'content-type': 'text/plain' }).end(chosen.text ?? '');
-      }
-    }, () => res.destroy());
+    text(req).then(
+      (body) => {
+        const request = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
+        received.push(request);
+        const chosen = reply(request);
+        if (chosen === 'no answer') return;
+        if (chosen.json !== undefined) {
+          res.writeHead(chosen.status, { 'content-type': 'application/json' }).end(JSON.stringify(chosen.json));
+        } else {
+          res.writeHead(chosen.status, { 'content-type': 'text/plain' }).end(chosen.text ?? '');
+        }
+      },
+      () => res.destroy(),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const port = portOf(server.address());

@@ -1,11 +1,12 @@
 import { expect } from 'vitest';
 import type { OutboxRow, ParticipantRow, ProcessRow } from '../../src/db/schema.js';
 import { expireDueProcesses } from '../../src/documents/lifecycle/process-sweeps.js';
-import { findProcessByCode, listParticipants } from '../../src/documents/queries.js';
 import { approveDocument, rejectDocument, signDocument } from '../../src/documents/participant/signer-flow.js';
+import { findProcessByCode, listParticipants } from '../../src/documents/queries.js';
 import { ANSWERS, COMPLETE_HTML, sampleTemplate } from './fixtures.js';
 
 export { ANSWERS, COMPLETE_HTML };
+
 import { call, localPath, type TestOrganization, type TestService } from './service.js';
 
 /** The smallest file the service accepts as a PDF: it checks the header, not the whole syntax. */
@@ -75,15 +76,13 @@ export async function webhookTypes(svc: TestService, org: TestOrganization): Pro
  * everyone signs (FINISH), the first participant rejects, the expiry sweep runs after its date
  * (the process must have one), or the creator cancels through the API.
  */
-export async function endProcess(
-  svc: TestService,
-  org: TestOrganization,
-  code: string,
-  to: 'FINISH' | 'REJECTED' | 'EXPIRED' | 'CANCELLED',
-): Promise<void> {
+export async function endProcess(svc: TestService, org: TestOrganization, code: string, to: 'FINISH' | 'REJECTED' | 'EXPIRED' | 'CANCELLED'): Promise<void> {
   const { process, participants } = await stored(svc, org, code);
   if (to === 'CANCELLED') {
-    const res = await call(svc.app, 'POST', '/document/cancel', { key: org.privateKey, body: { codes: [code], message: 'No longer needed', email: org.email } });
+    const res = await call(svc.app, 'POST', '/document/cancel', {
+      key: org.privateKey,
+      body: { codes: [code], message: 'No longer needed', email: org.email },
+    });
     expect(res.json()).toEqual({ success: 1, errors: { cant: 0 } });
   } else if (to === 'EXPIRED') {
     if (process.expires_at === null) throw new Error('only a process with an expiry date expires');

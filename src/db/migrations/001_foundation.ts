@@ -42,11 +42,7 @@ export const foundation: Migration = {
       .addColumn('created_at', 'varchar(24)', (c) => c.notNull())
       .addColumn('updated_at', 'varchar(24)', (c) => c.notNull())
       .execute();
-    await db.schema
-      .createIndex('templates_organization_created')
-      .on('templates')
-      .columns(['organization_id', 'created_at', 'id'])
-      .execute();
+    await db.schema.createIndex('templates_organization_created').on('templates').columns(['organization_id', 'created_at', 'id']).execute();
 
     await db.schema
       .createTable('reference_links')
@@ -71,11 +67,7 @@ export const foundation: Migration = {
       .addColumn('updated_at', 'varchar(24)', (c) => c.notNull())
       .execute();
     await db.schema.createIndex('processes_template_status').on('processes').columns(['template_id', 'status']).execute();
-    await db.schema
-      .createIndex('processes_organization_created')
-      .on('processes')
-      .columns(['organization_id', 'created_at', 'id'])
-      .execute();
+    await db.schema.createIndex('processes_organization_created').on('processes').columns(['organization_id', 'created_at', 'id']).execute();
 
     await db.schema
       .createTable('settings')

@@ -29,11 +29,7 @@ export const veriface: Migration = {
       .addColumn('created_at', 'varchar(24)', (c) => c.notNull())
       .addColumn('updated_at', 'varchar(24)', (c) => c.notNull())
       .execute();
-    await db.schema
-      .createIndex('veriface_processes_expiry')
-      .on('veriface_processes')
-      .columns(['status', 'expires_at'])
-      .execute();
+    await db.schema.createIndex('veriface_processes_expiry').on('veriface_processes').columns(['status', 'expires_at']).execute();
 
     await db.schema
       .createTable('veriface_stages')

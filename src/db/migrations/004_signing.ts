@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Migration } from 'kysely';
+import { type Kysely, type Migration, sql } from 'kysely';
 
 /**
  * Signing processes grow into real ones: their documents (one, or several for a package), their
@@ -52,11 +52,7 @@ export const signing: Migration = {
     }
     await db.schema.createIndex('processes_status_expiry').on('processes').columns(['status', 'expires_at']).execute();
     await db.schema.createIndex('processes_status_reminder').on('processes').columns(['status', 'next_reminder_at']).execute();
-    await db.schema
-      .createIndex('processes_organization_status_created')
-      .on('processes')
-      .columns(['organization_id', 'status', 'created_at', 'id'])
-      .execute();
+    await db.schema.createIndex('processes_organization_status_created').on('processes').columns(['organization_id', 'status', 'created_at', 'id']).execute();
 
     await db.schema
       .createTable('participants')

@@ -1,7 +1,7 @@
-import { answerMessage } from '../../http/error-catalogue.js';
 import type { ServiceContext } from '../../context.js';
 import type { ParticipantRow, ProcessDocumentRow, ProcessKind, ProcessRow, TemplateRow } from '../../db/schema.js';
 import { readBlobBytes, writeBlobBytes } from '../../files/blob-bytes.js';
+import { answerMessage } from '../../http/error-catalogue.js';
 import { ApiError, badRequest } from '../../http/errors.js';
 import { newCode, newObjectId, newToken } from '../../ids.js';
 import { checkCreation } from '../../organizations/creation-checks.js';
@@ -12,19 +12,19 @@ import type { TemplateBody } from '../../templates/schemas.js';
 import { parseBody } from '../../templates/template-document.js';
 import { templateFileKey } from '../../templates/template-files.js';
 import { DOCUMENT_URL_LIFETIME_SECONDS, documentFileKey, looksLikePdf, sha256 } from '../document-files.js';
-import { fillTemplateHtml } from './fill-template-html.js';
-import { resolveValidations, type EffectiveValidations } from '../identity-validations.js';
+import { type EffectiveValidations, resolveValidations } from '../identity-validations.js';
+import { nextReminderAt } from '../lifecycle/process-sweeps.js';
 import { notifyParticipants, participantLink } from '../notify-participants.js';
 import { recordProcessEvent } from '../process-events.js';
-import { nextReminderAt } from '../lifecycle/process-sweeps.js';
 import { insertDocuments, insertParticipants, insertProcess } from '../queries.js';
-import { PROCESS_CODE_LENGTH, type Answer, type ProcessFieldsInput, type SignerInput } from '../schemas.js';
+import { type Answer, PROCESS_CODE_LENGTH, type ProcessFieldsInput, type SignerInput } from '../schemas.js';
+import { fillTemplateHtml } from './fill-template-html.js';
 import { resolveAnswers } from './template-answers.js';
 import { signersFromTemplate } from './template-signers.js';
 
 export type DocumentDraft =
   | { source: 'template'; name?: string; templateId: string; data: Answer[] }
-  | { source: 'pdf'; name: string; /** Base64; absent when the PDF comes through an upload URL. */ file?: string };
+  | { source: 'pdf'; name: string /** Base64; absent when the PDF comes through an upload URL. */; file?: string };
 
 /** What the three creation endpoints have in common once their shapes are read. */
 export interface ProcessDraft {
@@ -136,9 +136,14 @@ function chooseSigners(draft: ProcessDraft, documents: PreparedDocument[]): Sign
   return derived.signers;
 }
 
-function participantRows(
-  options: { processId: string; signers: SignerInput[]; validations: EffectiveValidations[]; notification: boolean; startNow: boolean; now: string },
-): ParticipantRow[] {
+function participantRows(options: {
+  processId: string;
+  signers: SignerInput[];
+  validations: EffectiveValidations[];
+  notification: boolean;
+  startNow: boolean;
+  now: string;
+}): ParticipantRow[] {
   const { signers, validations, now } = options;
   const firstTurn = Math.min(...signers.map((s) => s.order));
   const ids = participantIds(signers.length);
@@ -188,10 +193,7 @@ function participantRows(
  * invitations of the first turn in one transaction. Participants wait while an uploaded PDF is
  * awaited; they are invited when the last file arrives.
  */
-export async function createSigningProcess(
-  ctx: ServiceContext,
-  options: { organizationId: string; draft: ProcessDraft },
-): Promise<CreatedProcess> {
+export async function createSigningProcess(ctx: ServiceContext, options: { organizationId: string; draft: ProcessDraft }): Promise<CreatedProcess> {
   const { organizationId, draft } = options;
   const { fields } = draft;
   const now = ctx.clock.now();

@@ -1,6 +1,6 @@
 import { badRequest } from '../../http/errors.js';
-import type { DocumentDraft, ProcessDraft } from './create-process.js';
 import type { PackageInput, SaveFromTemplateInput, SignerInput, UploadPdfInput } from '../schemas.js';
+import type { DocumentDraft, ProcessDraft } from './create-process.js';
 
 /** POST /document/save: one document filled from a template. */
 export function draftFromTemplate(input: SaveFromTemplateInput): ProcessDraft {

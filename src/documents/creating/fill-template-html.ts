@@ -1,7 +1,7 @@
 import type { Question, TemplateBody } from '../../templates/schemas.js';
 import { escapeHtml } from '../../text/escape-html.js';
 import { spanishDate } from '../../text/spanish-dates.js';
-import { attribute, HTML_NAMESPACE, HtmlSource, isElement, NO_MARKUP_CONTENT, type Element, type ParentNode, type SourceEdit } from '../html-source.js';
+import { attribute, type Element, HTML_NAMESPACE, HtmlSource, isElement, NO_MARKUP_CONTENT, type ParentNode, type SourceEdit } from '../html-source.js';
 import { isCalendarDate, isImageDataUri } from './template-answers.js';
 
 /** Names filled when the process is sealed, never from answers. */
@@ -111,7 +111,7 @@ function plan(body: TemplateBody, answers: Record<string, string>): Plan {
 
 function isSignaturePlaceholder(element: Element): boolean {
   const classes = attribute(element, 'class');
-  return classes !== undefined && classes.split(/[ \t\n\f\r]+/).includes(SIGNATURE_PLACEHOLDER);
+  return classes?.split(/[ \t\n\f\r]+/).includes(SIGNATURE_PLACEHOLDER) === true;
 }
 
 interface Candidate {

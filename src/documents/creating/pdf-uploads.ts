@@ -3,9 +3,9 @@ import { readBlobBytes } from '../../files/blob-bytes.js';
 import type { UploadPolicy } from '../../files/routes.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import { isDocumentPdfKey, looksLikePdf, sha256 } from '../document-files.js';
+import { startNextTurn } from '../participant/turns.js';
 import { recordProcessEvent } from '../process-events.js';
 import { findAwaitingDocuments, findDocumentByFileKey, findProcessById, listDocuments, markDocumentReady } from '../queries.js';
-import { startNextTurn } from '../participant/turns.js';
 
 export type StoredOutcome = 'started' | 'waiting' | 'invalid' | 'ignored';
 
@@ -25,7 +25,7 @@ export async function documentStored(ctx: ServiceContext, key: string): Promise<
   }
   const outcome = await ctx.db.transaction().execute(async (trx): Promise<StoredOutcome> => {
     const process = await findProcessById(trx, document.process_id);
-    if (!process || process.status !== 'CREATED' || !(await markDocumentReady(trx, document.id, sha256(bytes)))) return 'ignored';
+    if (process?.status !== 'CREATED' || !(await markDocumentReady(trx, document.id, sha256(bytes)))) return 'ignored';
     await recordProcessEvent(trx, ctx.clock, { process, action: 'DOCUMENT_UPLOADED', detail: { document: document.name } });
     if ((await listDocuments(trx, process.id)).some((d) => d.file_ready === 0)) return 'waiting';
     await startNextTurn(trx, ctx, process);
@@ -41,7 +41,7 @@ export function documentPdfUploadPolicy(ctx: ServiceContext): UploadPolicy {
     const document = await findDocumentByFileKey(ctx.db, key);
     if (!document) return 'missing';
     const process = await findProcessById(ctx.db, document.process_id);
-    if (!process || process.status !== 'CREATED') return 'missing';
+    if (process?.status !== 'CREATED') return 'missing';
     return document.file_ready === 0 ? 'awaiting' : 'ready';
   };
   return {

@@ -4,7 +4,6 @@ import { QUESTION_TYPES, type Question, type QuestionType, type TemplateBody } f
 import { isValidPhone } from '../../veriface/phone.js';
 import type { Answer } from '../schemas.js';
 
-
 export type AnswersResult = { ok: true; answers: Record<string, string> } | { ok: false; message: string };
 
 /** The longest answer accepted, in characters. */
@@ -228,7 +227,10 @@ export function resolveAnswers(body: TemplateBody, data: Answer[]): AnswersResul
     if (compiled?.ok) work += value.length * compiled.pattern.size;
   }
   if (work > MAX_PATTERN_WORK) {
-    return { ok: false, message: `PATTERNS_TOO_COSTLY: the answers are too long for the template's patterns to check (${work} steps, at most ${MAX_PATTERN_WORK})` };
+    return {
+      ok: false,
+      message: `PATTERNS_TOO_COSTLY: the answers are too long for the template's patterns to check (${work} steps, at most ${MAX_PATTERN_WORK})`,
+    };
   }
 
   const applies = applicability(body.config, current);

@@ -2,10 +2,10 @@ import type { ServiceContext } from '../../context.js';
 import { badRequest } from '../../http/errors.js';
 import { normalizeEmail } from '../../organizations/organizations.js';
 import { findUserByEmail } from '../../organizations/queries.js';
-import { closeProcess } from './close-process.js';
 import { notifyCancellation } from '../notify-participants.js';
 import { findProcessByCode, listParticipants } from '../queries.js';
 import type { CancelInput } from '../schemas.js';
+import { closeProcess } from './close-process.js';
 
 export interface CancelResult {
   /** How many processes were cancelled. */

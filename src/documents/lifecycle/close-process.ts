@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
 import type { ParticipantRow, ProcessRow, ProcessStatus } from '../../db/schema.js';
-import { recordProcessEvent, type ProcessAction } from '../process-events.js';
+import { type ProcessAction, recordProcessEvent } from '../process-events.js';
 import { IN_SIGNATURE, transitionProcess } from '../queries.js';
 
 const ACTION_OF: Record<Exclude<ProcessStatus, 'CREATED'>, ProcessAction> = {

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
-import { closeProcess } from './close-process.js';
-import { notifyParticipants, type NotifyContext } from '../notify-participants.js';
+import { type NotifyContext, notifyParticipants } from '../notify-participants.js';
 import { findDueProcesses, listParticipants, setNextReminder } from '../queries.js';
+import { closeProcess } from './close-process.js';
 
 const BATCH = 100;
 

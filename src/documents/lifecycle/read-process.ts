@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../../context.js';
-import { decodeCursor, page } from '../../http/cursor.js';
 import { parseJson } from '../../db/json-column.js';
 import type { ParticipantRow, ProcessDocumentRow, ProcessRow, ProcessStatus } from '../../db/schema.js';
+import { decodeCursor, page } from '../../http/cursor.js';
 import { badRequest } from '../../http/errors.js';
 import { DOCUMENT_URL_LIFETIME_SECONDS } from '../document-files.js';
 import type { EffectiveValidations } from '../identity-validations.js';

@@ -6,7 +6,7 @@ import type { FaceMatcher } from '../../veriface/face-matcher.js';
 import { DOCUMENT_URL_LIFETIME_SECONDS } from '../document-files.js';
 import type { CameraMode, EffectiveValidations, OtpMedium } from '../identity-validations.js';
 import { validationsOf } from '../notify-participants.js';
-import { findParticipantByToken, findProcessById, listDocuments, updateParticipant, type ParticipantPatch } from '../queries.js';
+import { findParticipantByToken, findProcessById, listDocuments, type ParticipantPatch, updateParticipant } from '../queries.js';
 import { findParticipantById, lockProcess } from './signer-queries.js';
 
 /**
@@ -152,11 +152,7 @@ export async function signingView(ctx: ServiceContext, signing: Signing): Promis
     documents: await Promise.all(
       documents.flatMap((d) =>
         d.file_ready === 1 && d.file_key !== null
-          ? [
-              ctx.blobs
-                .presign(d.file_key, { method: 'GET', expiresInSeconds: DOCUMENT_URL_LIFETIME_SECONDS })
-                .then((url) => ({ name: d.name, url })),
-            ]
+          ? [ctx.blobs.presign(d.file_key, { method: 'GET', expiresInSeconds: DOCUMENT_URL_LIFETIME_SECONDS }).then((url) => ({ name: d.name, url }))]
           : [],
       ),
     ),

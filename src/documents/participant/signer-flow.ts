@@ -4,19 +4,19 @@ import { badRequest } from '../../http/errors.js';
 import { enqueue } from '../../outbox/enqueue.js';
 import { closeProcess } from '../lifecycle/close-process.js';
 import { recordProcessEvent } from '../process-events.js';
-import { changeSigning, loadSigning, requirementsOf, signingView, type SigningView } from './signer-access.js';
+import { changeSigning, loadSigning, requirementsOf, type SigningView, signingView } from './signer-access.js';
 import { everyoneFinished, markOpened } from './signer-queries.js';
 import { startNextTurn } from './turns.js';
 
+export { MAX_FAILURES, type SignerContext, type SigningRequirements, type SigningView } from './signer-access.js';
 /**
  * The operations a participant's signing page calls, authorised by the secret token of their
  * link. Each refuses unless the process is in signature, before its expiry date, and it is the
  * participant's turn (src/documents/participant/signer-access.ts); each change is one transaction with its
  * audit line and webhook. The identity steps live in signer-otp.ts and signer-photos.ts.
  */
-export { requestOtp, verifyOtp, OTP_LIFETIME_MINUTES, OTP_RESEND_SECONDS } from './signer-otp.js';
-export { submitPhoto, type PhotoKind } from './signer-photos.js';
-export { MAX_FAILURES, type SignerContext, type SigningRequirements, type SigningView } from './signer-access.js';
+export { OTP_LIFETIME_MINUTES, OTP_RESEND_SECONDS, requestOtp, verifyOtp } from './signer-otp.js';
+export { type PhotoKind, submitPhoto } from './signer-photos.js';
 
 /** The name of the job that writes the signed files and the evidence certificate of a finished process. */
 export const SEAL_PROCESS_JOB = 'seal-process';
@@ -46,10 +46,7 @@ export async function openSigning(ctx: ServiceContext, options: { token: string 
  * them are met. The last one finishes the process and queues its sealing; otherwise the next turn
  * is invited when nobody of this one is left to act.
  */
-async function finish(
-  ctx: ServiceContext,
-  options: { token: string; role: ParticipantRow['role']; ip?: string; userAgent?: string },
-): Promise<SigningOutcome> {
+async function finish(ctx: ServiceContext, options: { token: string; role: ParticipantRow['role']; ip?: string; userAgent?: string }): Promise<SigningOutcome> {
   const signing = await loadSigning(ctx, options.token);
   if (signing.participant.role !== options.role) throw badRequest('WRONG_ROLE');
   const detail = {

@@ -8,7 +8,7 @@ import { enqueue, type NewMessage } from '../../outbox/enqueue.js';
 import type { EffectiveValidations, OtpMedium } from '../identity-validations.js';
 import { validationsOf } from '../notify-participants.js';
 import { recordProcessEvent } from '../process-events.js';
-import { changeSigning, loadSigning, MAX_FAILURES, signingView, type Signing, type SigningView } from './signer-access.js';
+import { changeSigning, loadSigning, MAX_FAILURES, type Signing, type SigningView, signingView } from './signer-access.js';
 import { consumeOtp, countFailure, storeOtp } from './signer-queries.js';
 
 export const OTP_LIFETIME_MINUTES = 10;

@@ -3,13 +3,13 @@ import { readBlobBytes, writeBlobBytes } from '../../files/blob-bytes.js';
 import { ApiError, badRequest } from '../../http/errors.js';
 import { newToken } from '../../ids.js';
 import { APPROVAL_THRESHOLD } from '../../veriface/face-matcher.js';
-import { IMAGE_MAX_BYTES, imageTypeOf, type ImageType } from '../../veriface/images.js';
+import { IMAGE_MAX_BYTES, type ImageType, imageTypeOf } from '../../veriface/images.js';
 import type { EffectiveValidations } from '../identity-validations.js';
 import { validationsOf } from '../notify-participants.js';
 import { recordProcessEvent } from '../process-events.js';
-import { changeSigning, loadSigning, MAX_FAILURES, signingView, type Signing, type SignerContext, type SigningView } from './signer-access.js';
-import { countFailure } from './signer-queries.js';
 import type { ParticipantPatch } from '../queries.js';
+import { changeSigning, loadSigning, MAX_FAILURES, type SignerContext, type Signing, type SigningView, signingView } from './signer-access.js';
+import { countFailure } from './signer-queries.js';
 
 export type PhotoKind = 'face' | 'documentFront' | 'documentBack';
 

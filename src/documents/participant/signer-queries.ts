@@ -37,11 +37,7 @@ export async function markOpened(db: Db, id: string, at: string): Promise<boolea
  * Stores a new one-time code's hash unless one was sent after `sentBefore`; answers whether it did,
  * so two requests at the same moment send one code.
  */
-export async function storeOtp(
-  db: Db,
-  id: string,
-  otp: { hash: string; expiresAt: string; sentAt: string; sentBefore: string },
-): Promise<boolean> {
+export async function storeOtp(db: Db, id: string, otp: { hash: string; expiresAt: string; sentAt: string; sentBefore: string }): Promise<boolean> {
   const result = await db
     .updateTable('participants')
     .set({ otp_hash: otp.hash, otp_expires_at: otp.expiresAt, otp_sent_at: otp.sentAt, updated_at: otp.sentAt })
@@ -82,12 +78,6 @@ export async function countFailure(db: Db, id: string, column: 'otp_failures' | 
 
 /** Every participant of the process has finished (signed or approved). */
 export async function everyoneFinished(db: Db, processId: string): Promise<boolean> {
-  const open = await db
-    .selectFrom('participants')
-    .select('id')
-    .where('process_id', '=', processId)
-    .where('status', '!=', 'FINISH')
-    .limit(1)
-    .executeTakeFirst();
+  const open = await db.selectFrom('participants').select('id').where('process_id', '=', processId).where('status', '!=', 'FINISH').limit(1).executeTakeFirst();
   return open === undefined;
 }

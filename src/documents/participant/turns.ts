@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import type { ParticipantRow, ProcessRow } from '../../db/schema.js';
-import { notifyParticipants, type NotifyContext } from '../notify-participants.js';
 import { nextReminderAt } from '../lifecycle/process-sweeps.js';
+import { type NotifyContext, notifyParticipants } from '../notify-participants.js';
 import { listParticipants, setNextReminder, updateParticipant } from '../queries.js';
 
 /**

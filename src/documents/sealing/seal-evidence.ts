@@ -35,20 +35,7 @@ export type CertificateBlock =
   /** `breakable` columns hold long unbroken values (hashes) that may wrap anywhere. */
   | { kind: 'table'; columns: string[]; rows: string[][]; breakable: number[] };
 
-const ENGLISH_MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
+const ENGLISH_MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 function pad(value: number): string {
   return String(value).padStart(2, '0');
@@ -113,11 +100,7 @@ function describeValidations(validations: EffectiveValidations): string {
   const asked: string[] = [];
   if (validations.otpCode) asked.push(`one-time code by ${validations.options.otpCode === 'phone' ? 'phone' : 'e-mail'}`);
   if (validations.camera) {
-    asked.push(
-      validations.options.camera === 'identification'
-        ? 'identity: face compared with the identification document'
-        : 'identity: face photo',
-    );
+    asked.push(validations.options.camera === 'identification' ? 'identity: face compared with the identification document' : 'identity: face photo');
   }
   return asked.length === 0 ? 'none beyond the personal link' : asked.join('; ');
 }
@@ -126,11 +109,7 @@ function describeValidations(validations: EffectiveValidations): string {
 export function verificationSummary(participant: ParticipantRow): { code: string; identity: string } {
   const validations = validationsOf(participant);
   const code =
-    participant.otp_verified_at !== null
-      ? `verified ${utcDateTime(participant.otp_verified_at)}`
-      : validations.otpCode
-        ? 'not verified'
-        : 'not requested';
+    participant.otp_verified_at !== null ? `verified ${utcDateTime(participant.otp_verified_at)}` : validations.otpCode ? 'not verified' : 'not requested';
   const similarity = participant.similarity === null ? '' : `, similarity ${participant.similarity}%`;
   const identity =
     participant.camera_verified_at !== null

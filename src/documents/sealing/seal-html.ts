@@ -1,5 +1,15 @@
 import { escapeHtml } from '../../text/escape-html.js';
-import { attribute, HTML_NAMESPACE, HtmlSource, isElement, NO_MARKUP_CONTENT, type Element, type ParentNode, type SourceEdit, type SourceRange } from '../html-source.js';
+import {
+  attribute,
+  type Element,
+  HTML_NAMESPACE,
+  HtmlSource,
+  isElement,
+  NO_MARKUP_CONTENT,
+  type ParentNode,
+  type SourceEdit,
+  type SourceRange,
+} from '../html-source.js';
 
 /**
  * Elements that cannot take a stamp or the date: beyond the shared ones, `textarea` and `title` read

@@ -1,6 +1,6 @@
 import type { ParticipantRow } from '../../db/schema.js';
 import { escapeHtml } from '../../text/escape-html.js';
-import { actedLabel, utcDateTime, verificationSummary, type CertificateBlock } from './seal-evidence.js';
+import { actedLabel, type CertificateBlock, utcDateTime, verificationSummary } from './seal-evidence.js';
 
 /*
  * Markup the seal adds to documents. Styles are inline and use only block, inline-block and tables,

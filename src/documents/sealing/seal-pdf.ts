@@ -1,4 +1,4 @@
-import { PDFDocument, StandardFonts, rgb, type Color, type PDFFont, type PDFPage } from 'pdf-lib';
+import { type Color, PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
 import type { CertificateBlock } from './seal-evidence.js';
 
 /** A4 in points, with 2 cm margins. */
@@ -122,9 +122,7 @@ class CertificateWriter {
   field(label: string, value: string): void {
     const lineHeight = BODY_SIZE * 1.35;
     const labels = wrap(encodable(label, this.fonts), this.fonts.bold, BODY_SIZE, LABEL_WIDTH - 8);
-    const values = value
-      .split('\n')
-      .flatMap((part) => wrap(encodable(part, this.fonts), this.fonts.regular, BODY_SIZE, TEXT_WIDTH - LABEL_WIDTH));
+    const values = value.split('\n').flatMap((part) => wrap(encodable(part, this.fonts), this.fonts.regular, BODY_SIZE, TEXT_WIDTH - LABEL_WIDTH));
     for (let index = 0; index < Math.max(labels.length, values.length); index++) {
       const page = this.room(lineHeight);
       this.y -= lineHeight;

@@ -7,16 +7,13 @@ import { enqueue, type NewMessage } from '../../outbox/enqueue.js';
 import { sha256 } from '../document-files.js';
 import { participantLink } from '../notify-participants.js';
 import { findProcessById, listDocuments, listParticipants, listProcessEvents, markSealed } from '../queries.js';
-import { certificateBlocks, signingTrail, spanishSigningDate, type CertificateBlock, type FinalFile, type SealEvidence } from './seal-evidence.js';
+import { type CertificateBlock, certificateBlocks, type FinalFile, type SealEvidence, signingTrail, spanishSigningDate } from './seal-evidence.js';
 import { sealTemplateHtml } from './seal-html.js';
 import { certificateDocument, certificateSection, signaturesSection, stampMarkup } from './seal-markup.js';
 import { appendCertificatePages } from './seal-pdf.js';
 
 /** Where the final files of a process live; `documents[position]`. */
-export function finalFileKeys(
-  processId: string,
-  documents: Pick<ProcessDocumentRow, 'position' | 'source'>[],
-): { certificate: string; documents: string[] } {
+export function finalFileKeys(processId: string, documents: Pick<ProcessDocumentRow, 'position' | 'source'>[]): { certificate: string; documents: string[] } {
   const folder = `processes/${processId}/final`;
   const keys: string[] = [];
   for (const document of documents) keys[document.position] = `${folder}/${document.position}.${document.source === 'pdf' ? 'pdf' : 'html'}`;
@@ -84,7 +81,7 @@ function finishedEmails(ctx: ServiceContext, process: ProcessRow, participants: 
  */
 export async function sealProcess(ctx: ServiceContext, options: { processId: string }): Promise<boolean> {
   const process = await findProcessById(ctx.db, options.processId);
-  if (!process || process.status !== 'FINISH' || process.sealed_at !== null) return false;
+  if (process?.status !== 'FINISH' || process.sealed_at !== null) return false;
   const [documents, participants, allEvents] = await Promise.all([
     listDocuments(ctx.db, process.id),
     listParticipants(ctx.db, process.id),
