@@ -21,6 +21,7 @@ export async function deleteTemplate(ctx: ServiceContext, options: { organizatio
   // Most templates have no reference link and no process in signature: one statement deletes them.
   const unhindered = await q.deleteUnhinderedTemplate(ctx.db, options.organizationId, options.id, IN_SIGNATURE);
   const { filesStored, references } = unhindered ? { ...unhindered, references: 0 } : await deleteWithLinks(ctx, options);
+  ctx.templateCache?.written(options.id);
   if (filesStored) await ctx.blobs.delete(templateFileKeys(options.id));
   return { id: options.id, deleted: true, references };
 }

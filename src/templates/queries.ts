@@ -3,7 +3,6 @@ import { olderThan } from '../db/keyset.js';
 import { reusableQuery } from '../db/reusable-query.js';
 import type { NewTemplateRow, ProcessStatus, TemplateRow } from '../db/schema.js';
 import { documentsInSignature } from '../documents/queries.js';
-import { templateWritten } from './template-cache.js';
 
 const templateInsert = reusableQuery(
   (
@@ -48,9 +47,7 @@ const filesStoredUpdate = reusableQuery((db, filesStored: number, id: string) =>
 
 /** Records that an HTML file of the template was stored; false when the template is gone (deleted meanwhile). */
 export async function markTemplateFilesStored(db: Db, id: string): Promise<boolean> {
-  const marked = (await filesStoredUpdate(db, 1, id)).length === 1;
-  if (marked) templateWritten(id);
-  return marked;
+  return (await filesStoredUpdate(db, 1, id)).length === 1;
 }
 
 const templateOfOrganization = reusableQuery((db, id: string, organizationId: string) =>
@@ -83,14 +80,12 @@ const templateUpdate = reusableQuery((db, name: string, description: string | nu
 
 export async function updateTemplate(db: Db, id: string, patch: Pick<TemplateRow, 'name' | 'description' | 'body' | 'build' | 'updated_at'>): Promise<void> {
   await templateUpdate(db, patch.name, patch.description, patch.body, patch.build, patch.updated_at, id);
-  templateWritten(id);
 }
 
 const templateDelete = reusableQuery((db, id: string) => db.deleteFrom('templates').where('id', '=', id));
 
 export async function deleteTemplate(db: Db, id: string): Promise<void> {
   await templateDelete(db, id);
-  templateWritten(id);
 }
 
 /**
@@ -118,7 +113,6 @@ export async function deleteUnhinderedTemplate(
 ): Promise<{ filesStored: boolean } | undefined> {
   const [deleted] = await unhinderedTemplateDelete(db, id, organizationId, inSignature);
   if (!deleted) return undefined;
-  templateWritten(id);
   return { filesStored: deleted.files_stored === 1 };
 }
 

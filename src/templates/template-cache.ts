@@ -3,28 +3,12 @@ import type { TemplateRow } from '../db/schema.js';
 
 /**
  * How long a template read from the database is answered from memory. Writes made through this
- * process show at once (templateWritten); this bounds how long a change made to the file from
+ * process show at once (TemplateCache.written); this bounds how long a change made to the file from
  * outside the service (an operator's tool, a second instance started by mistake) can go unseen.
  */
 export const TEMPLATE_CACHE_TTL_MS = 1000;
 /** Charged for each entry beside its text, so that many small templates still fill the budget. */
 const ENTRY_OVERHEAD_BYTES = 512;
-
-/** Template writes this process made, numbered from 0; `writes` is the next number. */
-let writes = 0;
-/**
- * The ids of the latest writes, by number modulo its size: a cache forgets exactly those ids, or
- * everything when it fell further behind. Module-wide because a write often runs in a transaction,
- * which does not know which cache reads its store.
- */
-export const WRITE_LOG_SIZE = 1024;
-const writeLog: string[] = [];
-
-/** Called by every statement that changes or deletes a template, once it has run. */
-export function templateWritten(id: string): void {
-  writeLog[writes % WRITE_LOG_SIZE] = id;
-  writes++;
-}
 
 interface Entry {
   row: Readonly<TemplateRow>;
@@ -41,7 +25,8 @@ interface Entry {
 export class TemplateCache {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
-  private writesSeen = writes;
+  /** Template writes told so far: a load that a write overtook is answered but not kept. */
+  private writes = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -55,26 +40,23 @@ export class TemplateCache {
    */
   async find(organizationId: string, id: string, load: () => Promise<TemplateRow | undefined>): Promise<Readonly<TemplateRow> | undefined> {
     const now = this.clock.now().getTime();
-    this.forgetWritten();
     const entry = this.entries.get(id);
     if (entry && entry.until > now) return entry.row.organization_id === organizationId ? entry.row : undefined;
-    const writesBefore = writes;
+    const writesBefore = this.writes;
     const row = await load();
     if (!row) return undefined;
     // A write during the load may have come after the database answered: what was read may be old.
-    if (writes === writesBefore) this.keep(id, Object.freeze(row), now);
+    if (this.writes === writesBefore) this.keep(id, Object.freeze(row), now);
     return row;
   }
 
-  private forgetWritten(): void {
-    if (this.writesSeen === writes) return;
-    if (writes - this.writesSeen > WRITE_LOG_SIZE) {
-      this.entries.clear();
-      this.bytes = 0;
-    } else {
-      for (let write = this.writesSeen; write < writes; write++) this.drop(writeLog[write % WRITE_LOG_SIZE] ?? '');
-    }
-    this.writesSeen = writes;
+  /**
+   * Told by every operation that changes or deletes a template, once its change is committed: the
+   * template is read from the database again, and loads already under way are not kept.
+   */
+  written(id: string): void {
+    this.writes++;
+    this.drop(id);
   }
 
   private keep(id: string, row: Readonly<TemplateRow>, now: number): void {

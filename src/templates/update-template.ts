@@ -33,5 +33,6 @@ export async function updateTemplate(
       updated_at: ctx.clock.now().toISOString(),
     });
   });
+  ctx.templateCache?.written(input.id);
   return { id: input.id, urls: await templateFileUrls(ctx.blobs, input.id, 'PUT') };
 }

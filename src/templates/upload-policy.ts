@@ -17,7 +17,9 @@ export function templateHtmlUploadPolicy(ctx: ServiceContext): UploadPolicy {
     // came first finds no file recorded, so this upload is the one to remove it.
     claim: async (key) => {
       const id = templateIdOfKey(key);
-      return id !== undefined && (await markTemplateFilesStored(ctx.db, id));
+      if (id === undefined || !(await markTemplateFilesStored(ctx.db, id))) return false;
+      ctx.templateCache?.written(id);
+      return true;
     },
     async ensureTarget(key) {
       if (!(await exists(key))) throw notFound('TEMPLATE_NOT_FOUND');
