@@ -8,11 +8,11 @@ import { type DatabaseHandle, type Db, openDatabase } from '../src/db/database.j
 import { reusableQuery } from '../src/db/reusable-query.js';
 import { type GroupCommitSqlite, groupCommitOf } from '../src/db/sqlite-group-commit.js';
 
-const organizationInsert = reusableQuery((db, id: string, name: string, sdkIntegration: number, createdAt: string) =>
-  db.insertInto('organizations').values({ id, name, sdk_integration: sdkIntegration, created_at: createdAt }),
+const organizationInsert = reusableQuery((db, p: { id: string; name: string; createdAt: string }) =>
+  db.insertInto('organizations').values({ id: p.id, name: p.name, sdk_integration: 0, created_at: p.createdAt }),
 );
-const insertOrganization = (db: Db, id: string, name: string, createdAt: string) => organizationInsert(db, id, name, 0, createdAt);
-const organizationNamed = reusableQuery((db, name: string) => db.selectFrom('organizations').select('id').where('name', '=', name));
+const insertOrganization = (db: Db, id: string, name: string, createdAt: string) => organizationInsert(db, { id, name, createdAt });
+const organizationNamed = reusableQuery((db, p: { name: string }) => db.selectFrom('organizations').select('id').where('name', '=', p.name));
 
 describe('SQLite group commit: writes arriving together commit together, and nobody hears of a write before it is committed', () => {
   let dataDir: string;
@@ -97,7 +97,7 @@ describe('SQLite group commit: writes arriving together commit together, and nob
   describe('anything outside the group sees only committed data', () => {
     it('a read while writes are pending commits them first', async () => {
       const written = insertOrganization(db, 'id-initech', 'Initech', '2026-01-02T00:00:00.000Z');
-      expect((await organizationNamed(db, 'Initech')).map((row) => row.id)).toEqual(['id-initech']);
+      expect((await organizationNamed(db, { name: 'Initech' })).map((row) => row.id)).toEqual(['id-initech']);
       expect(committedNames()).toContain('Initech');
       await written;
     });

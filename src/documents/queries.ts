@@ -156,12 +156,12 @@ export function documentsInSignature(db: Db, templateId: string | Expression<str
     .where('processes.status', '=', status);
 }
 
-const processesInSignature = reusableQuery((db, templateId: string, status: ProcessStatus) =>
-  documentsInSignature(db, templateId, status).select((eb) => eb.fn.countAll<string | number>().as('count')),
+const processesInSignature = reusableQuery((db, p: { templateId: string; status: ProcessStatus }) =>
+  documentsInSignature(db, p.templateId, p.status).select((eb) => eb.fn.countAll<string | number>().as('count')),
 );
 
 export async function countProcessesInSignature(db: Db, templateId: string): Promise<number> {
-  return toCount((await processesInSignature(db, templateId, IN_SIGNATURE))[0]?.count);
+  return toCount((await processesInSignature(db, { templateId, status: IN_SIGNATURE }))[0]?.count);
 }
 
 /** Records that the final files exist; answers false when another run sealed it first. */

@@ -22,8 +22,10 @@ export async function deleteReferenceLink(db: Db, organizationId: string, id: st
   return Number(result.numDeletedRows);
 }
 
-const linksOfTemplateDelete = reusableQuery((db, templateId: string) => db.deleteFrom('reference_links').where('template_id', '=', templateId).returning('id'));
+const linksOfTemplateDelete = reusableQuery((db, p: { templateId: string }) =>
+  db.deleteFrom('reference_links').where('template_id', '=', p.templateId).returning('id'),
+);
 
 export async function deleteReferenceLinksOfTemplate(db: Db, templateId: string): Promise<number> {
-  return (await linksOfTemplateDelete(db, templateId)).length;
+  return (await linksOfTemplateDelete(db, { templateId })).length;
 }

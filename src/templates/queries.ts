@@ -4,33 +4,9 @@ import { reusableQuery } from '../db/reusable-query.js';
 import type { NewTemplateRow, ProcessStatus, TemplateRow } from '../db/schema.js';
 import { documentsInSignature } from '../documents/queries.js';
 
-const templateInsert = reusableQuery(
-  (
-    db,
-    id: string,
-    organizationId: string,
-    name: string,
-    description: string | null,
-    body: string,
-    build: number,
-    status: TemplateRow['status'],
-    createdAt: string,
-    updatedAt: string,
-    filesStored: number,
-  ) =>
-    db.insertInto('templates').values({
-      id,
-      organization_id: organizationId,
-      name,
-      description,
-      body,
-      build,
-      status,
-      created_at: createdAt,
-      updated_at: updatedAt,
-      files_stored: filesStored,
-    }),
-);
+type TemplateInsert = Required<Omit<NewTemplateRow, 'description'>> & { description: string | null };
+
+const templateInsert = reusableQuery((db, row: TemplateInsert) => db.insertInto('templates').values(row));
 
 /**
  * Omitted columns are written as the defaults they stand for (no description; files that may be
@@ -38,54 +14,52 @@ const templateInsert = reusableQuery(
  */
 export async function insertTemplate(db: Db, row: NewTemplateRow): Promise<void> {
   const { id, organization_id, name, description = null, body, build, status, created_at, updated_at, files_stored = 1 } = row;
-  await templateInsert(db, id, organization_id, name, description, body, build, status, created_at, updated_at, files_stored);
+  await templateInsert(db, { id, organization_id, name, description, body, build, status, created_at, updated_at, files_stored });
 }
 
-const filesStoredUpdate = reusableQuery((db, filesStored: number, id: string) =>
-  db.updateTable('templates').set({ files_stored: filesStored }).where('id', '=', id).returning('id'),
-);
+const filesStoredUpdate = reusableQuery((db, p: { id: string }) => db.updateTable('templates').set({ files_stored: 1 }).where('id', '=', p.id).returning('id'));
 
 /** Records that an HTML file of the template was stored; false when the template is gone (deleted meanwhile). */
 export async function markTemplateFilesStored(db: Db, id: string): Promise<boolean> {
-  return (await filesStoredUpdate(db, 1, id)).length === 1;
+  return (await filesStoredUpdate(db, { id })).length === 1;
 }
 
-const templateOfOrganization = reusableQuery((db, id: string, organizationId: string) =>
-  db.selectFrom('templates').selectAll().where('id', '=', id).where('organization_id', '=', organizationId),
+const templateOfOrganization = reusableQuery((db, p: { id: string; organizationId: string }) =>
+  db.selectFrom('templates').selectAll().where('id', '=', p.id).where('organization_id', '=', p.organizationId),
 );
 
 export async function findTemplate(db: Db, organizationId: string, id: string): Promise<TemplateRow | undefined> {
-  return (await templateOfOrganization(db, id, organizationId))[0];
+  return (await templateOfOrganization(db, { id, organizationId }))[0];
 }
 
 /** Reads the row and, on PostgreSQL, locks it until the transaction ends (SQLite serialises writers already). */
 export async function lockTemplate(db: Db, dialect: Dialect, organizationId: string, id: string): Promise<TemplateRow | undefined> {
-  const rows = dialect === 'postgres' ? await templateForUpdate(db, id, organizationId) : await templateOfOrganization(db, id, organizationId);
+  const rows = dialect === 'postgres' ? await templateForUpdate(db, { id, organizationId }) : await templateOfOrganization(db, { id, organizationId });
   return rows[0];
 }
 
-const templateForUpdate = reusableQuery((db, id: string, organizationId: string) =>
-  db.selectFrom('templates').selectAll().where('id', '=', id).where('organization_id', '=', organizationId).forUpdate(),
+const templateForUpdate = reusableQuery((db, p: { id: string; organizationId: string }) =>
+  db.selectFrom('templates').selectAll().where('id', '=', p.id).where('organization_id', '=', p.organizationId).forUpdate(),
 );
 
-const templateIds = reusableQuery((db, id: string) => db.selectFrom('templates').select('id').where('id', '=', id));
+const templateIds = reusableQuery((db, p: { id: string }) => db.selectFrom('templates').select('id').where('id', '=', p.id));
 
 export async function templateExists(db: Db, id: string): Promise<boolean> {
-  return (await templateIds(db, id)).length > 0;
+  return (await templateIds(db, { id })).length > 0;
 }
 
-const templateUpdate = reusableQuery((db, name: string, description: string | null, body: string, build: number, updatedAt: string, id: string) =>
-  db.updateTable('templates').set({ name, description, body, build, updated_at: updatedAt }).where('id', '=', id),
+const templateUpdate = reusableQuery((db, p: Pick<TemplateRow, 'id' | 'name' | 'description' | 'body' | 'build' | 'updated_at'>) =>
+  db.updateTable('templates').set({ name: p.name, description: p.description, body: p.body, build: p.build, updated_at: p.updated_at }).where('id', '=', p.id),
 );
 
 export async function updateTemplate(db: Db, id: string, patch: Pick<TemplateRow, 'name' | 'description' | 'body' | 'build' | 'updated_at'>): Promise<void> {
-  await templateUpdate(db, patch.name, patch.description, patch.body, patch.build, patch.updated_at, id);
+  await templateUpdate(db, { ...patch, id });
 }
 
-const templateDelete = reusableQuery((db, id: string) => db.deleteFrom('templates').where('id', '=', id));
+const templateDelete = reusableQuery((db, p: { id: string }) => db.deleteFrom('templates').where('id', '=', p.id));
 
 export async function deleteTemplate(db: Db, id: string): Promise<void> {
-  await templateDelete(db, id);
+  await templateDelete(db, { id });
 }
 
 /**
@@ -93,15 +67,15 @@ export async function deleteTemplate(db: Db, id: string): Promise<void> {
  * and erase, no document in signature made from it (documentsInSignature). Answers whether files
  * of it may be stored, when it was deleted; when not, the caller finds out why in a transaction.
  */
-const unhinderedTemplateDelete = reusableQuery((db, id: string, organizationId: string, status: ProcessStatus) =>
+const unhinderedTemplateDelete = reusableQuery((db, p: { id: string; organizationId: string; status: ProcessStatus }) =>
   db
     .deleteFrom('templates')
-    .where('id', '=', id)
-    .where('organization_id', '=', organizationId)
+    .where('id', '=', p.id)
+    .where('organization_id', '=', p.organizationId)
     .where(({ not, exists, selectFrom }) =>
       not(exists(selectFrom('reference_links').select('reference_links.id').whereRef('reference_links.template_id', '=', 'templates.id'))),
     )
-    .where(({ not, exists, ref }) => not(exists(documentsInSignature(db, ref('templates.id'), status).select('process_documents.id'))))
+    .where(({ not, exists, ref }) => not(exists(documentsInSignature(db, ref('templates.id'), p.status).select('process_documents.id'))))
     .returning('files_stored'),
 );
 
@@ -111,7 +85,7 @@ export async function deleteUnhinderedTemplate(
   id: string,
   inSignature: ProcessStatus,
 ): Promise<{ filesStored: boolean } | undefined> {
-  const [deleted] = await unhinderedTemplateDelete(db, id, organizationId, inSignature);
+  const [deleted] = await unhinderedTemplateDelete(db, { id, organizationId, status: inSignature });
   if (!deleted) return undefined;
   return { filesStored: deleted.files_stored === 1 };
 }
