@@ -84,9 +84,9 @@ export async function finishMessages(db: Db, options: { workerId: string; now: s
   }
 }
 
-/** One attempt, written as its delivery ends (on SQLite it joins the group commit of the moment). */
-export async function recordAttempt(db: Db, attempt: DeliveryAttemptRow): Promise<void> {
-  await db.insertInto('delivery_attempts').values(attempt).execute();
+/** Attempts that ended together, in one statement (src/outbox/attempt-recorder.ts). */
+export async function recordAttempts(db: Db, attempts: DeliveryAttemptRow[]): Promise<void> {
+  if (attempts.length > 0) await db.insertInto('delivery_attempts').values(attempts).execute();
 }
 
 export async function listAttempts(db: Db, outboxIds: string[]): Promise<DeliveryAttemptRow[]> {

@@ -4,7 +4,8 @@ import type { Clock } from '../clock.js';
 import type { Db, Dialect } from '../db/database.js';
 import type { OutboxRow } from '../db/schema.js';
 import { newObjectId } from '../ids.js';
-import { claimDueMessages, finishMessages, type MessageResult, recordAttempt } from './queries.js';
+import { AttemptRecorder } from './attempt-recorder.js';
+import { claimDueMessages, finishMessages, type MessageResult } from './queries.js';
 import { MAX_ATTEMPTS, nextRetryAt } from './retry-schedule.js';
 import type { DeliveryOutcome, OutboxHandler, OutboxKind, OutboxMessage } from './types.js';
 
@@ -45,11 +46,13 @@ export class OutboxWorker {
   private readonly batchSize: number;
   private readonly leaseMs: number;
   private readonly idleMs: number;
+  private readonly attempts: AttemptRecorder;
 
   constructor(private readonly options: OutboxWorkerOptions) {
     this.batchSize = options.batchSize ?? 200;
     this.leaseMs = options.leaseMs ?? 60_000;
     this.idleMs = options.idleMs ?? 250;
+    this.attempts = new AttemptRecorder(options.db);
   }
 
   start(): void {
@@ -126,7 +129,7 @@ export class OutboxWorker {
     return Promise.all(
       rows.map(async (row) => {
         const outcome = (await outcomes.get(row.id)) ?? NO_OUTCOME;
-        await recordAttempt(this.options.db, {
+        await this.attempts.record({
           id: newObjectId(startedAt),
           outbox_id: row.id,
           started_at: startedAt.toISOString(),
