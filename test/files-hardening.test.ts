@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +11,7 @@ import { LocalBlobStore } from '../src/files/local-blob-store.js';
 import { UrlSigner } from '../src/files/url-signer.js';
 import { embeddedIpv4, isPrivateAddress } from '../src/webhooks/url-guard.js';
 import { sampleTemplate } from './support/fixtures.js';
-import { call, dialects, localPath, startTestService, type TestService } from './support/service.js';
+import { call, dialects, listenOnLoopback, localPath, startTestService, type TestService } from './support/service.js';
 import { PDF_BYTES, pdfProcess, stored } from './support/signing.js';
 
 /** A PDF of its own content, so two uploads can be told apart by their hash. */
@@ -55,8 +54,7 @@ describe.each(dialects)('stored files (%s)', (dialect) => {
   let port: number;
   beforeAll(async () => {
     svc = await startTestService(dialect);
-    await svc.app.listen({ port: 0, host: '127.0.0.1' });
-    port = (svc.app.server.address() as AddressInfo).port;
+    port = await listenOnLoopback(svc);
   });
   afterAll(async () => svc.close());
 

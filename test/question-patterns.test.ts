@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnswerPattern, compileAnswerPattern, MAX_PATTERN_WORK } from '../src/templates/answer-pattern.js';
 import { ANSWERS, COMPLETE_HTML, sampleTemplate } from './support/fixtures.js';
 import { call, dialects, localPath, startTestService, type TestOrganization, type TestService } from './support/service.js';
+import { templateWithHtml } from './support/signing.js';
 
 function compiled(source: string): AnswerPattern {
   const result = compileAnswerPattern(source);
@@ -88,17 +89,9 @@ describe('a pattern that would backtrack catastrophically compiles to linear mat
 });
 
 /** A template of the organization with the sample's questions plus `extra`, and its Complete HTML uploaded. */
-async function templateWith(svc: TestService, org: TestOrganization, extra: Record<string, unknown>[]): Promise<string> {
+function templateWith(svc: TestService, org: TestOrganization, extra: Record<string, unknown>[]): Promise<string> {
   const base = sampleTemplate();
-  const body = { ...base, config: [...(base.config as Record<string, unknown>[]), ...extra] };
-  const res = await call(svc.app, 'POST', '/template', { key: org.privateKey, body });
-  expect(res.statusCode).toBe(200);
-  const { id, urls } = res.json();
-  for (const url of [urls.mask, urls.complete]) {
-    const up = await svc.app.inject({ method: 'PUT', url: localPath(url), headers: { 'content-type': 'text/html' }, payload: COMPLETE_HTML });
-    expect(up.statusCode).toBe(200);
-  }
-  return id;
+  return templateWithHtml(svc, org, COMPLETE_HTML, { ...base, config: [...(base.config as Record<string, unknown>[]), ...extra] });
 }
 
 describe.each(dialects)('POST /document/save checks answers against question patterns in linear time (%s)', (dialect) => {

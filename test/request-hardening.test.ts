@@ -1,9 +1,8 @@
-import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../src/http/json-body.js';
-import { sampleTemplate } from './support/fixtures.js';
-import { call, dialects, startTestService, type TestOrganization, type TestService } from './support/service.js';
+import { sampleTemplate, verifaceBody } from './support/fixtures.js';
+import { call, dialects, listenOnLoopback, startTestService, type TestService } from './support/service.js';
 import { pdfProcess } from './support/signing.js';
 
 /** `{ custom: { a: { a: ... } } }` with `levels` objects under custom. */
@@ -11,19 +10,6 @@ function nested(levels: number): Record<string, unknown> {
   let value: Record<string, unknown> = { leaf: true };
   for (let i = 1; i < levels; i++) value = { a: value };
   return value;
-}
-
-function verifaceBody(org: TestOrganization, overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    email: org.email,
-    platform: 'whatsapp',
-    name: 'Juan Pérez',
-    phone: '+573001234567',
-    country: 'CO',
-    type: 'CC',
-    identification: '1001001010',
-    ...overrides,
-  };
 }
 
 /** Sends raw bytes over a socket and answers everything the server wrote before closing. */
@@ -49,8 +35,7 @@ describe.each(dialects)('request hardening (%s)', (dialect) => {
   let port: number;
   beforeAll(async () => {
     svc = await startTestService(dialect);
-    await svc.app.listen({ port: 0, host: '127.0.0.1' });
-    port = (svc.app.server.address() as AddressInfo).port;
+    port = await listenOnLoopback(svc);
   });
   afterAll(async () => svc.close());
 
@@ -59,7 +44,7 @@ describe.each(dialects)('request hardening (%s)', (dialect) => {
   describe(`free-form objects nest at most ${MAX_JSON_DEPTH} levels: deeper bodies are a 400, never a 500`, () => {
     const creations = (custom: Record<string, unknown>) =>
       [
-        ['/veriface', verifaceBody(svc.orgA, { custom })],
+        ['/veriface', verifaceBody(svc.orgA.email, { custom })],
         ['/document/upload', pdfProcess(svc.orgA, { custom })],
         ['/template', sampleTemplate({ custom })],
         ['/webhooks', { name: 'deep', url: 'https://hooks.example.test/deep', description: 'x', custom }],
@@ -77,9 +62,9 @@ describe.each(dialects)('request hardening (%s)', (dialect) => {
 
     it('a body exactly at the limit is accepted, one level more is refused', async () => {
       // The body is level 1 and custom level 2: custom may hold objects down to the limit.
-      const atLimit = await call(svc.app, 'POST', '/veriface', { key: keyA(), body: verifaceBody(svc.orgA, { custom: nested(MAX_JSON_DEPTH - 1) }) });
+      const atLimit = await call(svc.app, 'POST', '/veriface', { key: keyA(), body: verifaceBody(svc.orgA.email, { custom: nested(MAX_JSON_DEPTH - 1) }) });
       expect(atLimit.statusCode).toBe(200);
-      const over = await call(svc.app, 'POST', '/veriface', { key: keyA(), body: verifaceBody(svc.orgA, { custom: nested(MAX_JSON_DEPTH) }) });
+      const over = await call(svc.app, 'POST', '/veriface', { key: keyA(), body: verifaceBody(svc.orgA.email, { custom: nested(MAX_JSON_DEPTH) }) });
       expect(over.statusCode).toBe(400);
       const read = await call(svc.app, 'GET', '/veriface', { key: keyA(), query: { code: atLimit.json().code } });
       expect(read.statusCode).toBe(200);
@@ -115,7 +100,7 @@ describe.each(dialects)('request hardening (%s)', (dialect) => {
         ['POST', '/template', sampleTemplate({ name: NUL })],
         ['POST', '/template', sampleTemplate({ description: NUL })],
         ['POST', '/webhooks', { name: 'nul', url: 'https://hooks.example.test/nul', description: NUL }],
-        ['POST', '/veriface', verifaceBody(svc.orgA, { name: NUL })],
+        ['POST', '/veriface', verifaceBody(svc.orgA.email, { name: NUL })],
         ['POST', '/document/upload', pdfProcess(svc.orgA, { name: NUL })],
         ['POST', '/document/upload', pdfProcess(svc.orgA, { signProfile: [{ name: NUL, email: 'a@people.test' }] })],
         ['POST', '/document/cancel', { email: svc.orgA.email, documents: ['TR99AQMY31'], message: NUL }],

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeOf } from '../src/http/error-catalogue.js';
 import type { ApiRoute } from '../src/http/route.js';
 import { routeTable } from '../src/routes.js';
-import { ANSWERS, sampleTemplate } from './support/fixtures.js';
+import { ANSWERS, sampleTemplate, verifaceBody } from './support/fixtures.js';
 import { call, dialects, localPath, startTestService, type TestOrganization, type TestService } from './support/service.js';
 import { createProcess, pdfProcess, templateWithHtml } from './support/signing.js';
 
@@ -38,19 +38,6 @@ function unknownOwned(): Owned {
   return { template: hex24(), reference: hex24(), webhook: `unknown-${upper(6).toLowerCase()}`, veriface: upper(16), process: upper(10), delivery: hex24() };
 }
 
-function verifaceBody(org: TestOrganization, owned: Owned): Record<string, unknown> {
-  return {
-    email: org.email,
-    platform: 'whatsapp',
-    name: 'Juan Pérez',
-    phone: '+573001234567',
-    country: 'CO',
-    type: 'CC',
-    identification: '1001001010',
-    targetWebhooks: [owned.webhook],
-  };
-}
-
 /** One valid request per route, built from the identifiers it should act on. */
 const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> = {
   'POST /v1.5/ext/template': () => ({ body: sampleTemplate() }),
@@ -68,7 +55,7 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
   'POST /v1.5/ext/webhooks/test': (o) => ({ body: { name: o.webhook } }),
   'GET /v1.5/ext/webhooks/deliveries': (o) => ({ query: { id: o.delivery } }),
   'POST /v1.5/ext/webhooks/deliveries/resend': (o) => ({ body: { id: o.delivery } }),
-  'POST /v1.5/ext/veriface': (o, org) => ({ body: verifaceBody(org, o) }),
+  'POST /v1.5/ext/veriface': (o, org) => ({ body: verifaceBody(org.email, { targetWebhooks: [o.webhook] }) }),
   'GET /v1.5/ext/veriface': (o) => ({ query: { code: o.veriface } }),
   'GET /v1.5/ext/veriface/documents': () => ({ query: { country: 'CO' } }),
   'POST /v1.5/ext/document/save': (o, org) => ({ body: { document: o.template, data: ANSWERS, email: org.email, name: 'Sale' } }),
@@ -102,7 +89,7 @@ async function own(svc: TestService, org: TestOrganization): Promise<Owned> {
   expect((await call(svc.app, 'POST', '/webhooks', { key, body: { name: webhook, url: 'https://hooks.example.test/own' } })).statusCode).toBe(200);
   await call(svc.app, 'POST', '/webhooks/test', { key, body: { name: webhook } });
   const delivery = (await call(svc.app, 'GET', '/webhooks/deliveries', { key })).json().data[0].id;
-  const veriface = (await call(svc.app, 'POST', '/veriface', { key, body: verifaceBody(org, { webhook } as Owned) })).json().code;
+  const veriface = (await call(svc.app, 'POST', '/veriface', { key, body: verifaceBody(org.email, { targetWebhooks: [webhook] }) })).json().code;
   const process = await createProcess(svc, org, '/document/upload', pdfProcess(org));
   return { template, reference, webhook, veriface, process, delivery };
 }

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listMailbox, mailboxDir } from '../src/messages/local-mailbox.js';
 import { addUser, setSdkIntegration } from '../src/organizations/organizations.js';
+import { verifaceBody } from './support/fixtures.js';
 import { call, dialects, startTestService, type TestService } from './support/service.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
 
@@ -34,16 +35,7 @@ describe.each(dialects)('POST /veriface (%s)', (dialect) => {
   });
   afterEach(async () => svc.close());
 
-  const valid = (overrides: Record<string, unknown> = {}) => ({
-    email: 'owner@acme.test',
-    platform: 'whatsapp',
-    name: 'Juan Pérez',
-    phone: '+573001234567',
-    country: 'CO',
-    type: 'CC',
-    identification: '1001001010',
-    ...overrides,
-  });
+  const valid = (overrides: Record<string, unknown> = {}) => verifaceBody('owner@acme.test', overrides);
   const create = (body: Record<string, unknown>, key = svc.orgA.privateKey) => call(svc.app, 'POST', '/veriface', { key, body });
 
   describe('the answer is {code}', () => {

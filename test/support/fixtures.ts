@@ -49,3 +49,17 @@ export const ANSWERS = [
   { key: 'seller_email', value: 'luis@seller.test' },
   { key: 'price', value: '50000' },
 ];
+
+/** A body for POST /veriface as the contract's table shows it; fields given replace the defaults. */
+export function verifaceBody(email: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    email,
+    platform: 'whatsapp',
+    name: 'Juan Pérez',
+    phone: '+573001234567',
+    country: 'CO',
+    type: 'CC',
+    identification: '1001001010',
+    ...overrides,
+  };
+}

@@ -97,6 +97,14 @@ export async function call(
   return app.inject(request);
 }
 
+/** Serves the test service on a loopback port of its own, for tests that need a real socket; answers the port. */
+export async function listenOnLoopback(svc: TestService): Promise<number> {
+  await svc.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = svc.app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('the service is not listening on a TCP port');
+  return address.port;
+}
+
 /** The path and query of an absolute URL the service issued, to inject it back. */
 export function localPath(url: string): string {
   const parsed = new URL(url);

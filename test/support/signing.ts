@@ -22,9 +22,9 @@ export function pdfProcess(org: TestOrganization, overrides: Record<string, unkn
   return { email: org.email, name: 'Lease', file: PDF_BASE64, signProfile: signers(), ...overrides };
 }
 
-/** A template of the organization with both HTML files uploaded. */
-export async function templateWithHtml(svc: TestService, org: TestOrganization, html = COMPLETE_HTML): Promise<string> {
-  const res = await call(svc.app, 'POST', '/template', { key: org.privateKey, body: sampleTemplate() });
+/** A template of the organization (the sample one unless `body` is given) with both HTML files uploaded. */
+export async function templateWithHtml(svc: TestService, org: TestOrganization, html = COMPLETE_HTML, body = sampleTemplate()): Promise<string> {
+  const res = await call(svc.app, 'POST', '/template', { key: org.privateKey, body });
   expect(res.statusCode).toBe(200);
   const { id, urls } = res.json();
   for (const url of [urls.mask, urls.complete]) {
