@@ -229,6 +229,19 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
       }
     });
 
+    it('no body at all, or an empty one, on every route', async () => {
+      for (const route of routes) {
+        for (const headers of [{}, { 'content-type': 'application/json' }]) {
+          const res = await svc.app.inject({
+            method: route.method,
+            url: route.url.replace('*', 'templates/000000000000000000000000/mask.html'),
+            headers: { authorization: svc.orgA.privateKey, ...headers },
+          });
+          expectErrorShape(res, `${routeKey(route)} without a body ${JSON.stringify(headers)}`);
+        }
+      }
+    });
+
     it('bodies that are not JSON, or not of the declared media type', async () => {
       for (const route of routes.filter((r) => r.method === 'POST' || r.method === 'PUT')) {
         await fc.assert(

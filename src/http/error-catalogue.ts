@@ -10,6 +10,7 @@ export const ERROR_CATALOGUE = {
   TOO_MANY_REQUESTS: { status: [429], meaning: 'Too many failed attempts from this address; wait the seconds of Retry-After' },
   BODY_TOO_DEEP: { status: [400], meaning: 'The JSON body nests objects and arrays deeper than the documented limit' },
   BODY_NOT_JSON: { status: [400], meaning: 'The body is not valid JSON' },
+  BODY_REQUIRED: { status: [400], meaning: 'The route takes a JSON body and none was sent' },
   BODY_FORBIDDEN_KEY: { status: [400], meaning: 'The body holds a "__proto__" or "constructor.prototype" key' },
   TEXT_HAS_NUL: { status: [400], meaning: 'A text field holds the character U+0000, which no store keeps' },
   UNSUPPORTED_MEDIA_TYPE: { status: [415], meaning: 'The body is not of the media type the route takes (application/json for the API)' },

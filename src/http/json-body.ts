@@ -38,9 +38,9 @@ export function checkInput(value: unknown, maxDepth: number = MAX_JSON_DEPTH): v
   }
 }
 
-/** Parses a JSON body and checks it with checkInput. */
+/** Parses a JSON body and checks it with checkInput; an empty body is no body (some clients label every request JSON). */
 export function parseJsonBody(text: string): unknown {
-  if (text.trim() === '') throw badRequest('BODY_NOT_JSON: the body is empty');
+  if (text.trim() === '') return undefined;
   let value: unknown;
   try {
     value = JSON.parse(text);

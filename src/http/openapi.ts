@@ -40,7 +40,7 @@ function errorsByStatus(doc: RouteDoc): Map<number, ErrorCode[]> {
   if (BODY_METHODS.has(doc.method)) {
     codes.set('UNSUPPORTED_MEDIA_TYPE', 415);
     codes.set('BODY_TOO_LARGE', 413);
-    if (!doc.rawBody) for (const code of ['BODY_NOT_JSON', 'BODY_TOO_DEEP', 'BODY_FORBIDDEN_KEY'] as const) codes.set(code, 400);
+    if (!doc.rawBody) for (const code of ['BODY_REQUIRED', 'BODY_NOT_JSON', 'BODY_TOO_DEEP', 'BODY_FORBIDDEN_KEY'] as const) codes.set(code, 400);
   }
   codes.set('TEXT_HAS_NUL', 400);
   const byStatus = new Map<number, ErrorCode[]>();

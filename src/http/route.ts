@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import Joi from 'joi';
 import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.js';
+import { badRequest } from './errors.js';
 import { checkInput } from './json-body.js';
 import { documentRoute } from './openapi.js';
 import { validate } from './validate.js';
@@ -85,6 +86,8 @@ function errorStatuses(errors: readonly RouteError[]): Map<ErrorCode, number> {
  */
 export function defineRoute<B, Q>(definition: RouteDefinition<B, Q>): ApiRoute {
   const errors = errorStatuses(definition.errors);
+  // Joi lets an absent object through; a route whose body has fields must be sent one.
+  const takesBody = definition.rawBody === undefined && Object.keys(definition.body.describe().keys ?? {}).length > 0;
   return {
     method: definition.method,
     url: definition.url,
@@ -101,6 +104,7 @@ export function defineRoute<B, Q>(definition: RouteDefinition<B, Q>): ApiRoute {
     },
     async handle(request, reply) {
       checkInput(request.query);
+      if (takesBody && request.body === undefined) throw badRequest('BODY_REQUIRED: send the request as a JSON body');
       const query = validate(definition.query, request.query);
       const body = validate(definition.body, definition.rawBody ? undefined : request.body);
       return definition.handler({ body, query, organizationId: request.organizationId, request, reply });
