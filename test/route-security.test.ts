@@ -57,6 +57,7 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
   'POST /v1.5/ext/webhooks/deliveries/resend': (o) => ({ body: { id: o.delivery } }),
   'POST /v1.5/ext/veriface': (o, org) => ({ body: verifaceBody(org.email, { targetWebhooks: [o.webhook] }) }),
   'GET /v1.5/ext/veriface': (o) => ({ query: { code: o.veriface } }),
+  'POST /v1.5/ext/veriface/review': (o, org) => ({ body: { code: o.veriface, decision: 'approve', email: org.email } }),
   'GET /v1.5/ext/veriface/documents': () => ({ query: { country: 'CO' } }),
   'POST /v1.5/ext/document/save': (o, org) => ({ body: { document: o.template, data: ANSWERS, email: org.email, name: 'Sale' } }),
   'POST /v1.5/ext/document/upload': (o, org) => ({ body: pdfProcess(org, { targetWebhooks: [o.webhook] }) }),

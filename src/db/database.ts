@@ -9,6 +9,7 @@ import { veriface } from './migrations/003_veriface.js';
 import { signing } from './migrations/004_signing.js';
 import { templateFiles } from './migrations/005_template_files.js';
 import { attemptInstance } from './migrations/006_attempt_instance.js';
+import { verifaceReview } from './migrations/007_veriface_review.js';
 import type { Database } from './schema.js';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
 import { GroupCommitSqlite, groupCommitDialect } from './sqlite-group-commit.js';
@@ -43,6 +44,7 @@ const migrations: MigrationProvider = {
       '004_signing': signing,
       '005_template_files': templateFiles,
       '006_attempt_instance': attemptInstance,
+      '007_veriface_review': verifaceReview,
     };
   },
 };

@@ -226,7 +226,8 @@ export interface WebhooksTable {
   updated_at: string;
 }
 
-export type VerifaceStatus = 'INPROGRESS' | 'APPROVED' | 'INVALIDATED' | 'BLOCKED' | 'EXPIRED';
+/** VALIDATED: a BLOCKED process approved by a person; INVALIDATED: not successful, or rejected by a person. */
+export type VerifaceStatus = 'INPROGRESS' | 'APPROVED' | 'VALIDATED' | 'INVALIDATED' | 'BLOCKED' | 'EXPIRED';
 
 export interface VerifaceProcessesTable {
   id: string;
@@ -255,6 +256,9 @@ export interface VerifaceProcessesTable {
   /** 0 to 100, once compared. */
   similarity: number | null;
   result_reason: string | null;
+  /** The registered user who decided a BLOCKED process by hand, and the reason they gave. */
+  email_validated: string | null;
+  review_reason: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -77,6 +77,7 @@ export const ERROR_CATALOGUE = {
 
   // Face validations
   VERIFACE_NOT_FOUND: { status: [400, 404], meaning: 'No face validation with this code in the organization' },
+  VERIFACE_NOT_BLOCKED: { status: [400], meaning: 'Only a BLOCKED face validation can be reviewed by a person' },
   VERIFACE_CLOSED: { status: [400], meaning: 'The face validation has already ended' },
   VERIFACE_EXPIRED: { status: [400], meaning: 'The face validation passed its expiry' },
   FACE_PHOTO_REQUIRED: { status: [400], meaning: 'The face photo must be sent first' },

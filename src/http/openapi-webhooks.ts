@@ -14,6 +14,14 @@ const VERIFACE_DETAILS: Record<(typeof VERIFACE_STAGES)[number], { summary: stri
     details: { similarity: { type: 'number', minimum: 0, maximum: 100 }, reason: { const: 'FACE_MISMATCH' } },
   },
   blocked: { summary: 'No automatic decision: manual review', details: { reason: { const: 'MANUAL_REVIEW_REQUIRED' } } },
+  validated: {
+    summary: 'A person approved the blocked validation (POST /veriface/review)',
+    details: { emailValidated: { type: 'string', format: 'email' }, reason: { type: 'string' } },
+  },
+  invalidated: {
+    summary: 'A person rejected the blocked validation (POST /veriface/review)',
+    details: { emailValidated: { type: 'string', format: 'email' }, reason: { type: 'string' } },
+  },
   expired: { summary: 'The expiry date passed while in progress', details: {} },
 };
 

@@ -69,6 +69,8 @@ export async function createVeriface(ctx: ServiceContext, options: { organizatio
     face: null,
     similarity: null,
     result_reason: null,
+    email_validated: null,
+    review_reason: null,
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };

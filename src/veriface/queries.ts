@@ -29,6 +29,16 @@ export async function updateInProgress(db: Db, id: string, patch: VerifacePatch 
   return Number(result.numUpdatedRows) === 1;
 }
 
+/** Records the decision on a BLOCKED process; answers false when it is no longer blocked (decided meanwhile). */
+export async function decideBlocked(
+  db: Db,
+  id: string,
+  decision: Pick<VerifaceRow, 'status' | 'email_validated' | 'review_reason' | 'updated_at'>,
+): Promise<boolean> {
+  const result = await db.updateTable('veriface_processes').set(decision).where('id', '=', id).where('status', '=', 'BLOCKED').executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 export async function findExpired(db: Db, now: string, limit: number): Promise<VerifaceRow[]> {
   return db
     .selectFrom('veriface_processes')

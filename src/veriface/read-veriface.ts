@@ -23,6 +23,9 @@ export interface VerifaceView {
   similarity?: number;
   /** Why the process did not end APPROVED: FACE_MISMATCH, MANUAL_REVIEW_REQUIRED. */
   reason?: string;
+  /** The user who decided the BLOCKED process by hand, and the reason they gave. */
+  emailValidated?: string;
+  reviewReason?: string;
   /** Short-lived (5 minutes) download URLs of the photos captured so far. */
   photos: { documentFront?: string; documentBack?: string; face?: string };
   stages: { stage: string; at: string; detail?: Record<string, unknown> }[];
@@ -66,6 +69,8 @@ export async function readVeriface(ctx: ServiceContext, options: { organizationI
     ...(tags === undefined ? {} : { tags }),
     ...(row.similarity === null ? {} : { similarity: row.similarity }),
     ...(row.result_reason === null ? {} : { reason: row.result_reason }),
+    ...(row.email_validated === null ? {} : { emailValidated: row.email_validated }),
+    ...(row.review_reason === null ? {} : { reviewReason: row.review_reason }),
     photos: await photoUrls(ctx, row),
     stages: stages.map((s) => {
       const detail = parseJson<Record<string, unknown>>(s.detail);

@@ -3,7 +3,8 @@ import { API_PREFIX } from '../http/prefix.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
 import { createVeriface } from './create-veriface.js';
 import { readVeriface } from './read-veriface.js';
-import { createVerifaceSchema, verifaceCodeQuery } from './schemas.js';
+import { reviewVeriface } from './review-veriface.js';
+import { createVerifaceSchema, reviewVerifaceSchema, verifaceCodeQuery } from './schemas.js';
 
 const tag = 'face validation';
 const url = `${API_PREFIX}/veriface`;
@@ -33,6 +34,19 @@ export function verifaceRoutes(ctx: ServiceContext): ApiRoute[] {
       query: verifaceCodeQuery,
       errors: ['VERIFACE_NOT_FOUND'],
       handler: ({ query, organizationId }) => readVeriface(ctx, { organizationId, code: query.code }),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: `${url}/review`,
+      access: 'private-key',
+      tag,
+      summary: 'Decide a BLOCKED face validation by hand: approve (VALIDATED) or reject (INVALIDATED)',
+      description:
+        'By a registered user of the organization, shown as emailValidated in GET /veriface; sends the veriface.validated or veriface.invalidated webhook. Answers {code, status, emailValidated}.',
+      body: reviewVerifaceSchema,
+      query: noInput,
+      errors: ['VERIFACE_NOT_FOUND', 'VERIFACE_NOT_BLOCKED', 'USER_NOTFOUND'],
+      handler: ({ body, organizationId }) => reviewVeriface(ctx, { organizationId, input: body }),
     }),
   ];
 }

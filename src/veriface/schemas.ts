@@ -40,10 +40,28 @@ export const createVerifaceSchema = Joi.object<CreateVerifaceInput, true>({
   tags: Joi.array().items(Joi.string().min(1).max(100)).unique(),
 });
 
-export const verifaceCodeQuery = Joi.object<{ code: string }, true>({
-  code: Joi.string()
-    .length(VERIFACE_CODE_LENGTH)
-    .pattern(/^[A-Z0-9]+$/)
+const verifaceCode = Joi.string()
+  .length(VERIFACE_CODE_LENGTH)
+  .pattern(/^[A-Z0-9]+$/)
+  .messages({ 'string.pattern.base': '{{#label}} must only contain uppercase letters and digits' });
+
+export const verifaceCodeQuery = Joi.object<{ code: string }, true>({ code: verifaceCode.required() });
+
+export interface ReviewVerifaceInput {
+  code: string;
+  decision: 'approve' | 'reject';
+  email: string;
+  reason?: string;
+}
+
+/** A person's decision on a BLOCKED face validation. */
+export const reviewVerifaceSchema = Joi.object<ReviewVerifaceInput, true>({
+  code: verifaceCode.required(),
+  decision: Joi.string().valid('approve', 'reject').required(),
+  email: Joi.string()
+    .email({ tlds: { allow: false } })
+    .max(320)
     .required()
-    .messages({ 'string.pattern.base': '{{#label}} must only contain uppercase letters and digits' }),
+    .description('a registered user of the organization, shown as emailValidated'),
+  reason: Joi.string().trim().min(1).max(1000),
 });

@@ -10,7 +10,19 @@ import { insertStage } from './queries.js';
  * The stages of a face validation, in the order they can happen. Each is stored with its time and
  * sent as the webhook `veriface.<stage>`.
  */
-export const VERIFACE_STAGES = ['created', 'notified', 'opened', 'document_captured', 'face_captured', 'approved', 'rejected', 'blocked', 'expired'] as const;
+export const VERIFACE_STAGES = [
+  'created',
+  'notified',
+  'opened',
+  'document_captured',
+  'face_captured',
+  'approved',
+  'rejected',
+  'blocked',
+  'validated',
+  'invalidated',
+  'expired',
+] as const;
 export type VerifaceStage = (typeof VERIFACE_STAGES)[number];
 
 /**
