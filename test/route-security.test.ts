@@ -73,6 +73,7 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
   }),
   'GET /v1.5/ext/document': (o) => ({ query: { code: o.process } }),
   'GET /v1.5/ext/document/roadmap': (o) => ({ query: { code: o.process } }),
+  'POST /v1.5/ext/document/unlock': (o, org) => ({ body: { code: `${o.process}AB`, email: org.email, status: 'reset' } }),
   'POST /v1.5/ext/document/cancel': (o, org) => ({ body: { email: org.email, documents: [o.process], message: 'Stopped' } }),
   'PUT /files/*': () => ({}),
   'GET /files/*': () => ({}),

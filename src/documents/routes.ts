@@ -5,6 +5,7 @@ import { createSigningProcess } from './creating/create-process.js';
 import { draftFromPackage, draftFromPdf, draftFromTemplate } from './creating/drafts.js';
 import { cancelProcesses } from './lifecycle/cancel-processes.js';
 import { listProcesses, readProcess, readRoadmap } from './lifecycle/read-process.js';
+import { unlockParticipant } from './participant/unlock-participant.js';
 import {
   cancelResponse,
   cancelSchema,
@@ -13,6 +14,7 @@ import {
   readProcessQuery,
   roadmapQuery,
   saveFromTemplateSchema,
+  unlockSchema,
   uploadPdfSchema,
 } from './schemas.js';
 
@@ -139,6 +141,19 @@ export function documentRoutes(ctx: ServiceContext): ApiRoute[] {
       response: cancelResponse,
       errors: ['USER_NOTFOUND'],
       handler: ({ body, organizationId }) => cancelProcesses(ctx, { organizationId, input: body }),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: `${API_PREFIX}/document/unlock`,
+      access: 'private-key',
+      tag,
+      summary: 'Decide a participant blocked during identity validation: approve, reject, reset or cancel',
+      description:
+        '`code` is the process code followed by the participant id. approve (needs message): their identity is accepted and they go on; reset: their attempts start again; reject: they reject, so the process is REJECTED; cancel (needs message): the process is CANCELLED. `message` is refused for reject and reset. Answers {message: "OK"}.',
+      body: unlockSchema,
+      query: noInput,
+      errors: ['MISSING_SIGNER_ID', 'USER_NOTFOUND', 'DOCUMENT_NOT_FOUND', 'SIGNER_NOT_FOUND', 'DOCUMENT_NOT_IN_SIGNATURE', 'NOT_BLOCKED_PROCESS'],
+      handler: ({ body, organizationId }) => unlockParticipant(ctx, { organizationId, input: body }),
     }),
   ];
 }

@@ -238,3 +238,32 @@ export const cancelResponse = Joi.object({
     documents: Joi.array().items(Joi.string()).description('codes unknown to the organization or no longer in signature'),
   }).required(),
 });
+
+export interface UnlockInput {
+  code: string;
+  email: string;
+  status: 'approve' | 'reject' | 'reset' | 'cancel';
+  message?: string;
+}
+
+/** REFERENCE §3.9: `code` is the process code followed by the participant's two-character id. */
+export const unlockSchema = Joi.object<UnlockInput, true>({
+  code: Joi.string()
+    .min(PROCESS_CODE_LENGTH)
+    .max(PROCESS_CODE_LENGTH + 2)
+    .pattern(/^[A-Z0-9]+$/)
+    .required()
+    .messages({ 'string.pattern.base': '{{#label}} must only contain uppercase letters and digits' })
+    .description('<process code><participant id>, e.g. TR99AQMY31G8'),
+  email: Joi.string()
+    .email({ tlds: { allow: false } })
+    .max(320)
+    .required()
+    .description('the registered user of the organization who decides'),
+  status: Joi.string().valid('approve', 'reject', 'reset', 'cancel').required(),
+  message: Joi.string()
+    .trim()
+    .min(1)
+    .max(5000)
+    .when('status', { is: Joi.valid('approve', 'cancel'), then: Joi.required(), otherwise: Joi.forbidden() }),
+});
