@@ -107,6 +107,47 @@ describe('the admin command shares the service configuration', () => {
     expect((await admin('webhook', 'delete', '--org', organization, '--name', 'default')).json).toEqual({ name: 'default', deleted: true });
   });
 
+  it('org update sets the SDK origins, language, time zone and photo retention of one organization only', async () => {
+    const { organization } = (await admin('org', 'create', '--name', 'Embeds', '--email', 'e@e.test')).json as { organization: string };
+    const { organization: other } = (await admin('org', 'create', '--name', 'Other', '--email', 'o@o.test')).json as { organization: string };
+    const updated = await admin(
+      'org',
+      'update',
+      '--org',
+      organization,
+      '--sdk-origins',
+      'https://app.example.com, http://localhost:8080',
+      '--language',
+      'en',
+      '--time-zone',
+      'Europe/Madrid',
+      '--photo-retention-days',
+      '30',
+    );
+    expect(updated.json).toEqual({
+      organization,
+      sdkIntegration: false,
+      sdkOrigins: ['https://app.example.com', 'http://localhost:8080'],
+      language: 'en',
+      timeZone: 'Europe/Madrid',
+      photoRetentionDays: 30,
+    });
+    const listed = (await admin('org', 'list')).json as {
+      organization: string;
+      sdkOrigins: string[];
+      language: string;
+      timeZone: string;
+      photoRetentionDays: number;
+    }[];
+    expect(listed.find((o) => o.organization === other)).toMatchObject({ sdkOrigins: [], language: 'es', timeZone: 'America/Bogota', photoRetentionDays: 180 });
+    const withPath = await admin('org', 'update', '--org', organization, '--sdk-origins', 'https://app.example.com/page');
+    expect(withPath.code).toBe(2);
+    expect(withPath.stderr).toContain('must be an origin');
+    expect((await admin('org', 'update', '--org', organization, '--time-zone', 'Mars/Olympus')).stderr).toContain('IANA time zone');
+    expect((await admin('org', 'update', '--org', organization, '--language', 'de')).code).toBe(2);
+    expect((await admin('org', 'update', '--org', organization)).stderr).toContain('at least one setting');
+  });
+
   it('bad usage exits non-zero with a message', async () => {
     const missing = await admin('org', 'create', '--name', 'NoEmail');
     expect(missing.code).toBe(2);

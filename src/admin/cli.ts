@@ -9,6 +9,7 @@ import { validate } from '../http/validate.js';
 import { type Channel, isChannel, listMailbox, mailboxDir } from '../messages/local-mailbox.js';
 import { addUser, createApiKey, createOrganization, OrganizationError, revokeApiKey, setSdkIntegration } from '../organizations/organizations.js';
 import { findOrganization, listApiKeys, listOrganizations, listUsers } from '../organizations/queries.js';
+import { type SettingsChanges, settingsChangesSchema, settingsOf, updateSettings } from '../organizations/settings.js';
 import { createWebhookSchema, updateWebhookSchema } from '../webhooks/schemas.js';
 import { createWebhook, deleteWebhook, listWebhooks, rotateWebhookSecret, updateWebhook } from '../webhooks/webhooks.js';
 
@@ -16,7 +17,8 @@ const USAGE = `Usage: npm run --silent admin -- <command>
 
   org create --name NAME --email OWNER_EMAIL [--sdk-integration on|off]
   org list
-  org update --org ORG_ID --sdk-integration on|off
+  org update --org ORG_ID [--sdk-integration on|off] [--sdk-origins "https://a.example,https://b.example"]
+             [--language es|en|pt|fr] [--time-zone America/Bogota] [--photo-retention-days DAYS]
   user add --org ORG_ID --email EMAIL
   user list --org ORG_ID
   key create --org ORG_ID [--kind private|public]
@@ -86,6 +88,36 @@ function enabledFlag(flags: Flags): boolean | undefined {
   return undefined;
 }
 
+/** The settings as the API takes them (PUT /organization), so both accept exactly the same. */
+function settingsFlags(flags: Flags): SettingsChanges {
+  const origins = optional(flags, 'sdk-origins');
+  const days = optional(flags, 'photo-retention-days');
+  return validate(settingsChangesSchema, {
+    ...(origins === undefined
+      ? {}
+      : {
+          sdkOrigins: origins
+            .split(',')
+            .map((o) => o.trim())
+            .filter((o) => o !== ''),
+        }),
+    ...(optional(flags, 'language') === undefined ? {} : { language: optional(flags, 'language') }),
+    ...(optional(flags, 'time-zone') === undefined ? {} : { timeZone: optional(flags, 'time-zone') }),
+    ...(days === undefined ? {} : { photoRetentionDays: /^\d{1,6}$/.test(days) ? Number(days) : days }),
+  });
+}
+
+async function updateOrganization(db: Db, organizationId: string, flags: Flags): Promise<unknown> {
+  const changes = settingsFlags(flags);
+  const sdkIntegration = flags['sdk-integration'] === undefined ? undefined : onOff(flags, 'sdk-integration');
+  if (sdkIntegration === undefined && Object.keys(changes).length === 0) throw new UsageError('org update needs at least one setting to change');
+  if (sdkIntegration !== undefined) await setSdkIntegration(db, { organizationId, enabled: sdkIntegration });
+  const settings = await updateSettings(db, { organizationId, changes });
+  const row = await findOrganization(db, organizationId);
+  if (!settings || !row) throw new OrganizationError('ORGANIZATION_NOT_FOUND');
+  return { organization: organizationId, sdkIntegration: row.sdk_integration === 1, ...settings };
+}
+
 async function run(db: Db, config: Config, command: string, flags: Flags): Promise<unknown> {
   const webhooks = { db, clock: systemClock, allowPrivateUrls: config.webhookAllowPrivate };
   switch (command) {
@@ -96,12 +128,13 @@ async function run(db: Db, config: Config, command: string, flags: Flags): Promi
         sdkIntegration: flags['sdk-integration'] === 'on',
       });
     case 'org update':
-      return setSdkIntegration(db, { organizationId: await organizationOf(db, flags), enabled: onOff(flags, 'sdk-integration') });
+      return updateOrganization(db, await organizationOf(db, flags), flags);
     case 'org list':
       return (await listOrganizations(db)).map((o) => ({
         organization: o.id,
         name: o.name,
         sdkIntegration: o.sdk_integration === 1,
+        ...settingsOf(o),
         created_at: o.created_at,
       }));
     case 'user add':
@@ -174,6 +207,10 @@ async function main(argv: string[]): Promise<number> {
       channel: { type: 'string' },
       limit: { type: 'string' },
       'sdk-integration': { type: 'string' },
+      'sdk-origins': { type: 'string' },
+      language: { type: 'string' },
+      'time-zone': { type: 'string' },
+      'photo-retention-days': { type: 'string' },
       help: { type: 'boolean' },
     },
   });

@@ -8,6 +8,14 @@ export interface OrganizationsTable {
   id: string;
   name: string;
   sdk_integration: number;
+  /** JSON array of the origins allowed to embed the organization's pages with the SDK. */
+  sdk_origins: Generated<string>;
+  /** Language of the final documents and of messages: es, en, pt or fr. */
+  language: Generated<string>;
+  /** IANA time zone of the dates in the final documents. */
+  time_zone: Generated<string>;
+  /** Days identity photos are kept after a process ends. */
+  photo_retention_days: Generated<number>;
   created_at: string;
 }
 

@@ -1,7 +1,8 @@
+import type { Insertable } from 'kysely';
 import { generateApiKey, hashApiKey, keyHint } from '../auth/keys.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
-import type { ApiKeyKind, OrganizationRow } from '../db/schema.js';
+import type { ApiKeyKind, OrganizationsTable } from '../db/schema.js';
 import { newObjectId } from '../ids.js';
 import * as q from './queries.js';
 
@@ -32,7 +33,7 @@ export async function createOrganization(
   options: { name: string; email: string; sdkIntegration?: boolean },
 ): Promise<CreatedOrganization> {
   const now = clock.now();
-  const organization: OrganizationRow = {
+  const organization: Insertable<OrganizationsTable> = {
     id: newObjectId(now),
     name: options.name,
     sdk_integration: options.sdkIntegration ? 1 : 0,

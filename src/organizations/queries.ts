@@ -1,7 +1,8 @@
+import type { Insertable } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { ApiKeyKind, ApiKeyRow, OrganizationRow, UserRow } from '../db/schema.js';
+import type { ApiKeyKind, ApiKeyRow, OrganizationRow, OrganizationsTable, UserRow } from '../db/schema.js';
 
-export async function insertOrganization(db: Db, row: OrganizationRow): Promise<void> {
+export async function insertOrganization(db: Db, row: Insertable<OrganizationsTable>): Promise<void> {
   await db.insertInto('organizations').values(row).execute();
 }
 
@@ -16,6 +17,13 @@ export async function setSdkIntegration(db: Db, id: string, enabled: boolean): P
     .where('id', '=', id)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+export type SettingsPatch = Partial<Pick<OrganizationRow, 'sdk_origins' | 'language' | 'time_zone' | 'photo_retention_days'>>;
+
+export async function updateOrganizationSettings(db: Db, id: string, patch: SettingsPatch): Promise<OrganizationRow | undefined> {
+  if (Object.keys(patch).length === 0) return findOrganization(db, id);
+  return db.updateTable('organizations').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
 }
 
 export async function listOrganizations(db: Db): Promise<OrganizationRow[]> {

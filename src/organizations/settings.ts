@@ -1,0 +1,86 @@
+import Joi from 'joi';
+import type { Db } from '../db/database.js';
+import type { OrganizationRow } from '../db/schema.js';
+import * as q from './queries.js';
+
+/** The languages of the people's pages (the SDK's) and of the final documents. */
+export const LANGUAGES = ['es', 'en', 'pt', 'fr'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+export interface OrganizationSettings {
+  /** Origins (scheme, host and port) allowed to embed the organization's pages with the SDK. */
+  sdkOrigins: string[];
+  language: Language;
+  timeZone: string;
+  /** Days identity photos are kept after a process ends. */
+  photoRetentionDays: number;
+}
+
+export type SettingsChanges = Partial<OrganizationSettings>;
+
+const SDK_ORIGINS_MAX = 20;
+
+/** An origin exactly as browsers send it in `event.origin` and `Origin`: no path, no trailing slash. */
+export function isWebOrigin(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
+}
+
+export function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const origin = Joi.string()
+  .custom((value: string, helpers) => (isWebOrigin(value) ? value : helpers.error('string.origin')))
+  .messages({ 'string.origin': '{{#label}} must be an origin such as https://app.example.com (scheme, host and port, no path)' });
+
+export const settingsChangesSchema = Joi.object<SettingsChanges, true>({
+  sdkOrigins: Joi.array().items(origin).max(SDK_ORIGINS_MAX).unique(),
+  language: Joi.string().valid(...LANGUAGES),
+  timeZone: Joi.string()
+    .max(64)
+    .custom((value: string, helpers) => (isTimeZone(value) ? value : helpers.error('string.timeZone')))
+    .messages({ 'string.timeZone': '{{#label}} must be an IANA time zone such as America/Bogota' }),
+  photoRetentionDays: Joi.number().integer().min(1).max(3650),
+});
+
+function isLanguage(value: string): value is Language {
+  return (LANGUAGES as readonly string[]).includes(value);
+}
+
+function originsOf(stored: string): string[] {
+  const parsed: unknown = JSON.parse(stored);
+  return Array.isArray(parsed) ? parsed.filter((o): o is string => typeof o === 'string') : [];
+}
+
+export function settingsOf(row: OrganizationRow): OrganizationSettings {
+  return {
+    sdkOrigins: originsOf(row.sdk_origins),
+    language: isLanguage(row.language) ? row.language : 'es',
+    timeZone: row.time_zone,
+    photoRetentionDays: row.photo_retention_days,
+  };
+}
+
+/** Applies the given settings, leaving the others as they are; answers them all, or undefined for an unknown organization. */
+export async function updateSettings(db: Db, options: { organizationId: string; changes: SettingsChanges }): Promise<OrganizationSettings | undefined> {
+  const { changes } = options;
+  const row = await q.updateOrganizationSettings(db, options.organizationId, {
+    ...(changes.sdkOrigins === undefined ? {} : { sdk_origins: JSON.stringify(changes.sdkOrigins) }),
+    ...(changes.language === undefined ? {} : { language: changes.language }),
+    ...(changes.timeZone === undefined ? {} : { time_zone: changes.timeZone }),
+    ...(changes.photoRetentionDays === undefined ? {} : { photo_retention_days: changes.photoRetentionDays }),
+  });
+  return row ? settingsOf(row) : undefined;
+}
+
+export async function readSettings(db: Db, organizationId: string): Promise<OrganizationSettings | undefined> {
+  const row = await q.findOrganization(db, organizationId);
+  return row ? settingsOf(row) : undefined;
+}
