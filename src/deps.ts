@@ -20,6 +20,8 @@ import { emailHandler, smsHandler, whatsAppHandler } from './messages/handlers.j
 import type { Channel } from './messages/local-mailbox.js';
 import { jobHandler, type RecurringJob } from './outbox/jobs.js';
 import { OutboxWorker, type WorkerLogger } from './outbox/worker.js';
+import { type PageAssets, pageAssets } from './people/assets.js';
+import { EmbeddingOrigins } from './people/embed.js';
 import { TemplateCache } from './templates/template-cache.js';
 import { expireDueVerifaces } from './veriface/expire-verifaces.js';
 import { type FaceMatcher, manualReview } from './veriface/face-matcher.js';
@@ -39,6 +41,9 @@ export interface Deps extends ServiceContext {
   faceMatcher: FaceMatcher;
   keys: ApiKeyResolver;
   worker: OutboxWorker;
+  /** The people's pages' scripts and styles. */
+  pageAssets: PageAssets;
+  embeddingOrigins: EmbeddingOrigins;
   /** What a serving instance runs beside its requests: the outbox worker and the store's upkeep. */
   startBackgroundWork(): void;
   /** Channels that write to DATA_DIR/mailbox because no provider is configured for them. */
@@ -126,6 +131,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     blobs,
     signer,
     keys: new ApiKeyResolver(database.db, clock),
+    pageAssets: await pageAssets(),
+    embeddingOrigins: new EmbeddingOrigins({ db: database.db, clock }),
     faceMatcher: manualReview,
     worker,
     startBackgroundWork() {

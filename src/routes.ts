@@ -4,6 +4,8 @@ import { documentPdfUploadPolicy } from './documents/creating/pdf-uploads.js';
 import { documentRoutes } from './documents/routes.js';
 import { filesRoutes } from './files/routes.js';
 import { type ApiRoute, defineRoute, noInput } from './http/route.js';
+import { pageRoutes } from './people/pages.js';
+import { peopleRoutes } from './people/routes.js';
 import { referenceRoutes } from './references/routes.js';
 import { templateRoutes } from './templates/routes.js';
 import { templateHtmlUploadPolicy } from './templates/upload-policy.js';
@@ -20,6 +22,8 @@ export function routeTable(config: Config, deps: Deps): ApiRoute[] {
     ...verifaceRoutes(deps),
     ...documentRoutes(deps),
     ...catalogueRoutes(),
+    ...peopleRoutes(deps),
+    ...pageRoutes(config, deps.pageAssets, deps.embeddingOrigins),
     ...filesRoutes({
       store: deps.blobs,
       signer: deps.signer,
