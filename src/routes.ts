@@ -4,6 +4,7 @@ import { documentPdfUploadPolicy } from './documents/creating/pdf-uploads.js';
 import { documentRoutes } from './documents/routes.js';
 import { filesRoutes } from './files/routes.js';
 import { type ApiRoute, defineRoute, noInput } from './http/route.js';
+import { organizationRoutes } from './organizations/routes.js';
 import { pageRoutes } from './people/pages.js';
 import { peopleRoutes } from './people/routes.js';
 import { referenceRoutes } from './references/routes.js';
@@ -22,6 +23,7 @@ export function routeTable(config: Config, deps: Deps): ApiRoute[] {
     ...verifaceRoutes(deps),
     ...documentRoutes(deps),
     ...catalogueRoutes(),
+    ...organizationRoutes(deps),
     ...peopleRoutes(deps),
     ...pageRoutes(config, deps.pageAssets, deps.embeddingOrigins),
     ...filesRoutes({

@@ -5,9 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeOf } from '../src/http/error-catalogue.js';
 import type { ApiRoute } from '../src/http/route.js';
 import { routeTable } from '../src/routes.js';
+import { findVerifaceByCode } from '../src/veriface/queries.js';
 import { ANSWERS, sampleTemplate, verifaceBody } from './support/fixtures.js';
+import { jpeg } from './support/images.js';
 import { call, dialects, localPath, startTestService, type TestOrganization, type TestService } from './support/service.js';
-import { createProcess, pdfProcess, templateWithHtml } from './support/signing.js';
+import { createProcess, pdfProcess, stored, templateWithHtml } from './support/signing.js';
 
 /**
  * The route security suite: driven by the route table itself (src/routes.ts), so a route added to
@@ -23,11 +25,15 @@ interface Owned {
   veriface: string;
   process: string;
   delivery: string;
+  /** The secret tokens of a participant's link and a face validation's link. */
+  signingLink: string;
+  validationLink: string;
 }
 
 interface Sample {
   query?: Record<string, string>;
   body?: Record<string, unknown>;
+  headers?: Record<string, string>;
 }
 
 const hex24 = () => crypto.randomBytes(12).toString('hex');
@@ -35,7 +41,16 @@ const upper = (length: number) => Array.from(crypto.randomBytes(length), (byte) 
 
 /** Identifiers of the same shapes that nobody owns. */
 function unknownOwned(): Owned {
-  return { template: hex24(), reference: hex24(), webhook: `unknown-${upper(6).toLowerCase()}`, veriface: upper(16), process: upper(10), delivery: hex24() };
+  return {
+    template: hex24(),
+    reference: hex24(),
+    webhook: `unknown-${upper(6).toLowerCase()}`,
+    veriface: upper(16),
+    process: upper(10),
+    delivery: hex24(),
+    signingLink: crypto.randomBytes(24).toString('base64url'),
+    validationLink: crypto.randomBytes(24).toString('base64url'),
+  };
 }
 
 /** One valid request per route, built from the identifiers it should act on. */
@@ -78,6 +93,31 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
   'PUT /files/*': () => ({}),
   'GET /files/*': () => ({}),
   'GET /health': () => ({}),
+  'GET /v1.5/ext/organization': () => ({}),
+  'PUT /v1.5/ext/organization': () => ({ body: { language: 'en' } }),
+  'GET /people/signing': (o) => ({ headers: { 'x-link-token': o.signingLink } }),
+  'POST /people/signing/otp': (o) => ({ headers: { 'x-link-token': o.signingLink } }),
+  'POST /people/signing/otp/check': (o) => ({ headers: { 'x-link-token': o.signingLink }, body: { code: '123456' } }),
+  'POST /people/signing/photo': (o) => ({ headers: { 'x-link-token': o.signingLink }, body: { kind: 'face', image: jpeg().toString('base64') } }),
+  'POST /people/signing/sign': (o) => ({ headers: { 'x-link-token': o.signingLink }, body: { consent: true } }),
+  'POST /people/signing/approve': (o) => ({ headers: { 'x-link-token': o.signingLink }, body: { consent: true } }),
+  'POST /people/signing/reject': (o) => ({ headers: { 'x-link-token': o.signingLink }, body: { reason: 'Wrong rent' } }),
+  'POST /people/signing/copy': (o) => ({ headers: { 'x-link-token': o.signingLink } }),
+  'POST /people/signing/send-link': (o) => ({ headers: { 'x-link-token': o.signingLink }, body: { channel: 'sms' } }),
+  'GET /people/signing/qr': (o) => ({ headers: { 'x-link-token': o.signingLink } }),
+  'GET /people/validation': (o) => ({ headers: { 'x-link-token': o.validationLink } }),
+  'GET /people/validation/qr': (o) => ({ headers: { 'x-link-token': o.validationLink } }),
+  'POST /people/validation/photo': (o) => ({
+    headers: { 'x-link-token': o.validationLink },
+    body: { kind: 'documentFront', image: jpeg().toString('base64') },
+  }),
+  'POST /people/validation/finish': (o) => ({ headers: { 'x-link-token': o.validationLink } }),
+  'POST /people/validation/send-link': (o) => ({ headers: { 'x-link-token': o.validationLink }, body: { channel: 'whatsapp' } }),
+  'POST /people/embed': (o, org) => ({ body: { keyPublic: org.publicKey, document: o.veriface, parentOrigin: 'https://app.example.com' } }),
+  'GET /s/:token': () => ({}),
+  'GET /v/:token': () => ({}),
+  'GET /': () => ({ query: { id: '2026-11-24T10-00-00.000Z' } }),
+  'GET /assets/:file': () => ({}),
 };
 
 const routeKey = (route: ApiRoute) => `${route.method} ${route.url}`;
@@ -93,14 +133,16 @@ async function own(svc: TestService, org: TestOrganization): Promise<Owned> {
   const delivery = (await call(svc.app, 'GET', '/webhooks/deliveries', { key })).json().data[0].id;
   const veriface = (await call(svc.app, 'POST', '/veriface', { key, body: verifaceBody(org.email, { targetWebhooks: [webhook] }) })).json().code;
   const process = await createProcess(svc, org, '/document/upload', pdfProcess(org));
-  return { template, reference, webhook, veriface, process, delivery };
+  const { participants } = await stored(svc, org, process);
+  const validation = await findVerifaceByCode(svc.deps.db, org.id, veriface);
+  return { template, reference, webhook, veriface, process, delivery, signingLink: participants[0]!.link_token, validationLink: validation!.link_token };
 }
 
 function send(svc: TestService, route: ApiRoute, key: string | undefined, sample: Sample): Promise<LightMyRequestResponse> {
   return svc.app.inject({
     method: route.method,
     url: route.url.replace('*', 'templates/000000000000000000000000/mask.html'),
-    headers: key ? { authorization: key } : {},
+    headers: { ...(key ? { authorization: key } : {}), ...sample.headers },
     ...(sample.query ? { query: sample.query } : {}),
     ...(sample.body ? { payload: sample.body } : {}),
   });
@@ -140,7 +182,7 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
         .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`))
         .sort();
       // Fastify's OpenAPI names a wildcard path by its parameter.
-      const declared = routes.map((route) => `${route.method} ${route.url.replace('*', '{*}')}`).sort();
+      const declared = routes.map((route) => `${route.method} ${route.url.replace('*', '{*}').replace(/:(\w+)/g, '{$1}')}`).sort();
       expect(documented).toEqual(declared);
     });
   });
@@ -159,6 +201,30 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
         } else {
           expect(publicKey.statusCode, routeKey(route)).not.toBe(401);
         }
+      }
+    });
+  });
+
+  describe("the people's API opens nothing without the secret token of a link", () => {
+    it('no token, a malformed one, or one nobody holds is a 404, and an API key is no token', async () => {
+      const linkRoutes = routes.filter((r) => r.access === 'link-token');
+      expect(linkRoutes.length).toBeGreaterThanOrEqual(14);
+      for (const route of linkRoutes) {
+        const sample = SAMPLES[routeKey(route)]!(unknownOwned(), svc.orgA);
+        const refusedHeaders: Record<string, string>[] = [
+          {},
+          { 'x-link-token': 'short' },
+          { 'x-link-token': '../../etc/passwd' },
+          { authorization: svc.orgB.privateKey },
+        ];
+        for (const headers of refusedHeaders) {
+          const res = await send(svc, route, undefined, { ...sample, headers });
+          expect(res.statusCode, `${routeKey(route)} ${JSON.stringify(headers)}`).toBe(404);
+          expect(res.json()).toEqual({ message: 'LINK_NOT_FOUND' });
+        }
+        const unknown = await send(svc, route, undefined, sample);
+        expect(unknown.statusCode, routeKey(route)).toBe(404);
+        expect(unknown.json().message).toMatch(/^(SIGNING_LINK_NOT_FOUND|VERIFACE_NOT_FOUND)/);
       }
     });
   });
@@ -220,7 +286,7 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
             const res = await svc.app.inject({
               method: route.method,
               url: route.url.replace('*', 'templates/000000000000000000000000/mask.html'),
-              headers: { authorization: svc.orgA.privateKey, 'content-type': 'application/json' },
+              headers: { authorization: svc.orgA.privateKey, 'content-type': 'application/json', ...sample.headers },
               query: q,
               ...(route.method === 'POST' || route.method === 'PUT' ? { payload: JSON.stringify(b) } : {}),
             });

@@ -90,7 +90,8 @@ export const ERROR_CATALOGUE = {
   IMAGE_TOO_LARGE: { status: [413], meaning: 'The image is larger than the service takes' },
   IMAGE_NOT_JPEG_OR_PNG: { status: [415], meaning: 'Images must be JPEG or PNG' },
 
-  // The people's pages
+  // Organizations and the people's pages
+  ORGANIZATION_NOT_FOUND: { status: [404], meaning: "The key's organization no longer exists" },
   LINK_NOT_FOUND: { status: [404], meaning: 'The request carries no well-formed link token (X-Link-Token)' },
   EMBED_NOT_FOUND: {
     status: [404],

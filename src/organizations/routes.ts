@@ -1,0 +1,39 @@
+import type { ServiceContext } from '../context.js';
+import { notFound } from '../http/errors.js';
+import { API_PREFIX } from '../http/prefix.js';
+import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
+import { readSettings, settingsChangesSchema, updateSettings } from './settings.js';
+
+const tag = 'organization';
+const url = `${API_PREFIX}/organization`;
+
+/** What the organization decides for itself: the same settings `admin org update` changes. */
+export function organizationRoutes(ctx: ServiceContext): ApiRoute[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      url,
+      access: 'any-key',
+      tag,
+      summary: "The organization's settings: SDK origins, language, time zone, photo retention",
+      body: noInput,
+      query: noInput,
+      errors: ['ORGANIZATION_NOT_FOUND'],
+      handler: async ({ organizationId }) => (await readSettings(ctx.db, organizationId)) ?? Promise.reject(notFound('ORGANIZATION_NOT_FOUND')),
+    }),
+    defineRoute({
+      method: 'PUT',
+      url,
+      access: 'private-key',
+      tag,
+      summary: "Change the organization's settings; those not sent stay as they are",
+      description:
+        'sdkOrigins: the origins (scheme, host and port) allowed to embed the pages with the SDK; language: es, en, pt or fr; timeZone: an IANA zone; photoRetentionDays: 1 to 3650.',
+      body: settingsChangesSchema,
+      query: noInput,
+      errors: ['ORGANIZATION_NOT_FOUND'],
+      handler: async ({ organizationId, body }) =>
+        (await updateSettings(ctx.db, { organizationId, changes: body })) ?? Promise.reject(notFound('ORGANIZATION_NOT_FOUND')),
+    }),
+  ];
+}
