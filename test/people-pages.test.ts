@@ -8,10 +8,10 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listMailbox, mailboxDir } from '../src/messages/local-mailbox.js';
 import { chromiumPath, launchBrowser, type PhoneBrowser, screenshot, y4mOf } from './support/browser.js';
-import { verifaceBody } from './support/fixtures.js';
+import { ANSWERS, verifaceBody } from './support/fixtures.js';
 import { closedPort } from './support/ports.js';
 import { call, startTestService, type TestService } from './support/service.js';
-import { stored } from './support/signing.js';
+import { stored, templateWithHtml } from './support/signing.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
 
 /** A real photograph a package ships: the second portrait of the strip at the top of human's samples. */
@@ -240,6 +240,55 @@ describe.skipIf(chromiumPath() === undefined)("the people's pages, in Chromium o
     await pablo.page.getByRole('heading', { name: 'Firma el documento' }).waitFor({ timeout: 15_000 });
     await rosa.context.close();
     await pablo.context.close();
+  });
+
+  it('a long document: only the pages near the screen are drawn, so a 100-page PDF opens on a phone', async () => {
+    const pdf = await PDFDocument.create();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    for (let n = 1; n <= 100; n++) pdf.addPage([595, 842]).drawText(`Clause ${n}`, { x: 60, y: 760, size: 28, font });
+    const res = await call(svc.app, 'POST', '/document/upload', {
+      key: svc.orgA.privateKey,
+      body: {
+        email: svc.orgA.email,
+        name: 'Long contract',
+        file: Buffer.from(await pdf.save()).toString('base64'),
+        signProfile: [{ name: 'Ana', email: 'long@people.test' }],
+      },
+    });
+    const { participants } = await stored(svc, svc.orgA, res.json().code);
+    const { page, context } = await open(`${base}/s/${participants[0]?.link_token}`);
+    await page.getByRole('button', { name: 'Leer Long contract' }).click();
+    await expect.poll(() => page.locator('.pdf-page canvas').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    expect(await page.locator('.pdf-page').count()).toBe(100);
+    expect(await page.locator('.pdf-page canvas').count()).toBeLessThan(10);
+    // Scrolled to the end: the last pages are drawn and the first ones gave their canvas back.
+    await page.locator('.viewer').evaluate((viewer) => viewer.scrollTo(0, viewer.scrollHeight));
+    await expect.poll(() => page.locator('.pdf-page[data-page="100"] canvas').count(), { timeout: 15_000 }).toBe(1);
+    expect(await page.locator('.pdf-page[data-page="1"] canvas').count()).toBe(0);
+    expect(await page.locator('.pdf-page canvas').count()).toBeLessThan(10);
+    await context.close();
+  });
+
+  it('a template document is shown as its filled HTML in a frame that cannot run script', async () => {
+    const template = await templateWithHtml(svc, svc.orgA);
+    const res = await call(svc.app, 'POST', '/document/save', {
+      key: svc.orgA.privateKey,
+      body: { document: template, data: ANSWERS, email: svc.orgA.email, name: 'Sale' },
+    });
+    const { participants } = await stored(svc, svc.orgA, res.json().code);
+    const { page, context } = await open(`${base}/s/${participants[0]?.link_token}`);
+    const document = page.getByRole('button', { name: /^Leer / }).first();
+    await document.click();
+    const frame = page.locator('iframe.html-document');
+    if ((await frame.count()) > 0) {
+      expect(await frame.getAttribute('sandbox')).toBe('');
+      await page.frameLocator('iframe.html-document').locator('body').waitFor();
+    } else {
+      // Once the process has its PDF rendering, that is what the page shows.
+      await expect.poll(() => page.locator('.pdf-page canvas').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    }
+    await expectAccessible(page);
+    await context.close();
   });
 
   it('an unknown link says so in words, in the language of the browser', async () => {
