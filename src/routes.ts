@@ -4,6 +4,7 @@ import { documentPdfUploadPolicy } from './documents/creating/pdf-uploads.js';
 import { documentRoutes } from './documents/routes.js';
 import { filesRoutes } from './files/routes.js';
 import { type ApiRoute, defineRoute, noInput } from './http/route.js';
+import { photoRoutes } from './photos/routes.js';
 import { referenceRoutes } from './references/routes.js';
 import { templateRoutes } from './templates/routes.js';
 import { templateHtmlUploadPolicy } from './templates/upload-policy.js';
@@ -20,6 +21,7 @@ export function routeTable(config: Config, deps: Deps): ApiRoute[] {
     ...verifaceRoutes(deps),
     ...documentRoutes(deps),
     ...catalogueRoutes(),
+    ...photoRoutes(deps),
     ...filesRoutes({
       store: deps.blobs,
       signer: deps.signer,

@@ -47,6 +47,10 @@ export const ERROR_CATALOGUE = {
 
   // Signing processes
   DOCUMENT_NOT_FOUND: { status: [400, 404], meaning: 'No process with this code in the organization' },
+  PHOTOS_IN_USE: {
+    status: [400],
+    meaning: 'The signing process or face validation is still in progress: its identity photos can be deleted once it ends',
+  },
   DOCUMENT_NOT_IN_SIGNATURE: { status: [400], meaning: 'The process is finished, rejected, cancelled or expired' },
   DOCUMENT_EXPIRED: { status: [400], meaning: 'The process passed its expiry date' },
   DOCUMENTS_MIN_TWO: { status: [400], meaning: 'A package needs at least two documents' },
