@@ -23,7 +23,13 @@ export async function deleteProcessPhotos(ctx: ServiceContext, options: { proces
   await ctx.db.transaction().execute(async (trx) => {
     await forgetPhotoBlobs(trx, keys);
     await clearProcessPhotos(trx, process.id, ctx.clock.now().toISOString());
-    await recordProcessEvent(trx, ctx.clock, { process, action: 'PHOTOS_DELETED', platform: 'API', message: reason, detail: { deleted: keys.length, reason } });
+    await recordProcessEvent(trx, ctx.clock, {
+      process,
+      action: 'PHOTOS_DELETED',
+      ...(reason === 'on request' ? { platform: 'API' } : {}),
+      message: reason,
+      detail: { deleted: keys.length, reason },
+    });
   });
   ctx.outbox.wake();
   return keys.length;
