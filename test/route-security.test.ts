@@ -77,6 +77,9 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
   'POST /v1.5/ext/document/cancel': (o, org) => ({ body: { email: org.email, documents: [o.process], message: 'Stopped' } }),
   'PUT /files/*': () => ({}),
   'GET /files/*': () => ({}),
+  'GET /photos/*': () => ({}),
+  'DELETE /v1.5/ext/document/photos': (o) => ({ query: { code: o.process } }),
+  'DELETE /v1.5/ext/veriface/photos': (o) => ({ query: { code: o.veriface } }),
   'GET /health': () => ({}),
 };
 
