@@ -134,7 +134,10 @@ describe.each(cases)('identity photos are encrypted at rest and served only thro
     const [a, b] = [await verifaceRow(first.code), await verifaceRow(second.code)];
     const stolen = await readBlobBytes(svc.deps.blobs, a.face!);
     await writeBlobBytes(svc.deps.blobs, b.face!, stolen!, 'application/octet-stream');
-    await expect(svc.deps.photos.read(b.face!)).rejects.toThrow(PhotoDecryptionError);
+    await expect(svc.deps.photos.read(b.face!)).rejects.toThrow('PHOTO_UNREADABLE');
+    const served = await fetchPhoto((await readVeriface(second.code, svc.orgB.publicKey)).json().photos.face);
+    expect(served.statusCode).toBe(409);
+    expect(served.json()).toEqual({ message: 'PHOTO_UNREADABLE' });
     expect((await svc.deps.photos.read(a.face!))!.equals(first.images.face)).toBe(true);
   });
 });

@@ -90,6 +90,10 @@ export const ERROR_CATALOGUE = {
   FACE_PHOTO_REQUIRED: { status: [400], meaning: 'The face photo must be sent first' },
   DOCUMENT_PHOTO_REQUIRED: { status: [400], meaning: 'The ID document photo must be sent first' },
   PHOTO_MISSING: { status: [409], meaning: 'A photo the comparison needs is no longer stored' },
+  PHOTO_UNREADABLE: {
+    status: [409],
+    meaning: 'A stored photo cannot be decrypted: PHOTO_ENCRYPTION_KEY is not the key it was stored with, or its bytes were altered',
+  },
   IMAGE_EMPTY: { status: [400], meaning: 'The image had no bytes' },
   IMAGE_TOO_LARGE: { status: [413], meaning: 'The image is larger than the service takes' },
   IMAGE_NOT_JPEG_OR_PNG: { status: [415], meaning: 'Images must be JPEG or PNG' },

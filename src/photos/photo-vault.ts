@@ -3,7 +3,8 @@ import type { Db } from '../db/database.js';
 import { readBlobBytes, writeBlobBytes } from '../files/blob-bytes.js';
 import type { BlobStore } from '../files/blob-store.js';
 import type { UrlSigner } from '../files/url-signer.js';
-import { decryptPhoto, encryptPhoto } from './photo-cipher.js';
+import { ApiError } from '../http/errors.js';
+import { decryptPhoto, encryptPhoto, PhotoDecryptionError } from './photo-cipher.js';
 import { forgetPhotoBlobs, recordPhotoBlob } from './queries.js';
 
 /** Photos are served by the service's own route, which decrypts them; never by the store directly. */
@@ -37,10 +38,16 @@ export class PhotoVault {
     await writeBlobBytes(blobs, options.key, encryptPhoto(key, options.key, options.image), 'application/octet-stream');
   }
 
-  /** The image, or undefined when nothing is stored at `key`. */
+  /** The image, or undefined when nothing is stored at `key`; 409 PHOTO_UNREADABLE when it does not decrypt. */
   async read(key: string): Promise<Buffer | undefined> {
     const stored = await readBlobBytes(this.options.blobs, key);
-    return stored && decryptPhoto(this.options.key, key, stored);
+    if (!stored) return undefined;
+    try {
+      return decryptPhoto(this.options.key, key, stored);
+    } catch (error) {
+      if (error instanceof PhotoDecryptionError) throw new ApiError(409, 'PHOTO_UNREADABLE');
+      throw error;
+    }
   }
 
   /** A URL of the photo route, valid PHOTO_URL_LIFETIME_SECONDS. */

@@ -37,7 +37,7 @@ export function photoRoutes(ctx: ServiceContext & { signer: UrlSigner }): ApiRou
       description: 'Presigned by the API: the URL carries its expiry and signature; no Authorization header. Answers the decrypted image.',
       body: noInput,
       query: signedQuery,
-      errors: ['URL_EXPIRED', 'URL_SIGNATURE_INVALID', 'FILE_NOT_FOUND'],
+      errors: ['URL_EXPIRED', 'URL_SIGNATURE_INVALID', 'FILE_NOT_FOUND', 'PHOTO_UNREADABLE'],
       handler: async ({ request, query, reply }) => {
         const pathname = request.url.split('?')[0] ?? '';
         const key = pathname.slice(PHOTOS_ROUTE_PREFIX.length);
