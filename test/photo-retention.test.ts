@@ -1,9 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { recordStoredPhotos } from '../src/db/migrations/011_photo_vault.js';
 import { RECURRING_JOBS } from '../src/deps.js';
-import { readBlobBytes } from '../src/files/blob-bytes.js';
+import { readBlobBytes, writeBlobBytes } from '../src/files/blob-bytes.js';
 import { updateSettings } from '../src/organizations/settings.js';
 import { scheduleRecurringJobs } from '../src/outbox/jobs.js';
 import { PURGE_BATCH, purgeDuePhotos } from '../src/photos/purge-photos.js';
+import { jpeg } from './support/images.js';
 import { photographedProcess, photographedVeriface } from './support/photos.js';
 import { call, dialects, localPath, startTestService, type TestOrganization, type TestService } from './support/service.js';
 import { outbox, stored as storedProcess } from './support/signing.js';
@@ -135,6 +137,22 @@ describe.each(dialects)('identity photos are deleted when their retention ends, 
       expect(await purgeDuePhotos(svc.deps)).toEqual({ processes: 0, verifaces: PURGE_BATCH + 1 });
       expect(await svc.deps.db.selectFrom('photo_blobs').select('key').execute()).toEqual([]);
       expect(await purgeDuePhotos(svc.deps)).toEqual({ processes: 0, verifaces: 0 });
+    });
+
+    it('photos stored before the vault (plain, named only by the rows) are recorded by migration 011 and deleted like the others', async () => {
+      await photographedProcess(svc, svc.orgA, { end: 'FINISH' });
+      await photographedVeriface(svc, svc.orgA, { finish: true });
+      const participants = await svc.deps.db.selectFrom('participants').select(['face_key', 'document_front_key', 'document_back_key']).execute();
+      const verifaces = await svc.deps.db.selectFrom('veriface_processes').select(['document_front', 'document_back', 'face']).execute();
+      const named = [...participants, ...verifaces].flatMap((row) => Object.values(row)).filter((key): key is string => key !== null);
+      expect(named).toHaveLength(4);
+      await svc.deps.db.deleteFrom('photo_blobs').execute();
+      for (const key of named) await writeBlobBytes(svc.deps.blobs, key, jpeg(), 'image/jpeg');
+      await recordStoredPhotos(svc.deps.db);
+      expect((await svc.deps.db.selectFrom('photo_blobs').select('key').execute()).map((r) => r.key).sort()).toEqual([...named].sort());
+      svc.clock.advance(181 * DAY);
+      expect(await purgeDuePhotos(svc.deps)).toEqual({ processes: 1, verifaces: 1 });
+      expect(await stored(named)).toBe(0);
     });
 
     it('is a recurring job of the outbox', async () => {

@@ -16,15 +16,20 @@ export const photoVault: Migration = {
     await db.schema.createIndex('photo_blobs_owner').on('photo_blobs').column('owner_id').execute();
     await db.schema.alterTable('processes').addColumn('photos_deleted_at', 'text').execute();
     await db.schema.alterTable('veriface_processes').addColumn('photos_deleted_at', 'text').execute();
-    for (const column of ['face_key', 'document_front_key', 'document_back_key']) {
-      await sql`INSERT INTO photo_blobs (key, owner_id, created_at)
-        SELECT ${sql.ref(column)}, process_id, updated_at FROM participants WHERE ${sql.ref(column)} IS NOT NULL
-        ON CONFLICT (key) DO NOTHING`.execute(db);
-    }
-    for (const column of ['document_front', 'document_back', 'face']) {
-      await sql`INSERT INTO photo_blobs (key, owner_id, created_at)
-        SELECT ${sql.ref(column)}, id, updated_at FROM veriface_processes WHERE ${sql.ref(column)} IS NOT NULL
-        ON CONFLICT (key) DO NOTHING`.execute(db);
-    }
+    await recordStoredPhotos(db);
   },
 };
+
+/** Records the photos the rows name (those stored before this migration), once each. */
+export async function recordStoredPhotos<T>(db: Kysely<T>): Promise<void> {
+  for (const column of ['face_key', 'document_front_key', 'document_back_key']) {
+    await sql`INSERT INTO photo_blobs (key, owner_id, created_at)
+      SELECT ${sql.ref(column)}, process_id, updated_at FROM participants WHERE ${sql.ref(column)} IS NOT NULL
+      ON CONFLICT (key) DO NOTHING`.execute(db);
+  }
+  for (const column of ['document_front', 'document_back', 'face']) {
+    await sql`INSERT INTO photo_blobs (key, owner_id, created_at)
+      SELECT ${sql.ref(column)}, id, updated_at FROM veriface_processes WHERE ${sql.ref(column)} IS NOT NULL
+      ON CONFLICT (key) DO NOTHING`.execute(db);
+  }
+}
