@@ -15,6 +15,12 @@ import { routeTable } from './routes.js';
 
 export { API_PREFIX } from './http/prefix.js';
 
+/** The path without its query, and a person's link (/s/…, /v/…) without its token. */
+export function loggablePath(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  return path.replace(/^\/(s|v|r)\/[^/]+/, '/$1/…');
+}
+
 function isFastifyError(error: unknown): error is FastifyError {
   return error instanceof Error && 'statusCode' in error && typeof error.statusCode === 'number';
 }
@@ -38,8 +44,8 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
         ? false
         : {
             level: config.logLevel,
-            // Query strings carry URL signatures and, later, one-time codes: log the path only.
-            serializers: { req: (request) => ({ method: request.method, path: request.url.split('?')[0], remoteAddress: request.ip }) },
+            // Query strings carry URL signatures, and the paths of people's links their tokens: neither is logged.
+            serializers: { req: (request) => ({ method: request.method, path: loggablePath(request.url), remoteAddress: request.ip }) },
           },
     bodyLimit: 2 * 1024 * 1024,
     trustProxy: config.trustProxy,
@@ -74,7 +80,14 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
     }
   });
 
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimit, {
+    global: false,
+    // Routes that declare a rate limit (src/http/route.ts) answer in the catalogue's words.
+    errorResponseBuilder: (_request, context) => {
+      const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
+      return new ApiError(429, `TOO_MANY_REQUESTS: try again in ${seconds} s`, { 'retry-after': String(seconds) });
+    },
+  });
   authenticate(app, deps.keys, FailedAttempts.create(app, config.authFailures));
 
   await app.register(swagger, {

@@ -20,6 +20,8 @@ import { emailHandler, smsHandler, whatsAppHandler } from './messages/handlers.j
 import type { Channel } from './messages/local-mailbox.js';
 import { jobHandler, type RecurringJob } from './outbox/jobs.js';
 import { OutboxWorker, type WorkerLogger } from './outbox/worker.js';
+import { type PageAssets, pageAssets } from './people/assets.js';
+import { EmbeddingOrigins } from './people/embed.js';
 import { PHOTO_KEY_BYTES } from './photos/photo-cipher.js';
 import { PhotoVault } from './photos/photo-vault.js';
 import { purgeDuePhotos } from './photos/purge-photos.js';
@@ -43,6 +45,9 @@ export interface Deps extends ServiceContext {
   faceMatcher: FaceMatcher;
   keys: ApiKeyResolver;
   worker: OutboxWorker;
+  /** The people's pages' scripts and styles. */
+  pageAssets: PageAssets;
+  embeddingOrigins: EmbeddingOrigins;
   /** What a serving instance runs beside its requests: the outbox worker and the store's upkeep. */
   startBackgroundWork(): void;
   /** Channels that write to DATA_DIR/mailbox because no provider is configured for them. */
@@ -151,6 +156,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     }),
     signer,
     keys: new ApiKeyResolver(database.db, clock),
+    pageAssets: await pageAssets(),
+    embeddingOrigins: new EmbeddingOrigins({ db: database.db, clock }),
     faceMatcher: manualReview,
     worker,
     startBackgroundWork() {

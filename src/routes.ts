@@ -4,6 +4,8 @@ import { documentPdfUploadPolicy } from './documents/creating/pdf-uploads.js';
 import { documentRoutes } from './documents/routes.js';
 import { filesRoutes } from './files/routes.js';
 import { type ApiRoute, defineRoute, noInput } from './http/route.js';
+import { pageRoutes } from './people/pages.js';
+import { peopleRoutes } from './people/routes.js';
 import { photoRoutes } from './photos/routes.js';
 import { referenceRoutes } from './references/routes.js';
 import { templateRoutes } from './templates/routes.js';
@@ -22,6 +24,8 @@ export function routeTable(config: Config, deps: Deps): ApiRoute[] {
     ...documentRoutes(deps),
     ...catalogueRoutes(),
     ...photoRoutes(deps),
+    ...peopleRoutes(deps),
+    ...pageRoutes(config, deps.pageAssets, deps.embeddingOrigins),
     ...filesRoutes({
       store: deps.blobs,
       signer: deps.signer,

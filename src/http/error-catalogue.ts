@@ -98,6 +98,15 @@ export const ERROR_CATALOGUE = {
   IMAGE_TOO_LARGE: { status: [413], meaning: 'The image is larger than the service takes' },
   IMAGE_NOT_JPEG_OR_PNG: { status: [415], meaning: 'Images must be JPEG or PNG' },
 
+  // The people's pages
+  LINK_NOT_FOUND: { status: [404], meaning: 'The request carries no well-formed link token (X-Link-Token)' },
+  EMBED_NOT_FOUND: {
+    status: [404],
+    meaning: 'The embedded flow cannot open: the key, the document, the participant or the embedding origin is not one the organization allows',
+  },
+  CONSENT_REQUIRED: { status: [400], meaning: 'The participant must accept to sign electronically first' },
+  PHONE_NOT_ON_RECORD: { status: [400], meaning: 'The participant has no phone number to send the link to' },
+
   // Webhooks
   WEBHOOK_ALREADY_EXISTS: { status: [400], meaning: 'A webhook of this name exists in the organization' },
   WEBHOOK_URL_NOT_ALLOWED: { status: [400], meaning: 'The webhook URL resolves to a private, loopback or link-local address' },

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import Joi from 'joi';
 import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.js';
-import { badRequest } from './errors.js';
+import { badRequest, notFound } from './errors.js';
 import { checkInput } from './json-body.js';
 import { documentRoute } from './openapi.js';
 import { validate } from './validate.js';
@@ -11,9 +11,16 @@ import { validate } from './validate.js';
  * - `private-key`: the organization's private key (prk_) only, for every route that changes data;
  * - `any-key`: the private or the public key (puk_), for reads;
  * - `signed-url`: no key; the URL carries the service's own signature and expiry (files);
+ * - `link-token`: no key; the secret token of a person's link (a signer's or a face validation's)
+ *   in the `X-Link-Token` header, so that it stays out of URLs, logs and Referer headers;
  * - `public`: anyone (health).
  */
-export type Access = 'private-key' | 'any-key' | 'signed-url' | 'public';
+export type Access = 'private-key' | 'any-key' | 'signed-url' | 'link-token' | 'public';
+
+/** The header the people's pages send their link's token in. */
+export const LINK_TOKEN_HEADER = 'x-link-token';
+/** Tokens are 24 random bytes in base64url (src/ids.ts); anything else is no link. */
+const LINK_TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 
 /** A code the route can answer, at the catalogue's first status or, as a pair, at the one given. */
 export type RouteError = ErrorCode | readonly [ErrorCode, number];
@@ -26,6 +33,8 @@ export interface RouteInput<B, Q> {
   query: Q;
   /** The organization of the key; empty on routes that take no key. */
   organizationId: string;
+  /** The link's token on `link-token` routes (checked for its form only); empty elsewhere. */
+  linkToken: string;
   request: FastifyRequest;
   reply: FastifyReply;
 }
@@ -47,6 +56,8 @@ export interface RouteDefinition<B, Q> {
   /** The codes of the catalogue the route itself can answer, besides validation, access and body errors. */
   errors: readonly RouteError[];
   bodyLimit?: number;
+  /** Calls one client address may make in a window (guessing tokens and codes), answered 429 past it. */
+  rateLimit?: { max: number; windowMs: number };
   /** The media types of a raw body (the files routes); JSON routes take application/json only. */
   rawBody?: readonly string[];
   handler(input: RouteInput<B, Q>): unknown;
@@ -64,6 +75,12 @@ export interface ApiRoute {
   readonly rawBody: readonly string[] | undefined;
   readonly options: RouteShorthandOptions;
   handle(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
+}
+
+function linkTokenOf(request: FastifyRequest): string {
+  const token = request.headers[LINK_TOKEN_HEADER];
+  if (typeof token !== 'string' || !LINK_TOKEN_PATTERN.test(token)) throw notFound('LINK_NOT_FOUND');
+  return token;
 }
 
 /** Neither body nor query: anything sent is refused by name (`"x" is not allowed`). */
@@ -100,14 +117,18 @@ export function defineRoute<B, Q>(definition: RouteDefinition<B, Q>): ApiRoute {
     options: {
       ...documentRoute({ ...definition, errors }),
       ...(definition.bodyLimit !== undefined ? { bodyLimit: definition.bodyLimit } : {}),
-      config: { access: definition.access },
+      config: {
+        access: definition.access,
+        ...(definition.rateLimit ? { rateLimit: { max: definition.rateLimit.max, timeWindow: definition.rateLimit.windowMs } } : {}),
+      },
     },
     async handle(request, reply) {
       checkInput(request.query);
       if (takesBody && request.body === undefined) throw badRequest('BODY_REQUIRED: send the request as a JSON body');
       const query = validate(definition.query, request.query);
       const body = validate(definition.body, definition.rawBody ? undefined : request.body);
-      return definition.handler({ body, query, organizationId: request.organizationId, request, reply });
+      const linkToken = definition.access === 'link-token' ? linkTokenOf(request) : '';
+      return definition.handler({ body, query, organizationId: request.organizationId, linkToken, request, reply });
     },
   };
 }

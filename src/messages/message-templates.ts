@@ -9,6 +9,8 @@ export type TemplateVariables = {
   'otp-code': { code: string; minutes: number };
   'veriface-invitation': { personName: string; link: string };
   'process-finished': { processName: string; link: string };
+  'continue-on-phone': { processName: string; link: string };
+  'document-copy': { signerName: string; processName: string; link: string };
 };
 
 export type TemplateName = keyof TemplateVariables;
@@ -89,6 +91,24 @@ Download the signed document here:
 {{link}}`,
     html: `<p>Everyone has signed <strong>{{processName}}</strong>.</p>
 <p><a href="{{link}}">Download the signed document</a></p>
+<p>Or open this address: {{link}}</p>`,
+  },
+  'continue-on-phone': {
+    subject: 'Continue "{{processName}}" on your phone',
+    text: 'Continue "{{processName}}" on your phone here: {{link}}',
+    html: `<p>Continue <strong>{{processName}}</strong> on your phone.</p>
+<p><a href="{{link}}">Continue</a></p>
+<p>Or open this address: {{link}}</p>`,
+  },
+  'document-copy': {
+    subject: 'Your copy of "{{processName}}"',
+    text: `Hello {{signerName}},
+
+You asked for a copy of "{{processName}}". Read or download it at any time here:
+{{link}}`,
+    html: `<p>Hello {{signerName}},</p>
+<p>You asked for a copy of <strong>{{processName}}</strong>.</p>
+<p><a href="{{link}}">Read or download it</a> at any time.</p>
 <p>Or open this address: {{link}}</p>`,
   },
 } as const satisfies Record<TemplateName, RenderedMessage>;

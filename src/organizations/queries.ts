@@ -61,3 +61,9 @@ export async function revokeApiKey(db: Db, where: { id?: string; keyHash?: strin
   const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/** The stored SDK origin lists of the organizations that allow any. */
+export async function listEmbeddingOrigins(db: Db): Promise<string[]> {
+  const rows = await db.selectFrom('organizations').select('sdk_origins').where('sdk_origins', '!=', '[]').execute();
+  return rows.map((r) => r.sdk_origins);
+}

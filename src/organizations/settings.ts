@@ -54,7 +54,7 @@ function isLanguage(value: string): value is Language {
   return (LANGUAGES as readonly string[]).includes(value);
 }
 
-function originsOf(stored: string): string[] {
+export function originsOf(stored: string): string[] {
   const parsed: unknown = JSON.parse(stored);
   return Array.isArray(parsed) ? parsed.filter((o): o is string => typeof o === 'string') : [];
 }

@@ -63,6 +63,8 @@ describe('Every {{name}} is replaced by its variable in the subject, the text an
       'process-finished': JSON.stringify(renderMessage('process-finished', { processName: 'P', link: 'L' })),
       'signing-reminder': JSON.stringify(renderMessage('signing-reminder', { signerName: 'A', processName: 'P', link: 'L' })),
       'process-cancelled': JSON.stringify(renderMessage('process-cancelled', { signerName: 'A', processName: 'P', message: 'M' })),
+      'continue-on-phone': JSON.stringify(renderMessage('continue-on-phone', { processName: 'P', link: 'L' })),
+      'document-copy': JSON.stringify(renderMessage('document-copy', { signerName: 'A', processName: 'P', link: 'L' })),
     };
     for (const text of Object.values(rendered)) expect(text).not.toMatch(/\{\{|\}\}/);
   });

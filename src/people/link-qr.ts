@@ -1,0 +1,24 @@
+import QRCode from 'qrcode';
+import type { ServiceContext } from '../context.js';
+import { participantLink } from '../documents/notify-participants.js';
+import { findParticipantByToken } from '../documents/queries.js';
+import { notFound } from '../http/errors.js';
+import { VERIFACE_PATH_PREFIX } from '../veriface/create-veriface.js';
+import { findVerifaceByToken } from '../veriface/queries.js';
+
+/** The person's own link as a QR code (SVG), for the page to show so the same steps go on on a phone. */
+async function qrOf(link: string): Promise<{ svg: string }> {
+  return { svg: await QRCode.toString(link, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 }) };
+}
+
+export async function signingLinkQr(ctx: ServiceContext, options: { token: string }): Promise<{ svg: string }> {
+  const participant = await findParticipantByToken(ctx.db, options.token);
+  if (!participant) throw notFound('SIGNING_LINK_NOT_FOUND');
+  return qrOf(participantLink(ctx, participant));
+}
+
+export async function validationLinkQr(ctx: ServiceContext, options: { token: string }): Promise<{ svg: string }> {
+  const process = await findVerifaceByToken(ctx.db, options.token);
+  if (!process) throw notFound('VERIFACE_NOT_FOUND');
+  return qrOf(`${ctx.publicUrl}${VERIFACE_PATH_PREFIX}${process.link_token}`);
+}

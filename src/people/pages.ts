@@ -1,0 +1,152 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import Joi from 'joi';
+import type { Config } from '../config.js';
+import { SIGNER_PATH_PREFIX } from '../documents/notify-participants.js';
+import { notFound } from '../http/errors.js';
+import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
+import { escapeHtml } from '../text/escape-html.js';
+import { VERIFACE_PATH_PREFIX } from '../veriface/create-veriface.js';
+import { ASSETS_PREFIX, type PageAssets } from './assets.js';
+import type { EmbeddingOrigins } from './embed.js';
+import { pageLanguage } from './page-language.js';
+
+export type PageMode = 'sign' | 'validation' | 'embed';
+
+const TITLES: Record<string, string> = { es: 'Firma de documentos', en: 'Document signing', pt: 'Assinatura de documentos', fr: 'Signature de documents' };
+const LOADING: Record<string, string> = { es: 'Cargando…', en: 'Loading…', pt: 'Carregando…', fr: 'Chargement…' };
+const NO_SCRIPT: Record<string, string> = {
+  es: 'Esta página necesita JavaScript. Actívalo en tu navegador y vuelve a abrir el enlace.',
+  en: 'This page needs JavaScript. Turn it on in your browser and open the link again.',
+  pt: 'Esta página precisa de JavaScript. Ative-o no seu navegador e abra o link novamente.',
+  fr: 'Cette page a besoin de JavaScript. Activez-le dans votre navigateur et rouvrez le lien.',
+};
+
+/**
+ * What every page answer carries: scripts only from this origin (template HTML never runs here: it
+ * is shown in a frame sandboxed without scripts), no referrer (the path holds the person's token),
+ * no indexing, no caching of a page that shows a person's process.
+ */
+function pageHeaders(config: Config, frameAncestors: string[]): Record<string, string> {
+  const files = config.s3?.endpoint ? ` ${new URL(config.s3.endpoint).origin}` : config.s3 ? ' https://*.amazonaws.com' : '';
+  const csp = [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data: blob:",
+    "media-src 'self' blob:",
+    `connect-src 'self'${files}`,
+    `frame-src 'self'${files}`,
+    "worker-src 'self'",
+    "font-src 'self' data:",
+    "base-uri 'none'",
+    "form-action 'self'",
+    `frame-ancestors ${frameAncestors.length > 0 ? frameAncestors.join(' ') : "'none'"}`,
+  ].join('; ');
+  return {
+    'content-type': 'text/html; charset=utf-8',
+    'content-security-policy': csp,
+    'x-content-type-options': 'nosniff',
+    'x-robots-tag': 'noindex, nofollow',
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-store',
+    'permissions-policy': 'camera=(self), microphone=(), geolocation=()',
+  };
+}
+
+export function pageShell(assets: PageAssets, options: { mode: PageMode; language: string }): string {
+  const { language } = options;
+  return `<!doctype html>
+<html lang="${language}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<link rel="icon" href="data:,">
+<title>${escapeHtml(TITLES[language] ?? '')}</title>
+<link rel="stylesheet" href="${assets.style}">
+<script type="module" src="${assets.script}"></script>
+</head>
+<body>
+<main id="app" data-mode="${options.mode}" data-pdf="${assets.pdfModule}" data-pdf-worker="${assets.pdfWorker}" tabindex="-1">
+<p>${escapeHtml(LOADING[language] ?? '')}</p>
+<noscript><p>${escapeHtml(NO_SCRIPT[language] ?? '')}</p></noscript>
+</main>
+</body>
+</html>
+`;
+}
+
+function sendPage(config: Config, assets: PageAssets, request: FastifyRequest, reply: FastifyReply, mode: PageMode, frameAncestors: string[]): FastifyReply {
+  return reply.headers(pageHeaders(config, frameAncestors)).send(pageShell(assets, { mode, language: pageLanguage(request.headers['accept-language']) }));
+}
+
+const tag = "people's pages";
+
+/** The SDK loads its frame as `?id=<timestamp>`. */
+const sdkFrameQuery = Joi.object<{ id?: string }, true>({ id: Joi.string().max(100) });
+
+/**
+ * The pages people open: a participant's link (/s/<token>), a face validation's link (/v/<token>),
+ * and at the root the app the SDK embeds, which only the origins organizations allowed may frame.
+ */
+export function pageRoutes(config: Config, assets: PageAssets, origins: EmbeddingOrigins): ApiRoute[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      url: `${SIGNER_PATH_PREFIX}:token`,
+      access: 'public',
+      tag,
+      summary: "The participant's page (HTML); the token in the path is read by the page, never logged",
+      body: noInput,
+      query: noInput,
+      errors: [],
+      handler: ({ request, reply }) => sendPage(config, assets, request, reply, 'sign', []),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: `${VERIFACE_PATH_PREFIX}:token`,
+      access: 'public',
+      tag,
+      summary: 'The face-validation page (HTML)',
+      body: noInput,
+      query: noInput,
+      errors: [],
+      handler: ({ request, reply }) => sendPage(config, assets, request, reply, 'validation', []),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/',
+      access: 'public',
+      tag,
+      summary: 'The app the SDK (auco-sdk-integration with customOrigin) embeds; framed only by the origins organizations allow',
+      body: noInput,
+      query: sdkFrameQuery,
+      errors: [],
+      handler: async ({ request, reply }) => sendPage(config, assets, request, reply, 'embed', await origins.all()),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: `${ASSETS_PREFIX}:file`,
+      access: 'public',
+      tag,
+      summary: "The pages' scripts and styles, named by their content",
+      body: noInput,
+      query: noInput,
+      errors: ['ROUTE_NOT_FOUND'],
+      handler: ({ request, reply }) => {
+        const found = assets.byPath.get(request.url.split('?')[0] ?? '');
+        if (!found) throw notFound('ROUTE_NOT_FOUND');
+        const gzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
+        return reply
+          .headers({
+            'content-type': found.contentType,
+            'cache-control': 'public, max-age=31536000, immutable',
+            'x-content-type-options': 'nosniff',
+            vary: 'accept-encoding',
+            ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+          })
+          .send(gzip ? found.gzip : found.body);
+      },
+    }),
+  ];
+}

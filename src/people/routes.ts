@@ -1,0 +1,251 @@
+import type { ApiKeyResolver } from '../auth/key-resolver.js';
+import { approveDocument, rejectDocument, requestOtp, type SignerContext, signDocument, submitPhoto, verifyOtp } from '../documents/participant/signer-flow.js';
+import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
+import { finishVeriface, submitDocumentPhoto, submitFacePhoto } from '../veriface/person-flow.js';
+import { openEmbeddedFlow } from './embed.js';
+import { signingLinkQr, validationLinkQr } from './link-qr.js';
+import { embedSchema, finishSchema, otpCheckSchema, PHOTO_BODY_LIMIT, photoSchema, rejectSchema, sendLinkSchema, signSchema } from './schemas.js';
+import { emailSigningCopy, sendSigningLinkToPhone, sendValidationLinkToPhone } from './send-link.js';
+import { readSigningPage } from './signing-page.js';
+import { readValidationPage } from './validation-page.js';
+
+const tag = "people's pages";
+/** The people's pages' own API: outside /v1.5/ext, authorised by the link's token (X-Link-Token). */
+export const PEOPLE_API = '/people';
+
+const MINUTE = 60_000;
+/** Reads and photos: generous for a person, far too few to guess tokens. */
+const PAGE_LIMIT = { max: 120, windowMs: MINUTE };
+/** Codes asked for and checked: the third wrong code blocks anyway; this stops a flood of requests. */
+const CODE_LIMIT = { max: 10, windowMs: MINUTE };
+/** Messages the page sends on the person's behalf. */
+const MESSAGE_LIMIT = { max: 5, windowMs: 10 * MINUTE };
+
+const SIGNING_STEP_ERRORS = [
+  'SIGNING_LINK_NOT_FOUND',
+  'DOCUMENT_EXPIRED',
+  'DOCUMENT_NOT_IN_SIGNATURE',
+  'NOT_YOUR_TURN',
+  'PARTICIPANT_BLOCKED',
+  'PARTICIPANT_ALREADY_DONE',
+  'SIGNING_CONFLICT',
+] as const;
+
+const VALIDATION_STEP_ERRORS = ['VERIFACE_NOT_FOUND', 'VERIFACE_EXPIRED', 'VERIFACE_CLOSED'] as const;
+
+function imageOf(base64: string): Buffer {
+  return Buffer.from(base64, 'base64');
+}
+
+/** What the person's browser sent the step from, kept in the audit trail of a signature. */
+function client(request: { ip: string; headers: { 'user-agent'?: string } }): { ip: string; userAgent?: string } {
+  const userAgent = request.headers['user-agent'];
+  return { ip: request.ip, ...(userAgent === undefined ? {} : { userAgent: userAgent.slice(0, 500) }) };
+}
+
+export function peopleRoutes(ctx: SignerContext & { keys: ApiKeyResolver }): ApiRoute[] {
+  const signing = `${PEOPLE_API}/signing`;
+  const validation = `${PEOPLE_API}/validation`;
+  const base = { access: 'link-token', tag } as const;
+  return [
+    defineRoute({
+      ...base,
+      method: 'GET',
+      url: signing,
+      summary: "The participant's page: the process, the documents, who takes part, and the steps asked of them",
+      description:
+        "Answers the page in every state of the process (act, waiting, done, blocked, finished, rejected, expired, cancelled). The first opening while it is the participant's turn is recorded and sent as a webhook.",
+      body: noInput,
+      query: noInput,
+      errors: ['SIGNING_LINK_NOT_FOUND', 'LINK_NOT_FOUND'],
+      rateLimit: PAGE_LIMIT,
+      handler: ({ linkToken }) => readSigningPage(ctx, { token: linkToken }),
+    }),
+    defineRoute({
+      ...base,
+      method: 'POST',
+      url: `${signing}/otp`,
+      summary: 'Send a one-time code to the participant by their medium (at most every 30 seconds)',
+      body: noInput,
+      query: noInput,
+      errors: [...SIGNING_STEP_ERRORS, 'LINK_NOT_FOUND', 'OTP_NOT_REQUIRED', 'OTP_ALREADY_VERIFIED', 'OTP_TOO_SOON'],
+      rateLimit: CODE_LIMIT,
+      handler: ({ linkToken }) => requestOtp(ctx, { token: linkToken }),
+    }),
+    defineRoute({
+      ...base,
+      method: 'POST',
+      url: `${signing}/otp/check`,
+      summary: 'Check the one-time code; the third wrong code blocks the participant',
+      body: otpCheckSchema,
+      query: noInput,
+      errors: [...SIGNING_STEP_ERRORS, 'LINK_NOT_FOUND', 'OTP_NOT_REQUIRED', 'OTP_ALREADY_VERIFIED', 'OTP_CODE_INVALID', 'OTP_CODE_EXPIRED'],
+      rateLimit: CODE_LIMIT,
+      handler: ({ linkToken, body }) => verifyOtp(ctx, { token: linkToken, code: body.code }),
+    }),
+    defineRoute({
+      ...base,
+      method: 'POST',
+      url: `${signing}/photo`,
+      summary: "A photo the participant's camera validation asks for: the face, the ID document's front or back (JPEG or PNG, base64)",
+      body: photoSchema,
+      query: noInput,
+      bodyLimit: PHOTO_BODY_LIMIT,
+      errors: [
+        ...SIGNING_STEP_ERRORS,
+        'LINK_NOT_FOUND',
+        'CAMERA_NOT_REQUIRED',
+        'DOCUMENT_PHOTO_NOT_REQUIRED',
+        'IDENTITY_ALREADY_VERIFIED',
+        'IMAGE_EMPTY',
+        'IMAGE_TOO_LARGE',
+        'IMAGE_NOT_JPEG_OR_PNG',
+        'PHOTO_MISSING',
+      ],
+      rateLimit: PAGE_LIMIT,
+      handler: ({ linkToken, body }) => submitPhoto(ctx, { token: linkToken, kind: body.kind, image: imageOf(body.image) }),
+    }),
+    defineRoute({
+      ...base,
+      method: 'POST',
+      url: `${signing}/sign`,
+      summary: 'Sign, once the identity validations asked of the participant are met and they accept to sign electronically',
+      body: signSchema,
+      query: noInput,
+      errors: [...SIGNING_STEP_ERRORS, 'LINK_NOT_FOUND', 'WRONG_ROLE', 'OTP_REQUIRED', 'IDENTITY_VALIDATION_REQUIRED'],
+      rateLimit: PAGE_LIMIT,
+      handler: ({ linkToken, request }) => signDocument(ctx, { token: linkToken, ...client(request) }),
+    }),
+    defineRoute({
+      ...base,
+      method: 'POST',
+      url: `${signing}/approve`,
+      summary: 'Approve (approvers), once the identity validations asked of them are met',
+      body: finishSchema,
+      query: noInput,
+      errors: [...SIGNING_STEP_ERRORS, 'LINK_NOT_FOUND', 'WRONG_ROLE', 'OTP_REQUIRED', 'IDENTITY_VALIDATION_REQUIRED'],
+      rateLimit: PAGE_LIMIT,
+      handler: ({ linkToken, request }) => approveDocument(ctx, { token: linkToken, ...client(request) }),
+    }),
+    defineRoute({
+      ...base,
+      method: 'POST',
+      url: `${signing}/reject`,
+      summary: 'Reject the document with a reason: the process ends REJECTED',
+      body: rejectSchema,
+      query: noInput,
+      errors: [...SIGNING_STEP_ERRORS, 'LINK_NOT_FOUND', 'REJECT_REASON_REQUIRED'],
+      rateLimit: PAGE_LIMIT,
+      handler: ({ linkToken, body }) => rejectDocument(ctx, { token: linkToken, reason: body.reason }),
+    }),
+    defineRoute({
+      ...base,
+      method: 'POST',
+      url: `${signing}/copy`,
+      summary: 'E-mail the participant a link to their page, where the document can be read and downloaded at any time',
+      body: noInput,
+      query: noInput,
+      errors: ['SIGNING_LINK_NOT_FOUND', 'LINK_NOT_FOUND'],
+      rateLimit: MESSAGE_LIMIT,
+      handler: ({ linkToken }) => emailSigningCopy(ctx, { token: linkToken }),
+    }),
+    defineRoute({
+      ...base,
+      method: 'POST',
+      url: `${signing}/send-link`,
+      summary: "Send the participant's link to the phone number the organization gave for them, to continue on the phone",
+      body: sendLinkSchema,
+      query: noInput,
+      errors: ['SIGNING_LINK_NOT_FOUND', 'LINK_NOT_FOUND', 'PHONE_NOT_ON_RECORD'],
+      rateLimit: MESSAGE_LIMIT,
+      handler: ({ linkToken, body }) => sendSigningLinkToPhone(ctx, { token: linkToken, channel: body.channel }),
+    }),
+    defineRoute({
+      ...base,
+      method: 'GET',
+      url: `${signing}/qr`,
+      summary: "The participant's own link as a QR code ({svg}), to continue the same steps on a phone",
+      body: noInput,
+      query: noInput,
+      errors: ['SIGNING_LINK_NOT_FOUND', 'LINK_NOT_FOUND'],
+      rateLimit: PAGE_LIMIT,
+      handler: ({ linkToken }) => signingLinkQr(ctx, { token: linkToken }),
+    }),
+    defineRoute({
+      ...base,
+      method: 'GET',
+      url: `${validation}/qr`,
+      summary: "The validation's link as a QR code ({svg}), to continue on a phone",
+      body: noInput,
+      query: noInput,
+      errors: ['VERIFACE_NOT_FOUND', 'LINK_NOT_FOUND'],
+      rateLimit: PAGE_LIMIT,
+      handler: ({ linkToken }) => validationLinkQr(ctx, { token: linkToken }),
+    }),
+    defineRoute({
+      ...base,
+      method: 'GET',
+      url: validation,
+      summary: 'The face-validation page: who is validated, the photos taken so far, or the outcome in words',
+      body: noInput,
+      query: noInput,
+      errors: ['VERIFACE_NOT_FOUND', 'LINK_NOT_FOUND'],
+      rateLimit: PAGE_LIMIT,
+      handler: ({ linkToken }) => readValidationPage(ctx, { token: linkToken }),
+    }),
+    defineRoute({
+      ...base,
+      method: 'POST',
+      url: `${validation}/photo`,
+      summary: "A photo of the face validation: the ID document's front or back, or the face (JPEG or PNG, base64)",
+      body: photoSchema,
+      query: noInput,
+      bodyLimit: PHOTO_BODY_LIMIT,
+      errors: [...VALIDATION_STEP_ERRORS, 'LINK_NOT_FOUND', 'IMAGE_EMPTY', 'IMAGE_TOO_LARGE', 'IMAGE_NOT_JPEG_OR_PNG'],
+      rateLimit: PAGE_LIMIT,
+      handler: ({ linkToken, body }) =>
+        body.kind === 'face'
+          ? submitFacePhoto(ctx, { token: linkToken, image: imageOf(body.image) })
+          : submitDocumentPhoto(ctx, { token: linkToken, side: body.kind === 'documentFront' ? 'front' : 'back', image: imageOf(body.image) }),
+    }),
+    defineRoute({
+      ...base,
+      method: 'POST',
+      url: `${validation}/finish`,
+      summary: 'Compare the face with the document and close the validation; answers the status, never the similarity',
+      body: noInput,
+      query: noInput,
+      errors: [...VALIDATION_STEP_ERRORS, 'LINK_NOT_FOUND', 'DOCUMENT_PHOTO_REQUIRED', 'FACE_PHOTO_REQUIRED', 'PHOTO_MISSING'],
+      rateLimit: PAGE_LIMIT,
+      handler: async ({ linkToken }) => {
+        const { code, status } = await finishVeriface(ctx, { token: linkToken });
+        return { code, status };
+      },
+    }),
+    defineRoute({
+      ...base,
+      method: 'POST',
+      url: `${validation}/send-link`,
+      summary: "Send the validation's link to the person's phone number on record, to continue on the phone",
+      body: sendLinkSchema,
+      query: noInput,
+      errors: ['VERIFACE_NOT_FOUND', 'LINK_NOT_FOUND'],
+      rateLimit: MESSAGE_LIMIT,
+      handler: ({ linkToken, body }) => sendValidationLinkToPhone(ctx, { token: linkToken, channel: body.channel }),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: `${PEOPLE_API}/embed`,
+      access: 'public',
+      tag,
+      summary: 'Open a flow embedded with the SDK: the organization key, the document and the embedding origin, as the frame received them',
+      description:
+        "Answers {flow: 'sign' | 'validation', token}: the link token the embedded frame acts with. The same 404 EMBED_NOT_FOUND for a wrong key, document, participant or origin (one the organization did not list in its SDK origins).",
+      body: embedSchema,
+      query: noInput,
+      errors: ['EMBED_NOT_FOUND'],
+      rateLimit: { max: 30, windowMs: MINUTE },
+      handler: ({ body }) => openEmbeddedFlow(ctx, body),
+    }),
+  ];
+}

@@ -1,0 +1,86 @@
+import type { ServiceContext } from '../context.js';
+import { participantLink } from '../documents/notify-participants.js';
+import { findParticipantByToken, findProcessById } from '../documents/queries.js';
+import { badRequest, notFound } from '../http/errors.js';
+import { renderMessage, templatedEmail } from '../messages/message-templates.js';
+import { whatsAppMessage } from '../messages/whatsapp-message.js';
+import { enqueue, type NewMessage } from '../outbox/enqueue.js';
+import { VERIFACE_PATH_PREFIX } from '../veriface/create-veriface.js';
+import { findVerifaceByToken } from '../veriface/queries.js';
+
+export type PhoneChannel = 'sms' | 'whatsapp';
+
+/**
+ * The link, to the phone number the organization gave for the person and to no other: the page
+ * offers it to continue on a phone, and nobody can use it to message a number of their choosing.
+ */
+function toPhone(
+  ctx: ServiceContext,
+  options: { organizationId: string; phone: string; channel: PhoneChannel; name: string; processName: string; link: string },
+): NewMessage {
+  const text = renderMessage('continue-on-phone', { processName: options.processName, link: options.link }).text;
+  if (options.channel === 'sms') return { kind: 'sms', organizationId: options.organizationId, payload: { to: options.phone, text } };
+  const payload = whatsAppMessage(ctx.whatsappTemplates, {
+    to: options.phone,
+    purpose: 'signingInvitation',
+    parameters: [options.name, options.processName, options.link],
+    text,
+  });
+  return { kind: 'whatsapp', organizationId: options.organizationId, payload };
+}
+
+async function send(ctx: ServiceContext, message: NewMessage): Promise<{ sent: true }> {
+  await ctx.db.transaction().execute((trx) => enqueue(trx, ctx.clock, [message]));
+  ctx.outbox.wake();
+  return { sent: true };
+}
+
+export async function sendSigningLinkToPhone(ctx: ServiceContext, options: { token: string; channel: PhoneChannel }): Promise<{ sent: true }> {
+  const participant = await findParticipantByToken(ctx.db, options.token);
+  const process = participant ? await findProcessById(ctx.db, participant.process_id) : undefined;
+  if (!participant || !process) throw notFound('SIGNING_LINK_NOT_FOUND');
+  if (participant.phone === null) throw badRequest('PHONE_NOT_ON_RECORD');
+  return send(
+    ctx,
+    toPhone(ctx, {
+      organizationId: process.organization_id,
+      phone: participant.phone,
+      channel: options.channel,
+      name: participant.name,
+      processName: process.name,
+      link: participantLink(ctx, participant),
+    }),
+  );
+}
+
+export async function sendValidationLinkToPhone(ctx: ServiceContext, options: { token: string; channel: PhoneChannel }): Promise<{ sent: true }> {
+  const process = await findVerifaceByToken(ctx.db, options.token);
+  if (!process) throw notFound('VERIFACE_NOT_FOUND');
+  return send(
+    ctx,
+    toPhone(ctx, {
+      organizationId: process.organization_id,
+      phone: process.phone,
+      channel: options.channel,
+      name: process.name,
+      processName: process.name,
+      link: `${ctx.publicUrl}${VERIFACE_PATH_PREFIX}${process.link_token}`,
+    }),
+  );
+}
+
+/** A copy for the participant's records: their own page, where the document can be read and downloaded at any time. */
+export async function emailSigningCopy(ctx: ServiceContext, options: { token: string }): Promise<{ sent: true }> {
+  const participant = await findParticipantByToken(ctx.db, options.token);
+  const process = participant ? await findProcessById(ctx.db, participant.process_id) : undefined;
+  if (!participant || !process) throw notFound('SIGNING_LINK_NOT_FOUND');
+  return send(ctx, {
+    kind: 'email',
+    organizationId: process.organization_id,
+    payload: templatedEmail(participant.email, 'document-copy', {
+      signerName: participant.name,
+      processName: process.name,
+      link: participantLink(ctx, participant),
+    }),
+  });
+}

@@ -1,0 +1,116 @@
+import type { ServiceContext } from '../context.js';
+import type { ParticipantRow, ProcessDocumentRow, ProcessRow } from '../db/schema.js';
+import { DOCUMENT_URL_LIFETIME_SECONDS } from '../documents/document-files.js';
+import { openSigning, type SigningRequirements } from '../documents/participant/signer-flow.js';
+import { findParticipantByToken, findProcessById, listDocuments, listParticipants } from '../documents/queries.js';
+import { finalFileKeys } from '../documents/sealing/seal-process.js';
+import { contentTypeOf } from '../files/blob-store.js';
+import { notFound } from '../http/errors.js';
+import { findOrganization } from '../organizations/queries.js';
+import { type Language, settingsOf } from '../organizations/settings.js';
+
+/**
+ * Which page the participant sees: `act` (their turn: read, verify, sign or reject), `waiting`
+ * (earlier participants first), `done` (they finished; others have not), and the pages of a process
+ * that ended: `finished`, `rejected`, `expired`, `cancelled`; `blocked` when three failed checks
+ * stopped them.
+ */
+export type SigningPageState = 'act' | 'waiting' | 'done' | 'blocked' | 'finished' | 'rejected' | 'expired' | 'cancelled';
+
+export interface PageDocument {
+  /** The evidence certificate is named by the page in the person's language. */
+  kind: 'document' | 'certificate';
+  name: string;
+  /** A download URL of five minutes. */
+  url: string;
+  contentType: string;
+}
+
+export interface SigningPage {
+  state: SigningPageState;
+  language: Language;
+  process: { code: string; name: string; message: string; organization: string };
+  participant: { id: string; name: string; role: ParticipantRow['role']; status: ParticipantRow['status'] };
+  /** Everyone taking part, in order, by name only: no e-mail or phone of anyone reaches the page. */
+  participants: { name: string; role: ParticipantRow['role']; status: ParticipantRow['status']; you: boolean }[];
+  /** The names of those the participant waits for (state waiting or done). */
+  waitingFor: string[];
+  /** The documents to read; once the process is finished and sealed, the signed files and the certificate. */
+  documents: PageDocument[];
+  /** Whether the organization gave a phone for the participant, so the page may offer to send the link to it. */
+  phoneOnRecord: boolean;
+  /** Only while it is the participant's turn. */
+  requirements?: SigningRequirements;
+  canSign?: boolean;
+  /** A finished process whose signed files are still being written. */
+  sealing?: boolean;
+}
+
+function stateOf(process: ProcessRow, participant: ParticipantRow, now: string): SigningPageState {
+  const pastExpiry = process.expires_at !== null && process.expires_at <= now;
+  if (process.status === 'EXPIRED' || (process.status === 'CREATED' && pastExpiry)) return 'expired';
+  if (process.status === 'FINISH') return 'finished';
+  if (process.status === 'REJECTED') return 'rejected';
+  if (process.status === 'CANCELLED') return 'cancelled';
+  switch (participant.status) {
+    case 'NOTIFICATION':
+      return 'act';
+    case 'PENDING':
+      return 'waiting';
+    case 'BLOCK':
+      return 'blocked';
+    case 'FINISH':
+    case 'REJECT':
+      return 'done';
+  }
+}
+
+async function documentsOf(ctx: ServiceContext, process: ProcessRow, documents: ProcessDocumentRow[]): Promise<PageDocument[]> {
+  const download = async (name: string, key: string, kind: PageDocument['kind'] = 'document'): Promise<PageDocument> => ({
+    kind,
+    name,
+    url: await ctx.blobs.presign(key, { method: 'GET', expiresInSeconds: DOCUMENT_URL_LIFETIME_SECONDS }),
+    contentType: contentTypeOf(key),
+  });
+  if (process.status === 'FINISH' && process.sealed_at !== null) {
+    const sealed = finalFileKeys(process.id, documents);
+    const signed = documents.flatMap((d) => {
+      const key = sealed.documents[d.position];
+      return key === undefined ? [] : [download(d.name, key)];
+    });
+    return Promise.all([...signed, download(process.name, sealed.certificate, 'certificate')]);
+  }
+  return Promise.all(documents.flatMap((d) => (d.file_ready === 1 && d.file_key !== null ? [download(d.name, d.file_key)] : [])));
+}
+
+/**
+ * Everything the participant's page shows, in every state of the process. While it is their turn
+ * the first opening is recorded (openSigning); the other states only read.
+ */
+export async function readSigningPage(ctx: ServiceContext, options: { token: string }): Promise<SigningPage> {
+  const found = await findParticipantByToken(ctx.db, options.token);
+  const process = found ? await findProcessById(ctx.db, found.process_id) : undefined;
+  if (!found || !process) throw notFound('SIGNING_LINK_NOT_FOUND');
+  const state = stateOf(process, found, ctx.clock.now().toISOString());
+  const opened = state === 'act' ? await openSigning(ctx, options) : undefined;
+  const [documents, participants, organization] = await Promise.all([
+    listDocuments(ctx.db, process.id),
+    listParticipants(ctx.db, process.id),
+    findOrganization(ctx.db, process.organization_id),
+  ]);
+  participants.sort((a, b) => a.sign_order - b.sign_order || a.position - b.position);
+  const participant = participants.find((p) => p.id === found.id) ?? found;
+  const acting = participants.filter((p) => p.status === 'NOTIFICATION' && p.id !== found.id);
+  return {
+    state,
+    language: organization ? settingsOf(organization).language : 'es',
+    process: { code: process.code, name: process.name, message: process.message, organization: organization?.name ?? '' },
+    participant: { id: participant.participant_id, name: participant.name, role: participant.role, status: participant.status },
+    participants: participants.map((p) => ({ name: p.name, role: p.role, status: p.status, you: p.id === found.id })),
+    waitingFor: state === 'waiting' || state === 'done' ? acting.map((p) => p.name) : [],
+    documents: await documentsOf(ctx, process, documents),
+    phoneOnRecord: participant.phone !== null,
+    ...(opened ? { requirements: opened.requirements, canSign: opened.canSign } : {}),
+    ...(state === 'finished' && process.sealed_at === null ? { sealing: true } : {}),
+  };
+}

@@ -1,0 +1,60 @@
+import type { ServiceContext } from '../context.js';
+import type { VerifaceRow } from '../db/schema.js';
+import { notFound } from '../http/errors.js';
+import { findOrganization } from '../organizations/queries.js';
+import { type Language, settingsOf } from '../organizations/settings.js';
+import { openVeriface } from '../veriface/person-flow.js';
+import { findVerifaceByToken } from '../veriface/queries.js';
+
+/**
+ * The person's page of a face validation: `capture` while in progress, then the outcome in words:
+ * `approved` (APPROVED, or VALIDATED by a person), `not-approved` (INVALIDATED), `review` (BLOCKED:
+ * a person of the organization decides), `expired`. The similarity never reaches the person.
+ */
+export type ValidationPageState = 'capture' | 'approved' | 'not-approved' | 'review' | 'expired';
+
+export interface ValidationPage {
+  state: ValidationPageState;
+  language: Language;
+  code: string;
+  name: string;
+  organization: string;
+  country: string;
+  documentType: string;
+  captured: { documentFront: boolean; documentBack: boolean; face: boolean };
+}
+
+function stateOf(process: VerifaceRow, now: string): ValidationPageState {
+  switch (process.status) {
+    case 'INPROGRESS':
+      return process.expires_at !== null && process.expires_at <= now ? 'expired' : 'capture';
+    case 'APPROVED':
+    case 'VALIDATED':
+      return 'approved';
+    case 'INVALIDATED':
+      return 'not-approved';
+    case 'BLOCKED':
+      return 'review';
+    case 'EXPIRED':
+      return 'expired';
+  }
+}
+
+export async function readValidationPage(ctx: ServiceContext, options: { token: string }): Promise<ValidationPage> {
+  const process = await findVerifaceByToken(ctx.db, options.token);
+  if (!process) throw notFound('VERIFACE_NOT_FOUND');
+  const state = stateOf(process, ctx.clock.now().toISOString());
+  // The first opening is a stage of the process (and a webhook); reloads are not.
+  if (state === 'capture') await openVeriface(ctx, options);
+  const organization = await findOrganization(ctx.db, process.organization_id);
+  return {
+    state,
+    language: organization ? settingsOf(organization).language : 'es',
+    code: process.code,
+    name: process.name,
+    organization: organization?.name ?? '',
+    country: process.country,
+    documentType: process.document_type,
+    captured: { documentFront: process.document_front !== null, documentBack: process.document_back !== null, face: process.face !== null },
+  };
+}

@@ -1,0 +1,80 @@
+import { openEmbedded, PeopleApi } from './api.js';
+import { h, show } from './dom.js';
+import { isLanguage, setLanguage, t } from './i18n.js';
+import { SigningFlow } from './signing-flow.js';
+import { ValidationFlow } from './validation-flow.js';
+
+interface InitMessage {
+  language?: unknown;
+  document?: unknown;
+  keyPublic?: unknown;
+  sdkParentURL?: unknown;
+  uxOptions?: { primaryColor?: unknown; alternateColor?: unknown; redirectUrl?: unknown };
+}
+
+/**
+ * The page that embeds this frame, as the browser tells it: the only origin this app ever posts
+ * to (never '*'). A guess that is wrong costs nothing: the browser drops the message.
+ */
+function parentOrigin(): string | undefined {
+  const ancestors = window.location.ancestorOrigins;
+  if (ancestors && ancestors.length > 0) return ancestors[0];
+  try {
+    return document.referrer ? new URL(document.referrer).origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const COLOUR = /^#[0-9a-fA-F]{3,8}$/;
+
+function applyColours(options: InitMessage['uxOptions']): void {
+  const root = document.documentElement;
+  if (typeof options?.primaryColor === 'string' && COLOUR.test(options.primaryColor)) root.style.setProperty('--primary', options.primaryColor);
+  if (typeof options?.alternateColor === 'string' && COLOUR.test(options.alternateColor)) root.style.setProperty('--on-primary', options.alternateColor);
+}
+
+/**
+ * The app the SDK (auco-sdk-integration) embeds with `customOrigin`: it says `{ready: true}` to its
+ * parent, reads the init message, opens the flow its `document` names, and tells the parent
+ * `SDK-CLOSE` when the person is done.
+ */
+export function runEmbedded(root: HTMLElement): void {
+  const parent = window.parent === window ? undefined : parentOrigin();
+  if (!parent) {
+    show(root, h('h1', {}, t('unknownTitle')), h('p', {}, t('unknownHelp')));
+    return;
+  }
+  const post = (message: Record<string, unknown>) => window.parent.postMessage(message, parent);
+  let started = false;
+  window.addEventListener('message', async (event: MessageEvent<unknown>) => {
+    if (started || event.origin !== parent || event.source !== window.parent) return;
+    const init = event.data as InitMessage;
+    if (typeof init !== 'object' || init === null || typeof init.document !== 'string' || typeof init.keyPublic !== 'string') return;
+    // The URL the SDK reports must be on the origin that sent the message.
+    if (typeof init.sdkParentURL === 'string' && URL.canParse(init.sdkParentURL) && new URL(init.sdkParentURL).origin !== parent) return;
+    started = true;
+    if (isLanguage(init.language)) setLanguage(init.language);
+    applyColours(init.uxOptions);
+    const document = init.document;
+    const redirectTo = typeof init.uxOptions?.redirectUrl === 'string' ? init.uxOptions.redirectUrl : '';
+    let opened: { flow: 'sign' | 'validation'; token: string };
+    try {
+      opened = await openEmbedded({ keyPublic: init.keyPublic, document, parentOrigin: parent });
+    } catch {
+      show(root, h('h1', {}, t('unknownTitle')), h('p', {}, t('unknownHelp')));
+      return;
+    }
+    const api = new PeopleApi(opened.token);
+    if (opened.flow === 'sign') {
+      await new SigningFlow(root, api, {
+        onDone: (page) => post({ type: 'SDK-CLOSE', document, redirectTo, signProfile: [{ id: page.participant.id, name: page.participant.name }] }),
+      }).start();
+    } else {
+      await new ValidationFlow(root, api, {
+        onDone: (outcome) => post({ type: 'SDK-CLOSE', similarity: outcome.similarity ?? 0, status: outcome.status }),
+      }).start();
+    }
+  });
+  post({ ready: true });
+}

@@ -1,0 +1,286 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import type { BrowserContext, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listMailbox, mailboxDir } from '../src/messages/local-mailbox.js';
+import { chromiumPath, launchBrowser, type PhoneBrowser, screenshot, y4mOf } from './support/browser.js';
+import { verifaceBody } from './support/fixtures.js';
+import { closedPort } from './support/ports.js';
+import { call, startTestService, type TestService } from './support/service.js';
+import { stored } from './support/signing.js';
+import { WebhookReceiver } from './support/webhook-receiver.js';
+
+/** A real photograph a package ships: the second portrait of the strip at the top of human's samples. */
+async function portrait(): Promise<Buffer> {
+  const samples = path.resolve(import.meta.dirname, '../node_modules/@vladmandic/human/assets/samples.jpg');
+  return sharp(samples).extract({ left: 160, top: 0, width: 152, height: 157 }).resize(480, 480).jpeg().toBuffer();
+}
+
+/** A three-page PDF with text, as an integrator would upload. */
+async function leasePdf(): Promise<string> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  for (let n = 1; n <= 3; n++) pdf.addPage([595, 842]).drawText(`Lease 2027, page ${n}`, { x: 60, y: 760, size: 24, font });
+  return Buffer.from(await pdf.save()).toString('base64');
+}
+
+/** No serious or critical accessibility violation on the page as it is now. */
+async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+/** The code the service e-mailed, read from the local mailbox as the person would from their inbox. */
+async function codeFromMailbox(svc: TestService, email: string): Promise<string> {
+  const root = mailboxDir(svc.config.dataDir);
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const entries = await listMailbox(root, { channel: 'email' });
+    const entry = entries.find((e) => e.to === email && /code/i.test(e.summary));
+    if (entry) {
+      const file = JSON.parse(fs.readFileSync(entry.file, 'utf8')) as { message: { text: string } };
+      const code = /\b(\d{6})\b/.exec(file.message.text)?.[1];
+      if (code) return code;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no code e-mailed to ${email}`);
+}
+
+async function drawSignature(page: Page): Promise<void> {
+  const pad = page.locator('canvas.signature-pad');
+  const box = await pad.boundingBox();
+  if (!box) throw new Error('no signature pad');
+  await page.mouse.move(box.x + 20, box.y + box.height / 2);
+  await page.mouse.down();
+  for (let i = 1; i <= 12; i++) await page.mouse.move(box.x + 20 + i * 18, box.y + box.height / 2 + (i % 2 === 0 ? -25 : 25), { steps: 3 });
+  await page.mouse.up();
+}
+
+interface Signer {
+  name: string;
+  email: string;
+  [key: string]: unknown;
+}
+
+describe.skipIf(chromiumPath() === undefined)("the people's pages, in Chromium on a phone's screen", { timeout: 120_000 }, () => {
+  let svc: TestService;
+  let base: string;
+  let phone: PhoneBrowser;
+  let camera: string;
+  const receiver = new WebhookReceiver();
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'pages-'));
+
+  beforeAll(async () => {
+    const port = await closedPort();
+    base = `http://127.0.0.1:${port}`;
+    svc = await startTestService('sqlite', { PUBLIC_URL: base, WEBHOOK_ALLOW_PRIVATE: 'true', FACE_MATCHER: 'manual' });
+    await svc.app.listen({ port, host: '127.0.0.1' });
+    svc.deps.startBackgroundWork();
+    const url = await receiver.start();
+    receiver.secret = (await call(svc.app, 'POST', '/webhooks', { key: svc.orgA.privateKey, body: { name: 'default', url } })).json().secret;
+    camera = await y4mOf(await portrait(), path.join(work, 'camera.y4m'));
+    phone = await launchBrowser({ camera });
+  }, 60_000);
+
+  afterAll(async () => {
+    await phone?.close();
+    await receiver.close();
+    await svc?.close();
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  async function createProcess(signProfile: Signer[]): Promise<{ code: string; links: Record<string, string> }> {
+    const res = await call(svc.app, 'POST', '/document/upload', {
+      key: svc.orgA.privateKey,
+      body: { email: svc.orgA.email, name: 'Lease 2027', message: 'Please read and sign before Friday.', file: await leasePdf(), signProfile },
+    });
+    expect(res.statusCode).toBe(200);
+    const { code } = res.json() as { code: string };
+    // The document is ready once its bytes are checked; the page lists it from then on.
+    const { participants } = await stored(svc, svc.orgA, code);
+    return { code, links: Object.fromEntries(participants.map((p) => [p.email, `${base}/s/${p.link_token}`])) };
+  }
+
+  async function open(link: string): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await phone.phone();
+    const page = await context.newPage();
+    await page.goto(link);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    return { context, page };
+  }
+
+  async function finishedWebhook(code: string): Promise<void> {
+    await expect.poll(() => receiver.received.some((h) => h.body.type === 'document.finished' && h.body.data.code === code), { timeout: 20_000 }).toBe(true);
+  }
+
+  it('a process with a code by e-mail for one participant and a face photo for the other is finished through their links; document.finished arrives and the final files download', async () => {
+    const { code, links } = await createProcess([
+      { name: 'Ana Gómez', email: 'ana@people.test', otpCode: true },
+      { name: 'Luis Pérez', email: 'luis@people.test', camera: true },
+    ]);
+
+    // Ana: reads the PDF, asks for her code, types it from her inbox, draws her signature.
+    const ana = await open(links['ana@people.test'] ?? '');
+    await expectAccessible(ana.page);
+    await screenshot(ana.page, '01-participant-page');
+    await ana.page.getByRole('button', { name: 'Leer Lease 2027' }).click();
+    await expect.poll(() => ana.page.locator('.pdf-page canvas').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    expect(await ana.page.locator('.pdf-page').count()).toBe(3);
+    await screenshot(ana.page, '02-reading-the-pdf');
+    await ana.page.getByRole('button', { name: 'Ocultar Lease 2027' }).click();
+    await ana.page.getByRole('button', { name: 'Enviarme el código' }).click();
+    await ana.page.getByLabel('Código de 6 dígitos').waitFor();
+    expect(await ana.page.getByRole('button', { name: /Podrás pedir otro código en \d+ s/ }).isDisabled()).toBe(true);
+    await ana.page.getByLabel('Código de 6 dígitos').fill('000000');
+    await ana.page.getByRole('button', { name: 'Confirmar código' }).click();
+    await ana.page.getByRole('alert').filter({ hasText: 'El código no es correcto' }).waitFor();
+    await expectAccessible(ana.page);
+    await screenshot(ana.page, '03-one-time-code');
+    await ana.page.getByLabel('Código de 6 dígitos').fill(await codeFromMailbox(svc, 'ana@people.test'));
+    await ana.page.getByRole('button', { name: 'Confirmar código' }).click();
+    await ana.page.getByRole('heading', { name: 'Firma el documento' }).waitFor();
+    await drawSignature(ana.page);
+    await expectAccessible(ana.page);
+    await screenshot(ana.page, '04-signing');
+    await ana.page.getByRole('button', { name: 'Firmar' }).click();
+    await ana.page.getByRole('alert').filter({ hasText: 'marca la casilla' }).waitFor();
+    await ana.page.getByLabel(/Acepto firmar electrónicamente/).check();
+    await ana.page.getByRole('button', { name: 'Firmar' }).click();
+    await ana.page.getByRole('heading', { name: 'Listo, firmaste el documento.' }).waitFor();
+    await ana.page.getByText('Falta que terminen: Luis Pérez.').waitFor();
+    await expectAccessible(ana.page);
+    await screenshot(ana.page, '05-signed-waiting-for-others');
+
+    // Luis: the camera step, a review of the photo, then his typed name as signature.
+    const luis = await open(links['luis@people.test'] ?? '');
+    await luis.page.getByRole('heading', { name: 'Tómate una foto de la cara' }).waitFor();
+    await luis.page.getByRole('button', { name: 'Abrir la cámara' }).click();
+    await luis.page.getByRole('button', { name: 'Tomar la foto' }).waitFor();
+    await expect.poll(() => luis.page.locator('video').evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 10_000 }).toBeGreaterThan(0);
+    await expectAccessible(luis.page);
+    await screenshot(luis.page, '06-face-photo');
+    await luis.page.getByRole('button', { name: 'Tomar la foto' }).click();
+    await luis.page.getByRole('img', { name: 'La foto que vas a enviar' }).waitFor();
+    await screenshot(luis.page, '07-photo-review');
+    await luis.page.getByRole('button', { name: 'Usar esta foto' }).click();
+    await luis.page.getByRole('heading', { name: 'Firma el documento' }).waitFor();
+    await luis.page.getByRole('tab', { name: 'Escribir' }).click();
+    expect(await luis.page.getByLabel('Escribe tu nombre como firma').inputValue()).toBe('Luis Pérez');
+    await luis.page.getByLabel(/Acepto firmar electrónicamente/).check();
+    await luis.page.getByRole('button', { name: 'Firmar' }).click();
+    await luis.page.getByRole('heading', { name: 'Documento firmado por todos' }).waitFor();
+
+    await finishedWebhook(code);
+    // The signed files appear once sealed; the page follows along by itself.
+    await luis.page.getByRole('link', { name: 'Descargar Certificado de evidencias' }).waitFor({ timeout: 20_000 });
+    await expectAccessible(luis.page);
+    await screenshot(luis.page, '08-finished');
+    const signed = await luis.page.getByRole('link', { name: 'Descargar Lease 2027' }).getAttribute('href');
+    const download = await fetch(new URL(signed ?? '', base));
+    expect(download.status).toBe(200);
+    expect(
+      Buffer.from(await download.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
+    const { process, participants } = await stored(svc, svc.orgA, code);
+    expect(process.status).toBe('FINISH');
+    expect(participants.map((p) => p.status)).toEqual(['FINISH', 'FINISH']);
+    // The other organization sees nothing of it.
+    expect((await call(svc.app, 'GET', '/document', { key: svc.orgB.privateKey, query: { code } })).json()).toEqual({ message: 'DOCUMENT_NOT_FOUND' });
+    await ana.context.close();
+    await luis.context.close();
+  });
+
+  it('a participant rejects with a reason: the process ends REJECTED and the other link says so', async () => {
+    const { code, links } = await createProcess([
+      { name: 'Eva Ruiz', email: 'eva@people.test' },
+      { name: 'Juan Díaz', email: 'juan@people.test' },
+    ]);
+    const eva = await open(links['eva@people.test'] ?? '');
+    await eva.page.getByRole('button', { name: 'Rechazar el documento' }).click();
+    await eva.page.getByRole('button', { name: 'Rechazar', exact: true }).click();
+    await eva.page.getByRole('alert').filter({ hasText: 'Escribe el motivo del rechazo.' }).waitFor();
+    await eva.page.getByLabel('Cuéntanos por qué lo rechazas').fill('The rent is wrong');
+    await expectAccessible(eva.page);
+    await screenshot(eva.page, '09-rejecting');
+    await eva.page.getByRole('button', { name: 'Rechazar', exact: true }).click();
+    await eva.page.getByRole('heading', { name: 'Documento rechazado' }).waitFor();
+    const juan = await open(links['juan@people.test'] ?? '');
+    await juan.page.getByRole('heading', { name: 'Documento rechazado' }).waitFor();
+    await expectAccessible(juan.page);
+    const { process } = await stored(svc, svc.orgA, code);
+    expect(process.status).toBe('REJECTED');
+    expect(process.end_reason).toBe('The rent is wrong');
+    await eva.context.close();
+    await juan.context.close();
+  });
+
+  it('turns: a participant of a later turn sees whom they wait for, and can sign once the earlier one has', async () => {
+    const { links } = await createProcess([
+      { name: 'Rosa Mora', email: 'rosa@people.test', order: 1 },
+      { name: 'Pablo Gil', email: 'pablo@people.test', order: 2 },
+    ]);
+    const pablo = await open(links['pablo@people.test'] ?? '');
+    await pablo.page.getByRole('heading', { name: 'Aún no es tu turno. Te avisaremos cuando lo sea.' }).waitFor();
+    await pablo.page.getByText('Primero deben terminar: Rosa Mora.').waitFor();
+    await expectAccessible(pablo.page);
+    await screenshot(pablo.page, '10-waiting-for-turn');
+    const rosa = await open(links['rosa@people.test'] ?? '');
+    await rosa.page.getByRole('tab', { name: 'Escribir' }).click();
+    await rosa.page.getByLabel(/Acepto firmar electrónicamente/).check();
+    await rosa.page.getByRole('button', { name: 'Firmar' }).click();
+    await rosa.page.getByRole('heading', { name: 'Listo, firmaste el documento.' }).waitFor();
+    // Pablo's page follows along and moves on to his step.
+    await pablo.page.getByRole('heading', { name: 'Firma el documento' }).waitFor({ timeout: 15_000 });
+    await rosa.context.close();
+    await pablo.context.close();
+  });
+
+  it('an unknown link says so in words, in the language of the browser', async () => {
+    const context = await phone.browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    const response = await page.goto(`${base}/s/this-token-does-not-exist-at-all`);
+    expect(response?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(response?.headers()['referrer-policy']).toBe('no-referrer');
+    expect(response?.headers()['x-robots-tag']).toBe('noindex, nofollow');
+    await page.getByRole('heading', { name: 'This link is not valid' }).waitFor();
+    expect(await page.getAttribute('html', 'lang')).toBe('en');
+    await expectAccessible(page);
+    await context.close();
+  });
+
+  it('a face validation reaches its outcome through /v/: the document, then the face, then the outcome in words', async () => {
+    const res = await call(svc.app, 'POST', '/veriface', {
+      key: svc.orgA.privateKey,
+      body: verifaceBody(svc.orgA.email, { platform: 'web', name: 'Marta Sol' }),
+    });
+    expect(res.statusCode).toBe(200);
+    const { code, url } = res.json() as { code: string; url: string };
+    const { page, context } = await open(url);
+    await page.getByRole('heading', { name: 'Foto del frente de tu documento' }).waitFor();
+    await expectAccessible(page);
+    await screenshot(page, '11-validation-document');
+    for (const shot of ['Foto del frente de tu documento', 'Tómate una foto de la cara']) {
+      await page.getByRole('heading', { name: shot }).waitFor();
+      await page.getByRole('button', { name: 'Abrir la cámara' }).click();
+      await expect.poll(() => page.locator('video').evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 10_000 }).toBeGreaterThan(0);
+      await page.getByRole('button', { name: 'Tomar la foto' }).click();
+      await page.getByRole('button', { name: 'Usar esta foto' }).click();
+    }
+    // This service runs FACE_MATCHER=manual: a person of the organization decides.
+    await page.getByRole('heading', { name: 'Validación en revisión' }).waitFor({ timeout: 20_000 });
+    expect(await page.getByText(/similar/i).count()).toBe(0);
+    await expectAccessible(page);
+    await screenshot(page, '12-validation-outcome');
+    const read = (await call(svc.app, 'GET', '/veriface', { key: svc.orgA.privateKey, query: { code } })).json() as { status: string };
+    expect(read.status).toBe('BLOCKED');
+    expect((await call(svc.app, 'GET', '/veriface', { key: svc.orgB.privateKey, query: { code } })).json().message).toMatch(/^VERIFACE_NOT_FOUND/);
+    await context.close();
+  });
+});

@@ -1,0 +1,180 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { updateSettings } from '../src/organizations/settings.js';
+import { chromiumPath, launchBrowser, type PhoneBrowser, screenshot, y4mOf } from './support/browser.js';
+import { verifaceBody } from './support/fixtures.js';
+import { closedPort, portOf } from './support/ports.js';
+import { call, startTestService, type TestService } from './support/service.js';
+import { PDF_BASE64, stored } from './support/signing.js';
+
+const SDK_FILE = path.resolve(import.meta.dirname, '../node_modules/auco-sdk-integration/dist/auco-sdk-integration.esm.js');
+
+/**
+ * An integrator's page on an origin of its own: it loads the real SDK (auco-sdk-integration) and
+ * points it at the service with `customOrigin`, recording the SDK's events for the test to read.
+ */
+async function startHost(config: () => Record<string, unknown>): Promise<{ origin: string; close(): Promise<void> }> {
+  const server = http.createServer((request, response) => {
+    if (request.url === '/sdk.js') {
+      response.writeHead(200, { 'content-type': 'text/javascript' });
+      response.end(`${fs.readFileSync(SDK_FILE, 'utf8')}\nwindow.AucoSDK = AucoSDK;`);
+      return;
+    }
+    const settings = JSON.stringify(config());
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(`<!doctype html><html lang="es"><head><meta charset="utf-8"><title>Integrator</title></head><body>
+<iframe id="sdk" allow="camera" title="Firma" style="width:390px;height:800px;border:0"></iframe>
+<script type="module">
+await import('/sdk.js');
+window.sdkEvents = [];
+const settings = ${settings};
+window.AucoSDK({
+  ...settings,
+  iframeId: 'sdk',
+  events: {
+    onSDKReady: () => window.sdkEvents.push({ event: 'ready' }),
+    onSDKClose: (...args) => window.sdkEvents.push({ event: 'close', args }),
+  },
+});
+</script></body></html>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${portOf(server.address())}`;
+  return {
+    origin,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+type SdkEvent = { event: 'ready' } | { event: 'close'; args: unknown[] };
+
+const eventsOf = (page: Page) => page.evaluate(() => (window as unknown as { sdkEvents?: SdkEvent[] }).sdkEvents ?? []);
+
+describe.skipIf(chromiumPath() === undefined)('embedding with the real SDK (auco-sdk-integration, customOrigin)', { timeout: 120_000 }, () => {
+  let svc: TestService;
+  let service: string;
+  let phone: PhoneBrowser;
+  let sdkSettings: Record<string, unknown> = {};
+  let allowed: Awaited<ReturnType<typeof startHost>>;
+  let other: Awaited<ReturnType<typeof startHost>>;
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'sdk-'));
+
+  beforeAll(async () => {
+    const port = await closedPort();
+    service = `http://127.0.0.1:${port}`;
+    svc = await startTestService('sqlite', { PUBLIC_URL: service, FACE_MATCHER: 'manual' });
+    await svc.app.listen({ port, host: '127.0.0.1' });
+    svc.deps.startBackgroundWork();
+    allowed = await startHost(() => sdkSettings);
+    other = await startHost(() => sdkSettings);
+    await updateSettings(svc.deps.db, { organizationId: svc.orgA.id, changes: { sdkOrigins: [allowed.origin] } });
+    const samples = path.resolve(import.meta.dirname, '../node_modules/@vladmandic/human/assets/samples.jpg');
+    const camera = await y4mOf(await sharp(samples).extract({ left: 160, top: 0, width: 152, height: 157 }).jpeg().toBuffer(), path.join(work, 'camera.y4m'));
+    phone = await launchBrowser({ camera });
+  }, 60_000);
+
+  afterAll(async () => {
+    await phone?.close();
+    await allowed?.close();
+    await other?.close();
+    await svc?.close();
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  async function signingDocument(): Promise<{ code: string; document: string }> {
+    const res = await call(svc.app, 'POST', '/document/upload', {
+      key: svc.orgA.privateKey,
+      body: { email: svc.orgA.email, name: 'Embedded lease', file: PDF_BASE64, signProfile: [{ name: 'Sara Vega', email: 'sara@people.test' }] },
+    });
+    const { code } = res.json() as { code: string };
+    const { participants } = await stored(svc, svc.orgA, code);
+    return { code, document: `${code}${participants[0]?.participant_id}` };
+  }
+
+  it('sign: onSDKReady fires, the person signs inside the frame, and onSDKClose gets the document code', async () => {
+    const { code, document } = await signingDocument();
+    sdkSettings = {
+      sdkType: 'sign',
+      language: 'es',
+      keyPublic: svc.orgA.publicKey,
+      customOrigin: service,
+      sdkData: { document, uxOptions: { primaryColor: '#021c30', alternateColor: '#FFFFFF', redirectUrl: 'https://app.example.com/done' } },
+    };
+    const context = await phone.phone();
+    const page = await context.newPage();
+    await page.goto(`${allowed.origin}/`);
+    await expect.poll(() => eventsOf(page), { timeout: 15_000 }).toContainEqual({ event: 'ready' });
+    const frame = page.frameLocator('#sdk');
+    await frame.getByRole('heading', { name: 'Embedded lease' }).waitFor();
+    // The integrator's colour is applied.
+    const colour = await frame.getByRole('button', { name: 'Firmar' }).evaluate((b) => getComputedStyle(b).backgroundColor);
+    expect(colour).toBe('rgb(2, 28, 48)');
+    await screenshot(page, '13-embedded-with-the-sdk');
+    await frame.getByRole('tab', { name: 'Escribir' }).click();
+    await frame.getByLabel(/Acepto firmar electrónicamente/).check();
+    await frame.getByRole('button', { name: 'Firmar' }).click();
+    await expect
+      .poll(() => eventsOf(page), { timeout: 15_000 })
+      .toContainEqual({ event: 'close', args: [document, 'https://app.example.com/done', [expect.objectContaining({ name: 'Sara Vega' })]] });
+    expect((await stored(svc, svc.orgA, code)).process.status).toBe('FINISH');
+    await context.close();
+  });
+
+  it('validation: onSDKClose gets the similarity and the status once the photos are taken', async () => {
+    const created = await call(svc.app, 'POST', '/veriface', { key: svc.orgA.privateKey, body: verifaceBody(svc.orgA.email, { platform: 'web' }) });
+    const { code } = created.json() as { code: string };
+    sdkSettings = { sdkType: 'validation', language: 'en', keyPublic: svc.orgA.publicKey, customOrigin: service, sdkData: { document: code, uxOptions: {} } };
+    const context = await phone.phone();
+    const page = await context.newPage();
+    await page.goto(`${allowed.origin}/`);
+    const frame = page.frameLocator('#sdk');
+    for (const shot of ['Photo of the front of your ID', 'Take a photo of your face']) {
+      await frame.getByRole('heading', { name: shot }).waitFor();
+      await frame.getByRole('button', { name: 'Open the camera' }).click();
+      await expect.poll(() => frame.locator('video').evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 10_000 }).toBeGreaterThan(0);
+      await frame.getByRole('button', { name: 'Take the photo' }).click();
+      await frame.getByRole('button', { name: 'Use this photo' }).click();
+    }
+    // FACE_MATCHER=manual: the validation waits for a person of the organization.
+    await expect.poll(() => eventsOf(page), { timeout: 20_000 }).toContainEqual({ event: 'close', args: [0, 'BLOCKED', []] });
+    await context.close();
+  });
+
+  it('the same host page on an origin the organization did not allow gets nothing: the browser refuses to frame the app', async () => {
+    const { document } = await signingDocument();
+    sdkSettings = { sdkType: 'sign', language: 'es', keyPublic: svc.orgA.publicKey, customOrigin: service, sdkData: { document } };
+    const context = await phone.phone();
+    const page = await context.newPage();
+    await page.goto(`${other.origin}/`);
+    await page.waitForTimeout(3000);
+    expect(await eventsOf(page)).toEqual([]);
+    expect(await page.frameLocator('#sdk').getByRole('heading').count()).toBe(0);
+    await context.close();
+  });
+
+  it("another organization's key, a wrong participant or an origin not listed opens nothing", async () => {
+    const { document } = await signingDocument();
+    const open = (body: Record<string, string>) => svc.app.inject({ method: 'POST', url: '/people/embed', payload: body });
+    const right = { keyPublic: svc.orgA.publicKey, document, parentOrigin: allowed.origin };
+    expect((await open(right)).json()).toMatchObject({ flow: 'sign', token: expect.any(String) });
+    for (const wrong of [
+      { ...right, keyPublic: svc.orgB.publicKey },
+      { ...right, document: `${document.slice(0, 10)}ZZ` },
+      { ...right, parentOrigin: other.origin },
+      { ...right, keyPublic: 'puk_00000000000000000000000000000000' },
+    ]) {
+      const refused = await open(wrong);
+      expect(refused.statusCode).toBe(404);
+      expect(refused.json()).toEqual({ message: 'EMBED_NOT_FOUND' });
+    }
+  });
+});
