@@ -128,6 +128,16 @@ describe.each(cases)('identity photos are encrypted at rest and served only thro
     expect((await fetchPhoto(photos.documentFront)).rawPayload.equals(old)).toBe(true);
   });
 
+  it('a deletion on request removes the bytes from the store, and the URL shown before answers 404', async () => {
+    const { code } = await photographedVeriface(svc, svc.orgA, { finish: true });
+    const row = await verifaceRow(code);
+    const { photos } = (await readVeriface(code)).json();
+    const res = await call(svc.app, 'DELETE', '/veriface/photos', { key: svc.orgA.privateKey, query: { code } });
+    expect(res.json()).toEqual({ code, deleted: 2 });
+    for (const key of [row.face!, row.document_front!]) expect(await svc.deps.blobs.exists(key)).toBe(false);
+    expect((await fetchPhoto(photos.face)).json()).toEqual({ message: 'FILE_NOT_FOUND' });
+  });
+
   it("a ciphertext moved to another photo's key does not open", async () => {
     const first = await photographedVeriface(svc, svc.orgA);
     const second = await photographedVeriface(svc, svc.orgB);
