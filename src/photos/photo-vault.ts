@@ -10,7 +10,7 @@ import { forgetPhotoBlobs, recordPhotoBlob } from './queries.js';
 /** Photos are served by the service's own route, which decrypts them; never by the store directly. */
 export const PHOTOS_ROUTE_PREFIX = '/photos/';
 /** How long a photo URL shown by GET /veriface or GET /document works. */
-export const PHOTO_URL_LIFETIME_SECONDS = 300;
+const PHOTO_URL_LIFETIME_SECONDS = 300;
 
 export interface PhotoVaultOptions {
   db: Db;

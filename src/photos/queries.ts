@@ -2,7 +2,7 @@ import type { Db } from '../db/database.js';
 import type { ProcessRow, ProcessStatus, VerifaceRow } from '../db/schema.js';
 
 /** Signing processes whose photos are no longer needed: ended one way or another. */
-export const ENDED_PROCESS_STATUSES: readonly ProcessStatus[] = ['FINISH', 'REJECTED', 'CANCELLED', 'EXPIRED'];
+const ENDED_PROCESS_STATUSES: readonly ProcessStatus[] = ['FINISH', 'REJECTED', 'CANCELLED', 'EXPIRED'];
 
 /** Keeps track of a photo's key; writing it twice (a retaken photo under the same key) keeps one row. */
 export async function recordPhotoBlob(db: Db, row: { key: string; owner_id: string; created_at: string }): Promise<void> {
