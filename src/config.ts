@@ -2,6 +2,7 @@ import path from 'node:path';
 import Joi from 'joi';
 import { TWILIO_API_URL } from './messages/twilio-sms.js';
 import { WHATSAPP_CLOUD_API_URL } from './messages/whatsapp-cloud.js';
+import { parsePhotoKey } from './photos/photo-cipher.js';
 
 export interface S3Config {
   bucket: string;
@@ -37,6 +38,8 @@ export interface Config {
   /** Memory for templates read lately, on SQLite (0: none). */
   templateCacheBytes: number;
   urlSigningSecret: string | undefined;
+  /** The AES-256 key identity photos are encrypted with; made and kept in the database when unset. */
+  photoEncryptionKey: Buffer | undefined;
   logLevel: string;
   s3: S3Config | undefined;
   /** Let webhooks reach private, loopback and link-local addresses (local receivers, tests). */
@@ -83,6 +86,7 @@ interface ParsedEnv {
   UPLOAD_MAX_BYTES: number;
   TEMPLATE_CACHE_MB: number;
   URL_SIGNING_SECRET?: string;
+  PHOTO_ENCRYPTION_KEY?: string;
   LOG_LEVEL: string;
   S3_BUCKET?: string;
   S3_ENDPOINT?: string;
@@ -132,6 +136,9 @@ const envSchema = Joi.object<ParsedEnv>({
     .default(5 * 1024 * 1024),
   TEMPLATE_CACHE_MB: Joi.number().integer().min(0).max(65_536).default(16),
   URL_SIGNING_SECRET: Joi.string().min(32),
+  PHOTO_ENCRYPTION_KEY: Joi.string()
+    .custom((value: string, helpers) => (parsePhotoKey(value) ? value : helpers.error('string.photoKey')))
+    .messages({ 'string.photoKey': '"PHOTO_ENCRYPTION_KEY" must be 32 bytes: 64 hex characters or 44 base64 characters' }),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   S3_BUCKET: Joi.string(),
   S3_ENDPOINT: Joi.string().uri({ scheme: ['http', 'https'] }),
@@ -213,6 +220,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
     uploadMaxBytes: parsed.UPLOAD_MAX_BYTES,
     templateCacheBytes: parsed.TEMPLATE_CACHE_MB * 1024 * 1024,
     urlSigningSecret: parsed.URL_SIGNING_SECRET,
+    photoEncryptionKey: parsed.PHOTO_ENCRYPTION_KEY === undefined ? undefined : parsePhotoKey(parsed.PHOTO_ENCRYPTION_KEY),
     logLevel: parsed.LOG_LEVEL,
     s3: parsed.S3_BUCKET
       ? Object.freeze({

@@ -3,6 +3,7 @@ import type { WhatsAppTemplates } from './config.js';
 import type { Db, Dialect } from './db/database.js';
 import type { BlobStore } from './files/blob-store.js';
 import type { OutboxSignal } from './outbox/enqueue.js';
+import type { PhotoVault } from './photos/photo-vault.js';
 import type { TemplateCache } from './templates/template-cache.js';
 
 /** What a domain operation may touch: the store, the time and the outside world, chosen in one place (deps.ts). */
@@ -11,6 +12,8 @@ export interface ServiceContext {
   dialect: Dialect;
   clock: Clock;
   blobs: BlobStore;
+  /** Identity photos: encrypted in `blobs`, served through the service's own short-lived URLs. */
+  photos: PhotoVault;
   publicUrl: string;
   /** Woken after a commit that queued messages, so delivery starts at once. */
   outbox: OutboxSignal;

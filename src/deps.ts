@@ -22,6 +22,9 @@ import { jobHandler, type RecurringJob } from './outbox/jobs.js';
 import { OutboxWorker, type WorkerLogger } from './outbox/worker.js';
 import { type PageAssets, pageAssets } from './people/assets.js';
 import { EmbeddingOrigins } from './people/embed.js';
+import { PHOTO_KEY_BYTES } from './photos/photo-cipher.js';
+import { PhotoVault } from './photos/photo-vault.js';
+import { purgeDuePhotos } from './photos/purge-photos.js';
 import { TemplateCache } from './templates/template-cache.js';
 import { expireDueVerifaces } from './veriface/expire-verifaces.js';
 import { type FaceMatcher, manualReview } from './veriface/face-matcher.js';
@@ -34,6 +37,7 @@ export const RECURRING_JOBS: RecurringJob[] = [
   { name: 'process-expiry', everyMs: 60_000 },
   { name: 'process-reminders', everyMs: 60_000 },
   { name: 'document-uploads', everyMs: 60_000 },
+  { name: 'photo-retention', everyMs: 60 * 60_000 },
 ];
 
 export interface Deps extends ServiceContext {
@@ -66,6 +70,18 @@ async function urlSigningSecret(db: Db, configured: string | undefined): Promise
     .execute();
   const row = await db.selectFrom('settings').select('value').where('key', '=', 'url_signing_secret').executeTakeFirstOrThrow();
   return row.value;
+}
+
+/** Shared by every instance through the database unless the operator sets PHOTO_ENCRYPTION_KEY. */
+async function photoEncryptionKey(db: Db, configured: Buffer | undefined): Promise<Buffer> {
+  if (configured) return configured;
+  await db
+    .insertInto('settings')
+    .values({ key: 'photo_encryption_key', value: crypto.randomBytes(PHOTO_KEY_BYTES).toString('hex') })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+  const row = await db.selectFrom('settings').select('value').where('key', '=', 'photo_encryption_key').executeTakeFirstOrThrow();
+  return Buffer.from(row.value, 'hex');
 }
 
 const silentLogger: WorkerLogger = { error: () => undefined };
@@ -118,6 +134,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
           'process-expiry': () => expireDueProcesses(deps),
           'process-reminders': () => remindDueParticipants(deps),
           'document-uploads': () => collectUploadedPdfs(deps),
+          'photo-retention': () => purgeDuePhotos(deps),
           [SEAL_PROCESS_JOB]: (data) => sealProcess(deps, { processId: typeof data?.processId === 'string' ? data.processId : '' }),
         },
         clock,
@@ -129,6 +146,14 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     dialect: database.dialect,
     clock,
     blobs,
+    photos: new PhotoVault({
+      db: database.db,
+      clock,
+      blobs,
+      signer,
+      publicUrl: config.publicUrl,
+      key: await photoEncryptionKey(database.db, config.photoEncryptionKey),
+    }),
     signer,
     keys: new ApiKeyResolver(database.db, clock),
     pageAssets: await pageAssets(),

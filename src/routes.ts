@@ -7,6 +7,7 @@ import { type ApiRoute, defineRoute, noInput } from './http/route.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { pageRoutes } from './people/pages.js';
 import { peopleRoutes } from './people/routes.js';
+import { photoRoutes } from './photos/routes.js';
 import { referenceRoutes } from './references/routes.js';
 import { templateRoutes } from './templates/routes.js';
 import { templateHtmlUploadPolicy } from './templates/upload-policy.js';
@@ -24,6 +25,7 @@ export function routeTable(config: Config, deps: Deps): ApiRoute[] {
     ...documentRoutes(deps),
     ...catalogueRoutes(),
     ...organizationRoutes(deps),
+    ...photoRoutes(deps),
     ...peopleRoutes(deps),
     ...pageRoutes(config, deps.pageAssets, deps.embeddingOrigins),
     ...filesRoutes({

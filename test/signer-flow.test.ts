@@ -12,7 +12,6 @@ import {
   verifyOtp,
 } from '../src/documents/participant/signer-flow.js';
 import { findProcessByCode, listParticipants, listProcessEvents } from '../src/documents/queries.js';
-import { readBlobBytes } from '../src/files/blob-bytes.js';
 import { ApiError } from '../src/http/errors.js';
 import type { FaceMatcher } from '../src/veriface/face-matcher.js';
 import { IMAGE_MAX_BYTES } from '../src/veriface/images.js';
@@ -513,7 +512,7 @@ describe.each(dialects)('submitPhoto: the camera validation, photo or identifica
     expect(view.canSign).toBe(true);
     const row = await h.participant(created, 0);
     expect(row.face_key).toMatch(new RegExp(`^processes/${created.process.id}/participants/${row.participant_id}/face-[A-Za-z0-9_-]{12}\\.png$`));
-    expect((await readBlobBytes(svc().deps.blobs, row.face_key!))?.equals(image)).toBe(true);
+    expect((await svc().deps.photos.read(row.face_key!))?.equals(image)).toBe(true);
     expect(row.camera_verified_at).toBe(svc().clock.now().toISOString());
     expect(m.calls).toBe(0);
     expect((await h.events(created)).slice(2)).toEqual([

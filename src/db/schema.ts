@@ -94,6 +94,8 @@ export interface ProcessesTable {
   ended_by: string | null;
   /** When the final files (signed documents and evidence certificate) were written. */
   sealed_at: string | null;
+  /** When the participants' identity photos were deleted (retention or on request). */
+  photos_deleted_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -267,8 +269,17 @@ export interface VerifaceProcessesTable {
   /** The registered user who decided a BLOCKED process by hand, and the reason they gave. */
   email_validated: string | null;
   review_reason: string | null;
+  /** When the identity photos were deleted (retention or on request). */
+  photos_deleted_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** Every identity photo ever written, with the signing process or face validation it belongs to. */
+export interface PhotoBlobsTable {
+  key: string;
+  owner_id: string;
+  created_at: string;
 }
 
 export interface VerifaceStagesTable {
@@ -295,6 +306,7 @@ export interface Database {
   participants: ParticipantsTable;
   process_events: ProcessEventsTable;
   settings: SettingsTable;
+  photo_blobs: PhotoBlobsTable;
 }
 
 export type TemplateRow = Selectable<TemplatesTable>;

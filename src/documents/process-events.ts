@@ -31,6 +31,7 @@ export const PROCESS_ACTIONS = [
   'FINISH',
   'EXPIRED',
   'CANCEL_SIGN',
+  'PHOTOS_DELETED',
 ] as const;
 export type ProcessAction = (typeof PROCESS_ACTIONS)[number];
 
@@ -57,6 +58,11 @@ export const PROCESS_WEBHOOKS = {
   FINISH: { event: 'finished', status: 'FINISH', summary: 'Every participant signed or approved' },
   EXPIRED: { event: 'expired', status: 'EXPIRED', summary: 'The expiry date passed while in signature' },
   CANCEL_SIGN: { event: 'cancelled', status: 'CANCEL', summary: 'The process was cancelled (message: the reason, by: who)' },
+  PHOTOS_DELETED: {
+    event: 'photos_deleted',
+    status: 'PHOTOS_DELETED',
+    summary: "The participants' identity photos were deleted (message and reason: retention or on request; deleted: how many)",
+  },
 } as const satisfies Partial<Record<ProcessAction, { event: string; status: string; summary: string }>>;
 
 function hasWebhook(action: ProcessAction): action is keyof typeof PROCESS_WEBHOOKS {

@@ -107,7 +107,7 @@ export function documentRoutes(ctx: ServiceContext): ApiRoute[] {
       query: readProcessQuery,
       errors: ['DOCUMENT_NOT_FOUND'],
       handler: ({ query, organizationId }) => {
-        if (query.code !== undefined) return readProcess(ctx, { organizationId, code: query.code });
+        if (query.code !== undefined) return readProcess(ctx, { organizationId, code: query.code, image: query.image === true });
         return listProcesses(ctx, {
           organizationId,
           limit: query.limit,

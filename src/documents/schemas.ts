@@ -184,6 +184,8 @@ export interface ReadProcessQuery {
   template?: string;
   limit: number;
   cursor?: string;
+  /** With code: each participant's identity photos as short-lived URLs. */
+  image?: boolean;
 }
 
 export const readProcessQuery = Joi.object<ReadProcessQuery, true>({
@@ -192,7 +194,9 @@ export const readProcessQuery = Joi.object<ReadProcessQuery, true>({
   template: templateId,
   limit: Joi.number().integer().min(1).max(500).default(DEFAULT_PAGE_SIZE),
   cursor: Joi.string().max(200),
+  image: Joi.boolean(),
 })
+  .with('image', 'code')
   .oxor('code', 'status')
   .oxor('code', 'template')
   .oxor('code', 'cursor');

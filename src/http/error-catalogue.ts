@@ -47,6 +47,10 @@ export const ERROR_CATALOGUE = {
 
   // Signing processes
   DOCUMENT_NOT_FOUND: { status: [400, 404], meaning: 'No process with this code in the organization' },
+  PHOTOS_IN_USE: {
+    status: [400],
+    meaning: 'The signing process or face validation is still in progress: its identity photos can be deleted once it ends',
+  },
   DOCUMENT_NOT_IN_SIGNATURE: { status: [400], meaning: 'The process is finished, rejected, cancelled or expired' },
   DOCUMENT_EXPIRED: { status: [400], meaning: 'The process passed its expiry date' },
   DOCUMENTS_MIN_TWO: { status: [400], meaning: 'A package needs at least two documents' },
@@ -86,6 +90,10 @@ export const ERROR_CATALOGUE = {
   FACE_PHOTO_REQUIRED: { status: [400], meaning: 'The face photo must be sent first' },
   DOCUMENT_PHOTO_REQUIRED: { status: [400], meaning: 'The ID document photo must be sent first' },
   PHOTO_MISSING: { status: [409], meaning: 'A photo the comparison needs is no longer stored' },
+  PHOTO_UNREADABLE: {
+    status: [409],
+    meaning: 'A stored photo cannot be decrypted: PHOTO_ENCRYPTION_KEY is not the key it was stored with, or its bytes were altered',
+  },
   IMAGE_EMPTY: { status: [400], meaning: 'The image had no bytes' },
   IMAGE_TOO_LARGE: { status: [413], meaning: 'The image is larger than the service takes' },
   IMAGE_NOT_JPEG_OR_PNG: { status: [415], meaning: 'Images must be JPEG or PNG' },
@@ -97,7 +105,6 @@ export const ERROR_CATALOGUE = {
     status: [404],
     meaning: 'The embedded flow cannot open: the key, the document, the participant or the embedding origin is not one the organization allows',
   },
-  CONSENT_REQUIRED: { status: [400], meaning: 'The participant must accept to sign electronically first' },
   PHONE_NOT_ON_RECORD: { status: [400], meaning: 'The participant has no phone number to send the link to' },
 
   // Webhooks

@@ -23,6 +23,10 @@ const VERIFACE_DETAILS: Record<(typeof VERIFACE_STAGES)[number], { summary: stri
     details: { emailValidated: { type: 'string', format: 'email' }, reason: { type: 'string' } },
   },
   expired: { summary: 'The expiry date passed while in progress', details: {} },
+  photos_deleted: {
+    summary: 'The identity photos were deleted, when their retention ended or on request (DELETE /veriface/photos)',
+    details: { deleted: { type: 'integer', minimum: 0 }, reason: { enum: ['retention', 'on request'] } },
+  },
 };
 
 const signatureHeaders = ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => ({

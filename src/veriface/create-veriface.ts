@@ -71,6 +71,7 @@ export async function createVeriface(ctx: ServiceContext, options: { organizatio
     result_reason: null,
     email_validated: null,
     review_reason: null,
+    photos_deleted_at: null,
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };

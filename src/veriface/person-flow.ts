@@ -1,7 +1,5 @@
-import { Readable } from 'node:stream';
 import type { ServiceContext } from '../context.js';
 import type { VerifaceRow } from '../db/schema.js';
-import { readBlobBytes } from '../files/blob-bytes.js';
 import { ApiError, badRequest, notFound } from '../http/errors.js';
 import { APPROVAL_THRESHOLD, type FaceMatcher } from './face-matcher.js';
 import { IMAGE_MAX_BYTES, imageTypeOf } from './images.js';
@@ -74,7 +72,7 @@ async function storePhoto(ctx: ServiceContext, process: VerifaceRow, name: strin
   const type = imageTypeOf(image);
   if (!type) throw new ApiError(415, 'IMAGE_NOT_JPEG_OR_PNG');
   const key = `veriface/${process.id}/${name}.${type}`;
-  await ctx.blobs.write(key, Readable.from([image]), { contentType: type === 'jpg' ? 'image/jpeg' : 'image/png', maxBytes: IMAGE_MAX_BYTES });
+  await ctx.photos.store({ key, image, ownerId: process.id });
   return key;
 }
 
@@ -94,7 +92,7 @@ export async function submitFacePhoto(ctx: ServiceContext, options: { token: str
 }
 
 async function readPhoto(ctx: ServiceContext, key: string): Promise<Buffer> {
-  const bytes = await readBlobBytes(ctx.blobs, key);
+  const bytes = await ctx.photos.read(key);
   if (!bytes) throw new ApiError(409, 'PHOTO_MISSING');
   return bytes;
 }

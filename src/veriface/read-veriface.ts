@@ -26,21 +26,21 @@ export interface VerifaceView {
   /** The user who decided the BLOCKED process by hand, and the reason they gave. */
   emailValidated?: string;
   reviewReason?: string;
-  /** Short-lived (5 minutes) download URLs of the photos captured so far. */
+  /** Short-lived (5 minutes) download URLs of the photos captured so far; none once they were deleted. */
   photos: { documentFront?: string; documentBack?: string; face?: string };
+  /** When the photos were deleted, by the retention purge or on request. */
+  photosDeletedAt?: string;
   stages: { stage: string; at: string; detail?: Record<string, unknown> }[];
   createdAt: string;
   updatedAt: string;
 }
 
-const PHOTO_URL_LIFETIME_SECONDS = 300;
-
-async function photoUrls(ctx: ServiceContext, row: VerifaceRow): Promise<VerifaceView['photos']> {
-  const url = (key: string) => ctx.blobs.presign(key, { method: 'GET', expiresInSeconds: PHOTO_URL_LIFETIME_SECONDS });
+function photoUrls(ctx: ServiceContext, row: VerifaceRow): VerifaceView['photos'] {
+  const url = (key: string) => ctx.photos.url(key);
   return {
-    ...(row.document_front === null ? {} : { documentFront: await url(row.document_front) }),
-    ...(row.document_back === null ? {} : { documentBack: await url(row.document_back) }),
-    ...(row.face === null ? {} : { face: await url(row.face) }),
+    ...(row.document_front === null ? {} : { documentFront: url(row.document_front) }),
+    ...(row.document_back === null ? {} : { documentBack: url(row.document_back) }),
+    ...(row.face === null ? {} : { face: url(row.face) }),
   };
 }
 
@@ -71,7 +71,8 @@ export async function readVeriface(ctx: ServiceContext, options: { organizationI
     ...(row.result_reason === null ? {} : { reason: row.result_reason }),
     ...(row.email_validated === null ? {} : { emailValidated: row.email_validated }),
     ...(row.review_reason === null ? {} : { reviewReason: row.review_reason }),
-    photos: await photoUrls(ctx, row),
+    photos: photoUrls(ctx, row),
+    ...(row.photos_deleted_at === null ? {} : { photosDeletedAt: row.photos_deleted_at }),
     stages: stages.map((s) => {
       const detail = parseJson<Record<string, unknown>>(s.detail);
       return { stage: s.stage, at: s.at, ...(detail === undefined ? {} : { detail }) };

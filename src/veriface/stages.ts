@@ -22,6 +22,7 @@ export const VERIFACE_STAGES = [
   'validated',
   'invalidated',
   'expired',
+  'photos_deleted',
 ] as const;
 export type VerifaceStage = (typeof VERIFACE_STAGES)[number];
 

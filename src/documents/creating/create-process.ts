@@ -238,6 +238,7 @@ export async function createSigningProcess(ctx: ServiceContext, options: { organ
     end_reason: null,
     ended_by: null,
     sealed_at: null,
+    photos_deleted_at: null,
     created_at: at,
     updated_at: at,
   };

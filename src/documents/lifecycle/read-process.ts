@@ -29,6 +29,15 @@ export interface ParticipantView {
   rejectedAt?: string;
   rejectReason?: string;
   blockReason?: string;
+  /** With `image=true`: the identity photos as the contract shapes them, each a URL lasting 5 minutes. */
+  identificationCard?: PhotoEntry;
+  identificationCardBack?: PhotoEntry;
+  photo?: PhotoEntry;
+}
+
+export interface PhotoEntry {
+  type: 'presigned';
+  data: string;
 }
 
 export interface DocumentView {
@@ -64,6 +73,8 @@ export interface ProcessView {
   endedBy?: string;
   /** Download URL of the evidence certificate once finished (5 minutes). */
   certificateUrl?: string;
+  /** When the participants' identity photos were deleted, by the retention purge or on request. */
+  photosDeletedAt?: string;
   documents: DocumentView[];
   signProfile: ParticipantView[];
   createdAt: string;
@@ -94,11 +105,17 @@ function participantView(p: ParticipantRow): ParticipantView {
   };
 }
 
+function photoEntries(ctx: ServiceContext, p: ParticipantRow): Pick<ParticipantView, 'identificationCard' | 'identificationCardBack' | 'photo'> {
+  const entry = (key: string | null) => (key === null ? undefined : { type: 'presigned' as const, data: ctx.photos.url(key) });
+  const [identificationCard, identificationCardBack, photo] = [entry(p.document_front_key), entry(p.document_back_key), entry(p.face_key)];
+  return { ...(identificationCard && { identificationCard }), ...(identificationCardBack && { identificationCardBack }), ...(photo && { photo }) };
+}
+
 /**
  * A process as an integrator follows it: status, documents with short-lived download URLs (and the
  * signed files once finished), and each participant with their status and effective validations.
  */
-export async function readProcess(ctx: ServiceContext, options: { organizationId: string; code: string }): Promise<ProcessView> {
+export async function readProcess(ctx: ServiceContext, options: { organizationId: string; code: string; image?: boolean }): Promise<ProcessView> {
   const process = await q.findProcessByCode(ctx.db, options.organizationId, options.code);
   if (!process) throw badRequest('DOCUMENT_NOT_FOUND');
   const [documents, participants] = await Promise.all([q.listDocuments(ctx.db, process.id), q.listParticipants(ctx.db, process.id)]);
@@ -124,6 +141,7 @@ export async function readProcess(ctx: ServiceContext, options: { organizationId
     ...(process.end_reason === null ? {} : { reason: process.end_reason }),
     ...(process.ended_by === null ? {} : { endedBy: process.ended_by }),
     ...(sealed ? { certificateUrl: await download(sealed.certificate) } : {}),
+    ...(process.photos_deleted_at === null ? {} : { photosDeletedAt: process.photos_deleted_at }),
     documents: await Promise.all(
       documents.map(async (d): Promise<DocumentView> => {
         const signed = sealed?.documents[d.position];
@@ -138,7 +156,7 @@ export async function readProcess(ctx: ServiceContext, options: { organizationId
         };
       }),
     ),
-    signProfile: participants.map(participantView),
+    signProfile: participants.map((p) => ({ ...participantView(p), ...(options.image ? photoEntries(ctx, p) : {}) })),
     createdAt: process.created_at,
     updatedAt: process.updated_at,
   };

@@ -1,5 +1,4 @@
 import type { ParticipantRow } from '../../db/schema.js';
-import { readBlobBytes, writeBlobBytes } from '../../files/blob-bytes.js';
 import { ApiError, badRequest } from '../../http/errors.js';
 import { newToken } from '../../ids.js';
 import { APPROVAL_THRESHOLD } from '../../veriface/face-matcher.js';
@@ -43,7 +42,7 @@ function allCaptured(participant: ParticipantRow, validations: EffectiveValidati
 }
 
 async function readPhoto(ctx: SignerContext, key: string): Promise<Buffer> {
-  const bytes = await readBlobBytes(ctx.blobs, key);
+  const bytes = await ctx.photos.read(key);
   if (!bytes) throw new ApiError(409, 'PHOTO_MISSING');
   return bytes;
 }
@@ -108,7 +107,7 @@ export async function submitPhoto(ctx: SignerContext, options: { token: string; 
   // A key of its own per upload: a photo refused below (or racing a verification) never replaces
   // one a decision was made on; earlier attempts stay as part of the trail.
   const key = `processes/${process.id}/participants/${participant.participant_id}/${kind}-${newToken(9)}.${type}`;
-  await writeBlobBytes(ctx.blobs, key, options.image, type === 'jpg' ? 'image/jpeg' : 'image/png');
+  await ctx.photos.store({ key, image: options.image, ownerId: process.id });
 
   const stored = await changeSigning(ctx, signing, async ({ trx, fresh, now, update }): Promise<Signing> => {
     if (fresh.participant.camera_verified_at !== null) throw badRequest('IDENTITY_ALREADY_VERIFIED');
@@ -118,7 +117,7 @@ export async function submitPhoto(ctx: SignerContext, options: { token: string; 
     if (verifiedNow) await recordProcessEvent(trx, ctx.clock, { process: fresh.process, action: 'IDENTITY_VERIFIED', participant: updated });
     return { process: fresh.process, participant: updated };
   }).catch(async (error: unknown) => {
-    await ctx.blobs.delete([key]);
+    await ctx.photos.delete([key]);
     throw error;
   });
 
