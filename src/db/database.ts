@@ -15,6 +15,7 @@ import { photoVault } from './migrations/011_photo_vault.js';
 import type { Database } from './schema.js';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
 import { GroupCommitSqlite, groupCommitDialect } from './sqlite-group-commit.js';
+import { applySqlitePragmas } from './sqlite-pragmas.js';
 import { statementCache } from './statement-cache.js';
 
 export type Db = Kysely<Database>;
@@ -65,10 +66,7 @@ function openSqlite(dataDir: string): DatabaseHandle {
   fs.mkdirSync(dataDir, { recursive: true });
   const filePath = path.join(dataDir, 'service.sqlite');
   const file = new BetterSqlite3(filePath);
-  file.pragma('journal_mode = WAL');
-  file.pragma('synchronous = NORMAL');
-  file.pragma('busy_timeout = 5000');
-  file.pragma('foreign_keys = ON');
+  applySqlitePragmas(file);
   const grouped = groupCommitDialect(new GroupCommitSqlite(file, statementCache(file)));
   const db = new Kysely<Database>({ dialect: grouped.dialect });
   grouped.register(db);

@@ -27,7 +27,9 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { fileMustExist: true });
-db.pragma('synchronous = NORMAL');
+// The same durability as the service's own connection: a checkpoint syncs what it copies.
+db.pragma('synchronous = FULL');
+if (db.pragma('synchronous', { simple: true }) !== 2) throw new Error('the checkpoint connection did not take synchronous = FULL');
 const timer = setInterval(() => {
   try {
     const [result] = db.pragma('wal_checkpoint(PASSIVE)');

@@ -1,0 +1,17 @@
+import type BetterSqlite3 from 'better-sqlite3';
+
+/**
+ * What every connection to the SQLite file runs with. `synchronous = FULL` in WAL mode syncs the
+ * log at every commit, so a commit the service has answered survives an OS crash or a power loss
+ * (with NORMAL it survives a killed process only, and may roll back after a power loss).
+ */
+export const SQLITE_PRAGMAS = { journal_mode: 'wal', synchronous: 2, busy_timeout: 5000, foreign_keys: 1 } as const;
+
+/** Sets the pragmas and reads each back: a connection that did not take one is refused, not used. */
+export function applySqlitePragmas(file: BetterSqlite3.Database): void {
+  for (const [name, value] of Object.entries(SQLITE_PRAGMAS)) {
+    file.pragma(`${name} = ${value}`);
+    const actual: unknown = file.pragma(name, { simple: true });
+    if (actual !== value) throw new Error(`SQLite pragma ${name} is ${String(actual)}, not ${value}`);
+  }
+}
