@@ -22,6 +22,7 @@ import { jobHandler, type RecurringJob } from './outbox/jobs.js';
 import { OutboxWorker, type WorkerLogger } from './outbox/worker.js';
 import { TemplateCache } from './templates/template-cache.js';
 import { expireDueVerifaces } from './veriface/expire-verifaces.js';
+import { LocalFaceMatcher } from './veriface/face/local-matcher.js';
 import { type FaceMatcher, manualReview } from './veriface/face-matcher.js';
 import { webhookDeliveryHandler } from './webhooks/deliver-webhook.js';
 import { guardedLookup } from './webhooks/url-guard.js';
@@ -64,6 +65,23 @@ async function urlSigningSecret(db: Db, configured: string | undefined): Promise
 }
 
 const silentLogger: WorkerLogger = { error: () => undefined };
+
+/** A photo that takes longer than this in a worker is given up (its worker replaced); one takes about half a second. */
+const FACE_JOB_TIMEOUT_MS = 30_000;
+
+function chooseFaceMatcher(config: Config, logger: WorkerLogger): FaceMatcher {
+  const face = config.faceMatcher;
+  if (face.kind === 'manual') return manualReview;
+  return new LocalFaceMatcher({
+    size: face.workers,
+    queueMax: face.queueMax,
+    threshold: face.threshold,
+    jobTimeoutMs: FACE_JOB_TIMEOUT_MS,
+    onWorkerEvent: (event) => {
+      if (event.kind === 'died') logger.error({ err: event.error }, 'face worker stopped');
+    },
+  });
+}
 
 /** The one place where the outside world is chosen from configuration. Tests pass their own clock. */
 export async function createDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
@@ -119,6 +137,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       ),
     },
   });
+  const faceMatcher = chooseFaceMatcher(config, logger);
   const deps: Deps = {
     db: database.db,
     dialect: database.dialect,
@@ -126,7 +145,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     blobs,
     signer,
     keys: new ApiKeyResolver(database.db, clock),
-    faceMatcher: manualReview,
+    faceMatcher,
     worker,
     startBackgroundWork() {
       worker.start();
@@ -141,6 +160,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     publicUrl: config.publicUrl,
     async close() {
       await worker.stop();
+      await faceMatcher.close();
       await webhookAgent.close();
       await senders.close();
       s3?.destroy();

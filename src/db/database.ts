@@ -10,6 +10,7 @@ import { signing } from './migrations/004_signing.js';
 import { templateFiles } from './migrations/005_template_files.js';
 import { attemptInstance } from './migrations/006_attempt_instance.js';
 import { verifaceReview } from './migrations/007_veriface_review.js';
+import { faceFailure } from './migrations/010_face_failure.js';
 import type { Database } from './schema.js';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
 import { GroupCommitSqlite, groupCommitDialect } from './sqlite-group-commit.js';
@@ -45,6 +46,7 @@ const migrations: MigrationProvider = {
       '005_template_files': templateFiles,
       '006_attempt_instance': attemptInstance,
       '007_veriface_review': verifaceReview,
+      '010_face_failure': faceFailure,
     };
   },
 };
