@@ -69,7 +69,7 @@ const silentLogger: WorkerLogger = { error: () => undefined };
 /** A photo that takes longer than this in a worker is given up (its worker replaced); one takes about half a second. */
 const FACE_JOB_TIMEOUT_MS = 30_000;
 
-function chooseFaceMatcher(config: Config, logger: WorkerLogger): FaceMatcher {
+function chooseFaceMatcher(config: Config, logger: WorkerLogger): FaceMatcher | LocalFaceMatcher {
   const face = config.faceMatcher;
   if (face.kind === 'manual') return manualReview;
   return new LocalFaceMatcher({
@@ -149,6 +149,9 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     worker,
     startBackgroundWork() {
       worker.start();
+      // A serving instance loads the face model now, not while a person waits; tests and the CLI
+      // start the workers only if they compare faces.
+      if (faceMatcher instanceof LocalFaceMatcher) faceMatcher.pool.startWorkers();
       database.startUpkeep((error) => logger.error({ err: error }, 'database upkeep failed'));
     },
     localMailbox: senders.local,
