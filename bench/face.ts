@@ -66,7 +66,9 @@ for (let i = 0; i < ROUNDS; i++) {
 console.log(
   `one comparison, one core, median of ${ROUNDS}: ${ms(median(full))} for both photos; ${ms(median(retake))} for a retake (document descriptor reused)`,
 );
-console.log(`  of which detection (SSD MobileNet v1) per photo: ${ms(median(detect))}; the rest is decoding, landmarks and the 128-number descriptor`);
+console.log(
+  `  of which detection per photo (Tiny Face Detector, SSD MobileNet when it finds none): ${ms(median(detect))}; the rest is decoding, landmarks and the 128-number descriptor`,
+);
 
 // 3. Throughput through the pool.
 async function throughput(workers: number): Promise<{ perSecond: number; perSecondRetakes: number; memoryPerWorker: number; workerStartMs: number }> {
