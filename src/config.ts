@@ -207,7 +207,8 @@ const envSchema = Joi.object<ParsedEnv>({
     .min(1)
     .max(64)
     .default(Math.max(1, os.availableParallelism() - 1)),
-  FACE_QUEUE_MAX: Joi.number().integer().min(0).max(10_000).default(20),
+  // At least one: the two photos of a first comparison must fit beside a single worker.
+  FACE_QUEUE_MAX: Joi.number().integer().min(1).max(10_000).default(20),
   FACE_MATCH_THRESHOLD: Joi.number().min(0).max(100).default(DEFAULT_FACE_MATCH_THRESHOLD),
 })
   .and('AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY')

@@ -50,7 +50,7 @@ describe('configuration is read from the environment once, with a clear error on
     [{ WEBHOOK_TIMEOUT_MS: '10000', OUTBOX_LEASE_MS: '5000' }, '"OUTBOX_LEASE_MS" must be longer than WEBHOOK_TIMEOUT_MS'],
     [{ FACE_MATCHER: 'cloud' }, '"FACE_MATCHER" must be one of [local, manual]'],
     [{ FACE_WORKERS: '0' }, '"FACE_WORKERS" must be greater than or equal to 1'],
-    [{ FACE_QUEUE_MAX: '-1' }, '"FACE_QUEUE_MAX" must be greater than or equal to 0'],
+    [{ FACE_QUEUE_MAX: '0' }, '"FACE_QUEUE_MAX" must be greater than or equal to 1'],
     [{ FACE_MATCH_THRESHOLD: '101' }, '"FACE_MATCH_THRESHOLD" must be less than or equal to 100'],
   ] as const) {
     it(`refuses ${JSON.stringify(env)}`, () => {
@@ -66,10 +66,10 @@ describe('faces are compared on the machine unless FACE_MATCHER=manual', () => {
   });
 
   it('reads FACE_WORKERS, FACE_QUEUE_MAX and FACE_MATCH_THRESHOLD; manual needs none of them', () => {
-    expect(loadConfig({ FACE_WORKERS: '3', FACE_QUEUE_MAX: '0', FACE_MATCH_THRESHOLD: '62.5' }).faceMatcher).toEqual({
+    expect(loadConfig({ FACE_WORKERS: '3', FACE_QUEUE_MAX: '1', FACE_MATCH_THRESHOLD: '62.5' }).faceMatcher).toEqual({
       kind: 'local',
       workers: 3,
-      queueMax: 0,
+      queueMax: 1,
       threshold: 62.5,
     });
     expect(loadConfig({ FACE_MATCHER: 'manual' }).faceMatcher).toEqual({ kind: 'manual' });

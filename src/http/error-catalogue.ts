@@ -96,6 +96,7 @@ export const ERROR_CATALOGUE = {
   FACE_BLURRY: { status: [422], meaning: 'The face (or the portrait on the document) is too blurred to compare; the page asks for a retake' },
   DOCUMENT_NO_FACE: { status: [422], meaning: 'No portrait was found on the photo of the document; the page asks for a retake' },
   FACE_MATCHER_BUSY: { status: [503], meaning: 'Every face worker is busy and the queue is full (FACE_QUEUE_MAX); retry after the seconds of Retry-After' },
+  FACE_MATCHING_DISABLED: { status: [404], meaning: 'This instance compares no faces (FACE_MATCHER=manual)' },
   FACE_MATCHER_FAILED: { status: [503], meaning: 'The face comparison failed on the machine (a worker stopped); send the photo again' },
 
   // Webhooks
