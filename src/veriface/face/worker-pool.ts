@@ -146,9 +146,9 @@ export class FaceWorkerPool {
     void this.stop(slot);
     this.options.onWorkerEvent?.({ kind: 'died', error });
     job?.reject(failed());
-    // A worker that cannot even start (a broken install) must not be respawned for ever by the
-    // photos waiting for it: they are answered with the same error.
-    if (!slot.ready && !job) for (const waiting of this.queue.splice(0)) waiting.reject(failed());
+    // Workers that cannot even start (a broken install) must not be respawned for ever by the
+    // photos waiting for them: once none is left, those photos are answered with the same error.
+    if (!slot.ready && this.slots.length === 0) for (const waiting of this.queue.splice(0)) waiting.reject(failed());
     if (!this.closed) this.dispatch();
   }
 
