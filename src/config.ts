@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import Joi from 'joi';
 import { TWILIO_API_URL } from './messages/twilio-sms.js';
@@ -74,7 +75,18 @@ export interface Config {
   trustProxy: boolean | string;
   /** How long the server waits for a whole request, for its headers, and keeps an idle connection. */
   timeouts: { requestMs: number; headersMs: number; keepAliveMs: number };
+  /**
+   * How faces are compared with identity documents: `local` (face-api in worker threads on this
+   * machine) or `manual` (every comparison waits for a person).
+   */
+  faceMatcher: { kind: 'local'; workers: number; queueMax: number; threshold: number } | { kind: 'manual' };
 }
+
+/**
+ * Similarity (100 × (1 − descriptor distance)) from which a face matches its document: a distance
+ * of 0.5, where face-api's authors suggest 0.6; see the README for the measurements behind it.
+ */
+export const DEFAULT_FACE_MATCH_THRESHOLD = 50;
 
 interface ParsedEnv {
   PORT: number;
@@ -119,6 +131,10 @@ interface ParsedEnv {
   REQUEST_TIMEOUT_MS: number;
   HEADERS_TIMEOUT_MS: number;
   KEEP_ALIVE_TIMEOUT_MS: number;
+  FACE_MATCHER: 'local' | 'manual';
+  FACE_WORKERS: number;
+  FACE_QUEUE_MAX: number;
+  FACE_MATCH_THRESHOLD: number;
 }
 
 const envSchema = Joi.object<ParsedEnv>({
@@ -191,6 +207,16 @@ const envSchema = Joi.object<ParsedEnv>({
     .default(20_000)
     .messages({ 'number.less': '"HEADERS_TIMEOUT_MS" must be shorter than REQUEST_TIMEOUT_MS' }),
   KEEP_ALIVE_TIMEOUT_MS: Joi.number().integer().min(1000).default(65_000),
+  FACE_MATCHER: Joi.string().valid('local', 'manual').default('local'),
+  // One core is left to the event loop and the database.
+  FACE_WORKERS: Joi.number()
+    .integer()
+    .min(1)
+    .max(64)
+    .default(Math.max(1, os.availableParallelism() - 1)),
+  // At least one: the two photos of a first comparison must fit beside a single worker.
+  FACE_QUEUE_MAX: Joi.number().integer().min(1).max(10_000).default(20),
+  FACE_MATCH_THRESHOLD: Joi.number().min(0).max(100).default(DEFAULT_FACE_MATCH_THRESHOLD),
 })
   .and('AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY')
   .and('WHATSAPP_TOKEN', 'WHATSAPP_PHONE_NUMBER_ID')
@@ -261,5 +287,10 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
     trustProxy: parseTrustProxy(parsed.TRUST_PROXY),
     authFailures: Object.freeze({ max: parsed.AUTH_FAILURES_MAX, windowMs: parsed.AUTH_FAILURES_WINDOW_S * 1000 }),
     timeouts: Object.freeze({ requestMs: parsed.REQUEST_TIMEOUT_MS, headersMs: parsed.HEADERS_TIMEOUT_MS, keepAliveMs: parsed.KEEP_ALIVE_TIMEOUT_MS }),
+    faceMatcher: Object.freeze(
+      parsed.FACE_MATCHER === 'manual'
+        ? { kind: 'manual' as const }
+        : { kind: 'local' as const, workers: parsed.FACE_WORKERS, queueMax: parsed.FACE_QUEUE_MAX, threshold: parsed.FACE_MATCH_THRESHOLD },
+    ),
   });
 }

@@ -27,6 +27,7 @@ import { PhotoVault } from './photos/photo-vault.js';
 import { purgeDuePhotos } from './photos/purge-photos.js';
 import { TemplateCache } from './templates/template-cache.js';
 import { expireDueVerifaces } from './veriface/expire-verifaces.js';
+import { LocalFaceMatcher } from './veriface/face/local-matcher.js';
 import { type FaceMatcher, manualReview } from './veriface/face-matcher.js';
 import { webhookDeliveryHandler } from './webhooks/deliver-webhook.js';
 import { guardedLookup } from './webhooks/url-guard.js';
@@ -86,6 +87,23 @@ async function photoEncryptionKey(db: Db, configured: Buffer | undefined): Promi
 
 const silentLogger: WorkerLogger = { error: () => undefined };
 
+/** A photo that takes longer than this in a worker is given up (its worker replaced); one takes about half a second. */
+const FACE_JOB_TIMEOUT_MS = 30_000;
+
+function chooseFaceMatcher(config: Config, logger: WorkerLogger): FaceMatcher | LocalFaceMatcher {
+  const face = config.faceMatcher;
+  if (face.kind === 'manual') return manualReview;
+  return new LocalFaceMatcher({
+    size: face.workers,
+    queueMax: face.queueMax,
+    threshold: face.threshold,
+    jobTimeoutMs: FACE_JOB_TIMEOUT_MS,
+    onWorkerEvent: (event) => {
+      if (event.kind === 'died') logger.error({ err: event.error }, 'face worker stopped');
+    },
+  });
+}
+
 /** The one place where the outside world is chosen from configuration. Tests pass their own clock. */
 export async function createDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
   const clock = overrides.clock ?? systemClock;
@@ -141,6 +159,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       ),
     },
   });
+  const faceMatcher = chooseFaceMatcher(config, logger);
   const deps: Deps = {
     db: database.db,
     dialect: database.dialect,
@@ -158,10 +177,13 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     keys: new ApiKeyResolver(database.db, clock),
     pageAssets: await pageAssets(),
     embeddingOrigins: new EmbeddingOrigins({ db: database.db, clock }),
-    faceMatcher: manualReview,
+    faceMatcher,
     worker,
     startBackgroundWork() {
       worker.start();
+      // A serving instance loads the face model now, not while a person waits; tests and the CLI
+      // start the workers only if they compare faces.
+      if (faceMatcher instanceof LocalFaceMatcher) faceMatcher.pool.startWorkers();
       database.startUpkeep((error) => logger.error({ err: error }, 'database upkeep failed'));
     },
     localMailbox: senders.local,
@@ -173,6 +195,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     publicUrl: config.publicUrl,
     async close() {
       await worker.stop();
+      await faceMatcher.close();
       await webhookAgent.close();
       await senders.close();
       s3?.destroy();

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
@@ -47,12 +48,32 @@ describe('configuration is read from the environment once, with a clear error on
     [{ TEMPLATE_CACHE_MB: '-1' }, '"TEMPLATE_CACHE_MB" must be greater than or equal to 0'],
     [{ AWS_ACCESS_KEY_ID: 'only-one' }, 'AWS_SECRET_ACCESS_KEY'],
     [{ WEBHOOK_TIMEOUT_MS: '10000', OUTBOX_LEASE_MS: '5000' }, '"OUTBOX_LEASE_MS" must be longer than WEBHOOK_TIMEOUT_MS'],
+    [{ FACE_MATCHER: 'cloud' }, '"FACE_MATCHER" must be one of [local, manual]'],
+    [{ FACE_WORKERS: '0' }, '"FACE_WORKERS" must be greater than or equal to 1'],
+    [{ FACE_QUEUE_MAX: '0' }, '"FACE_QUEUE_MAX" must be greater than or equal to 1'],
+    [{ FACE_MATCH_THRESHOLD: '101' }, '"FACE_MATCH_THRESHOLD" must be less than or equal to 100'],
   ] as const) {
     it(`refuses ${JSON.stringify(env)}`, () => {
       expect(() => loadConfig(env)).toThrow(ConfigError);
       expect(() => loadConfig(env)).toThrow(fragment);
     });
   }
+});
+
+describe('faces are compared on the machine unless FACE_MATCHER=manual', () => {
+  it('defaults to the local matcher, one worker per core but one, 20 photos queued, threshold 50', () => {
+    expect(loadConfig({}).faceMatcher).toEqual({ kind: 'local', workers: Math.max(1, os.availableParallelism() - 1), queueMax: 20, threshold: 50 });
+  });
+
+  it('reads FACE_WORKERS, FACE_QUEUE_MAX and FACE_MATCH_THRESHOLD; manual needs none of them', () => {
+    expect(loadConfig({ FACE_WORKERS: '3', FACE_QUEUE_MAX: '1', FACE_MATCH_THRESHOLD: '62.5' }).faceMatcher).toEqual({
+      kind: 'local',
+      workers: 3,
+      queueMax: 1,
+      threshold: 62.5,
+    });
+    expect(loadConfig({ FACE_MATCHER: 'manual' }).faceMatcher).toEqual({ kind: 'manual' });
+  });
 });
 
 describe('the service exits with a clear error on bad configuration', () => {

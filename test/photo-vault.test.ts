@@ -118,8 +118,9 @@ describe.each(cases)('identity photos are encrypted at rest and served only thro
     const recording = {
       async compare(photos: { documentPhoto: Buffer; facePhoto: Buffer }) {
         seen.push(photos.documentPhoto, photos.facePhoto);
-        return { similarity: 95 };
+        return { similarity: 95, matches: true };
       },
+      async close() {},
     };
     await finishVeriface({ ...svc.deps, faceMatcher: recording }, { token });
     expect(seen[0]!.equals(old)).toBe(true);

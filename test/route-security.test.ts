@@ -54,6 +54,9 @@ function unknownOwned(): Owned {
 }
 
 /** One valid request per route, built from the identifiers it should act on. */
+/** Bytes a JPEG starts with, then random ones: the same in every sample, so samples compare equal. */
+const SAMPLE_JPEG = jpeg().toString('base64');
+
 const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> = {
   'POST /v1.5/ext/template': () => ({ body: sampleTemplate() }),
   'GET /v1.5/ext/template': (o) => ({ query: { id: o.template } }),
@@ -74,6 +77,9 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
   'GET /v1.5/ext/veriface': (o) => ({ query: { code: o.veriface } }),
   'POST /v1.5/ext/veriface/review': (o, org) => ({ body: { code: o.veriface, decision: 'approve', email: org.email } }),
   'GET /v1.5/ext/veriface/documents': () => ({ query: { country: 'CO' } }),
+  'POST /v1.5/ext/veriface/validate': () => ({
+    body: { country: 'CO', type: 'CC', identification: '1001001010', documentImage: SAMPLE_JPEG, photo: SAMPLE_JPEG },
+  }),
   'POST /v1.5/ext/document/save': (o, org) => ({ body: { document: o.template, data: ANSWERS, email: org.email, name: 'Sale' } }),
   'POST /v1.5/ext/document/upload': (o, org) => ({ body: pdfProcess(org, { targetWebhooks: [o.webhook] }) }),
   'POST /v1.5/ext/document/many': (o, org) => ({

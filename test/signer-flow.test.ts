@@ -253,7 +253,14 @@ describe.each(dialects)('openSigning: the view of the page, and PARTICIPANT_READ
       participant: { id: created.participants[0]!.participant_id, name: 'Ana Gómez', role: 'SIGNER', status: 'NOTIFICATION' },
       requirements: {
         otpCode: { required: true, medium: 'email', verified: false },
-        camera: { required: true, mode: 'photo', documentBack: false, captured: { face: false, documentFront: false, documentBack: false }, verified: false },
+        camera: {
+          required: true,
+          mode: 'photo',
+          documentBack: false,
+          captured: { face: false, documentFront: false, documentBack: false },
+          verified: false,
+          failures: 0,
+        },
       },
       canSign: false,
     });
@@ -269,7 +276,7 @@ describe.each(dialects)('openSigning: the view of the page, and PARTICIPANT_READ
     const view = await openSigning(svc().deps, { token: created.tokens[0]! });
     expect(view.requirements).toEqual({
       otpCode: { required: false, verified: false },
-      camera: { required: false, documentBack: false, captured: { face: false, documentFront: false, documentBack: false }, verified: false },
+      camera: { required: false, documentBack: false, captured: { face: false, documentFront: false, documentBack: false }, verified: false, failures: 0 },
     });
     expect(view.canSign).toBe(true);
   });
@@ -508,6 +515,7 @@ describe.each(dialects)('submitPhoto: the camera validation, photo or identifica
       documentBack: false,
       captured: { face: true, documentFront: false, documentBack: false },
       verified: true,
+      failures: 0,
     });
     expect(view.canSign).toBe(true);
     const row = await h.participant(created, 0);
@@ -578,6 +586,7 @@ describe.each(dialects)('submitPhoto: the camera validation, photo or identifica
       documentBack: true,
       captured: { face: true, documentFront: true, documentBack: true },
       verified: true,
+      failures: 0,
     });
   });
 

@@ -60,7 +60,7 @@ describe.each(dialects)('the face-validation process (%s)', (dialect) => {
       await submitDocumentPhoto(svc.deps, { token, side: 'back', image: png() });
       await submitFacePhoto(svc.deps, { token, image: jpeg() });
       const result = await finishVeriface({ ...svc.deps, faceMatcher: matcher(91.31) }, { token });
-      expect(result).toEqual({ code, status: 'APPROVED', similarity: 91.31 });
+      expect(result).toEqual({ code, status: 'APPROVED', failures: 0 });
 
       const process = await read(code);
       expect(process.status).toBe('APPROVED');
@@ -102,21 +102,41 @@ describe.each(dialects)('the face-validation process (%s)', (dialect) => {
       expect((await svc.app.inject({ method: 'GET', url: localPath(process.photos.documentFront) })).statusCode).toBe(403);
     });
 
-    it('a face below the threshold is INVALIDATED with its similarity and reason', async () => {
+    it('a face below the threshold is a failed attempt (veriface.rejected) and the process stays open; the third BLOCKS it', async () => {
       const { code, token } = await start();
       await submitDocumentPhoto(svc.deps, { token, side: 'front', image: jpeg() });
       await submitFacePhoto(svc.deps, { token, image: jpeg() });
-      expect(await finishVeriface({ ...svc.deps, faceMatcher: matcher(49.42) }, { token })).toEqual({ code, status: 'INVALIDATED', similarity: 49.42 });
-      expect(await read(code)).toMatchObject({ status: 'INVALIDATED', similarity: 49.42, reason: 'FACE_MISMATCH' });
+      const mismatch = { ...svc.deps, faceMatcher: matcher(49.42) };
+      expect(await finishVeriface(mismatch, { token })).toEqual({ code, status: 'INPROGRESS', failures: 1 });
+      expect(await read(code)).toMatchObject({ status: 'INPROGRESS', similarity: 49.42 });
       const rejected = (await webhooks()).find((e) => e.type === 'veriface.rejected');
-      expect(rejected!.data).toMatchObject({ status: 'INVALIDATED', similarity: 49.42, reason: 'FACE_MISMATCH' });
+      expect(rejected!.data).toMatchObject({ status: 'INPROGRESS', similarity: 49.42, reason: 'FACE_MISMATCH', failures: 1 });
+      await submitFacePhoto(svc.deps, { token, image: jpeg() });
+      expect(await finishVeriface(mismatch, { token })).toEqual({ code, status: 'INPROGRESS', failures: 2 });
+      expect(await finishVeriface(mismatch, { token })).toEqual({ code, status: 'BLOCKED', failures: 3 });
+      expect(await read(code)).toMatchObject({ status: 'BLOCKED', similarity: 49.42, reason: 'FACE_MISMATCH' });
+      const blocked = (await webhooks()).find((e) => e.type === 'veriface.blocked');
+      expect(blocked!.data).toMatchObject({ status: 'BLOCKED', reason: 'FACE_MISMATCH', failures: 3 });
+    });
+
+    it('a photo that cannot be used is answered 422 with its reason, recorded as photo_unusable, and counts no attempt', async () => {
+      const { code, token } = await start();
+      await submitDocumentPhoto(svc.deps, { token, side: 'front', image: jpeg() });
+      await submitFacePhoto(svc.deps, { token, image: jpeg() });
+      const unusable = { ...svc.deps, faceMatcher: matcher({ unusable: 'NO_FACE', photo: 'face' }) };
+      for (let i = 0; i < 4; i++)
+        await expect(finishVeriface(unusable, { token })).rejects.toMatchObject({ statusCode: 422, message: expect.stringMatching(/^NO_FACE: /) });
+      expect(await read(code)).toMatchObject({ status: 'INPROGRESS' });
+      const recorded = (await webhooks()).filter((e) => e.type === 'veriface.photo_unusable');
+      expect(recorded.map((e) => e.data)).toEqual(Array(4).fill(expect.objectContaining({ status: 'INPROGRESS', reason: 'NO_FACE', photo: 'face' })));
+      expect(await finishVeriface({ ...svc.deps, faceMatcher: matcher(90) }, { token })).toEqual({ code, status: 'APPROVED', failures: 0 });
     });
 
     it('without an automatic matcher, the process is BLOCKED for manual review', async () => {
       const { code, token } = await start();
       await submitDocumentPhoto(svc.deps, { token, side: 'front', image: jpeg() });
       await submitFacePhoto(svc.deps, { token, image: jpeg() });
-      expect(await finishVeriface(svc.deps, { token })).toEqual({ code, status: 'BLOCKED' });
+      expect(await finishVeriface(svc.deps, { token })).toEqual({ code, status: 'BLOCKED', failures: 0 });
       expect(await read(code)).toMatchObject({ status: 'BLOCKED', reason: 'MANUAL_REVIEW_REQUIRED' });
     });
   });

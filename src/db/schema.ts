@@ -160,6 +160,8 @@ export interface ParticipantsTable {
   similarity: number | null;
   /** Face comparisons that did not match; the third blocks the participant. */
   camera_failures: number;
+  /** FACE_MISMATCH or the reason the last photo could not be used, until the face is verified. */
+  camera_last_failure: string | null;
   camera_verified_at: string | null;
   signed_at: string | null;
   rejected_at: string | null;

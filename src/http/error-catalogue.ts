@@ -97,6 +97,15 @@ export const ERROR_CATALOGUE = {
   IMAGE_EMPTY: { status: [400], meaning: 'The image had no bytes' },
   IMAGE_TOO_LARGE: { status: [413], meaning: 'The image is larger than the service takes' },
   IMAGE_NOT_JPEG_OR_PNG: { status: [415], meaning: 'Images must be JPEG or PNG' },
+  IMAGE_UNREADABLE: { status: [422], meaning: 'A photo could not be decoded as an image; the page asks for a retake' },
+  NO_FACE: { status: [422], meaning: 'No face was found in the photo of the face; the page asks for a retake' },
+  MULTIPLE_FACES: { status: [422], meaning: 'More than one face is in the photo of the face; the page asks for a retake alone' },
+  FACE_TOO_SMALL: { status: [422], meaning: 'The face (or the portrait on the document) is too small to compare; the page asks for a closer retake' },
+  FACE_BLURRY: { status: [422], meaning: 'The face (or the portrait on the document) is too blurred to compare; the page asks for a retake' },
+  DOCUMENT_NO_FACE: { status: [422], meaning: 'No portrait was found on the photo of the document; the page asks for a retake' },
+  FACE_MATCHER_BUSY: { status: [503], meaning: 'Every face worker is busy and the queue is full (FACE_QUEUE_MAX); retry after the seconds of Retry-After' },
+  FACE_MATCHING_DISABLED: { status: [404], meaning: 'This instance compares no faces (FACE_MATCHER=manual)' },
+  FACE_MATCHER_FAILED: { status: [503], meaning: 'The face comparison failed on the machine (a worker stopped); send the photo again' },
 
   // Organizations and the people's pages
   ORGANIZATION_NOT_FOUND: { status: [404], meaning: "The key's organization no longer exists" },

@@ -1,4 +1,5 @@
 import { PROCESS_WEBHOOKS } from '../documents/process-events.js';
+import { UNUSABLE_PHOTO_REASONS } from '../veriface/face-matcher.js';
 import { VERIFACE_STAGES } from '../veriface/stages.js';
 
 /** What each event's `data` holds beyond the resource code, for the spec's `webhooks` section. */
@@ -8,12 +9,23 @@ const VERIFACE_DETAILS: Record<(typeof VERIFACE_STAGES)[number], { summary: stri
   opened: { summary: 'The person opened the link', details: {} },
   document_captured: { summary: 'A document photo was stored', details: { side: { enum: ['front', 'back'] } } },
   face_captured: { summary: 'The face photo was stored', details: {} },
+  photo_unusable: {
+    summary: 'A photo could not be compared; the person is asked for a retake (no attempt counted)',
+    details: { reason: { enum: [...UNUSABLE_PHOTO_REASONS] }, photo: { enum: ['face', 'document'] } },
+  },
   approved: { summary: 'The face matches the document', details: { similarity: { type: 'number', minimum: 0, maximum: 100 } } },
   rejected: {
-    summary: 'The face does not match the document',
-    details: { similarity: { type: 'number', minimum: 0, maximum: 100 }, reason: { const: 'FACE_MISMATCH' } },
+    summary: 'The face does not match the document: a failed attempt, the process stays in progress for a retake',
+    details: {
+      similarity: { type: 'number', minimum: 0, maximum: 100 },
+      reason: { const: 'FACE_MISMATCH' },
+      failures: { type: 'integer', minimum: 1, maximum: 3 },
+    },
   },
-  blocked: { summary: 'No automatic decision: manual review', details: { reason: { const: 'MANUAL_REVIEW_REQUIRED' } } },
+  blocked: {
+    summary: 'Manual review: no automatic decision, or the third face that did not match',
+    details: { reason: { enum: ['MANUAL_REVIEW_REQUIRED', 'FACE_MISMATCH'] }, failures: { type: 'integer', minimum: 3 } },
+  },
   validated: {
     summary: 'A person approved the blocked validation (POST /veriface/review)',
     details: { emailValidated: { type: 'string', format: 'email' }, reason: { type: 'string' } },

@@ -1,7 +1,27 @@
-/** How alike the face on the document and the face photographed are, from 0 to 100. */
-export interface FaceComparison {
-  similarity: number;
-}
+/**
+ * Why a photo could not be compared: each one asks the person for a retake, none counts as a
+ * failed attempt. A real mismatch is not among them (it is a similarity below the threshold).
+ */
+export const UNUSABLE_PHOTO_REASONS = ['IMAGE_UNREADABLE', 'NO_FACE', 'MULTIPLE_FACES', 'FACE_TOO_SMALL', 'FACE_BLURRY', 'DOCUMENT_NO_FACE'] as const;
+export type UnusablePhotoReason = (typeof UNUSABLE_PHOTO_REASONS)[number];
+
+/** What a person reads about an unusable photo, with what to do about it. */
+export const UNUSABLE_PHOTO_EXPLANATIONS: Readonly<Record<UnusablePhotoReason, string>> = {
+  IMAGE_UNREADABLE: 'the photo could not be read as an image, take it again',
+  NO_FACE: 'no face was found in the photo of the face, take it again facing the camera',
+  MULTIPLE_FACES: 'more than one face is in the photo of the face, take it again alone',
+  FACE_TOO_SMALL: 'the face is too small in the photo, take it again closer',
+  FACE_BLURRY: 'the face is blurred in the photo, take it again holding the camera still',
+  DOCUMENT_NO_FACE: 'no portrait was found on the photo of the document, take it again with the whole document in view',
+};
+
+export type PhotoRole = 'face' | 'document';
+
+/**
+ * The comparison of a face with the portrait of an identity document: how alike they are from 0
+ * to 100 and whether that reaches the configured threshold, or why a photo could not be used.
+ */
+export type FaceComparison = { similarity: number; matches: boolean } | { unusable: UnusablePhotoReason; photo: PhotoRole };
 
 /**
  * Compares a face photo with the photo on an identity document. The service decides with the
@@ -9,18 +29,17 @@ export interface FaceComparison {
  */
 export interface FaceMatcher {
   compare(input: { documentPhoto: Buffer; facePhoto: Buffer }): Promise<FaceComparison | undefined>;
+  /** Stops whatever the matcher runs beside the service (its worker threads). */
+  close(): Promise<void>;
 }
 
 /**
- * The matcher in force while no automatic one is configured: nothing is decided by a machine, so
- * every finished validation is BLOCKED for manual review, as the real service does when it cannot
- * validate automatically.
+ * FACE_MATCHER=manual: nothing is decided by a machine, so every finished validation is BLOCKED
+ * for manual review, as the real service does when it cannot validate automatically.
  */
 export const manualReview: FaceMatcher = {
   async compare() {
     return undefined;
   },
+  async close() {},
 };
-
-/** Similarity from which a validation is approved automatically (0 to 100, as GET /veriface shows it). */
-export const APPROVAL_THRESHOLD = 80;

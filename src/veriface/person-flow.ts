@@ -1,7 +1,8 @@
 import type { ServiceContext } from '../context.js';
 import type { VerifaceRow } from '../db/schema.js';
+import { MAX_FAILURES } from '../documents/participant/signer-access.js';
 import { ApiError, badRequest, notFound } from '../http/errors.js';
-import { APPROVAL_THRESHOLD, type FaceMatcher } from './face-matcher.js';
+import { type FaceMatcher, UNUSABLE_PHOTO_EXPLANATIONS } from './face-matcher.js';
 import { IMAGE_MAX_BYTES, imageTypeOf } from './images.js';
 import { findVerifaceByToken, listStages, updateInProgress, type VerifacePatch } from './queries.js';
 import { recordStage, type VerifaceStage } from './stages.js';
@@ -97,15 +98,22 @@ async function readPhoto(ctx: ServiceContext, key: string): Promise<Buffer> {
   return bytes;
 }
 
+/** What the person's page is told once the photos were compared: never the similarity. */
+export interface FinishView {
+  code: string;
+  status: VerifaceRow['status'];
+  /** Faces that did not match the document so far; the MAX_FAILURES-th blocks. */
+  failures: number;
+}
+
 /**
- * Compares the face with the document and closes the process: APPROVED from the threshold up,
- * INVALIDATED below it (reason FACE_MISMATCH), BLOCKED for manual review when the matcher cannot
- * decide.
+ * Compares the face with the document. A match APPROVES the process; a real mismatch is a failed
+ * attempt (stage `rejected`, the process stays in progress for a retake) and the MAX_FAILURES-th
+ * BLOCKS it for a person to review, as the real service blocks after too many attempts; a photo
+ * that could not be used is recorded (stage `photo_unusable`) and answered 422 with its reason,
+ * without counting; a matcher that cannot decide BLOCKS it at once for manual review.
  */
-export async function finishVeriface(
-  ctx: PersonFlowContext,
-  options: { token: string },
-): Promise<{ code: string; status: VerifaceRow['status']; similarity?: number }> {
+export async function finishVeriface(ctx: PersonFlowContext, options: { token: string }): Promise<FinishView> {
   const process = await openProcess(ctx, options.token);
   if (process.document_front === null) throw badRequest('DOCUMENT_PHOTO_REQUIRED');
   if (process.face === null) throw badRequest('FACE_PHOTO_REQUIRED');
@@ -113,22 +121,37 @@ export async function finishVeriface(
     documentPhoto: await readPhoto(ctx, process.document_front),
     facePhoto: await readPhoto(ctx, process.face),
   });
+  const earlier = (await listStages(ctx.db, process.id)).filter((s) => s.stage === 'rejected').length;
   if (!comparison) {
     await advance(ctx, process, {
       patch: { status: 'BLOCKED', result_reason: 'MANUAL_REVIEW_REQUIRED' },
       stage: 'blocked',
       detail: { reason: 'MANUAL_REVIEW_REQUIRED' },
     });
-    return { code: process.code, status: 'BLOCKED' };
+    return { code: process.code, status: 'BLOCKED', failures: earlier };
   }
+  if ('unusable' in comparison) {
+    const { unusable: reason, photo } = comparison;
+    await advance(ctx, process, { patch: {}, stage: 'photo_unusable', detail: { reason, photo } });
+    throw new ApiError(422, `${reason}: ${UNUSABLE_PHOTO_EXPLANATIONS[reason]}`);
+  }
+  // Two decimals, as the real service shows it, whatever precision a matcher answers with.
   const similarity = Math.round(comparison.similarity * 100) / 100;
-  const approved = similarity >= APPROVAL_THRESHOLD;
-  await advance(
-    ctx,
-    process,
-    approved
-      ? { patch: { status: 'APPROVED', similarity }, stage: 'approved', detail: { similarity } }
-      : { patch: { status: 'INVALIDATED', similarity, result_reason: 'FACE_MISMATCH' }, stage: 'rejected', detail: { similarity, reason: 'FACE_MISMATCH' } },
-  );
-  return { code: process.code, status: approved ? 'APPROVED' : 'INVALIDATED', similarity };
+  if (comparison.matches) {
+    await advance(ctx, process, { patch: { status: 'APPROVED', similarity }, stage: 'approved', detail: { similarity } });
+    return { code: process.code, status: 'APPROVED', failures: earlier };
+  }
+  const failures = earlier + 1;
+  const failed = await advance(ctx, process, {
+    patch: { similarity },
+    stage: 'rejected',
+    detail: { similarity, reason: 'FACE_MISMATCH', failures },
+  });
+  if (failures < MAX_FAILURES) return { code: process.code, status: 'INPROGRESS', failures };
+  await advance(ctx, failed, {
+    patch: { status: 'BLOCKED', result_reason: 'FACE_MISMATCH' },
+    stage: 'blocked',
+    detail: { reason: 'FACE_MISMATCH', failures },
+  });
+  return { code: process.code, status: 'BLOCKED', failures };
 }

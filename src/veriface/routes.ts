@@ -2,14 +2,17 @@ import type { ServiceContext } from '../context.js';
 import { API_PREFIX } from '../http/prefix.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
 import { createVeriface } from './create-veriface.js';
+import type { FaceMatcher } from './face-matcher.js';
+import { IMAGE_MAX_BYTES } from './images.js';
 import { readVeriface } from './read-veriface.js';
 import { reviewVeriface } from './review-veriface.js';
-import { createVerifaceSchema, reviewVerifaceSchema, verifaceCodeQuery } from './schemas.js';
+import { createVerifaceSchema, reviewVerifaceSchema, validateFacesSchema, verifaceCodeQuery } from './schemas.js';
+import { validateFaces } from './validate-faces.js';
 
 const tag = 'face validation';
 const url = `${API_PREFIX}/veriface`;
 
-export function verifaceRoutes(ctx: ServiceContext): ApiRoute[] {
+export function verifaceRoutes(ctx: ServiceContext & { faceMatcher: FaceMatcher }): ApiRoute[] {
   return [
     defineRoute({
       method: 'POST',
@@ -47,6 +50,21 @@ export function verifaceRoutes(ctx: ServiceContext): ApiRoute[] {
       query: noInput,
       errors: ['VERIFACE_NOT_FOUND', 'VERIFACE_NOT_BLOCKED', 'USER_NOTFOUND'],
       handler: ({ body, organizationId }) => reviewVeriface(ctx, { organizationId, input: body }),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: `${url}/validate`,
+      access: 'private-key',
+      tag,
+      summary: 'Compare a face photo with the photo of an identity document, at once',
+      description:
+        'Answers {error, similarity, code, identificationCard: {error, isFront, data}}: error is true with message FACE_MISMATCH below FACE_MATCH_THRESHOLD, or with the reason a photo could not be used (similarity then absent). isFront says the document shows a portrait; no OCR or forgery check is made, so data is empty. Nothing is stored.',
+      body: validateFacesSchema,
+      query: noInput,
+      errors: ['IMAGE_EMPTY', 'IMAGE_TOO_LARGE', 'IMAGE_NOT_JPEG_OR_PNG', 'FACE_MATCHING_DISABLED', 'FACE_MATCHER_BUSY', 'FACE_MATCHER_FAILED'],
+      // Two photos in base64, and room for the other fields.
+      bodyLimit: Math.ceil((IMAGE_MAX_BYTES * 4) / 3) * 2 + 64 * 1024,
+      handler: ({ body }) => validateFaces(ctx, { input: body }),
     }),
   ];
 }

@@ -65,3 +65,22 @@ export const reviewVerifaceSchema = Joi.object<ReviewVerifaceInput, true>({
     .description('a registered user of the organization, shown as emailValidated'),
   reason: Joi.string().trim().min(1).max(1000),
 });
+
+export interface ValidateFacesInput {
+  country: string;
+  type: string;
+  identification: string;
+  documentImage: string;
+  photo: string;
+}
+
+const base64Image = Joi.string().base64().min(8);
+
+/** POST /veriface/validate: the document and the face, both as base64 JPEG or PNG. */
+export const validateFacesSchema = Joi.object<ValidateFacesInput, true>({
+  country: Joi.string().uppercase().length(2).required(),
+  type: Joi.string().uppercase().min(1).max(16).required(),
+  identification: Joi.string().trim().min(1).max(50).required(),
+  documentImage: base64Image.required().description('the photo of the identity document, JPEG or PNG in base64'),
+  photo: base64Image.required().description("the photo of the person's face, JPEG or PNG in base64"),
+});

@@ -16,6 +16,7 @@ export const VERIFACE_STAGES = [
   'opened',
   'document_captured',
   'face_captured',
+  'photo_unusable',
   'approved',
   'rejected',
   'blocked',

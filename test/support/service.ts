@@ -45,6 +45,8 @@ export async function startTestService(dialect: TestDialect, env: Record<string,
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     PUBLIC_URL,
+    // Tests that compare real faces ask for FACE_MATCHER=local; the others need no worker threads.
+    FACE_MATCHER: 'manual',
     ...(dialect === 'postgres' && postgresUrl ? { DATABASE_URL: postgresUrl, DATABASE_SCHEMA: schema } : {}),
     ...env,
   });

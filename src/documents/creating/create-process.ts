@@ -176,6 +176,7 @@ function participantRows(options: {
     document_back_key: null,
     similarity: null,
     camera_failures: 0,
+    camera_last_failure: null,
     camera_verified_at: null,
     signed_at: null,
     rejected_at: null,

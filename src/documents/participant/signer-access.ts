@@ -2,7 +2,7 @@ import type { ServiceContext } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import type { ParticipantRow, ProcessRow } from '../../db/schema.js';
 import { ApiError, badRequest, notFound } from '../../http/errors.js';
-import type { FaceMatcher } from '../../veriface/face-matcher.js';
+import { type FaceMatcher, UNUSABLE_PHOTO_REASONS, type UnusablePhotoReason } from '../../veriface/face-matcher.js';
 import { DOCUMENT_URL_LIFETIME_SECONDS } from '../document-files.js';
 import type { CameraMode, EffectiveValidations, OtpMedium } from '../identity-validations.js';
 import { validationsOf } from '../notify-participants.js';
@@ -105,6 +105,10 @@ export interface SigningRequirements {
     documentBack: boolean;
     captured: { face: boolean; documentFront: boolean; documentBack: boolean };
     verified: boolean;
+    /** Faces that did not match the document; the MAX_FAILURES-th blocks. */
+    failures: number;
+    /** Why the last comparison failed, so the page can ask for the right retake; never the similarity. */
+    lastFailure?: 'FACE_MISMATCH' | UnusablePhotoReason;
   };
 }
 
@@ -119,9 +123,15 @@ export interface SigningView {
   canSign: boolean;
 }
 
+function cameraFailureOf(value: string | null): 'FACE_MISMATCH' | UnusablePhotoReason | undefined {
+  if (value === 'FACE_MISMATCH') return value;
+  return UNUSABLE_PHOTO_REASONS.find((reason) => reason === value);
+}
+
 export function requirementsOf(participant: ParticipantRow, validations: EffectiveValidations = validationsOf(participant)): SigningRequirements {
   const mode = validations.camera ? validations.options.camera : undefined;
   const medium = validations.otpCode ? validations.options.otpCode : undefined;
+  const lastFailure = cameraFailureOf(participant.camera_last_failure);
   return {
     otpCode: { required: validations.otpCode, ...(medium ? { medium } : {}), verified: participant.otp_verified_at !== null },
     camera: {
@@ -134,6 +144,8 @@ export function requirementsOf(participant: ParticipantRow, validations: Effecti
         documentBack: participant.document_back_key !== null,
       },
       verified: participant.camera_verified_at !== null,
+      failures: participant.camera_failures,
+      ...(lastFailure ? { lastFailure } : {}),
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { ParticipantRow } from '../../db/schema.js';
 import { ApiError, badRequest } from '../../http/errors.js';
 import { newToken } from '../../ids.js';
-import { APPROVAL_THRESHOLD } from '../../veriface/face-matcher.js';
+import { UNUSABLE_PHOTO_EXPLANATIONS } from '../../veriface/face-matcher.js';
 import { IMAGE_MAX_BYTES, type ImageType, imageTypeOf } from '../../veriface/images.js';
 import type { EffectiveValidations } from '../identity-validations.js';
 import { validationsOf } from '../notify-participants.js';
@@ -51,8 +51,10 @@ type CompareOutcome = { signing: Signing } | { refused: ApiError };
 
 /**
  * Compares the face with the front of the document, outside any transaction (the matcher may be
- * slow), then records the result: verified from the threshold up; below it a failure, the third
- * of which blocks; a matcher that cannot decide blocks at once for a person to review.
+ * slow), then records the result: verified when the faces match; a real mismatch is a failure,
+ * the third of which blocks; a photo that could not be used is kept on the audit trail and
+ * answered 422 with its reason, so the page asks for a retake, without counting against the
+ * person; a matcher that cannot decide blocks at once for a person to review.
  */
 async function compareFaces(ctx: SignerContext, signing: Signing, photos: { face: string; documentFront: string }): Promise<SigningView> {
   const comparison = await ctx.faceMatcher.compare({
@@ -69,18 +71,26 @@ async function compareFaces(ctx: SignerContext, signing: Signing, photos: { face
       return { refused: badRequest('PARTICIPANT_BLOCKED') };
     };
     if (!comparison) return block('MANUAL_REVIEW_REQUIRED', {});
+    if ('unusable' in comparison) {
+      const { unusable: reason, photo } = comparison;
+      const noted = await update({ camera_last_failure: reason });
+      await recordProcessEvent(trx, ctx.clock, { process, action: 'PHOTO_UNUSABLE', participant: noted, message: reason, detail: { reason, photo } });
+      return { refused: new ApiError(422, `${reason}: ${UNUSABLE_PHOTO_EXPLANATIONS[reason]}`) };
+    }
+    // Two decimals, as the real service shows it, whatever precision a matcher answers with.
     const similarity = Math.round(comparison.similarity * 100) / 100;
-    if (similarity >= APPROVAL_THRESHOLD) {
-      const verified = await update({ similarity, camera_verified_at: now });
+    if (comparison.matches) {
+      const verified = await update({ similarity, camera_verified_at: now, camera_last_failure: null });
       await recordProcessEvent(trx, ctx.clock, { process, action: 'IDENTITY_VERIFIED', participant: verified, detail: { similarity } });
       return { signing: { process, participant: verified } };
     }
     const failures = await countFailure(trx, participant.id, 'camera_failures', now);
     if (failures === undefined) throw new ApiError(409, 'SIGNING_CONFLICT: the participant changed meanwhile, try again');
     await recordProcessEvent(trx, ctx.clock, { process, action: 'IDENTITY_FAILED', participant, detail: { similarity, failures } });
-    if (failures >= MAX_FAILURES) return block('FACE_MISMATCH', { similarity, camera_failures: failures });
+    const failure: ParticipantPatch = { similarity, camera_failures: failures, camera_last_failure: 'FACE_MISMATCH' };
+    if (failures >= MAX_FAILURES) return block('FACE_MISMATCH', failure);
     // The last comparison's similarity is kept so the integrator sees how far it was.
-    const failed = await update({ similarity, camera_failures: failures });
+    const failed = await update(failure);
     return { signing: { process, participant: failed } };
   });
   if ('refused' in outcome) throw outcome.refused;

@@ -27,6 +27,7 @@ const RESET: ParticipantPatch = {
   document_back_key: null,
   similarity: null,
   camera_failures: 0,
+  camera_last_failure: null,
 };
 
 /**

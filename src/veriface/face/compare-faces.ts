@@ -1,0 +1,72 @@
+import type { FaceComparison, PhotoRole, UnusablePhotoReason } from '../face-matcher.js';
+import { type DecodedImage, decodeImage } from './decode-image.js';
+import { type DetectedFace, descriptorDistance, type FaceModel } from './face-model.js';
+import { faceSharpness } from './sharpness.js';
+
+/**
+ * Smallest face side, in pixels of the decoded image: the recognition network reads a 150 × 150
+ * crop, and a face much smaller than half of that has lost the detail that tells people apart.
+ */
+export const MIN_FACE_PIXELS = 56;
+
+/**
+ * Lowest variance of the Laplacian on the face (see sharpness.ts). Measured on the sample
+ * portraits: 65 to 194 for sharp selfies, 20 to 230 for photographed ID cards blurred by one
+ * pixel, 10 to 40 for selfies blurred by two pixels; the detector stops finding faces blurred
+ * much more than that, so this catches the blurred faces it still finds.
+ */
+export const MIN_SHARPNESS = 10;
+
+/**
+ * Faces at least this fraction of the largest one's width count as people in the selfie; smaller
+ * ones are passers-by far behind, whom the person cannot always avoid.
+ */
+const OTHER_FACE_FRACTION = 0.5;
+
+export type Described = { descriptor: Float32Array } | { unusable: UnusablePhotoReason; photo: PhotoRole };
+
+async function usableFace(model: FaceModel, image: DecodedImage, face: DetectedFace, photo: PhotoRole): Promise<Described> {
+  if (Math.min(face.box.width, face.box.height) < MIN_FACE_PIXELS) return { unusable: 'FACE_TOO_SMALL', photo };
+  if ((await faceSharpness(image, face.box)) < MIN_SHARPNESS) return { unusable: 'FACE_BLURRY', photo };
+  const descriptor = await model.describe(image, face);
+  // The landmarks of a detected face are always found; a missing descriptor is still no face.
+  if (!descriptor) return { unusable: photo === 'face' ? 'NO_FACE' : 'DOCUMENT_NO_FACE', photo };
+  return { descriptor };
+}
+
+const largestFirst = (a: DetectedFace, b: DetectedFace) => b.box.width * b.box.height - a.box.width * a.box.height;
+
+/** The photo of the person's face: exactly one face, large and sharp enough. */
+export async function describeSelfie(model: FaceModel, bytes: Uint8Array): Promise<Described> {
+  const image = await decodeImage(bytes);
+  if (!image) return { unusable: 'IMAGE_UNREADABLE', photo: 'face' };
+  const faces = (await model.detect(image)).sort(largestFirst);
+  const [largest] = faces;
+  if (!largest) return { unusable: 'NO_FACE', photo: 'face' };
+  const people = faces.filter((f) => f.box.width >= largest.box.width * OTHER_FACE_FRACTION);
+  if (people.length > 1) return { unusable: 'MULTIPLE_FACES', photo: 'face' };
+  return usableFace(model, image, largest, 'face');
+}
+
+/** The photo of the identity document: its portrait is the largest face on it (not the small ghost image). */
+export async function describeDocument(model: FaceModel, bytes: Uint8Array): Promise<Described> {
+  const image = await decodeImage(bytes);
+  if (!image) return { unusable: 'IMAGE_UNREADABLE', photo: 'document' };
+  const [portrait] = (await model.detect(image)).sort(largestFirst);
+  if (!portrait) return { unusable: 'DOCUMENT_NO_FACE', photo: 'document' };
+  return usableFace(model, image, portrait, 'document');
+}
+
+/**
+ * Similarity from 0 to 100 as 100 × (1 − d), d being the Euclidean distance between the two
+ * 128-number descriptors (0 for the same image; pictures of different people lie around 0.6 to
+ * 1, beyond which the similarity stays 0), rounded to two decimals.
+ */
+export function similarityOf(distance: number): number {
+  return Math.round(Math.max(0, Math.min(1, 1 - distance)) * 10_000) / 100;
+}
+
+export function compareDescriptors(document: Float32Array, face: Float32Array, threshold: number): FaceComparison {
+  const similarity = similarityOf(descriptorDistance(document, face));
+  return { similarity, matches: similarity >= threshold };
+}
