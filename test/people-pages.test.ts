@@ -8,6 +8,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listMailbox, mailboxDir } from '../src/messages/local-mailbox.js';
 import { chromiumPath, launchBrowser, type PhoneBrowser, screenshot, y4mOf } from './support/browser.js';
+import { identityCard, selfie } from './support/face-photos.js';
 import { ANSWERS, verifaceBody } from './support/fixtures.js';
 import { closedPort } from './support/ports.js';
 import { call, startTestService, type TestService } from './support/service.js';
@@ -329,6 +330,123 @@ describe.skipIf(chromiumPath() === undefined)("the people's pages, in Chromium o
     await screenshot(page, '12-validation-outcome');
     const read = (await call(svc.app, 'GET', '/veriface', { key: svc.orgA.privateKey, query: { code } })).json() as { status: string };
     expect(read.status).toBe('BLOCKED');
+    expect((await call(svc.app, 'GET', '/veriface', { key: svc.orgB.privateKey, query: { code } })).json().message).toMatch(/^VERIFACE_NOT_FOUND/);
+    await context.close();
+  });
+});
+
+describe.skipIf(chromiumPath() === undefined)("the people's pages with the face matcher of the machine (FACE_MATCHER=local)", { timeout: 180_000 }, () => {
+  let svc: TestService;
+  let base: string;
+  let phone: PhoneBrowser;
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'faces-'));
+
+  beforeAll(async () => {
+    const port = await closedPort();
+    base = `http://127.0.0.1:${port}`;
+    svc = await startTestService('sqlite', { PUBLIC_URL: base, FACE_MATCHER: 'local', FACE_WORKERS: '1' });
+    await svc.app.listen({ port, host: '127.0.0.1' });
+    svc.deps.startBackgroundWork();
+    // The camera films the package author's selfie; ID cards are uploaded as files.
+    phone = await launchBrowser({ camera: await y4mOf(await selfie('authorWebcam'), path.join(work, 'selfie.y4m')) });
+  }, 90_000);
+
+  afterAll(async () => {
+    await phone?.close();
+    await svc?.close();
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  async function openPage(link: string): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await phone.phone();
+    const page = await context.newPage();
+    await page.goto(link);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    return { context, page };
+  }
+
+  async function uploadCard(page: Page, card: Buffer): Promise<void> {
+    await page.getByRole('heading', { name: 'Foto del frente de tu documento' }).waitFor();
+    await page.locator('#file-documentFront').setInputFiles({ name: 'cedula.jpg', mimeType: 'image/jpeg', buffer: card });
+    await page.getByRole('button', { name: 'Usar esta foto' }).click();
+  }
+
+  async function faceFromCamera(page: Page): Promise<void> {
+    await page.getByRole('heading', { name: 'Tómate una foto de la cara' }).waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: 'Abrir la cámara' }).click();
+    await expect.poll(() => page.locator('video').evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 10_000 }).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Tomar la foto' }).click();
+    await page.getByRole('button', { name: 'Usar esta foto' }).click();
+  }
+
+  async function identifiedSigner(name: string, card: Buffer): Promise<{ code: string; page: Page; context: BrowserContext }> {
+    const res = await call(svc.app, 'POST', '/document/upload', {
+      key: svc.orgA.privateKey,
+      body: {
+        email: svc.orgA.email,
+        name: 'Identified lease',
+        file: await leasePdf(),
+        signProfile: [
+          {
+            name,
+            email: `${name.toLowerCase()}@faces.test`,
+            camera: true,
+            options: { camera: 'identification' },
+            identification: '1001001010',
+            identificationType: 'CC',
+            country: 'CO',
+          },
+        ],
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const { code } = res.json() as { code: string };
+    const { participants } = await stored(svc, svc.orgA, code);
+    const opened = await openPage(`${base}/s/${participants[0]?.link_token}`);
+    await uploadCard(opened.page, card);
+    return { code, ...opened };
+  }
+
+  it('a signer whose face matches the portrait of their ID card is verified and signs', async () => {
+    const { code, page, context } = await identifiedSigner('Vladimir', await identityCard('authorWebcam'));
+    await faceFromCamera(page);
+    await page.getByRole('heading', { name: 'Firma el documento' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('tab', { name: 'Escribir' }).click();
+    await page.getByLabel(/Acepto firmar electrónicamente/).check();
+    await page.getByRole('button', { name: 'Firmar' }).click();
+    await page.getByRole('heading', { name: 'Documento firmado por todos' }).waitFor();
+    const { participants } = await stored(svc, svc.orgA, code);
+    expect(participants[0]?.camera_verified_at).not.toBeNull();
+    await context.close();
+  });
+
+  it("three faces that do not match the ID card's portrait block the signer, each time with the reason in words", async () => {
+    const { code, page, context } = await identifiedSigner('Someone', await identityCard('womanBlonde'));
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await faceFromCamera(page);
+      if (attempt < 3) await page.getByRole('alert').filter({ hasText: 'La foto no coincide con la de tu documento' }).waitFor({ timeout: 30_000 });
+    }
+    await page.getByRole('heading', { name: 'Firma bloqueada' }).waitFor({ timeout: 30_000 });
+    await expectAccessible(page);
+    await screenshot(page, '14-blocked-after-three-mismatches');
+    const { participants } = await stored(svc, svc.orgA, code);
+    expect(participants[0]).toMatchObject({ status: 'BLOCK', block_reason: 'FACE_MISMATCH', camera_failures: 3 });
+    await context.close();
+  });
+
+  it('a face validation whose face matches the document ends approved, in words', async () => {
+    const created = await call(svc.app, 'POST', '/veriface', {
+      key: svc.orgA.privateKey,
+      body: verifaceBody(svc.orgA.email, { platform: 'web', name: 'Vladimir' }),
+    });
+    const { code, url } = created.json() as { code: string; url: string };
+    const { page, context } = await openPage(url);
+    await uploadCard(page, await identityCard('authorWebcam'));
+    await faceFromCamera(page);
+    await page.getByRole('heading', { name: 'Identidad validada' }).waitFor({ timeout: 30_000 });
+    await expectAccessible(page);
+    await screenshot(page, '15-validation-approved');
+    expect((await call(svc.app, 'GET', '/veriface', { key: svc.orgA.privateKey, query: { code } })).json().status).toBe('APPROVED');
     expect((await call(svc.app, 'GET', '/veriface', { key: svc.orgB.privateKey, query: { code } })).json().message).toMatch(/^VERIFACE_NOT_FOUND/);
     await context.close();
   });
