@@ -305,6 +305,37 @@ describe.skipIf(chromiumPath() === undefined)("the people's pages, in Chromium o
     await context.close();
   });
 
+  it('cancelled and expired processes each have their own page, accessible', async () => {
+    const cancelled = await createProcess([{ name: 'Cata Ríos', email: 'cata@people.test' }]);
+    const cancel = await call(svc.app, 'POST', '/document/cancel', {
+      key: svc.orgA.privateKey,
+      body: { codes: [cancelled.code], message: 'Signed on paper', email: svc.orgA.email },
+    });
+    expect(cancel.statusCode).toBe(200);
+    const first = await open(cancelled.links['cata@people.test'] ?? '');
+    await first.page.getByRole('heading', { name: 'Documento cancelado' }).waitFor();
+    await expectAccessible(first.page);
+    await first.context.close();
+
+    const res = await call(svc.app, 'POST', '/document/upload', {
+      key: svc.orgA.privateKey,
+      body: {
+        email: svc.orgA.email,
+        name: 'Short offer',
+        file: await leasePdf(),
+        expiredDate: new Date(svc.clock.now().getTime() + 4 * 86_400_000).toISOString(),
+        signProfile: [{ name: 'Teo Paz', email: 'teo@people.test' }],
+      },
+    });
+    const { participants } = await stored(svc, svc.orgA, res.json().code);
+    svc.clock.advance(4 * 86_400_000 + 60_000);
+    const second = await open(`${base}/s/${participants[0]?.link_token}`);
+    await second.page.getByRole('heading', { name: 'El plazo terminó' }).waitFor();
+    await expectAccessible(second.page);
+    await screenshot(second.page, '16-expired');
+    await second.context.close();
+  });
+
   it('a face validation reaches its outcome through /v/: the document, then the face, then the outcome in words', async () => {
     const res = await call(svc.app, 'POST', '/veriface', {
       key: svc.orgA.privateKey,
