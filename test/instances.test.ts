@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
 import { dropSchema } from './support/postgres.js';
@@ -99,4 +100,45 @@ describe.skipIf(!postgresUrl)('any number of instances can start together on a n
       }
     }
   });
+});
+
+describe.skipIf(!postgresUrl)('an instance starts whatever happens to other schemas of the same database', () => {
+  it('opening a schema while other schemas are created and dropped side by side always succeeds', async () => {
+    let churning = true;
+    // Other tenants (or tests) creating and dropping schemas with tables, as fast as they can.
+    const churner = async () => {
+      const client = new pg.Client({ connectionString: postgresUrl });
+      await client.connect();
+      try {
+        while (churning) {
+          const other = `churn_${crypto.randomBytes(6).toString('hex')}`;
+          // Separate statements, each committed: others see the table, then see it go.
+          await client.query(`CREATE SCHEMA "${other}"`);
+          await client.query(`CREATE TABLE "${other}".t (id serial PRIMARY KEY, v text)`);
+          await client.query(`DROP SCHEMA "${other}" CASCADE`);
+        }
+      } finally {
+        await client.end();
+      }
+    };
+    const churn = Promise.all([churner(), churner(), churner()]);
+    const failures: string[] = [];
+    try {
+      for (let round = 0; round < 10; round++) {
+        const schemas = Array.from({ length: 3 }, () => `t_${crypto.randomBytes(6).toString('hex')}`);
+        const opened = await Promise.allSettled(
+          schemas.map((schema) => openDatabase({ databaseUrl: postgresUrl, databaseSchema: schema, dataDir: os.tmpdir() })),
+        );
+        for (const result of opened) {
+          if (result.status === 'fulfilled') await result.value.close();
+          else failures.push(String(result.reason));
+        }
+        for (const schema of schemas) await dropSchema(postgresUrl!, schema);
+      }
+    } finally {
+      churning = false;
+      await churn;
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, type MigrationProvider, Migrator, PostgresDialect, sql } from 'kysely';
+import { Kysely, type MigrationProvider, Migrator, sql } from 'kysely';
 import pg from 'pg';
 import { foundation } from './migrations/001_foundation.js';
 import { outbox } from './migrations/002_outbox.js';
@@ -14,6 +14,7 @@ import { organizationSettings } from './migrations/008_organization_settings.js'
 import { faceFailure } from './migrations/010_face_failure.js';
 import { photoVault } from './migrations/011_photo_vault.js';
 import type { Database } from './schema.js';
+import { SchemaScopedPostgresDialect } from './schema-introspector.js';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
 import { GroupCommitSqlite, groupCommitDialect } from './sqlite-group-commit.js';
 import { applySqlitePragmas } from './sqlite-pragmas.js';
@@ -96,7 +97,7 @@ async function openPostgres(url: string, schema: string): Promise<DatabaseHandle
   const setup = new pg.Client({ connectionString: url });
   await setup.connect();
   const pool = new pg.Pool({ connectionString: url, max: 10, options: `-c search_path="${schema}"` });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new SchemaScopedPostgresDialect({ pool }, schema) });
   try {
     await setup.query('SELECT pg_advisory_lock(hashtext($1))', [`schema and migrations of ${schema}`]);
     await setup.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
