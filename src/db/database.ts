@@ -11,6 +11,7 @@ import { templateFiles } from './migrations/005_template_files.js';
 import { attemptInstance } from './migrations/006_attempt_instance.js';
 import { verifaceReview } from './migrations/007_veriface_review.js';
 import { organizationSettings } from './migrations/008_organization_settings.js';
+import { sealedPdfs } from './migrations/009_sealed_pdfs.js';
 import type { Database } from './schema.js';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
 import { GroupCommitSqlite, groupCommitDialect } from './sqlite-group-commit.js';
@@ -47,6 +48,7 @@ const migrations: MigrationProvider = {
       '006_attempt_instance': attemptInstance,
       '007_veriface_review': verifaceReview,
       '008_organization_settings': organizationSettings,
+      '009_sealed_pdfs': sealedPdfs,
     };
   },
 };

@@ -178,6 +178,7 @@ function participantRows(options: {
     camera_failures: 0,
     camera_verified_at: null,
     signed_at: null,
+    signature_key: null,
     rejected_at: null,
     reject_reason: null,
     block_reason: null,
