@@ -71,6 +71,14 @@ export interface Config {
   trustProxy: boolean | string;
   /** How long the server waits for a whole request, for its headers, and keeps an idle connection. */
   timeouts: { requestMs: number; headersMs: number; keepAliveMs: number };
+  /** A Chromium to render PDFs with; the one inside the @sparticuz/chromium package when unset. */
+  chromiumPath: string | undefined;
+  /** Pages the renderer prints at once. */
+  renderConcurrency: number;
+  /** The PKCS#12 final documents are signed with (a path, or its bytes in base64); a self-signed certificate when unset. */
+  signingP12: { source: string; password: string } | undefined;
+  /** An RFC 3161 timestamp authority for the documents' signatures (PAdES B-T). */
+  tsaUrl: string | undefined;
 }
 
 interface ParsedEnv {
@@ -115,6 +123,11 @@ interface ParsedEnv {
   REQUEST_TIMEOUT_MS: number;
   HEADERS_TIMEOUT_MS: number;
   KEEP_ALIVE_TIMEOUT_MS: number;
+  CHROMIUM_PATH?: string;
+  RENDER_CONCURRENCY: number;
+  SIGNING_P12?: string;
+  SIGNING_P12_PASSWORD?: string;
+  TSA_URL?: string;
 }
 
 const envSchema = Joi.object<ParsedEnv>({
@@ -184,6 +197,11 @@ const envSchema = Joi.object<ParsedEnv>({
     .default(20_000)
     .messages({ 'number.less': '"HEADERS_TIMEOUT_MS" must be shorter than REQUEST_TIMEOUT_MS' }),
   KEEP_ALIVE_TIMEOUT_MS: Joi.number().integer().min(1000).default(65_000),
+  CHROMIUM_PATH: Joi.string(),
+  RENDER_CONCURRENCY: Joi.number().integer().min(1).max(16).default(2),
+  SIGNING_P12: Joi.string(),
+  SIGNING_P12_PASSWORD: Joi.string(),
+  TSA_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
 })
   .and('AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY')
   .and('WHATSAPP_TOKEN', 'WHATSAPP_PHONE_NUMBER_ID')
@@ -253,5 +271,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
     trustProxy: parseTrustProxy(parsed.TRUST_PROXY),
     authFailures: Object.freeze({ max: parsed.AUTH_FAILURES_MAX, windowMs: parsed.AUTH_FAILURES_WINDOW_S * 1000 }),
     timeouts: Object.freeze({ requestMs: parsed.REQUEST_TIMEOUT_MS, headersMs: parsed.HEADERS_TIMEOUT_MS, keepAliveMs: parsed.KEEP_ALIVE_TIMEOUT_MS }),
+    chromiumPath: parsed.CHROMIUM_PATH,
+    renderConcurrency: parsed.RENDER_CONCURRENCY,
+    signingP12: parsed.SIGNING_P12 ? Object.freeze({ source: parsed.SIGNING_P12, password: parsed.SIGNING_P12_PASSWORD ?? '' }) : undefined,
+    tsaUrl: parsed.TSA_URL,
   });
 }

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Agent } from 'undici';
 import { ApiKeyResolver } from './auth/key-resolver.js';
@@ -20,6 +21,12 @@ import { emailHandler, smsHandler, whatsAppHandler } from './messages/handlers.j
 import type { Channel } from './messages/local-mailbox.js';
 import { jobHandler, type RecurringJob } from './outbox/jobs.js';
 import { OutboxWorker, type WorkerLogger } from './outbox/worker.js';
+import type { DocumentSigner } from './pdf-signing/seal-signature.js';
+import { identityFromP12, identityFromStored, makeSelfSignedIdentity, type SigningIdentity, type StoredIdentity } from './pdf-signing/signing-identity.js';
+import { httpTimestampClient } from './pdf-signing/timestamp-client.js';
+import { bundledChromium } from './rendering/bundled-chromium.js';
+import { ChromiumRenderer } from './rendering/chromium-renderer.js';
+import type { PdfRenderer } from './rendering/renderer.js';
 import { TemplateCache } from './templates/template-cache.js';
 import { expireDueVerifaces } from './veriface/expire-verifaces.js';
 import { type FaceMatcher, manualReview } from './veriface/face-matcher.js';
@@ -36,6 +43,10 @@ export const RECURRING_JOBS: RecurringJob[] = [
 
 export interface Deps extends ServiceContext {
   signer: UrlSigner;
+  /** Renders final documents and certificates to PDF. */
+  renderer: PdfRenderer;
+  /** Signs final PDFs (PAdES) with the instance's certificate. */
+  documentSigner: DocumentSigner;
   faceMatcher: FaceMatcher;
   keys: ApiKeyResolver;
   worker: OutboxWorker;
@@ -63,6 +74,45 @@ async function urlSigningSecret(db: Db, configured: string | undefined): Promise
   return row.value;
 }
 
+function isStoredIdentity(value: unknown): value is StoredIdentity {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'certificate' in value &&
+    'privateKey' in value &&
+    typeof value.certificate === 'string' &&
+    typeof value.privateKey === 'string'
+  );
+}
+
+/**
+ * The certificate final documents are signed with: SIGNING_P12 (a path, or the file in base64),
+ * or else a self-signed one made by the first instance to start and shared through the database,
+ * as the URL signing secret is. Generating a key takes a moment, so an instance that loses the
+ * race simply reads the winner's.
+ */
+async function signingIdentity(db: Db, config: Config, clock: Clock): Promise<SigningIdentity> {
+  if (config.signingP12) {
+    const { source, password } = config.signingP12;
+    return identityFromP12(existsSync(source) ? readFileSync(source) : Buffer.from(source, 'base64'), password);
+  }
+  const existing = await db.selectFrom('settings').select('value').where('key', '=', 'document_signing_identity').executeTakeFirst();
+  if (!existing) {
+    const made = await makeSelfSignedIdentity({ commonName: `Document seal of ${new URL(config.publicUrl).host}`, now: clock.now(), years: 10 });
+    await db
+      .insertInto('settings')
+      .values({ key: 'document_signing_identity', value: JSON.stringify(made) })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
+  }
+  const row = await db.selectFrom('settings').select('value').where('key', '=', 'document_signing_identity').executeTakeFirstOrThrow();
+  const stored: unknown = JSON.parse(row.value);
+  if (!isStoredIdentity(stored)) throw new Error('the stored document signing identity is unreadable');
+  return identityFromStored(stored);
+}
+
+const TSA_TIMEOUT_MS = 10_000;
+
 const silentLogger: WorkerLogger = { error: () => undefined };
 
 /** The one place where the outside world is chosen from configuration. Tests pass their own clock. */
@@ -71,6 +121,16 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   const logger = overrides.logger ?? silentLogger;
   const database = await openDatabase(config);
   const signer = new UrlSigner(await urlSigningSecret(database.db, config.urlSigningSecret), clock);
+  const documentSigner: DocumentSigner = {
+    identity: await signingIdentity(database.db, config, clock),
+    timestamps: config.tsaUrl ? httpTimestampClient({ url: config.tsaUrl, timeoutMs: TSA_TIMEOUT_MS }) : undefined,
+  };
+  const chromiumPath = config.chromiumPath;
+  // One browser per instance, started on the first render.
+  const renderer = new ChromiumRenderer(chromiumPath ? async () => ({ executablePath: chromiumPath, args: [] }) : bundledChromium, {
+    concurrency: config.renderConcurrency,
+    engine: chromiumPath ? `chromium at ${chromiumPath}` : 'bundled chromium (@sparticuz/chromium)',
+  });
   const s3 = config.s3 ? new S3BlobStore(config.s3, clock) : undefined;
   const blobs: BlobStore = s3 ?? new LocalBlobStore(path.join(config.dataDir, 'files'), config.publicUrl, signer);
   // Keep-alive connections to receivers; the lookup refuses private addresses at connect time.
@@ -125,6 +185,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     clock,
     blobs,
     signer,
+    renderer,
+    documentSigner,
     keys: new ApiKeyResolver(database.db, clock),
     faceMatcher: manualReview,
     worker,
@@ -141,6 +203,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     publicUrl: config.publicUrl,
     async close() {
       await worker.stop();
+      await renderer.close();
       await webhookAgent.close();
       await senders.close();
       s3?.destroy();

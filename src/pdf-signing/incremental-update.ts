@@ -152,7 +152,9 @@ export class IncrementalUpdate {
   }
 
   /** The original bytes followed by the update: every object that changed or is new, its xref and trailer. */
-  bytes(): Buffer {
+  async bytes(): Promise<Buffer> {
+    // Fonts and images pdf-lib embeds are only written into the context on flush.
+    await this.document.flush();
     const context = this.document.context;
     const changed = context
       .enumerateIndirectObjects()

@@ -126,7 +126,8 @@ export async function makeSelfSignedIdentity(options: { commonName: string; now:
   certificate.serialNumber = new asn1js.Integer({ valueHex: toArrayBuffer(serial) });
   certificate.issuer = name(options.commonName);
   certificate.subject = name(options.commonName);
-  certificate.notBefore.value = options.now;
+  // An hour back, so a signature made at once is inside the validity even with clocks apart.
+  certificate.notBefore.value = new Date(options.now.getTime() - 3_600_000);
   const notAfter = new Date(options.now);
   notAfter.setUTCFullYear(notAfter.getUTCFullYear() + options.years);
   certificate.notAfter.value = notAfter;

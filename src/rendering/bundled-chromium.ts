@@ -12,7 +12,8 @@ import { extractTar } from './tar.js';
 export interface ChromiumLaunch {
   executablePath: string;
   args: string[];
-  env: Record<string, string>;
+  /** The browser's whole environment; the service's own when absent. */
+  env?: Record<string, string>;
 }
 
 /**

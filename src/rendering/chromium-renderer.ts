@@ -26,7 +26,7 @@ export class ChromiumRenderer implements PdfRenderer {
   private start(): Promise<{ browser: Browser; context: BrowserContext }> {
     this.browser ??= (async () => {
       const how = await this.launch();
-      const browser = await chromium.launch({ executablePath: how.executablePath, args: how.args, env: how.env, headless: true });
+      const browser = await chromium.launch({ executablePath: how.executablePath, args: how.args, headless: true, ...(how.env ? { env: how.env } : {}) });
       const context = await browser.newContext({ javaScriptEnabled: false, offline: true });
       await context.route('**/*', (route) => route.abort('blockedbyclient'));
       browser.on('disconnected', () => {
