@@ -79,6 +79,8 @@ export interface Config {
   signingP12: { source: string; password: string } | undefined;
   /** An RFC 3161 timestamp authority for the documents' signatures (PAdES B-T). */
   tsaUrl: string | undefined;
+  /** Requests to /verify one client address may make per minute. */
+  verifyRateLimit: { max: number; windowMs: number };
 }
 
 interface ParsedEnv {
@@ -128,6 +130,7 @@ interface ParsedEnv {
   SIGNING_P12?: string;
   SIGNING_P12_PASSWORD?: string;
   TSA_URL?: string;
+  VERIFY_RATE_LIMIT: number;
 }
 
 const envSchema = Joi.object<ParsedEnv>({
@@ -202,6 +205,7 @@ const envSchema = Joi.object<ParsedEnv>({
   SIGNING_P12: Joi.string(),
   SIGNING_P12_PASSWORD: Joi.string(),
   TSA_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  VERIFY_RATE_LIMIT: Joi.number().integer().min(1).max(100_000).default(30),
 })
   .and('AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY')
   .and('WHATSAPP_TOKEN', 'WHATSAPP_PHONE_NUMBER_ID')
@@ -275,5 +279,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
     renderConcurrency: parsed.RENDER_CONCURRENCY,
     signingP12: parsed.SIGNING_P12 ? Object.freeze({ source: parsed.SIGNING_P12, password: parsed.SIGNING_P12_PASSWORD ?? '' }) : undefined,
     tsaUrl: parsed.TSA_URL,
+    verifyRateLimit: Object.freeze({ max: parsed.VERIFY_RATE_LIMIT, windowMs: 60_000 }),
   });
 }

@@ -78,6 +78,8 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
   'PUT /files/*': () => ({}),
   'GET /files/*': () => ({}),
   'GET /health': () => ({}),
+  'GET /verify': (o) => ({ query: { code: o.process } }),
+  'POST /verify': () => ({}),
 };
 
 const routeKey = (route: ApiRoute) => `${route.method} ${route.url}`;
@@ -123,7 +125,7 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
   let ownedByB: Owned;
   beforeAll(async () => {
     // The suite makes thousands of unauthenticated calls from one address on purpose.
-    svc = await startTestService(dialect, { AUTH_FAILURES_MAX: '1000000' });
+    svc = await startTestService(dialect, { AUTH_FAILURES_MAX: '1000000', VERIFY_RATE_LIMIT: '100000' });
     routes = routeTable(svc.config, svc.deps);
     ownedByB = await own(svc, svc.orgB);
   });

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import Joi from 'joi';
 import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.js';
-import { badRequest } from './errors.js';
+import { ApiError, badRequest } from './errors.js';
 import { checkInput } from './json-body.js';
 import { documentRoute } from './openapi.js';
 import { validate } from './validate.js';
@@ -49,6 +49,8 @@ export interface RouteDefinition<B, Q> {
   bodyLimit?: number;
   /** The media types of a raw body (the files routes); JSON routes take application/json only. */
   rawBody?: readonly string[];
+  /** Requests one client address may make in a window (public routes that do work for anyone). */
+  rateLimit?: { max: number; windowMs: number };
   handler(input: RouteInput<B, Q>): unknown;
 }
 
@@ -79,6 +81,18 @@ function errorStatuses(errors: readonly RouteError[]): Map<ErrorCode, number> {
   );
 }
 
+/** @fastify/rate-limit's per-route settings, answering in the catalogue's words. */
+function rateLimitConfig(limit: { max: number; windowMs: number }) {
+  return {
+    max: limit.max,
+    timeWindow: limit.windowMs,
+    errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number }) => {
+      const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
+      return new ApiError(429, `TOO_MANY_REQUESTS: try again in ${seconds} s`, { 'retry-after': String(seconds) });
+    },
+  };
+}
+
 /**
  * Declares a route once: its method and path, who may call it, its schemas, the errors it answers
  * and its handler. Validation, the OpenAPI operation and the handler's input types all come from
@@ -100,7 +114,7 @@ export function defineRoute<B, Q>(definition: RouteDefinition<B, Q>): ApiRoute {
     options: {
       ...documentRoute({ ...definition, errors }),
       ...(definition.bodyLimit !== undefined ? { bodyLimit: definition.bodyLimit } : {}),
-      config: { access: definition.access },
+      config: { access: definition.access, ...(definition.rateLimit ? { rateLimit: rateLimitConfig(definition.rateLimit) } : {}) },
     },
     async handle(request, reply) {
       checkInput(request.query);

@@ -106,7 +106,16 @@ export class IncrementalUpdate {
    * An invisible signature field on `page` whose value is a signature dictionary with a ByteRange
    * and Contents placeholder, the form @signpdf/signpdf fills.
    */
-  addSignaturePlaceholder(options: { page: PDFPage; fieldName: string; signerName: string; reason: string; location: string; signedAt: Date }): void {
+  addSignaturePlaceholder(options: {
+    page: PDFPage;
+    fieldName: string;
+    signerName: string;
+    reason: string;
+    location: string;
+    signedAt: Date;
+    /** Written as plain ASCII (a URL), so it can be read back from the bytes of a changed copy. */
+    contactInfo?: string;
+  }): void {
     const context = this.document.context;
     const text = (value: string) => PDFHexString.fromText(value).toString();
     const dictionary = [
@@ -120,6 +129,7 @@ export class IncrementalUpdate {
       `/Name ${text(options.signerName)}`,
       `/Reason ${text(options.reason)}`,
       `/Location ${text(options.location)}`,
+      ...(options.contactInfo === undefined ? [] : [`/ContactInfo (${options.contactInfo.replace(/[^\x21-\x7e]|[()\\]/g, (c) => encodeURIComponent(c))})`]),
       '>>',
     ].join('\n');
     const signatureRef = context.register(PDFInvalidObject.of(Buffer.from(dictionary, 'latin1')));

@@ -1,6 +1,7 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import type { ChromiumLaunch } from './bundled-chromium.js';
-import type { PdfRenderer } from './renderer.js';
+import type { PdfRenderer, RendererStatus } from './renderer.js';
+import { rendererSelfTest } from './self-test.js';
 
 /** Room kept at the bottom of every page for the footer (code and QR code). */
 const FOOTER_MARGIN = '22mm';
@@ -17,6 +18,7 @@ export class ChromiumRenderer implements PdfRenderer {
   private busy = 0;
   private readonly waiting: (() => void)[] = [];
   private closed = false;
+  private checked: RendererStatus['selfTest'] = 'not run';
 
   constructor(
     private readonly launch: () => Promise<ChromiumLaunch>,
@@ -81,8 +83,17 @@ export class ChromiumRenderer implements PdfRenderer {
     }
   }
 
-  describe(): { engine: string; ready: boolean } {
-    return { engine: this.options.engine, ready: this.browser !== undefined };
+  async selfTest(): Promise<void> {
+    try {
+      this.checked = { passedMs: await rendererSelfTest(this) };
+    } catch (error) {
+      this.checked = { failed: error instanceof Error ? error.message : String(error) };
+      throw error;
+    }
+  }
+
+  describe(): RendererStatus {
+    return { engine: this.options.engine, running: this.browser !== undefined, selfTest: this.checked };
   }
 
   async close(): Promise<void> {

@@ -5,7 +5,19 @@ export interface PdfRenderer {
    * template: its classes pageNumber and totalPages are filled in).
    */
   render(html: string, options?: { footer?: string }): Promise<Buffer>;
+  /**
+   * Renders a tiny PDF and checks its text is there (a Chromium without fonts makes PDFs without
+   * text, silently); remembered for describe(). Throws what went wrong.
+   */
+  selfTest(): Promise<void>;
   /** What /health reports. */
-  describe(): { engine: string; ready: boolean };
+  describe(): RendererStatus;
   close(): Promise<void>;
+}
+
+export interface RendererStatus {
+  engine: string;
+  /** Whether the browser is running now (it starts on the first render). */
+  running: boolean;
+  selfTest: 'not run' | { passedMs: number } | { failed: string };
 }

@@ -9,6 +9,8 @@ export interface PdfSeal {
   reason: string;
   /** Where the seal was made: the instance's public address. */
   location: string;
+  /** The /verify address of the document, kept in the signature so even a changed copy names its process. */
+  verifyUrl: string;
 }
 
 /** The verification mark stamped on pages the service did not render: the QR code and its lines. */
@@ -37,6 +39,7 @@ async function sign(update: IncrementalUpdate, seal: PdfSeal, page: PDFPage): Pr
     reason: seal.reason,
     location: seal.location,
     signedAt: seal.signedAt,
+    contactInfo: seal.verifyUrl,
   });
   return fillSignature(await update.bytes(), seal.signer);
 }

@@ -158,7 +158,7 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
       qrPng: await QRCode.toBuffer(url, { type: 'png', margin: 1, width: 160 }),
       lines: [`${locale.labels.verifyAt} ${url}`, `${locale.labels.code}: ${process.code}`],
     },
-    seal: { signer: ctx.documentSigner, signedAt: new Date(evidence.finishedAt), reason: locale.labels.sealReason, location: ctx.publicUrl },
+    seal: { signer: ctx.documentSigner, signedAt: new Date(evidence.finishedAt), reason: locale.labels.sealReason, location: ctx.publicUrl, verifyUrl: url },
   };
 
   const kept = new Map(recorded.map((row) => [row.file_key, row.sha256]));
