@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -338,6 +340,33 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
       expect((await blob(buyer?.signature_key ?? '')).equals(await drawnSignature())).toBe(true);
       expect(seller?.signature_key).toBeNull();
     });
+  });
+
+  it('the signature image is a PNG of at most 512 KB, checked by its first bytes: 400 empty, 413 too large, 415 not a PNG, and nothing is kept', async () => {
+    const code = await createPdfProcess([{ name: 'Picky Signer', email: 'picky@people.test' }], await makePdf(1));
+    const { participants } = await stored(code);
+    const token = participants[0]?.link_token ?? '';
+    const refusal = async (image: Buffer) =>
+      signDocument(svc.deps, { token, signatureImage: image }).then(
+        () => undefined,
+        (error: { statusCode?: number; message?: string }) => ({ statusCode: error.statusCode, message: error.message?.split(':')[0] }),
+      );
+    const png = await drawnSignature();
+    expect(await refusal(Buffer.alloc(0))).toEqual({ statusCode: 400, message: 'SIGNATURE_IMAGE_EMPTY' });
+    expect(await refusal(Buffer.concat([png, Buffer.alloc(512 * 1024)]))).toEqual({ statusCode: 413, message: 'SIGNATURE_IMAGE_TOO_LARGE' });
+    expect(await refusal(await sharp(png).jpeg().toBuffer())).toEqual({ statusCode: 415, message: 'SIGNATURE_IMAGE_NOT_PNG' });
+    const { participants: after } = await stored(code);
+    expect(after[0]?.status).not.toBe('FINISH');
+    expect(after[0]?.signature_key).toBeNull();
+  });
+
+  it('a signature refused after its image was stored (a code still to verify) leaves no image behind', async () => {
+    const code = await createPdfProcess([{ name: 'Early Signer', email: 'early@people.test', otpCode: true }], await makePdf(1));
+    const { process, participants } = await stored(code);
+    await expect(signDocument(svc.deps, { token: participants[0]?.link_token ?? '', signatureImage: await drawnSignature() })).rejects.toThrow('OTP_REQUIRED');
+    const folder = path.join(svc.config.dataDir, 'files', 'processes', process.id, 'participants');
+    expect(fs.existsSync(folder) ? fs.readdirSync(folder, { recursive: true }).filter((f) => String(f).endsWith('.png')) : []).toEqual([]);
+    expect((await stored(code)).participants[0]?.signature_key).toBeNull();
   });
 
   it('sealing run twice writes nothing new: the second run finds the stored files and keeps them', async () => {
