@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import fs, { existsSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledChromium } from '../src/rendering/bundled-chromium.js';
 import { ChromiumRenderer } from '../src/rendering/chromium-renderer.js';
@@ -32,7 +34,9 @@ describe('the PDF renderer: one long-lived bundled Chromium, pages reused, no ne
     expect(pdftotext(pdf)).toContain('Contrato de compraventa: Ñandú, acción, «cláusula»');
   });
 
-  it('the page reaches no network and runs no JavaScript while rendering', async () => {
+  it('the page reaches no network, reads no local file and runs no JavaScript while rendering', async () => {
+    const secret = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'renderer-')), 'secret.html');
+    fs.writeFileSync(secret, '<p>LOCAL SECRET</p>');
     let requests = 0;
     const server = http.createServer((_req, res) => {
       requests++;
@@ -44,11 +48,13 @@ describe('the PDF renderer: one long-lived bundled Chromium, pages reused, no ne
       const pdf = await renderer.render(
         `<html><head><link rel="stylesheet" href="${origin}/style.css"></head><body>` +
           `<p id="p">Static text</p><img src="${origin}/tracker.png"><iframe src="${origin}/frame"></iframe>` +
+          `<iframe src="file://${secret}"></iframe><object data="file://${secret}"></object>` +
           `<script>document.getElementById('p').textContent = 'SCRIPT RAN'; fetch('${origin}/fetch');</script></body></html>`,
       );
       const text = pdftotext(pdf);
       expect(text).toContain('Static text');
       expect(text).not.toContain('SCRIPT RAN');
+      expect(text).not.toContain('LOCAL SECRET');
       expect(requests).toBe(0);
     } finally {
       await new Promise((resolve) => server.close(resolve));
