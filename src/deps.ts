@@ -5,7 +5,7 @@ import { Agent } from 'undici';
 import { ApiKeyResolver } from './auth/key-resolver.js';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
-import type { Config } from './config.js';
+import { type Config, ConfigError } from './config.js';
 import type { ServiceContext } from './context.js';
 import { type Db, openDatabase } from './db/database.js';
 import { collectUploadedPdfs } from './documents/creating/pdf-uploads.js';
@@ -22,7 +22,14 @@ import type { Channel } from './messages/local-mailbox.js';
 import { jobHandler, type RecurringJob } from './outbox/jobs.js';
 import { OutboxWorker, type WorkerLogger } from './outbox/worker.js';
 import type { DocumentSigner } from './pdf-signing/seal-signature.js';
-import { identityFromP12, identityFromStored, makeSelfSignedIdentity, type SigningIdentity, type StoredIdentity } from './pdf-signing/signing-identity.js';
+import {
+  identityFromP12,
+  identityFromStored,
+  makeSelfSignedIdentity,
+  type SigningIdentity,
+  SigningIdentityError,
+  type StoredIdentity,
+} from './pdf-signing/signing-identity.js';
 import { httpTimestampClient } from './pdf-signing/timestamp-client.js';
 import { bundledChromium } from './rendering/bundled-chromium.js';
 import { ChromiumRenderer } from './rendering/chromium-renderer.js';
@@ -94,7 +101,13 @@ function isStoredIdentity(value: unknown): value is StoredIdentity {
 async function signingIdentity(db: Db, config: Config, clock: Clock): Promise<SigningIdentity> {
   if (config.signingP12) {
     const { source, password } = config.signingP12;
-    return identityFromP12(existsSync(source) ? readFileSync(source) : Buffer.from(source, 'base64'), password);
+    try {
+      return await identityFromP12(existsSync(source) ? readFileSync(source) : Buffer.from(source, 'base64'), password);
+    } catch (error) {
+      // Refused like a bad setting: the service does not start with a certificate it cannot use.
+      if (error instanceof SigningIdentityError) throw new ConfigError(`Invalid configuration: SIGNING_P12: ${error.message}`);
+      throw error;
+    }
   }
   const existing = await db.selectFrom('settings').select('value').where('key', '=', 'document_signing_identity').executeTakeFirst();
   if (!existing) {
@@ -121,8 +134,12 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   const logger = overrides.logger ?? silentLogger;
   const database = await openDatabase(config);
   const signer = new UrlSigner(await urlSigningSecret(database.db, config.urlSigningSecret), clock);
+  const identity = await signingIdentity(database.db, config, clock).catch(async (error: unknown) => {
+    await database.close();
+    throw error;
+  });
   const documentSigner: DocumentSigner = {
-    identity: await signingIdentity(database.db, config, clock),
+    identity,
     timestamps: config.tsaUrl ? httpTimestampClient({ url: config.tsaUrl, timeoutMs: TSA_TIMEOUT_MS }) : undefined,
   };
   const chromiumPath = config.chromiumPath;
