@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import fs, { existsSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,7 +42,9 @@ describe('the PDF renderer: one long-lived bundled Chromium, pages reused, no ne
       res.end('body{color:red}');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const address = server.address();
+    if (!address || typeof address === 'string') throw new Error('no port');
+    const origin = `http://127.0.0.1:${address.port}`;
     try {
       const pdf = await renderer.render(
         `<html><head><link rel="stylesheet" href="${origin}/style.css"></head><body>` +

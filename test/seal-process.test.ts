@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { type DefaultTreeAdapterTypes, parse } from 'parse5';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +11,9 @@ import { signDocument } from '../src/documents/participant/signer-flow.js';
 import { recordProcessEvent } from '../src/documents/process-events.js';
 import { findProcessByCode, listDocuments, listParticipants, type ParticipantPatch, updateParticipant } from '../src/documents/queries.js';
 import { listFinalFiles } from '../src/documents/sealing/final-file-queries.js';
+import type { CertificateBlock } from '../src/documents/sealing/seal-evidence.js';
+import { sealLocale } from '../src/documents/sealing/seal-language.js';
+import { certificateDocument, stampMarkup } from '../src/documents/sealing/seal-markup.js';
 import { finalFileKeys, sealProcess } from '../src/documents/sealing/seal-process.js';
 import { readBlobBytes } from '../src/files/blob-bytes.js';
 import { updateSettings } from '../src/organizations/settings.js';
@@ -21,6 +25,8 @@ import { ANSWERS, sampleTemplate } from './support/fixtures.js';
 import { lastSignature, opensslVerify, pdfImages, pdfsig, pdftotext, qpdfCheck, trustStore } from './support/pdf-tools.js';
 import { call, dialects, localPath, PUBLIC_URL, startTestService, type TestOrganization, type TestService } from './support/service.js';
 import { startTimestampAuthority, type TimestampAuthority } from './support/timestamp-authority.js';
+
+type ParentNode = DefaultTreeAdapterTypes.ParentNode;
 
 const SCRIPT_NAME = 'Eve <script>alert(1)</script>';
 
@@ -143,6 +149,26 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
       .map((row) => ({ row, body: JSON.parse(row.payload) as { to: string; template?: string; text: string; subject: string } }))
       .filter(({ body }) => body.template === 'process-finished' && body.subject.includes(processName));
   }
+
+  it('the markup the seal adds is well-formed: names are escaped and every style stays one attribute', async () => {
+    const { participants } = await stored(await createPdfProcess([{ name: SCRIPT_NAME, email: 'markup@people.test' }], await makePdf(1)));
+    const [participant] = participants;
+    if (!participant) throw new Error('no participant');
+    const locale = sealLocale('es', 'America/Bogota');
+    const blocks: CertificateBlock[] = [
+      { kind: 'title', text: SCRIPT_NAME },
+      { kind: 'fields', fields: [['Nombre', SCRIPT_NAME]] },
+      { kind: 'table', columns: ['SHA-256'], rows: [['ab'.repeat(32)]], breakable: [0] },
+      { kind: 'signature', label: 'Firma', name: SCRIPT_NAME, image: undefined },
+    ];
+    const html = certificateDocument(blocks, { title: SCRIPT_NAME, locale }) + stampMarkup(participant, locale, 'data:image/png;base64,AAAA');
+    const allowed = new Set(['style', 'class', 'data-participant', 'src', 'alt', 'lang', 'charset']);
+    const walk = (node: ParentNode): string[] =>
+      node.childNodes.flatMap((child) => ('tagName' in child ? [...child.attrs.map((a) => a.name), ...walk(child)] : []));
+    const attributes = walk(parse(html));
+    expect(attributes.filter((name) => !allowed.has(name))).toEqual([]);
+    expect(html).not.toContain('<script>');
+  });
 
   it('final file keys: one PDF per document position, and the certificate as a PDF', () => {
     expect(finalFileKeys('p1', [{ position: 1 }, { position: 0 }])).toEqual({

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { asn1js, OID, parseDer, pkijs, sha256Of, signingCertificateV2, toArrayBuffer } from '../../src/pdf-signing/pki.js';
 import { identityFromStored, makeSelfSignedIdentity, type SigningIdentity } from '../../src/pdf-signing/signing-identity.js';
 
@@ -70,7 +69,9 @@ export async function startTimestampAuthority(): Promise<TimestampAuthority> {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  authority.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/tsa`;
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('the timestamp authority has no port');
+  authority.url = `http://127.0.0.1:${address.port}/tsa`;
   authority.close = () => new Promise((resolve) => server.close(() => resolve()));
   return authority;
 }

@@ -9,10 +9,10 @@ import type { SealLocale } from './seal-language.js';
  * (the renderer loads nothing).
  */
 
-const FONT = 'font-family:Arial,Helvetica,"Open Sans",sans-serif;color:#222222';
+const FONT = "font-family:Arial,Helvetica,'Open Sans',sans-serif;color:#222222";
 const CELL = 'border:1px solid #bbbbbb;padding:3px 5px;text-align:left;vertical-align:top';
 const TABLE = 'border-collapse:collapse;width:100%;margin:0 0 8px 0;font-size:9px';
-const BREAK_ANYWHERE = 'word-break:break-all;font-family:"Courier New",Courier,monospace';
+const BREAK_ANYWHERE = "word-break:break-all;font-family:'Courier New',Courier,monospace";
 
 function cell(tag: 'td' | 'th', text: string, extraStyle = ''): string {
   return `<${tag} style="${CELL}${extraStyle}">${escapeHtml(text)}</${tag}>`;
