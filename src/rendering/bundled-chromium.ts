@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createBrotliDecompress } from 'node:zlib';
-import Chromium from '@sparticuz/chromium';
 import { extractTar } from './tar.js';
 
 /** How to start the Chromium that ships inside the @sparticuz/chromium npm package. */
@@ -43,6 +42,7 @@ async function unpackTarBrotli(archive: string, into: string): Promise<void> {
  * silently has no text. Nothing is downloaded.
  */
 export async function bundledChromium(): Promise<ChromiumLaunch> {
+  const { default: Chromium } = await import('@sparticuz/chromium');
   const executablePath = await Chromium.executablePath();
   const bin = path.join(path.dirname(createRequire(import.meta.url).resolve('@sparticuz/chromium')), '..', '..', 'bin');
   const libraries = path.join(tmpdir(), 'seal-chromium-al2023');

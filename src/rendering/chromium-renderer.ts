@@ -1,4 +1,4 @@
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { ChromiumLaunch } from './bundled-chromium.js';
 import type { PdfRenderer, RendererStatus } from './renderer.js';
 import { rendererSelfTest } from './self-test.js';
@@ -28,6 +28,9 @@ export class ChromiumRenderer implements PdfRenderer {
   private start(): Promise<{ browser: Browser; context: BrowserContext }> {
     this.browser ??= (async () => {
       const how = await this.launch();
+      // Loaded here, not at start: playwright-core takes a second or more to import, which every
+      // start of the service (and of each test file) would otherwise pay before the first render.
+      const { chromium } = await import('playwright-core');
       const browser = await chromium.launch({ executablePath: how.executablePath, args: how.args, headless: true, ...(how.env ? { env: how.env } : {}) });
       const context = await browser.newContext({ javaScriptEnabled: false, offline: true });
       await context.route('**/*', (route) => route.abort('blockedbyclient'));

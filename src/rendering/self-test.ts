@@ -1,4 +1,3 @@
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PdfRenderer } from './renderer.js';
 
 /** Accented text, so a renderer without fonts (a PDF with no text at all) is caught. */
@@ -6,6 +5,8 @@ const PROBE = 'Autoprueba de firma: ÁÉÍÓÚ ñ 12345';
 
 /** The text of a PDF, page after page, as a reader would copy it. */
 export async function pdfText(pdf: Buffer): Promise<string> {
+  // Loaded when first needed, like the browser: only the self-test reads PDFs.
+  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const document = await getDocument({ data: new Uint8Array(pdf), useSystemFonts: false, isEvalSupported: false }).promise;
   try {
     const pages: string[] = [];
