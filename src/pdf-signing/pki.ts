@@ -17,7 +17,6 @@ export const OID = {
   tstInfo: '1.2.840.113549.1.9.16.1.4',
   sha256: '2.16.840.1.101.3.4.2.1',
   commonName: '2.5.4.3',
-  organization: '2.5.4.10',
   timeStamping: '1.3.6.1.5.5.7.3.8',
   extKeyUsage: '2.5.29.37',
   keyUsage: '2.5.29.15',

@@ -1,5 +1,6 @@
 import { type PDFPage, rgb, StandardFonts } from 'pdf-lib';
 import { IncrementalUpdate } from '../../pdf-signing/incremental-update.js';
+import { OID } from '../../pdf-signing/pki.js';
 import { type DocumentSigner, fillSignature } from '../../pdf-signing/seal-signature.js';
 
 /** How a final PDF is signed: by whom, when (the signature dictionary's /M) and with what words. */
@@ -31,7 +32,7 @@ function lastPage(update: IncrementalUpdate): PDFPage {
 }
 
 async function sign(update: IncrementalUpdate, seal: PdfSeal, page: PDFPage): Promise<Buffer> {
-  const commonName = seal.signer.identity.certificate.subject.typesAndValues.find((t) => t.type === '2.5.4.3')?.value.valueBlock.value;
+  const commonName = seal.signer.identity.certificate.subject.typesAndValues.find((t) => t.type === OID.commonName)?.value.valueBlock.value;
   update.addSignaturePlaceholder({
     page,
     fieldName: 'Seal',
