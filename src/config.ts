@@ -80,6 +80,16 @@ export interface Config {
    * machine) or `manual` (every comparison waits for a person).
    */
   faceMatcher: { kind: 'local'; workers: number; queueMax: number; threshold: number } | { kind: 'manual' };
+  /** A Chromium to render PDFs with; the one inside the @sparticuz/chromium package when unset. */
+  chromiumPath: string | undefined;
+  /** Pages the renderer prints at once. */
+  renderConcurrency: number;
+  /** The PKCS#12 final documents are signed with (a path, or its bytes in base64); a self-signed certificate when unset. */
+  signingP12: { source: string; password: string } | undefined;
+  /** An RFC 3161 timestamp authority for the documents' signatures (PAdES B-T). */
+  tsaUrl: string | undefined;
+  /** Requests to /verify one client address may make per minute. */
+  verifyRateLimit: { max: number; windowMs: number };
 }
 
 /**
@@ -135,6 +145,12 @@ interface ParsedEnv {
   FACE_WORKERS: number;
   FACE_QUEUE_MAX: number;
   FACE_MATCH_THRESHOLD: number;
+  CHROMIUM_PATH?: string;
+  RENDER_CONCURRENCY: number;
+  SIGNING_P12?: string;
+  SIGNING_P12_PASSWORD?: string;
+  TSA_URL?: string;
+  VERIFY_RATE_LIMIT: number;
 }
 
 const envSchema = Joi.object<ParsedEnv>({
@@ -217,6 +233,12 @@ const envSchema = Joi.object<ParsedEnv>({
   // At least one: the two photos of a first comparison must fit beside a single worker.
   FACE_QUEUE_MAX: Joi.number().integer().min(1).max(10_000).default(20),
   FACE_MATCH_THRESHOLD: Joi.number().min(0).max(100).default(DEFAULT_FACE_MATCH_THRESHOLD),
+  CHROMIUM_PATH: Joi.string(),
+  RENDER_CONCURRENCY: Joi.number().integer().min(1).max(16).default(2),
+  SIGNING_P12: Joi.string(),
+  SIGNING_P12_PASSWORD: Joi.string(),
+  TSA_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  VERIFY_RATE_LIMIT: Joi.number().integer().min(1).max(100_000).default(30),
 })
   .and('AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY')
   .and('WHATSAPP_TOKEN', 'WHATSAPP_PHONE_NUMBER_ID')
@@ -292,5 +314,10 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
         ? { kind: 'manual' as const }
         : { kind: 'local' as const, workers: parsed.FACE_WORKERS, queueMax: parsed.FACE_QUEUE_MAX, threshold: parsed.FACE_MATCH_THRESHOLD },
     ),
+    chromiumPath: parsed.CHROMIUM_PATH,
+    renderConcurrency: parsed.RENDER_CONCURRENCY,
+    signingP12: parsed.SIGNING_P12 ? Object.freeze({ source: parsed.SIGNING_P12, password: parsed.SIGNING_P12_PASSWORD ?? '' }) : undefined,
+    tsaUrl: parsed.TSA_URL,
+    verifyRateLimit: Object.freeze({ max: parsed.VERIFY_RATE_LIMIT, windowMs: 60_000 }),
   });
 }

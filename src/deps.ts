@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Agent } from 'undici';
 import { ApiKeyResolver } from './auth/key-resolver.js';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
-import type { Config } from './config.js';
+import { type Config, ConfigError } from './config.js';
 import type { ServiceContext } from './context.js';
 import { type Db, openDatabase } from './db/database.js';
 import { collectUploadedPdfs } from './documents/creating/pdf-uploads.js';
@@ -25,6 +26,19 @@ import { EmbeddingOrigins } from './people/embed.js';
 import { PHOTO_KEY_BYTES } from './photos/photo-cipher.js';
 import { PhotoVault } from './photos/photo-vault.js';
 import { purgeDuePhotos } from './photos/purge-photos.js';
+import type { DocumentSigner } from './pdf-signing/seal-signature.js';
+import {
+  identityFromP12,
+  identityFromStored,
+  makeSelfSignedIdentity,
+  type SigningIdentity,
+  SigningIdentityError,
+  type StoredIdentity,
+} from './pdf-signing/signing-identity.js';
+import { httpTimestampClient } from './pdf-signing/timestamp-client.js';
+import { bundledChromium } from './rendering/bundled-chromium.js';
+import { ChromiumRenderer } from './rendering/chromium-renderer.js';
+import type { PdfRenderer } from './rendering/renderer.js';
 import { TemplateCache } from './templates/template-cache.js';
 import { expireDueVerifaces } from './veriface/expire-verifaces.js';
 import { LocalFaceMatcher } from './veriface/face/local-matcher.js';
@@ -43,6 +57,10 @@ export const RECURRING_JOBS: RecurringJob[] = [
 
 export interface Deps extends ServiceContext {
   signer: UrlSigner;
+  /** Renders final documents and certificates to PDF. */
+  renderer: PdfRenderer;
+  /** Signs final PDFs (PAdES) with the instance's certificate. */
+  documentSigner: DocumentSigner;
   faceMatcher: FaceMatcher;
   keys: ApiKeyResolver;
   worker: OutboxWorker;
@@ -85,6 +103,51 @@ async function photoEncryptionKey(db: Db, configured: Buffer | undefined): Promi
   return Buffer.from(row.value, 'hex');
 }
 
+function isStoredIdentity(value: unknown): value is StoredIdentity {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'certificate' in value &&
+    'privateKey' in value &&
+    typeof value.certificate === 'string' &&
+    typeof value.privateKey === 'string'
+  );
+}
+
+/**
+ * The certificate final documents are signed with: SIGNING_P12 (a path, or the file in base64),
+ * or else a self-signed one made by the first instance to start and shared through the database,
+ * as the URL signing secret is. Generating a key takes a moment, so an instance that loses the
+ * race simply reads the winner's.
+ */
+async function signingIdentity(db: Db, config: Config, clock: Clock): Promise<SigningIdentity> {
+  if (config.signingP12) {
+    const { source, password } = config.signingP12;
+    try {
+      return await identityFromP12(existsSync(source) ? readFileSync(source) : Buffer.from(source, 'base64'), password);
+    } catch (error) {
+      // Refused like a bad setting: the service does not start with a certificate it cannot use.
+      if (error instanceof SigningIdentityError) throw new ConfigError(`Invalid configuration: SIGNING_P12: ${error.message}`);
+      throw error;
+    }
+  }
+  const existing = await db.selectFrom('settings').select('value').where('key', '=', 'document_signing_identity').executeTakeFirst();
+  if (!existing) {
+    const made = await makeSelfSignedIdentity({ commonName: `Document seal of ${new URL(config.publicUrl).host}`, now: clock.now(), years: 10 });
+    await db
+      .insertInto('settings')
+      .values({ key: 'document_signing_identity', value: JSON.stringify(made) })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
+  }
+  const row = await db.selectFrom('settings').select('value').where('key', '=', 'document_signing_identity').executeTakeFirstOrThrow();
+  const stored: unknown = JSON.parse(row.value);
+  if (!isStoredIdentity(stored)) throw new Error('the stored document signing identity is unreadable');
+  return identityFromStored(stored);
+}
+
+const TSA_TIMEOUT_MS = 10_000;
+
 const silentLogger: WorkerLogger = { error: () => undefined };
 
 /** A photo that takes longer than this in a worker is given up (its worker replaced); one takes about half a second. */
@@ -110,6 +173,20 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   const logger = overrides.logger ?? silentLogger;
   const database = await openDatabase(config);
   const signer = new UrlSigner(await urlSigningSecret(database.db, config.urlSigningSecret), clock);
+  const identity = await signingIdentity(database.db, config, clock).catch(async (error: unknown) => {
+    await database.close();
+    throw error;
+  });
+  const documentSigner: DocumentSigner = {
+    identity,
+    timestamps: config.tsaUrl ? httpTimestampClient({ url: config.tsaUrl, timeoutMs: TSA_TIMEOUT_MS }) : undefined,
+  };
+  const chromiumPath = config.chromiumPath;
+  // One browser per instance, started on the first render.
+  const renderer = new ChromiumRenderer(chromiumPath ? async () => ({ executablePath: chromiumPath, args: [] }) : bundledChromium, {
+    concurrency: config.renderConcurrency,
+    engine: chromiumPath ? `chromium at ${chromiumPath}` : 'bundled chromium (@sparticuz/chromium)',
+  });
   const s3 = config.s3 ? new S3BlobStore(config.s3, clock) : undefined;
   const blobs: BlobStore = s3 ?? new LocalBlobStore(path.join(config.dataDir, 'files'), config.publicUrl, signer);
   // Keep-alive connections to receivers; the lookup refuses private addresses at connect time.
@@ -174,6 +251,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       key: await photoEncryptionKey(database.db, config.photoEncryptionKey),
     }),
     signer,
+    renderer,
+    documentSigner,
     keys: new ApiKeyResolver(database.db, clock),
     pageAssets: await pageAssets(),
     embeddingOrigins: new EmbeddingOrigins({ db: database.db, clock }),
@@ -196,6 +275,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     async close() {
       await worker.stop();
       await faceMatcher.close();
+      await renderer.close();
       await webhookAgent.close();
       await senders.close();
       s3?.destroy();

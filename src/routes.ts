@@ -13,6 +13,7 @@ import { templateRoutes } from './templates/routes.js';
 import { templateHtmlUploadPolicy } from './templates/upload-policy.js';
 import { catalogueRoutes } from './veriface/catalogue-routes.js';
 import { verifaceRoutes } from './veriface/routes.js';
+import { verificationRoutes } from './verification/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 
 /** Every route the service answers, each declared once; app.ts registers them and the route security suite walks them. */
@@ -28,6 +29,7 @@ export function routeTable(config: Config, deps: Deps): ApiRoute[] {
     ...photoRoutes(deps),
     ...peopleRoutes(deps),
     ...pageRoutes(config, deps.pageAssets, deps.embeddingOrigins),
+    ...verificationRoutes(deps, { rateLimit: config.verifyRateLimit }),
     ...filesRoutes({
       store: deps.blobs,
       signer: deps.signer,
@@ -39,11 +41,11 @@ export function routeTable(config: Config, deps: Deps): ApiRoute[] {
       url: '/health',
       access: 'public',
       tag: 'service',
-      summary: 'Whether the service is up',
+      summary: 'Whether the service is up, and the state of its PDF renderer',
       body: noInput,
       query: noInput,
       errors: [],
-      handler: () => ({ status: 'ok' }),
+      handler: () => ({ status: 'ok', renderer: deps.renderer.describe() }),
     }),
   ];
 }

@@ -15,6 +15,16 @@ async function main(): Promise<void> {
   deps.startBackgroundWork();
   await scheduleRecurringJobs(deps.db, deps.clock, RECURRING_JOBS);
   app.log.info({ publicUrl: config.publicUrl, store: deps.dialect, files: deps.blobs.kind }, 'service started');
+  if (deps.documentSigner.identity.selfSigned) {
+    app.log.warn(
+      'final documents are signed with a self-signed certificate made by this service: the signature proves they were not changed, not who sealed them (set SIGNING_P12)',
+    );
+  }
+  // In the background: the service answers meanwhile, and /health tells how it went.
+  deps.renderer.selfTest().then(
+    () => app.log.info({ renderer: deps.renderer.describe() }, 'PDF renderer self-test passed'),
+    (error: unknown) => app.log.error({ err: error, renderer: deps.renderer.describe() }, 'PDF renderer self-test failed: final documents cannot be sealed'),
+  );
   if (deps.localMailbox.length > 0) {
     app.log.warn({ channels: deps.localMailbox, folder: mailboxDir(config.dataDir) }, 'no provider configured: these messages go to the local mailbox only');
   }

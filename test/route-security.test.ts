@@ -127,6 +127,8 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
   'GET /v/:token': () => ({}),
   'GET /': () => ({ query: { id: '2026-11-24T10-00-00.000Z' } }),
   'GET /assets/:file': () => ({}),
+  'GET /verify': (o) => ({ query: { code: o.process } }),
+  'POST /verify': () => ({}),
 };
 
 const routeKey = (route: ApiRoute) => `${route.method} ${route.url}`;
@@ -174,7 +176,7 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
   let ownedByB: Owned;
   beforeAll(async () => {
     // The suite makes thousands of unauthenticated calls from one address on purpose.
-    svc = await startTestService(dialect, { AUTH_FAILURES_MAX: '1000000' });
+    svc = await startTestService(dialect, { AUTH_FAILURES_MAX: '1000000', VERIFY_RATE_LIMIT: '100000' });
     routes = routeTable(svc.config, svc.deps);
     ownedByB = await own(svc, svc.orgB);
   });

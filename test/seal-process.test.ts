@@ -1,19 +1,31 @@
-import zlib from 'node:zlib';
+import fs from 'node:fs';
+import path from 'node:path';
 import { type DefaultTreeAdapterTypes, parse } from 'parse5';
-import { PDFArray, PDFDocument, type PDFPage, PDFRawStream, StandardFonts } from 'pdf-lib';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ParticipantRow } from '../src/db/schema.js';
 import { sha256 } from '../src/documents/document-files.js';
 import { closeProcess } from '../src/documents/lifecycle/close-process.js';
+import { signDocument } from '../src/documents/participant/signer-flow.js';
 import { recordProcessEvent } from '../src/documents/process-events.js';
 import { findProcessByCode, listDocuments, listParticipants, type ParticipantPatch, updateParticipant } from '../src/documents/queries.js';
-import { appendCertificatePages } from '../src/documents/sealing/seal-pdf.js';
+import { listFinalFiles } from '../src/documents/sealing/final-file-queries.js';
+import type { CertificateBlock } from '../src/documents/sealing/seal-evidence.js';
+import { sealLocale } from '../src/documents/sealing/seal-language.js';
+import { certificateDocument, stampMarkup } from '../src/documents/sealing/seal-markup.js';
 import { finalFileKeys, sealProcess } from '../src/documents/sealing/seal-process.js';
 import { readBlobBytes } from '../src/files/blob-bytes.js';
+import { updateSettings } from '../src/organizations/settings.js';
+import { IncrementalUpdate } from '../src/pdf-signing/incremental-update.js';
+import { asn1js, OID, parseDer, pkijs, sha256Of } from '../src/pdf-signing/pki.js';
+import { fillSignature } from '../src/pdf-signing/seal-signature.js';
+import { certificatePem, identityFromStored, makeSelfSignedIdentity } from '../src/pdf-signing/signing-identity.js';
 import { ANSWERS, sampleTemplate } from './support/fixtures.js';
+import { lastSignature, opensslVerify, pdfImages, pdfsig, pdftotext, qpdfCheck, trustStore } from './support/pdf-tools.js';
 import { call, dialects, localPath, PUBLIC_URL, startTestService, type TestOrganization, type TestService } from './support/service.js';
+import { startTimestampAuthority, type TimestampAuthority } from './support/timestamp-authority.js';
 
-type Element = DefaultTreeAdapterTypes.Element;
 type ParentNode = DefaultTreeAdapterTypes.ParentNode;
 
 const SCRIPT_NAME = 'Eve <script>alert(1)</script>';
@@ -33,7 +45,7 @@ const COMPLETE_HTML = `<!DOCTYPE html>
 
 const SPANISH_MONTHS = ['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'];
 
-/** A real PDF with one line of text per page. */
+/** A real PDF with one line of text per page, saved as pdf-lib does by default (object and cross-reference streams). */
 async function makePdf(pages: number): Promise<Buffer> {
   const document = await PDFDocument.create();
   const font = await document.embedFont(StandardFonts.Helvetica);
@@ -41,55 +53,31 @@ async function makePdf(pages: number): Promise<Buffer> {
   return Buffer.from(await document.save());
 }
 
-/** The raw (still encoded) bytes of a page's content streams, as stored in the file. */
-function pageContent(page: PDFPage): Buffer {
-  const contents = page.node.Contents();
-  const streams = contents instanceof PDFArray ? contents.asArray().map((ref) => page.doc.context.lookup(ref)) : [contents];
-  return Buffer.concat(
-    streams.map((stream) => {
-      if (!(stream instanceof PDFRawStream)) throw new Error('unexpected content stream');
-      return Buffer.from(stream.contents);
-    }),
-  );
+/** A drawn signature, as the people's page sends it: a PNG of a stroke. */
+async function drawnSignature(): Promise<Buffer> {
+  const svg =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="90"><path d="M10 70 C 60 5, 90 5, 120 60 S 200 90, 290 20" stroke="#1a237e" stroke-width="4" fill="none"/></svg>';
+  return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
-/** Decoded text operators of pages drawn by pdf-lib (Flate-compressed, text as hex strings). */
-function pageText(page: PDFPage): string {
-  return zlib.inflateSync(pageContent(page)).toString('latin1');
+/** The text pdftotext finds, with the line breaks of table cells undone. */
+function text(pdf: Buffer): string {
+  return pdftotext(pdf).replace(/\s+/g, ' ');
 }
 
-/** How pdf-lib writes WinAnsi text in a content stream. */
-function hexText(text: string): string {
-  return Buffer.from(text, 'latin1').toString('hex').toUpperCase();
-}
-
-function elements(parent: ParentNode, out: Element[] = []): Element[] {
-  for (const node of parent.childNodes) {
-    if ('tagName' in node) {
-      out.push(node);
-      elements(node, out);
-    }
-  }
-  return out;
-}
-
-function attr(element: Element, name: string): string | undefined {
-  return element.attrs.find((a) => a.name === name)?.value;
-}
-
-function textOf(element: ParentNode): string {
-  return element.childNodes.map((node) => ('value' in node && node.nodeName === '#text' ? node.value : 'childNodes' in node ? textOf(node) : '')).join('');
-}
-
-/** The participant ids stamped directly inside an element. */
-function stampsIn(element: Element): string[] {
-  return element.childNodes.flatMap((node) => ('tagName' in node && attr(node, 'class') === 'seal-stamp' ? [attr(node, 'data-participant') ?? ''] : []));
+/** The text without any space, for values a table cell may break anywhere (hashes, action names). */
+function compact(pdf: Buffer): string {
+  return pdftotext(pdf).replace(/\s+/g, '');
 }
 
 describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
   let svc: TestService;
+  let nss: string;
+  let pem: string;
   beforeAll(async () => {
     svc = await startTestService(dialect);
+    pem = certificatePem(svc.deps.documentSigner.identity.certificate);
+    nss = trustStore(pem);
   });
   afterAll(async () => svc.close());
 
@@ -102,15 +90,15 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     return res.json().code;
   }
 
-  async function createTemplateProcess(extra: Record<string, unknown> = {}): Promise<string> {
-    const template = await call(svc.app, 'POST', '/template', { key: svc.orgA.privateKey, body: sampleTemplate() });
+  async function createTemplateProcess(extra: Record<string, unknown> = {}, org: TestOrganization = svc.orgA): Promise<string> {
+    const template = await call(svc.app, 'POST', '/template', { key: org.privateKey, body: sampleTemplate() });
     expect(template.statusCode, template.body).toBe(200);
     const { id, urls } = template.json();
     const upload = await svc.app.inject({ method: 'PUT', url: localPath(urls.complete), headers: { 'content-type': 'text/html' }, payload: COMPLETE_HTML });
     expect(upload.statusCode, upload.body).toBe(200);
     const res = await call(svc.app, 'POST', '/document/save', {
-      key: svc.orgA.privateKey,
-      body: { email: svc.orgA.email, name: 'Compraventa', document: id, data: ANSWERS, ...extra },
+      key: org.privateKey,
+      body: { email: org.email, name: 'Compraventa', document: id, data: ANSWERS, ...extra },
     });
     expect(res.statusCode, res.body).toBe(200);
     return res.json().code;
@@ -123,8 +111,8 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
   }
 
   /** Everyone signs (or approves) one second apart, then the process closes as FINISH, in one transaction. */
-  async function finish(code: string, extra: (p: ParticipantRow) => ParticipantPatch = () => ({})): Promise<string> {
-    const { process, participants } = await stored(code);
+  async function finish(code: string, extra: (p: ParticipantRow) => ParticipantPatch = () => ({}), org: TestOrganization = svc.orgA): Promise<string> {
+    const { process, participants } = await stored(code, org);
     await svc.deps.db.transaction().execute(async (trx) => {
       for (const participant of participants) {
         svc.clock.advance(1000);
@@ -162,28 +150,45 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
       .filter(({ body }) => body.template === 'process-finished' && body.subject.includes(processName));
   }
 
-  it('final file keys: the certificate and one file per document position, by source', () => {
-    expect(
-      finalFileKeys('p1', [
-        { position: 1, source: 'template' },
-        { position: 0, source: 'pdf' },
-      ]),
-    ).toEqual({
-      certificate: 'processes/p1/final/certificate.html',
-      documents: ['processes/p1/final/0.pdf', 'processes/p1/final/1.html'],
+  it('the markup the seal adds is well-formed: names are escaped and every style stays one attribute', async () => {
+    const { participants } = await stored(await createPdfProcess([{ name: SCRIPT_NAME, email: 'markup@people.test' }], await makePdf(1)));
+    const [participant] = participants;
+    if (!participant) throw new Error('no participant');
+    const locale = sealLocale('es', 'America/Bogota');
+    const blocks: CertificateBlock[] = [
+      { kind: 'title', text: SCRIPT_NAME },
+      { kind: 'fields', fields: [['Nombre', SCRIPT_NAME]] },
+      { kind: 'table', columns: ['SHA-256'], rows: [['ab'.repeat(32)]], breakable: [0] },
+      { kind: 'signature', label: 'Firma', name: SCRIPT_NAME, image: undefined },
+    ];
+    const html = certificateDocument(blocks, { title: SCRIPT_NAME, locale }) + stampMarkup(participant, locale, 'data:image/png;base64,AAAA');
+    const allowed = new Set(['style', 'class', 'data-participant', 'src', 'alt', 'lang', 'charset']);
+    const walk = (node: ParentNode): string[] =>
+      node.childNodes.flatMap((child) => ('tagName' in child ? [...child.attrs.map((a) => a.name), ...walk(child)] : []));
+    const attributes = walk(parse(html));
+    expect(attributes.filter((name) => !allowed.has(name))).toEqual([]);
+    expect(html).not.toContain('<script>');
+  });
+
+  it('final file keys: one PDF per document position, and the certificate as a PDF', () => {
+    expect(finalFileKeys('p1', [{ position: 1 }, { position: 0 }])).toEqual({
+      certificate: 'processes/p1/final/certificate.pdf',
+      documents: ['processes/p1/final/0.pdf', 'processes/p1/final/1.pdf'],
     });
   });
 
-  describe('a PDF process', () => {
+  describe('an uploaded PDF', () => {
     let code: string;
     let processId: string;
     let original: Buffer;
+    let sealed: Buffer;
+    let certificate: Buffer;
     beforeAll(async () => {
       original = await makePdf(2);
       code = await createPdfProcess(
         [
           { name: SCRIPT_NAME, email: 'eve@people.test', otpCode: true, camera: true },
-          { name: 'Łukasz Žák 李雷', email: 'lukasz@people.test', identification: '12345678', identificationType: 'CC', country: 'CO' },
+          { name: 'Łukasz Žák', email: 'lukasz@people.test', identification: '12345678', identificationType: 'CC', country: 'CO' },
           { name: 'Quiet Approver', email: 'approver@people.test', role: 'APPROVER', notification: false },
         ],
         original,
@@ -203,64 +208,90 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
       expect(await sealProcess(svc.deps, { processId })).toBe(true);
       expect(await sealProcess(svc.deps, { processId })).toBe(false);
       expect((await stored(code)).process.sealed_at).toBe(svc.clock.now().toISOString());
-    });
-
-    it('keeps the original pages byte for byte and appends the certificate pages, with title and subject', async () => {
       const { documents } = await stored(code);
       const keys = finalFileKeys(processId, documents);
-      const sealed = await PDFDocument.load(await blob(keys.documents[0] ?? ''));
-      const source = await PDFDocument.load(original);
-      expect(sealed.getPageCount()).toBeGreaterThan(source.getPageCount());
-      source.getPages().forEach((page, i) => {
-        const copy = sealed.getPage(i);
-        expect(pageContent(copy).equals(pageContent(page))).toBe(true);
-        expect(copy.getSize()).toEqual(page.getSize());
-      });
-      expect(sealed.getTitle()).toBe('Lease contract');
-      expect(sealed.getSubject()).toBe(code);
-      const certificate = sealed.getPages().slice(source.getPageCount()).map(pageText).join('\n');
-      expect(certificate).toContain(hexText('Evidence certificate'));
-      expect(certificate).toContain(hexText(documents[0]?.sha256 ?? 'missing'));
-      // Characters outside WinAnsi are replaced; the ones it has (Ž, á) are kept.
-      expect(certificate).toContain(`${hexText('?ukasz ')}8E${hexText('\u00e1k ??')}`);
-      expect(certificate).toContain(hexText('PARTICIPANT_APPROVE'));
+      sealed = await blob(keys.documents[0] ?? '');
+      certificate = await blob(keys.certificate);
     });
 
-    it('writes a self-contained, escaped certificate with every participant, the audit trail and the final files hashes', async () => {
+    it('keeps the original bytes as they were and adds the certificate pages and the signature after them (incremental update)', async () => {
+      expect(sealed.subarray(0, original.length).equals(original)).toBe(true);
+      const document = await PDFDocument.load(sealed);
+      expect(document.getPageCount()).toBeGreaterThan(2);
+      const content = text(sealed);
+      expect(content).toContain('Original page 1');
+      expect(content).toContain('Certificado de evidencias');
+      expect(content).toContain((await stored(code)).documents[0]?.sha256);
+      expect(content).toContain('Łukasz Žák');
+      expect(content).toContain(SCRIPT_NAME);
+      expect(compact(sealed)).toContain('PARTICIPANT_APPROVE');
+    });
+
+    it('pdfsig reports the signature valid, ETSI.CAdES.detached, covering the whole file, and the certificate trusted', () => {
+      for (const file of [sealed, certificate]) {
+        const report = pdfsig(file, nss);
+        expect(report).toContain('Signature Type: ETSI.CAdES.detached');
+        expect(report).toContain('Total document signed');
+        expect(report).toContain('Signature Validation: Signature is Valid.');
+        expect(report).toContain('Certificate Validation: Certificate is Trusted.');
+      }
+    });
+
+    it('one changed byte gives a digest mismatch', () => {
+      const changed = Buffer.from(sealed);
+      const at = changed.indexOf('Original page 1') >= 0 ? changed.indexOf('Original page 1') : original.length - 40;
+      changed[at] = (changed[at] ?? 0) ^ 0x01;
+      expect(pdfsig(changed, nss)).toContain('Digest Mismatch');
+    });
+
+    it('openssl cms -verify agrees, and the signed attributes are those of PAdES B-B', async () => {
+      for (const file of [sealed, certificate]) expect(opensslVerify(file, pem).output).toContain('Verification successful');
+      const { cms, content } = lastSignature(sealed);
+      const signed = new pkijs.SignedData({ schema: parseDer(cms, (schema) => new pkijs.ContentInfo({ schema })).content });
+      const attributes = signed.signerInfos[0]?.signedAttrs?.attributes.map((a) => a.type).sort();
+      expect(attributes).toEqual([OID.contentType, OID.messageDigest, OID.signingCertificateV2].sort());
+      const digest = signed.signerInfos[0]?.signedAttrs?.attributes.find((a) => a.type === OID.messageDigest)?.values[0];
+      expect(digest instanceof asn1js.OctetString && Buffer.from(digest.valueBlock.valueHexView).equals(Buffer.from(await sha256Of(content)))).toBe(true);
+    });
+
+    it('qpdf --check finds nothing wrong', () => {
+      for (const file of [sealed, certificate]) expect(qpdfCheck(file).output).toContain('No syntax or stream encoding errors found');
+    });
+
+    it('stamps the QR code and the verification link on the pages of a PDF that was not signed before', () => {
+      const content = text(sealed);
+      expect(content).toContain(`${PUBLIC_URL}/verify?code=${code}`);
+      const pagesWithImages = new Set(pdfImages(sealed).map((line) => line.trim().split(/\s+/)[0]));
+      expect(pagesWithImages).toEqual(new Set(['1', '2']));
+    });
+
+    it('the certificate PDF holds every participant, how each was identified, the audit trail and the final file hashes', async () => {
       const { documents, participants } = await stored(code);
-      const keys = finalFileKeys(processId, documents);
-      const html = (await blob(keys.certificate)).toString('utf8');
-      const tree = elements(parse(html));
-      expect(html).not.toContain('<script>');
-      expect(tree.filter((e) => ['script', 'link', 'img', 'iframe', 'object'].includes(e.tagName))).toEqual([]);
-      expect(tree.some((e) => attr(e, 'src') !== undefined || attr(e, 'href') !== undefined)).toBe(false);
-      expect(tree.some((e) => e.tagName === 'td' && textOf(e) === SCRIPT_NAME)).toBe(true);
-      expect(html).toContain(code);
-      expect(html).toContain(svc.orgA.email);
-      expect(html).toContain(documents[0]?.sha256);
-      expect(html).toContain(sha256(await blob(keys.documents[0] ?? '')));
-      for (const p of participants) expect(html).toContain(p.participant_id);
-      expect(html).toContain('CC 12345678');
-      const row = (label: string) => tree.find((e) => e.tagName === 'tr' && e.childNodes.some((c) => 'tagName' in c && textOf(c) === label));
-      const similarity = row('Face similarity');
-      expect(similarity ? textOf(similarity) : '').toBe('Face similarity93%');
-      expect(html).toContain('one-time code by e-mail');
-      expect(html).toContain('PARTICIPANT_SIGN');
-      expect(tree.some((e) => e.tagName === 'td' && textOf(e) === 'ip: 203.0.113.7; userAgent: Mozilla/5.0 <test>')).toBe(true);
-      expect(html).toContain('Łukasz Žák 李雷');
+      const content = text(certificate);
+      expect(content).toContain(code);
+      expect(content).toContain(svc.orgA.email);
+      expect(content).toContain(documents[0]?.sha256);
+      expect(compact(certificate)).toContain(sha256(sealed));
+      for (const p of participants) expect(content).toContain(p.participant_id);
+      expect(content).toContain('CC 12345678');
+      expect(content).toContain('Similitud facial 93%');
+      expect(content).toContain('código de un solo uso por correo electrónico');
+      expect(content).toContain('Dirección IP 203.0.113.7');
+      expect(content).toContain('Navegador Mozilla/5.0 <test>');
+      expect(content).toContain('America/Bogota');
+      expect(content).toMatch(/GMT-5/);
     });
 
     it('GET /document shows the certificate and the signed document URLs, which download the final files', async () => {
-      const { documents } = await stored(code);
-      const keys = finalFileKeys(processId, documents);
       const view = (await call(svc.app, 'GET', '/document', { key: svc.orgA.publicKey, query: { code } })).json();
-      const certificate = await svc.app.inject({ method: 'GET', url: localPath(view.certificateUrl) });
-      expect(certificate.statusCode).toBe(200);
-      expect(certificate.rawPayload.equals(await blob(keys.certificate))).toBe(true);
+      const downloaded = await svc.app.inject({ method: 'GET', url: localPath(view.certificateUrl) });
+      expect(downloaded.statusCode).toBe(200);
+      expect(downloaded.headers['content-type']).toContain('application/pdf');
+      expect(downloaded.rawPayload.equals(certificate)).toBe(true);
       const signed = await svc.app.inject({ method: 'GET', url: localPath(view.documents[0].signedUrl) });
       expect(signed.statusCode).toBe(200);
       expect(signed.headers['content-type']).toContain('application/pdf');
-      expect(signed.rawPayload.equals(await blob(keys.documents[0] ?? ''))).toBe(true);
+      expect(signed.rawPayload.equals(sealed)).toBe(true);
     });
 
     it('queues one process-finished e-mail per notified participant, with their link', async () => {
@@ -280,84 +311,162 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     });
   });
 
-  describe('a template process', () => {
+  describe('a template document', () => {
     let code: string;
     let processId: string;
+    let pdf: Buffer;
     beforeAll(async () => {
       code = await createTemplateProcess();
-      processId = await finish(code);
-      expect(await sealProcess(svc.deps, { processId })).toBe(true);
-    });
-
-    async function sealedHtml(): Promise<{ html: string; tree: Element[] }> {
-      const { documents } = await stored(code);
-      const html = (await blob(finalFileKeys(processId, documents).documents[0] ?? '')).toString('utf8');
-      return { html, tree: elements(parse(html)) };
-    }
-
-    it("stamps each signer in their placeholder: the buyer's id (its name twin ignored), every one of the seller's names", async () => {
       const { participants } = await stored(code);
       const buyer = participants.find((p) => p.signer_type === 'buyer');
       const seller = participants.find((p) => p.signer_type === 'seller');
-      const { tree } = await sealedHtml();
-      const margins = tree.filter((e) => attr(e, 'class') === 'sign-margin');
-      expect(margins.map(stampsIn)).toEqual([[buyer?.participant_id], [], [seller?.participant_id], [seller?.participant_id]]);
-      const stamp = tree.find((e) => attr(e, 'data-participant') === buyer?.participant_id);
-      const text = stamp ? textOf(stamp) : '';
-      expect(text).toContain('Ana Gómez');
-      expect(text).toContain('Signed electronically');
-      expect(text).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC/);
-      expect(text).toContain(`Participant ID: ${buyer?.participant_id}`);
-      expect(text).toContain('Code: not requested');
-      expect(text).toContain('Identity: not requested');
-      expect(tree.some((e) => attr(e, 'class') === 'seal-signatures')).toBe(false);
+      if (!buyer || !seller) throw new Error('template signers missing');
+      // The buyer draws a signature; the seller sends none and is written by name.
+      await signDocument(svc.deps, { token: buyer.link_token, ip: '198.51.100.4', userAgent: 'Firefox/140', signatureImage: await drawnSignature() });
+      const outcome = await signDocument(svc.deps, { token: seller.link_token });
+      expect(outcome.processStatus).toBe('FINISH');
+      processId = (await stored(code)).process.id;
+      expect(await sealProcess(svc.deps, { processId })).toBe(true);
+      pdf = await blob(finalFileKeys(processId, (await stored(code)).documents).documents[0] ?? '');
     });
 
-    it('fills signDate with the signing date in Spanish and shows signComplete', async () => {
+    it('renders the filled document to a PDF whose text holds the answers, the signers and the signing date in Spanish', async () => {
       const { process } = await stored(code);
-      const { tree, html } = await sealedHtml();
-      const finishedAt = new Date(process.updated_at);
-      const expected = `${String(finishedAt.getUTCDate()).padStart(2, '0')} de ${SPANISH_MONTHS[finishedAt.getUTCMonth()]} de ${finishedAt.getUTCFullYear()}`;
-      const signDate = tree.find((e) => attr(e, 'name') === 'signDate');
-      expect(signDate ? textOf(signDate) : '').toBe(expected);
-      const complete = tree.find((e) => attr(e, 'name') === 'signComplete');
-      expect(complete && attr(complete, 'hidden')).toBeUndefined();
-      expect(html).toContain('<p name="signComplete">Documento firmado por todas las partes.</p>');
-      expect(html).toContain('Comprador: <span name="buyer_name">ANA GÓMEZ</span>');
+      const content = text(pdf);
+      expect(content).toContain('Comprador: ANA GÓMEZ');
+      expect(content).toContain('Precio: 50.000');
+      expect(content).toContain('Documento firmado por todas las partes.');
+      expect(content).toContain('Ana Gómez');
+      expect(content).toContain('Luis Pérez');
+      expect(content).toContain('Firmado electrónicamente');
+      // The day in the organization's time zone (America/Bogota, UTC-5).
+      const local = new Date(new Date(process.updated_at).getTime() - 5 * 3_600_000);
+      const expected = `${String(local.getUTCDate()).padStart(2, '0')} de ${SPANISH_MONTHS[local.getUTCMonth()]} de ${local.getUTCFullYear()}`;
+      expect(content).toContain(`Firmado el ${expected}.`);
+      expect(content).toContain(`${PUBLIC_URL}/verify?code=${code}`);
+      expect(content).toContain('Dirección IP 198.51.100.4');
     });
 
-    it('carries the certificate at the end of the body, with the hash of the document as signed', async () => {
-      const { documents } = await stored(code);
-      const { tree, html } = await sealedHtml();
-      const body = tree.find((e) => e.tagName === 'body');
-      const last = body?.childNodes.filter((n): n is Element => 'tagName' in n).at(-1);
-      expect(last && attr(last, 'class')).toBe('seal-certificate');
-      expect(html).toContain(documents[0]?.sha256);
-      expect(html).toContain('certificate.html');
+    it("places the drawn signature image in the buyer's place and the certificate, and signs the PDF", () => {
+      // The buyer's stamp and the certificate's copy of the signature (the footer's QR code is vector art).
+      const images = pdfImages(pdf).map((line) => line.trim().split(/\s+/));
+      expect(images.filter((columns) => columns[2] === 'image').map((columns) => columns[3])).toEqual(['300', '300']);
+      const report = pdfsig(pdf, nss);
+      expect(report).toContain('Signature Type: ETSI.CAdES.detached');
+      expect(report).toContain('Signature Validation: Signature is Valid.');
+      expect(report).toContain('Certificate Validation: Certificate is Trusted.');
+      expect(qpdfCheck(pdf).output).toContain('No syntax or stream encoding errors found');
+    });
+
+    it('the signature image is stored under the participant and recorded with the signature', async () => {
+      const { participants } = await stored(code);
+      const buyer = participants.find((p) => p.signer_type === 'buyer');
+      const seller = participants.find((p) => p.signer_type === 'seller');
+      expect(buyer?.signature_key).toMatch(new RegExp(`^processes/${processId}/participants/${buyer?.participant_id}/signature-.+\\.png$`));
+      expect((await blob(buyer?.signature_key ?? '')).equals(await drawnSignature())).toBe(true);
+      expect(seller?.signature_key).toBeNull();
     });
   });
 
-  it('stamps participants without a type, or without a placeholder, in a signatures block at the end; names are escaped', async () => {
-    const code = await createTemplateProcess({
-      signProfile: [
-        { name: 'Ana Gómez', email: 'ana@buyer.test', type: 'buyer' },
-        { name: SCRIPT_NAME, email: 'eve@people.test', type: 'witness' },
-        { name: 'Omar Approver', email: 'omar@people.test', role: 'APPROVER' },
-      ],
-    });
+  it('the signature image is a PNG of at most 512 KB, checked by its first bytes: 400 empty, 413 too large, 415 not a PNG, and nothing is kept', async () => {
+    const code = await createPdfProcess([{ name: 'Picky Signer', email: 'picky@people.test' }], await makePdf(1));
+    const { participants } = await stored(code);
+    const token = participants[0]?.link_token ?? '';
+    const refusal = async (image: Buffer) =>
+      signDocument(svc.deps, { token, signatureImage: image }).then(
+        () => undefined,
+        (error: { statusCode?: number; message?: string }) => ({ statusCode: error.statusCode, message: error.message?.split(':')[0] }),
+      );
+    const png = await drawnSignature();
+    expect(await refusal(Buffer.alloc(0))).toEqual({ statusCode: 400, message: 'SIGNATURE_IMAGE_EMPTY' });
+    expect(await refusal(Buffer.concat([png, Buffer.alloc(512 * 1024)]))).toEqual({ statusCode: 413, message: 'SIGNATURE_IMAGE_TOO_LARGE' });
+    expect(await refusal(await sharp(png).jpeg().toBuffer())).toEqual({ statusCode: 415, message: 'SIGNATURE_IMAGE_NOT_PNG' });
+    const { participants: after } = await stored(code);
+    expect(after[0]?.status).not.toBe('FINISH');
+    expect(after[0]?.signature_key).toBeNull();
+  });
+
+  it('a signature refused after its image was stored (a code still to verify) leaves no image behind', async () => {
+    const code = await createPdfProcess([{ name: 'Early Signer', email: 'early@people.test', otpCode: true }], await makePdf(1));
+    const { process, participants } = await stored(code);
+    await expect(signDocument(svc.deps, { token: participants[0]?.link_token ?? '', signatureImage: await drawnSignature() })).rejects.toThrow('OTP_REQUIRED');
+    const folder = path.join(svc.config.dataDir, 'files', 'processes', process.id, 'participants');
+    expect(fs.existsSync(folder) ? fs.readdirSync(folder, { recursive: true }).filter((f) => String(f).endsWith('.png')) : []).toEqual([]);
+    expect((await stored(code)).participants[0]?.signature_key).toBeNull();
+  });
+
+  it('sealing run twice writes nothing new: the second run finds the stored files and keeps them', async () => {
+    const code = await createPdfProcess([{ name: 'Retry Signer', email: 'retry@people.test' }], await makePdf(1));
     const processId = await finish(code);
     expect(await sealProcess(svc.deps, { processId })).toBe(true);
-    const { documents, participants } = await stored(code);
-    const html = (await blob(finalFileKeys(processId, documents).documents[0] ?? '')).toString('utf8');
-    expect(html).not.toContain('<script>');
-    const tree = elements(parse(html));
-    const block = tree.find((e) => attr(e, 'class') === 'seal-signatures');
-    const [ana, eve, omar] = participants;
-    expect(block ? stampsIn(block) : []).toEqual([eve?.participant_id, omar?.participant_id]);
-    expect(block ? textOf(block) : '').toContain(SCRIPT_NAME);
-    expect(block ? textOf(block) : '').toContain('Approved electronically');
-    const buyer = tree.find((e) => attr(e, 'id') === 'buyer');
-    expect(buyer ? stampsIn(buyer) : []).toEqual([ana?.participant_id]);
+    const { documents } = await stored(code);
+    const keys = finalFileKeys(processId, documents);
+    const first = [await blob(keys.documents[0] ?? ''), await blob(keys.certificate)];
+    const recorded = await listFinalFiles(svc.deps.db, processId);
+    expect(recorded.map((r) => r.sha256).sort()).toEqual(first.map(sha256).sort());
+    // As if the mark had not committed: the files exist, the mark does not.
+    await svc.deps.db.updateTable('processes').set({ sealed_at: null }).where('id', '=', processId).execute();
+    svc.clock.advance(60_000);
+    expect(await sealProcess(svc.deps, { processId })).toBe(true);
+    const second = [await blob(keys.documents[0] ?? ''), await blob(keys.certificate)];
+    expect(second.map((b, i) => b.equals(first[i] ?? Buffer.alloc(0)))).toEqual([true, true]);
+    expect(await listFinalFiles(svc.deps.db, processId)).toEqual(recorded);
+  });
+
+  it('a run that stopped half-way keeps the files it wrote and writes the rest', async () => {
+    const code = await createPdfProcess([{ name: 'Half Signer', email: 'half@people.test' }], await makePdf(1));
+    const processId = await finish(code);
+    expect(await sealProcess(svc.deps, { processId })).toBe(true);
+    const { documents } = await stored(code);
+    const keys = finalFileKeys(processId, documents);
+    const document = await blob(keys.documents[0] ?? '');
+    await svc.deps.blobs.delete([keys.certificate]);
+    await svc.deps.db.updateTable('processes').set({ sealed_at: null }).where('id', '=', processId).execute();
+    expect(await sealProcess(svc.deps, { processId })).toBe(true);
+    expect((await blob(keys.documents[0] ?? '')).equals(document)).toBe(true);
+    const certificate = await blob(keys.certificate);
+    expect(compact(certificate)).toContain(sha256(document));
+    expect(pdfsig(certificate, nss)).toContain('Signature is Valid.');
+  });
+
+  it('a PDF signed before upload keeps its first signature valid after sealing', async () => {
+    const earlier = await identityFromStored(await makeSelfSignedIdentity({ commonName: 'Earlier Signer', now: new Date(), years: 1 }));
+    const update = await IncrementalUpdate.open(await makePdf(1));
+    if (!update) throw new Error('cannot open');
+    update.addSignaturePlaceholder({
+      page: update.document.getPage(0),
+      fieldName: 'Earlier',
+      signerName: 'Earlier Signer',
+      reason: 'r',
+      location: 'l',
+      signedAt: new Date(),
+    });
+    const signedBefore = await fillSignature(await update.bytes(), { identity: earlier, timestamps: undefined });
+    const code = await createPdfProcess([{ name: 'Second Signer', email: 'second@people.test' }], signedBefore);
+    const processId = await finish(code);
+    expect(await sealProcess(svc.deps, { processId })).toBe(true);
+    const sealed = await blob(finalFileKeys(processId, (await stored(code)).documents).documents[0] ?? '');
+    expect(sealed.subarray(0, signedBefore.length).equals(signedBefore)).toBe(true);
+    const report = pdfsig(sealed, nss);
+    const signatures = report.split(/Signature #\d+:/).slice(1);
+    expect(signatures).toHaveLength(2);
+    expect(signatures[0]).toContain('Earlier Signer');
+    expect(signatures[0]).toContain('Signature Validation: Signature is Valid.');
+    expect(signatures[0]).not.toContain('Total document signed');
+    expect(signatures[1]).toContain('Signature Validation: Signature is Valid.');
+    expect(signatures[1]).toContain('Total document signed');
+  });
+
+  it('a PDF that cannot be opened (encrypted) is kept as it was, and the certificate says so', async () => {
+    const plain = Buffer.from(await (await PDFDocument.load(await makePdf(1))).save({ useObjectStreams: false })).toString('latin1');
+    const encrypted = Buffer.from(plain.replace('trailer\n<<', 'trailer\n<<\n/Encrypt 1 0 R'), 'latin1');
+    const code = await createPdfProcess([{ name: 'Locked Signer', email: 'locked@people.test' }], encrypted);
+    const processId = await finish(code);
+    expect(await sealProcess(svc.deps, { processId })).toBe(true);
+    const { documents } = await stored(code);
+    const keys = finalFileKeys(processId, documents);
+    expect((await blob(keys.documents[0] ?? '')).equals(encrypted)).toBe(true);
+    expect(text(await blob(keys.certificate))).toContain('PDF original sin cambios');
   });
 
   it('a process that is not finished, or unknown, is not sealed and gets no files', async () => {
@@ -369,73 +478,64 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     expect(await readBlobBytes(svc.deps.blobs, keys.certificate)).toBeUndefined();
     expect(await readBlobBytes(svc.deps.blobs, keys.documents[0] ?? '')).toBeUndefined();
     expect((await stored(code)).process.sealed_at).toBeNull();
-    const view = (await call(svc.app, 'GET', '/document', { key: svc.orgA.publicKey, query: { code } })).json();
-    expect(view.certificateUrl).toBeUndefined();
   });
 
-  it('a run that crashed before the mark is simply run again: it writes the same bytes and seals', async () => {
-    const code = await createPdfProcess([{ name: 'Retry Signer', email: 'retry@people.test' }], await makePdf(1));
-    const processId = await finish(code);
+  it("an organization set to English in another time zone gets English evidence in its time zone, and A's stays Spanish", async () => {
+    await updateSettings(svc.deps.db, { organizationId: svc.orgB.id, changes: { language: 'en', timeZone: 'Asia/Tokyo' } });
+    const code = await createPdfProcess([{ name: 'Tokyo Signer', email: 'tokyo@people.test' }], await makePdf(1), svc.orgB);
+    const processId = await finish(code, () => ({}), svc.orgB);
     expect(await sealProcess(svc.deps, { processId })).toBe(true);
-    const { documents } = await stored(code);
-    const keys = finalFileKeys(processId, documents);
-    const first = [await blob(keys.documents[0] ?? ''), await blob(keys.certificate)];
-    // As if the transaction had not committed: the files exist, the mark does not.
-    await svc.deps.db.updateTable('processes').set({ sealed_at: null }).where('id', '=', processId).execute();
-    svc.clock.advance(60_000);
-    expect(await sealProcess(svc.deps, { processId })).toBe(true);
-    const second = [await blob(keys.documents[0] ?? ''), await blob(keys.certificate)];
-    expect(second.map((b, i) => b.equals(first[i] ?? Buffer.alloc(0)))).toEqual([true, true]);
+    const { documents } = await stored(code, svc.orgB);
+    const certificate = text(await blob(finalFileKeys(processId, documents).certificate));
+    expect(certificate).toContain('Evidence certificate');
+    expect(certificate).toContain('Asia/Tokyo');
+    expect(certificate).toMatch(/GMT\+9/);
+    expect(certificate).not.toContain('Certificado de evidencias');
+    expect(certificate).not.toContain(svc.orgA.email);
+  });
+});
+
+describe.each(dialects)('PAdES B-T with a timestamp authority (%s)', (dialect) => {
+  let svc: TestService;
+  let tsa: TimestampAuthority;
+  beforeAll(async () => {
+    tsa = await startTimestampAuthority();
+    svc = await startTestService(dialect, { TSA_URL: tsa.url });
+  });
+  afterAll(async () => {
+    await svc.close();
+    await tsa.close();
   });
 
-  it('a PDF pdf-lib cannot open (encrypted) is kept as it was, and the certificate says so', async () => {
-    const plain = Buffer.from(await (await PDFDocument.load(await makePdf(1))).save({ useObjectStreams: false })).toString('latin1');
-    const encrypted = Buffer.from(plain.replace('trailer\n<<', 'trailer\n<<\n/Encrypt 1 0 R'), 'latin1');
-    const code = await createPdfProcess([{ name: 'Locked Signer', email: 'locked@people.test' }], encrypted);
-    const processId = await finish(code);
-    expect(await sealProcess(svc.deps, { processId })).toBe(true);
-    const { documents } = await stored(code);
-    const keys = finalFileKeys(processId, documents);
-    expect((await blob(keys.documents[0] ?? '')).equals(encrypted)).toBe(true);
-    expect((await blob(keys.certificate)).toString('utf8')).toContain('Original PDF unchanged');
-  });
-
-  it('long audit lines wrap and the certificate takes as many pages as needed; the output does not depend on the clock', async () => {
-    const long = Array.from({ length: 400 }, (_, i) => `word${i}`).join(' ');
-    const blocks = [
-      { kind: 'title' as const, text: 'Evidence certificate' },
-      {
-        kind: 'table' as const,
-        columns: ['Time', 'Action', 'Message'],
-        rows: Array.from({ length: 60 }, () => ['2026-01-01T00:00:00.000Z', 'NOTE', long]),
-        breakable: [],
-      },
-    ];
-    const options = { title: 'T', subject: 'CODE', modifiedAt: new Date('2026-01-01T00:00:00.000Z'), footer: 'Evidence certificate CODE', blocks };
-    const source = await makePdf(1);
-    const once = await appendCertificatePages(source, options);
-    svc.clock.advance(3_600_000);
-    const twice = await appendCertificatePages(source, options);
-    expect(once && twice && once.equals(twice)).toBe(true);
-    const document = await PDFDocument.load(once ?? Buffer.alloc(0));
-    expect(document.getPageCount()).toBeGreaterThan(10);
-    const last = pageText(document.getPage(document.getPageCount() - 1));
-    expect(last).toContain(hexText(`page ${document.getPageCount() - 1} of ${document.getPageCount() - 1}`));
-    // Every line drawn stays within the right margin: measured with the font it was drawn in.
-    const fonts = await PDFDocument.create();
-    const regular = await fonts.embedFont(StandardFonts.Helvetica);
-    const bold = await fonts.embedFont(StandardFonts.HelveticaBold);
-    let lines = 0;
-    for (const page of document.getPages().slice(1)) {
-      for (const match of pageText(page).matchAll(/\/(Helvetica(?:-Bold)?)-\d+ ([\d.]+) Tf\n[\s\S]*?1 0 0 1 ([\d.]+) ([\d.]+) Tm\n<([0-9A-F]*)> Tj/g)) {
-        const [, fontName, size, x, y, hex] = match;
-        const text = Buffer.from(hex ?? '', 'hex').toString('latin1');
-        const width = (fontName === 'Helvetica-Bold' ? bold : regular).widthOfTextAtSize(text, Number(size));
-        expect(Number(x) + width).toBeLessThanOrEqual(595.28 - 56.7 + 0.01);
-        expect(Number(y)).toBeGreaterThan(0);
-        lines++;
-      }
-    }
-    expect(lines).toBeGreaterThan(300);
+  it('the signature carries an RFC 3161 timestamp over its signature value, from the TSA_URL authority', async () => {
+    const upload = await call(svc.app, 'POST', '/document/upload', {
+      key: svc.orgA.privateKey,
+      body: { email: svc.orgA.email, name: 'Stamped', file: (await makePdf(1)).toString('base64'), signProfile: [{ name: 'Tess', email: 'tess@people.test' }] },
+    });
+    expect(upload.statusCode, upload.body).toBe(200);
+    const process = await findProcessByCode(svc.deps.db, svc.orgA.id, upload.json().code);
+    if (!process) throw new Error('not stored');
+    const [participant] = await listParticipants(svc.deps.db, process.id);
+    await signDocument(svc.deps, { token: participant?.link_token ?? '' });
+    expect(await sealProcess(svc.deps, { processId: process.id })).toBe(true);
+    expect(tsa.issued).toBe(2);
+    const sealed = await readBlobBytes(svc.deps.blobs, finalFileKeys(process.id, [{ position: 0 }]).documents[0] ?? '');
+    const { cms } = lastSignature(sealed ?? Buffer.alloc(0));
+    const signed = new pkijs.SignedData({ schema: parseDer(cms, (schema) => new pkijs.ContentInfo({ schema })).content });
+    const signerInfo = signed.signerInfos[0];
+    const token = signerInfo?.unsignedAttrs?.attributes.find((a) => a.type === OID.signatureTimeStampToken)?.values[0];
+    if (!token || !signerInfo) throw new Error('no timestamp token');
+    const tokenData = new pkijs.SignedData({ schema: new pkijs.ContentInfo({ schema: token }).content });
+    const info = parseDer(new Uint8Array(tokenData.encapContentInfo.eContent?.getValue() ?? new ArrayBuffer(0)), (schema) => new pkijs.TSTInfo({ schema }));
+    const imprint = Buffer.from(info.messageImprint.hashedMessage.valueBlock.valueHexView);
+    expect(imprint.equals(Buffer.from(await sha256Of(new Uint8Array(signerInfo.signature.valueBlock.valueHexView))))).toBe(true);
+    const verified = await tokenData.verify({
+      signer: 0,
+      trustedCerts: [tsa.identity.certificate],
+      // For a timestamp token pkijs checks the TSTInfo's imprint against the data timestamped.
+      data: signerInfo.signature.valueBlock.valueHexView.slice().buffer,
+    });
+    expect(verified).toBe(true);
+    expect(pdfsig(sealed ?? Buffer.alloc(0), trustStore(certificatePem(svc.deps.documentSigner.identity.certificate)))).toContain('Signature is Valid.');
   });
 });

@@ -11,6 +11,7 @@ import { templateFiles } from './migrations/005_template_files.js';
 import { attemptInstance } from './migrations/006_attempt_instance.js';
 import { verifaceReview } from './migrations/007_veriface_review.js';
 import { organizationSettings } from './migrations/008_organization_settings.js';
+import { sealedPdfs } from './migrations/009_sealed_pdfs.js';
 import { faceFailure } from './migrations/010_face_failure.js';
 import { photoVault } from './migrations/011_photo_vault.js';
 import type { Database } from './schema.js';
@@ -51,6 +52,7 @@ const migrations: MigrationProvider = {
       '006_attempt_instance': attemptInstance,
       '007_veriface_review': verifaceReview,
       '008_organization_settings': organizationSettings,
+      '009_sealed_pdfs': sealedPdfs,
       '010_face_failure': faceFailure,
       '011_photo_vault': photoVault,
     };

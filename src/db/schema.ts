@@ -164,6 +164,8 @@ export interface ParticipantsTable {
   camera_last_failure: string | null;
   camera_verified_at: string | null;
   signed_at: string | null;
+  /** Blob key of the PNG the participant signed with (drawn or typed), when their page sent one. */
+  signature_key: string | null;
   rejected_at: string | null;
   reject_reason: string | null;
   block_reason: string | null;
@@ -182,6 +184,14 @@ export interface ProcessEventsTable {
   message: string | null;
   detail: string | null;
   at: string;
+}
+
+/** A final file of a sealed process, with the SHA-256 of its bytes as written. */
+export interface FinalFilesTable {
+  process_id: string;
+  file_key: string;
+  sha256: string;
+  created_at: string;
 }
 
 export interface SettingsTable {
@@ -309,6 +319,7 @@ export interface Database {
   process_events: ProcessEventsTable;
   settings: SettingsTable;
   photo_blobs: PhotoBlobsTable;
+  final_files: FinalFilesTable;
 }
 
 export type TemplateRow = Selectable<TemplatesTable>;
@@ -317,6 +328,7 @@ export type ProcessRow = Selectable<ProcessesTable>;
 export type ProcessDocumentRow = Selectable<ProcessDocumentsTable>;
 export type ParticipantRow = Selectable<ParticipantsTable>;
 export type ProcessEventRow = Selectable<ProcessEventsTable>;
+export type FinalFileRow = Selectable<FinalFilesTable>;
 export type ReferenceLinkRow = Selectable<ReferenceLinksTable>;
 export type OrganizationRow = Selectable<OrganizationsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;

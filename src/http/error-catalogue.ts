@@ -70,6 +70,9 @@ export const ERROR_CATALOGUE = {
   PARTICIPANT_ALREADY_DONE: { status: [400], meaning: 'The participant has already signed, approved or rejected' },
   PARTICIPANT_BLOCKED: { status: [400], meaning: 'Three failed identity checks blocked the participant' },
   WRONG_ROLE: { status: [400], meaning: 'Signers sign and approvers approve' },
+  SIGNATURE_IMAGE_EMPTY: { status: [400], meaning: 'The signature image had no bytes' },
+  SIGNATURE_IMAGE_TOO_LARGE: { status: [413], meaning: 'The signature image is larger than 512 KB' },
+  SIGNATURE_IMAGE_NOT_PNG: { status: [415], meaning: 'The signature image must be a PNG' },
   REJECT_REASON_REQUIRED: { status: [400], meaning: 'A rejection needs a reason' },
   IDENTITY_VALIDATION_REQUIRED: { status: [400], meaning: 'The photo and face comparison must pass before signing' },
   IDENTITY_ALREADY_VERIFIED: { status: [400], meaning: "The participant's identity is already verified" },
@@ -115,6 +118,10 @@ export const ERROR_CATALOGUE = {
     meaning: 'The embedded flow cannot open: the key, the document, the participant or the embedding origin is not one the organization allows',
   },
   PHONE_NOT_ON_RECORD: { status: [400], meaning: 'The participant has no phone number to send the link to' },
+
+  // Verification of final documents
+  VERIFY_INPUT_REQUIRED: { status: [400], meaning: 'Send a PDF (application/pdf or a form upload) or a code to verify' },
+  VERIFY_FILE_TOO_LARGE: { status: [413], meaning: 'The PDF to verify is larger than the service takes' },
 
   // Webhooks
   WEBHOOK_ALREADY_EXISTS: { status: [400], meaning: 'A webhook of this name exists in the organization' },

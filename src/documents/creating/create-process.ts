@@ -179,6 +179,7 @@ function participantRows(options: {
     camera_last_failure: null,
     camera_verified_at: null,
     signed_at: null,
+    signature_key: null,
     rejected_at: null,
     reject_reason: null,
     block_reason: null,

@@ -1,7 +1,10 @@
 import type { ServiceContext } from '../../context.js';
 import type { ParticipantRow, ProcessStatus } from '../../db/schema.js';
-import { badRequest } from '../../http/errors.js';
+import { writeBlobBytes } from '../../files/blob-bytes.js';
+import { ApiError, badRequest } from '../../http/errors.js';
+import { newToken } from '../../ids.js';
 import { enqueue } from '../../outbox/enqueue.js';
+import { imageTypeOf } from '../../veriface/images.js';
 import { closeProcess } from '../lifecycle/close-process.js';
 import { recordProcessEvent } from '../process-events.js';
 import { changeSigning, loadSigning, requirementsOf, type SigningView, signingView } from './signer-access.js';
@@ -22,6 +25,16 @@ export { type PhotoKind, submitPhoto } from './signer-photos.js';
 export const SEAL_PROCESS_JOB = 'seal-process';
 
 export const REJECT_REASON_MAX_LENGTH = 1000;
+
+/** Largest signature image (drawn or typed on the participant's page) the service keeps. */
+export const SIGNATURE_IMAGE_MAX_BYTES = 512 * 1024;
+
+/** A PNG recognised by its first bytes, as the photos are, not by what the client claims. */
+function checkSignatureImage(image: Buffer): void {
+  if (image.length === 0) throw badRequest('SIGNATURE_IMAGE_EMPTY');
+  if (image.length > SIGNATURE_IMAGE_MAX_BYTES) throw new ApiError(413, `SIGNATURE_IMAGE_TOO_LARGE: at most ${SIGNATURE_IMAGE_MAX_BYTES} bytes`);
+  if (imageTypeOf(image) !== 'png') throw new ApiError(415, 'SIGNATURE_IMAGE_NOT_PNG');
+}
 
 export interface SigningOutcome {
   status: ParticipantRow['status'];
@@ -46,18 +59,29 @@ export async function openSigning(ctx: ServiceContext, options: { token: string 
  * them are met. The last one finishes the process and queues its sealing; otherwise the next turn
  * is invited when nobody of this one is left to act.
  */
-async function finish(ctx: ServiceContext, options: { token: string; role: ParticipantRow['role']; ip?: string; userAgent?: string }): Promise<SigningOutcome> {
+async function finish(
+  ctx: ServiceContext,
+  options: { token: string; role: ParticipantRow['role']; ip?: string; userAgent?: string; signatureImage?: Buffer },
+): Promise<SigningOutcome> {
   const signing = await loadSigning(ctx, options.token);
   if (signing.participant.role !== options.role) throw badRequest('WRONG_ROLE');
   const detail = {
     ...(options.ip === undefined ? {} : { ip: options.ip }),
     ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
   };
+  let signatureKey: string | undefined;
+  if (options.signatureImage !== undefined) {
+    checkSignatureImage(options.signatureImage);
+    // A key of its own per attempt: a signature refused below never replaces one kept.
+    signatureKey = `processes/${signing.process.id}/participants/${signing.participant.participant_id}/signature-${newToken(9)}.png`;
+    await writeBlobBytes(ctx.blobs, signatureKey, options.signatureImage, 'image/png');
+  }
+  const written = signatureKey;
   return changeSigning(ctx, signing, async ({ trx, fresh, now, update }) => {
     const requirements = requirementsOf(fresh.participant);
     if (requirements.otpCode.required && !requirements.otpCode.verified) throw badRequest('OTP_REQUIRED');
     if (requirements.camera.required && !requirements.camera.verified) throw badRequest('IDENTITY_VALIDATION_REQUIRED');
-    const participant = await update({ status: 'FINISH', signed_at: now });
+    const participant = await update({ status: 'FINISH', signed_at: now, ...(written === undefined ? {} : { signature_key: written }) });
     await recordProcessEvent(trx, ctx.clock, {
       process: fresh.process,
       action: options.role === 'SIGNER' ? 'PARTICIPANT_SIGN' : 'PARTICIPANT_APPROVE',
@@ -75,10 +99,17 @@ async function finish(ctx: ServiceContext, options: { token: string; role: Parti
       { kind: 'job', organizationId: closed.organization_id, payload: { name: SEAL_PROCESS_JOB, data: { processId: closed.id } } },
     ]);
     return { status: participant.status, processStatus: closed.status };
+  }).catch(async (error: unknown) => {
+    if (written !== undefined) await ctx.blobs.delete([written]);
+    throw error;
   });
 }
 
-export async function signDocument(ctx: ServiceContext, options: { token: string; ip?: string; userAgent?: string }): Promise<SigningOutcome> {
+/** `signatureImage`: the PNG the participant drew or typed, placed where they sign in the final documents. */
+export async function signDocument(
+  ctx: ServiceContext,
+  options: { token: string; ip?: string; userAgent?: string; signatureImage?: Buffer },
+): Promise<SigningOutcome> {
   return finish(ctx, { ...options, role: 'SIGNER' });
 }
 

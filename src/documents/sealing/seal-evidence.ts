@@ -1,8 +1,8 @@
 import { parseJson } from '../../db/json-column.js';
 import type { ParticipantRow, ProcessDocumentRow, ProcessEventRow, ProcessRow } from '../../db/schema.js';
-import { spanishDate } from '../../text/spanish-dates.js';
 import type { EffectiveValidations } from '../identity-validations.js';
 import { validationsOf } from '../notify-participants.js';
+import type { SealLocale } from './seal-language.js';
 
 /** What the evidence certificate states about a finished process. */
 export interface SealEvidence {
@@ -13,6 +13,9 @@ export interface SealEvidence {
   documents: { row: ProcessDocumentRow; sha256: string }[];
   participants: ParticipantRow[];
   events: ProcessEventRow[];
+  /** The PNG each participant signed with, as a data: URI, by participant id. */
+  signatureImages: ReadonlyMap<string, string>;
+  locale: SealLocale;
 }
 
 /** A final file as the certificate lists it; the certificate cannot list itself, nor be listed in a file it is part of. */
@@ -25,58 +28,22 @@ export interface FinalFile {
   evidenceAppended: boolean;
 }
 
-/** The certificate as layout-neutral blocks, drawn as HTML or as PDF pages from the same content. */
+/** The certificate as layout-neutral blocks. */
 export type CertificateBlock =
   | { kind: 'title'; text: string }
   | { kind: 'paragraph'; text: string }
   | { kind: 'heading'; text: string }
   | { kind: 'subheading'; text: string }
   | { kind: 'fields'; fields: [label: string, value: string][] }
+  /** A participant's signature: their image when they sent one, their name otherwise. */
+  | { kind: 'signature'; label: string; name: string; image: string | undefined }
   /** `breakable` columns hold long unbroken values (hashes) that may wrap anywhere. */
   | { kind: 'table'; columns: string[]; rows: string[][]; breakable: number[] };
-
-const ENGLISH_MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-
-function pad(value: number): string {
-  return String(value).padStart(2, '0');
-}
-
-function parseInstant(iso: string): Date | undefined {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? undefined : date;
-}
-
-/** `2025-03-05 14:03:22 UTC`, for stamps and tables. */
-export function utcDateTime(iso: string): string {
-  const date = parseInstant(iso);
-  if (!date) return iso;
-  return `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} UTC`;
-}
-
-/** The stored ISO instant followed by a readable form: `2025-03-05T14:03:22.000Z (5 March 2025, 14:03:22 UTC)`. */
-export function isoAndReadable(iso: string): string {
-  const date = parseInstant(iso);
-  if (!date) return iso;
-  const time = `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`;
-  return `${iso} (${date.getUTCDate()} ${ENGLISH_MONTHS[date.getUTCMonth()] ?? ''} ${date.getUTCFullYear()}, ${time} UTC)`;
-}
-
-/**
- * The `signDate` text, `DD de <mes> de YYYY` (REFERENCE 2.5), of the UTC day: the service has no
- * time zone of its own, and UTC is what every other time of the evidence is written in.
- */
-export function spanishSigningDate(iso: string): string {
-  const date = parseInstant(iso);
-  if (!date) return iso;
-  const utcDay = { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
-  // A Date's month is always one of the twelve, so the fallback is never written.
-  return spanishDate(utcDay, { twoDigitDay: true }) ?? iso;
-}
 
 /**
  * The audit trail up to the process's FINISH line. Lines written after it (a participant opening
  * the finished process) are not part of the signing, and leaving them out makes every run over the
- * same finished process write the same bytes, so concurrent or repeated runs cannot mix files.
+ * same finished process state the same evidence.
  */
 export function signingTrail(events: ProcessEventRow[]): { events: ProcessEventRow[]; finish?: ProcessEventRow } {
   let last = -1;
@@ -87,67 +54,100 @@ export function signingTrail(events: ProcessEventRow[]): { events: ProcessEventR
   return finish ? { events: events.slice(0, last + 1), finish } : { events };
 }
 
+function detailObject(detail: string | null): Record<string, unknown> | undefined {
+  const parsed = parseJson<unknown>(detail);
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? Object.fromEntries(Object.entries(parsed)) : undefined;
+}
+
 /** An audit line's detail (IP, user agent, similarity, ...) as `key: value` pairs, in the order it was recorded. */
 function describeDetail(detail: string | null): string {
-  const parsed = parseJson<unknown>(detail);
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return parsed === undefined ? '' : JSON.stringify(parsed);
-  return Object.entries(parsed)
+  const object = detailObject(detail);
+  if (object === undefined) {
+    const parsed = parseJson<unknown>(detail);
+    return parsed === undefined ? '' : JSON.stringify(parsed);
+  }
+  return Object.entries(object)
     .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
     .join('; ');
 }
 
-function describeValidations(validations: EffectiveValidations): string {
+function describeValidations(validations: EffectiveValidations, locale: SealLocale): string {
+  const { labels } = locale;
   const asked: string[] = [];
-  if (validations.otpCode) asked.push(`one-time code by ${validations.options.otpCode === 'phone' ? 'phone' : 'e-mail'}`);
-  if (validations.camera) {
-    asked.push(validations.options.camera === 'identification' ? 'identity: face compared with the identification document' : 'identity: face photo');
-  }
-  return asked.length === 0 ? 'none beyond the personal link' : asked.join('; ');
+  if (validations.otpCode) asked.push(labels.otpBy(validations.options.otpCode === 'phone' ? 'phone' : 'email'));
+  if (validations.camera) asked.push(validations.options.camera === 'identification' ? labels.identityDocument : labels.identityFace);
+  return asked.length === 0 ? labels.noValidations : asked.join('; ');
 }
 
 /** The verification lines of a participant, for the stamp and the certificate. */
-export function verificationSummary(participant: ParticipantRow): { code: string; identity: string } {
+export function verificationSummary(participant: ParticipantRow, locale: SealLocale): { code: string; identity: string } {
+  const { labels } = locale;
   const validations = validationsOf(participant);
   const code =
-    participant.otp_verified_at !== null ? `verified ${utcDateTime(participant.otp_verified_at)}` : validations.otpCode ? 'not verified' : 'not requested';
-  const similarity = participant.similarity === null ? '' : `, similarity ${participant.similarity}%`;
+    participant.otp_verified_at !== null
+      ? labels.verified(locale.dateTime(participant.otp_verified_at))
+      : validations.otpCode
+        ? labels.notVerified
+        : labels.notRequested;
+  const similarity = participant.similarity === null ? '' : `, ${labels.faceSimilarity.toLowerCase()} ${participant.similarity}%`;
   const identity =
     participant.camera_verified_at !== null
-      ? `verified ${utcDateTime(participant.camera_verified_at)}${similarity}`
+      ? `${labels.verified(locale.dateTime(participant.camera_verified_at))}${similarity}`
       : validations.camera
-        ? 'not verified'
-        : 'not requested';
+        ? labels.notVerified
+        : labels.notRequested;
   return { code, identity };
 }
 
-export function actedLabel(participant: Pick<ParticipantRow, 'role'>): string {
-  return participant.role === 'APPROVER' ? 'Approved electronically' : 'Signed electronically';
+export function actedLabel(participant: Pick<ParticipantRow, 'role'>, locale: SealLocale): string {
+  return participant.role === 'APPROVER' ? locale.labels.approvedElectronically : locale.labels.signedElectronically;
 }
 
-function participantFields(participant: ParticipantRow): [string, string][] {
+/** The IP address and browser the participant signed or approved from, as their audit line recorded them. */
+export function signedFrom(participant: ParticipantRow, events: ProcessEventRow[]): { ip?: string; userAgent?: string } {
+  const line = events
+    .filter((event) => event.participant_id === participant.participant_id && (event.action === 'PARTICIPANT_SIGN' || event.action === 'PARTICIPANT_APPROVE'))
+    .at(-1);
+  const detail = line ? detailObject(line.detail) : undefined;
+  return {
+    ...(typeof detail?.ip === 'string' ? { ip: detail.ip } : {}),
+    ...(typeof detail?.userAgent === 'string' ? { userAgent: detail.userAgent } : {}),
+  };
+}
+
+function participantFields(participant: ParticipantRow, evidence: SealEvidence): [string, string][] {
+  const { locale } = evidence;
+  const { labels } = locale;
   const validations = validationsOf(participant);
   const fields: [string, string][] = [
-    ['Participant ID', participant.participant_id],
-    ['Name', participant.name],
-    ['E-mail', participant.email],
+    [labels.participantId, participant.participant_id],
+    [labels.name, participant.name],
+    [labels.email, participant.email],
   ];
-  if (participant.phone !== null) fields.push(['Phone', participant.phone]);
-  fields.push(['Role', participant.role === 'APPROVER' ? 'Approver' : 'Signer']);
-  if (participant.signer_type !== null) fields.push(['Signer type', participant.signer_type]);
+  if (participant.phone !== null) fields.push([labels.phone, participant.phone]);
+  fields.push([labels.role, participant.role === 'APPROVER' ? labels.approver : labels.signer]);
+  if (participant.signer_type !== null) fields.push([labels.signerType, participant.signer_type]);
   if (participant.identification !== null || participant.identification_type !== null) {
     const number = [participant.identification_type, participant.identification].filter((part) => part !== null).join(' ');
-    fields.push(['Identification', number]);
+    fields.push([labels.identification, number]);
   }
-  if (participant.country !== null) fields.push(['Country', participant.country]);
-  fields.push(['Validations requested', describeValidations(validations)]);
-  const channels = validations.channels.map((channel) => (channel === 'email' ? 'e-mail' : 'WhatsApp')).join(' and ');
-  fields.push(['Notified by', participant.notification === 1 ? channels : 'the integrator, who delivered the personal link']);
-  const summary = verificationSummary(participant);
-  fields.push(['Code verification', participant.otp_verified_at !== null ? isoAndReadable(participant.otp_verified_at) : summary.code]);
-  fields.push(['Identity verification', participant.camera_verified_at !== null ? isoAndReadable(participant.camera_verified_at) : summary.identity]);
-  if (participant.similarity !== null) fields.push(['Face similarity', `${participant.similarity}%`]);
-  const acted = participant.role === 'APPROVER' ? 'Approved' : 'Signed';
-  fields.push([acted, participant.signed_at !== null ? isoAndReadable(participant.signed_at) : `not ${acted.toLowerCase()}`]);
+  if (participant.country !== null) fields.push([labels.country, participant.country]);
+  fields.push([labels.validationsRequested, describeValidations(validations, locale)]);
+  const channels = validations.channels.map((channel) => labels.channel(channel)).join(` ${labels.and} `);
+  fields.push([labels.notifiedBy, participant.notification === 1 ? channels : labels.notifiedByIntegrator]);
+  if (participant.opened_at !== null) fields.push([labels.opened, locale.dateTimeWithUtc(participant.opened_at)]);
+  const summary = verificationSummary(participant, locale);
+  fields.push([labels.codeVerification, participant.otp_verified_at !== null ? locale.dateTimeWithUtc(participant.otp_verified_at) : summary.code]);
+  fields.push([
+    labels.identityVerification,
+    participant.camera_verified_at !== null ? locale.dateTimeWithUtc(participant.camera_verified_at) : summary.identity,
+  ]);
+  if (participant.similarity !== null) fields.push([labels.faceSimilarity, `${participant.similarity}%`]);
+  const acted = participant.role === 'APPROVER' ? labels.approved : labels.signed;
+  fields.push([acted, participant.signed_at !== null ? locale.dateTimeWithUtc(participant.signed_at) : labels.notDone]);
+  const from = signedFrom(participant, evidence.events);
+  if (from.ip !== undefined) fields.push([labels.ipAddress, from.ip]);
+  if (from.userAgent !== undefined) fields.push([labels.browser, from.userAgent]);
   return fields;
 }
 
@@ -156,67 +156,74 @@ function participantFields(participant: ParticipantRow): [string, string][] {
  * carried inside a final file, which points to the stand-alone one for the final files' hashes.
  */
 export function certificateBlocks(evidence: SealEvidence, finalFiles?: FinalFile[]): CertificateBlock[] {
-  const { process } = evidence;
+  const { process, locale } = evidence;
+  const { labels } = locale;
   const names = new Map(evidence.participants.map((p) => [p.participant_id, p.name]));
   const blocks: CertificateBlock[] = [
-    { kind: 'title', text: 'Evidence certificate' },
-    {
-      kind: 'paragraph',
-      text: `Electronic signature process ${process.code}: every participant below signed or approved the documents listed, with the verifications and the audit trail recorded by the service. All times are UTC.`,
-    },
-    { kind: 'heading', text: 'Process' },
+    { kind: 'title', text: labels.certificateTitle },
+    { kind: 'paragraph', text: labels.intro(process.code, locale.timeZone) },
+    { kind: 'heading', text: labels.process },
     {
       kind: 'fields',
       fields: [
-        ['Code', process.code],
-        ['Name', process.name],
-        ['Created by', process.creator_email],
-        ['Created', isoAndReadable(process.created_at)],
-        ['Finished', isoAndReadable(evidence.finishedAt)],
+        [labels.code, process.code],
+        [labels.name, process.name],
+        [labels.createdBy, process.creator_email],
+        [labels.created, locale.dateTimeWithUtc(process.created_at)],
+        [labels.finished, locale.dateTimeWithUtc(evidence.finishedAt)],
       ],
     },
-    { kind: 'heading', text: 'Documents' },
+    { kind: 'heading', text: labels.documents },
     {
       kind: 'table',
-      columns: ['#', 'Name', 'Type', 'SHA-256 of the document as signed'],
-      rows: evidence.documents.map(({ row, sha256 }) => [String(row.position + 1), row.name, row.source === 'pdf' ? 'PDF' : 'Template (HTML)', sha256]),
+      columns: [...labels.documentColumns],
+      rows: evidence.documents.map(({ row, sha256 }) => [
+        String(row.position + 1),
+        row.name,
+        row.source === 'pdf' ? labels.pdfType : labels.templateType,
+        sha256,
+      ]),
       breakable: [3],
     },
-    { kind: 'heading', text: 'Participants' },
+    { kind: 'heading', text: labels.participants },
   ];
   for (const participant of evidence.participants) {
     blocks.push({ kind: 'subheading', text: `${participant.name} (${participant.participant_id})` });
-    blocks.push({ kind: 'fields', fields: participantFields(participant) });
+    blocks.push({ kind: 'fields', fields: participantFields(participant, evidence) });
+    if (participant.signed_at !== null) {
+      blocks.push({ kind: 'signature', label: labels.signatureImage, name: participant.name, image: evidence.signatureImages.get(participant.participant_id) });
+    }
   }
-  blocks.push({ kind: 'heading', text: 'Audit trail' });
+  blocks.push({ kind: 'heading', text: labels.auditTrail });
   blocks.push({
     kind: 'table',
-    columns: ['Time (UTC)', 'Action', 'Participant', 'Platform', 'By', 'Message', 'Details'],
+    columns: [...labels.auditColumns],
     rows: evidence.events.map((event) => {
       const name = event.participant_id === null ? undefined : names.get(event.participant_id);
       const participant = event.participant_id === null ? '' : name === undefined ? event.participant_id : `${event.participant_id} ${name}`;
-      return [event.at, event.action, participant, event.platform ?? '', event.actor ?? '', event.message ?? '', describeDetail(event.detail)];
+      return [
+        locale.dateTimeWithUtc(event.at),
+        event.action,
+        participant,
+        event.platform ?? '',
+        event.actor ?? '',
+        event.message ?? '',
+        describeDetail(event.detail),
+      ];
     }),
     breakable: [],
   });
-  blocks.push({ kind: 'heading', text: 'Final files' });
+  blocks.push({ kind: 'heading', text: labels.finalFiles });
   if (finalFiles === undefined) {
-    blocks.push({
-      kind: 'paragraph',
-      text: 'The SHA-256 of each final file, this one included, is listed in the evidence certificate stored with the process (certificate.html).',
-    });
+    blocks.push({ kind: 'paragraph', text: labels.finalFilesElsewhere });
   } else {
     blocks.push({
       kind: 'table',
-      columns: ['#', 'File', 'Contents', 'SHA-256 of the final file'],
+      columns: [...labels.finalFileColumns],
       rows: finalFiles.map((file) => [
         String(file.document.position + 1),
         file.file,
-        file.document.source === 'template'
-          ? 'Signed document with signatures and this certificate'
-          : file.evidenceAppended
-            ? 'Original PDF pages followed by this certificate'
-            : 'Original PDF unchanged: it could not be opened to add this certificate',
+        file.document.source === 'template' ? labels.finalTemplate : file.evidenceAppended ? labels.finalPdf : labels.finalPdfUnchanged,
         file.sha256,
       ]),
       breakable: [3],

@@ -1,23 +1,40 @@
+import QRCode from 'qrcode';
 import type { ServiceContext } from '../../context.js';
 import type { ParticipantRow, ProcessDocumentRow, ProcessRow } from '../../db/schema.js';
 import { readBlobBytes, writeBlobBytes } from '../../files/blob-bytes.js';
 import { contentTypeOf } from '../../files/blob-store.js';
 import { templatedEmail } from '../../messages/message-templates.js';
+import { readSettings } from '../../organizations/settings.js';
 import { enqueue, type NewMessage } from '../../outbox/enqueue.js';
+import type { DocumentSigner } from '../../pdf-signing/seal-signature.js';
+import type { PdfRenderer } from '../../rendering/renderer.js';
 import { sha256 } from '../document-files.js';
 import { participantLink } from '../notify-participants.js';
 import { findProcessById, listDocuments, listParticipants, listProcessEvents, markSealed } from '../queries.js';
-import { type CertificateBlock, certificateBlocks, type FinalFile, type SealEvidence, signingTrail, spanishSigningDate } from './seal-evidence.js';
+import { listFinalFiles, recordFinalFile } from './final-file-queries.js';
+import { type CertificateBlock, certificateBlocks, type FinalFile, type SealEvidence, signingTrail } from './seal-evidence.js';
 import { sealTemplateHtml } from './seal-html.js';
-import { certificateDocument, certificateSection, signaturesSection, stampMarkup } from './seal-markup.js';
-import { appendCertificatePages } from './seal-pdf.js';
+import { type SealLocale, sealLocale } from './seal-language.js';
+import { certificateDocument, certificateSection, footerMarkup, signaturesSection, stampMarkup } from './seal-markup.js';
+import { type PageMark, type PdfSeal, sealRenderedPdf, sealUploadedPdf } from './seal-pdf.js';
 
-/** Where the final files of a process live; `documents[position]`. */
-export function finalFileKeys(processId: string, documents: Pick<ProcessDocumentRow, 'position' | 'source'>[]): { certificate: string; documents: string[] } {
+/** Sealing renders and signs: it needs the renderer and the instance's signer besides the store. */
+export interface SealContext extends ServiceContext {
+  renderer: PdfRenderer;
+  documentSigner: DocumentSigner;
+}
+
+/** Where the final files of a process live; `documents[position]`. Every final file is a PDF. */
+export function finalFileKeys(processId: string, documents: Pick<ProcessDocumentRow, 'position'>[]): { certificate: string; documents: string[] } {
   const folder = `processes/${processId}/final`;
   const keys: string[] = [];
-  for (const document of documents) keys[document.position] = `${folder}/${document.position}.${document.source === 'pdf' ? 'pdf' : 'html'}`;
-  return { certificate: `${folder}/certificate.html`, documents: keys };
+  for (const document of documents) keys[document.position] = `${folder}/${document.position}.pdf`;
+  return { certificate: `${folder}/certificate.pdf`, documents: keys };
+}
+
+/** The public page where anyone checks a final document of the process. */
+export function verifyUrl(publicUrl: string, code: string): string {
+  return `${publicUrl}/verify?code=${encodeURIComponent(code)}`;
 }
 
 /** The bytes the participants signed, refused if they no longer match the hash recorded when the process was created. */
@@ -30,35 +47,61 @@ async function signedBytes(ctx: ServiceContext, document: ProcessDocumentRow): P
   return { bytes, sha256: hash };
 }
 
-/** The signed copy of one document, carrying `embedded`, the certificate without the final files' hashes. */
-async function sealDocument(
-  evidence: SealEvidence,
-  embedded: CertificateBlock[],
-  document: ProcessDocumentRow,
-  original: Buffer,
-): Promise<{ bytes: Buffer; evidenceAppended: boolean }> {
+/** Each participant's signature image as a data: URI, for the renderer, which loads nothing. */
+async function signatureImages(ctx: ServiceContext, participants: ParticipantRow[]): Promise<Map<string, string>> {
+  const images = new Map<string, string>();
+  for (const participant of participants) {
+    if (participant.signature_key === null) continue;
+    const bytes = await readBlobBytes(ctx.blobs, participant.signature_key);
+    if (bytes) images.set(participant.participant_id, `data:image/png;base64,${bytes.toString('base64')}`);
+  }
+  return images;
+}
+
+/** What every final file of one process shares: its evidence, footer, page mark and seal. */
+interface SealJob {
+  ctx: SealContext;
+  evidence: SealEvidence;
+  /** The certificate without the final files' hashes, carried inside each final file. */
+  embedded: CertificateBlock[];
+  footer: string;
+  mark: PageMark;
+  seal: PdfSeal;
+  /** The embedded certificate rendered once for every uploaded PDF of the process. */
+  certificatePages?: Promise<Buffer>;
+}
+
+function certificateTitle(locale: SealLocale, code: string): string {
+  return `${locale.labels.certificateTitle} ${code}`;
+}
+
+/** The sealed copy of one document, carrying the embedded certificate. */
+async function sealDocument(job: SealJob, document: ProcessDocumentRow, original: Buffer): Promise<{ bytes: Buffer; evidenceAppended: boolean }> {
+  const { ctx, evidence } = job;
+  const { locale } = evidence;
   if (document.source === 'pdf') {
-    const sealed = await appendCertificatePages(original, {
-      title: document.name,
-      subject: evidence.process.code,
-      modifiedAt: new Date(evidence.finishedAt),
-      footer: `Evidence certificate ${evidence.process.code}`,
-      blocks: embedded,
+    job.certificatePages ??= ctx.renderer.render(certificateDocument(job.embedded, { title: certificateTitle(locale, evidence.process.code), locale }), {
+      footer: job.footer,
     });
-    // A PDF pdf-lib cannot open stays as it was, rather than leave the process unsealed for ever;
-    // the stand-alone certificate says so.
+    const sealed = await sealUploadedPdf(original, { certificatePages: await job.certificatePages, mark: job.mark, seal: job.seal });
+    // A PDF that cannot be opened stays as it was, rather than leave the process unsealed for
+    // ever; the stand-alone certificate says so and carries its hash.
     return sealed ? { bytes: sealed, evidenceAppended: true } : { bytes: original, evidenceAppended: false };
   }
   const html = sealTemplateHtml({
     html: original.toString('utf8'),
-    signDate: spanishSigningDate(evidence.finishedAt),
+    signDate: locale.signDate(evidence.finishedAt),
     stamps: evidence.participants
       .filter((participant) => participant.signed_at !== null)
-      .map((participant) => ({ signerType: participant.signer_type, markup: stampMarkup(participant) })),
-    unplaced: signaturesSection,
-    appendix: certificateSection(embedded, { embedded: true }),
+      .map((participant) => ({
+        signerType: participant.signer_type,
+        markup: stampMarkup(participant, locale, evidence.signatureImages.get(participant.participant_id)),
+      })),
+    unplaced: (stamps) => signaturesSection(stamps, locale),
+    appendix: certificateSection(job.embedded, { embedded: true }),
   });
-  return { bytes: Buffer.from(html, 'utf8'), evidenceAppended: true };
+  const pdf = await ctx.renderer.render(html, { footer: job.footer });
+  return { bytes: await sealRenderedPdf(pdf, job.seal), evidenceAppended: true };
 }
 
 function finishedEmails(ctx: ServiceContext, process: ProcessRow, participants: ParticipantRow[]): NewMessage[] {
@@ -72,24 +115,29 @@ function finishedEmails(ctx: ServiceContext, process: ProcessRow, participants: 
 }
 
 /**
- * Writes the signed documents and the evidence certificate of a FINISHED process, marks it sealed
- * and tells the participants; idempotent. Answers whether this call sealed it.
+ * Writes the sealed documents and the evidence certificate of a FINISHED process (PDFs signed by
+ * the instance), marks it sealed and tells the participants; idempotent. Answers whether this
+ * call sealed it.
  *
- * The files are written before the mark: a crash in between leaves the process unsealed and the
- * next run writes the same keys again. Their contents depend only on the finished process, never
- * on the time of the run, so two runs racing write identical bytes and only one marks it.
+ * Each file's hash is recorded as soon as it is written, and the mark comes last: a run that
+ * stopped half-way leaves the process unsealed, and the next run keeps every file already written
+ * whose bytes match their record (rendering and timestamps differ from run to run, so a file is
+ * never made twice), then writes the rest.
  */
-export async function sealProcess(ctx: ServiceContext, options: { processId: string }): Promise<boolean> {
+export async function sealProcess(ctx: SealContext, options: { processId: string }): Promise<boolean> {
   const process = await findProcessById(ctx.db, options.processId);
   if (process?.status !== 'FINISH' || process.sealed_at !== null) return false;
-  const [documents, participants, allEvents] = await Promise.all([
+  const [documents, participants, allEvents, settings, recorded] = await Promise.all([
     listDocuments(ctx.db, process.id),
     listParticipants(ctx.db, process.id),
     listProcessEvents(ctx.db, process.id),
+    readSettings(ctx.db, process.organization_id),
+    listFinalFiles(ctx.db, process.id),
   ]);
   const signed: { row: ProcessDocumentRow; bytes: Buffer; sha256: string }[] = [];
   for (const row of documents) signed.push({ row, ...(await signedBytes(ctx, row)) });
 
+  const locale = sealLocale(settings?.language ?? 'es', settings?.timeZone ?? 'UTC');
   const trail = signingTrail(allEvents);
   const evidence: SealEvidence = {
     process,
@@ -97,20 +145,54 @@ export async function sealProcess(ctx: ServiceContext, options: { processId: str
     documents: signed.map(({ row, sha256: hash }) => ({ row, sha256: hash })),
     participants,
     events: trail.events,
+    signatureImages: await signatureImages(ctx, participants),
+    locale,
+  };
+  const url = verifyUrl(ctx.publicUrl, process.code);
+  const job: SealJob = {
+    ctx,
+    evidence,
+    embedded: certificateBlocks(evidence),
+    footer: footerMarkup({ verifyUrl: url, code: process.code, qrSvg: await QRCode.toString(url, { type: 'svg', margin: 0 }), locale }),
+    mark: {
+      qrPng: await QRCode.toBuffer(url, { type: 'png', margin: 1, width: 160 }),
+      lines: [`${locale.labels.verifyAt} ${url}`, `${locale.labels.code}: ${process.code}`],
+    },
+    seal: { signer: ctx.documentSigner, signedAt: new Date(evidence.finishedAt), reason: locale.labels.sealReason, location: ctx.publicUrl, verifyUrl: url },
+  };
+
+  const kept = new Map(recorded.map((row) => [row.file_key, row.sha256]));
+  /** The hash of a file a previous run wrote and recorded, if its bytes are still those. */
+  const alreadyWritten = async (key: string): Promise<string | undefined> => {
+    const hash = kept.get(key);
+    const bytes = hash === undefined ? undefined : await readBlobBytes(ctx.blobs, key);
+    return bytes && sha256(bytes) === hash ? hash : undefined;
+  };
+  const write = async (key: string, bytes: Buffer): Promise<string> => {
+    await writeBlobBytes(ctx.blobs, key, bytes, contentTypeOf(key));
+    const hash = sha256(bytes);
+    await recordFinalFile(ctx.db, { process_id: process.id, file_key: key, sha256: hash, created_at: ctx.clock.now().toISOString() });
+    return hash;
   };
 
   const keys = finalFileKeys(process.id, documents);
-  const embedded = certificateBlocks(evidence);
   const finalFiles: FinalFile[] = [];
-  for (const { row: document, bytes } of signed) {
+  for (const { row: document, bytes, sha256: signedHash } of signed) {
     const key = keys.documents[document.position];
     if (key === undefined) throw new Error(`document ${document.id} has no final key`);
-    const final = await sealDocument(evidence, embedded, document, bytes);
-    await writeBlobBytes(ctx.blobs, key, final.bytes, contentTypeOf(key));
-    finalFiles.push({ document, file: key.slice(key.lastIndexOf('/') + 1), sha256: sha256(final.bytes), evidenceAppended: final.evidenceAppended });
+    const file = key.slice(key.lastIndexOf('/') + 1);
+    const existing = await alreadyWritten(key);
+    if (existing !== undefined) {
+      finalFiles.push({ document, file, sha256: existing, evidenceAppended: existing !== signedHash });
+      continue;
+    }
+    const final = await sealDocument(job, document, bytes);
+    finalFiles.push({ document, file, sha256: await write(key, final.bytes), evidenceAppended: final.evidenceAppended });
   }
-  const certificate = certificateDocument(certificateBlocks(evidence, finalFiles), process.code);
-  await writeBlobBytes(ctx.blobs, keys.certificate, Buffer.from(certificate, 'utf8'), contentTypeOf(keys.certificate));
+  if ((await alreadyWritten(keys.certificate)) === undefined) {
+    const html = certificateDocument(certificateBlocks(evidence, finalFiles), { title: certificateTitle(locale, process.code), locale });
+    await write(keys.certificate, await sealRenderedPdf(await ctx.renderer.render(html, { footer: job.footer }), job.seal));
+  }
 
   const sealed = await ctx.db.transaction().execute(async (trx) => {
     if (!(await markSealed(trx, process.id, ctx.clock.now().toISOString()))) return false;

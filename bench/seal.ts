@@ -1,0 +1,77 @@
+/**
+ * Sealing throughput: final documents sealed per second, each a two-page template document with
+ * two participants (render, certificate pages, PAdES signature, certificate PDF), with a warm
+ * browser, one at a time and two side by side, and the memory it takes.
+ * Goal: a warm seal in at most 100 ms, so a 2-core machine seals at least 10 per second.
+ */
+import { execFileSync } from 'node:child_process';
+import { signDocument } from '../src/documents/participant/signer-flow.js';
+import { findProcessByCode, listParticipants } from '../src/documents/queries.js';
+import { sealProcess } from '../src/documents/sealing/seal-process.js';
+import { ANSWERS, sampleTemplate } from '../test/support/fixtures.js';
+import { call, localPath, startTestService, type TestService } from '../test/support/service.js';
+
+const PROCESSES = 40;
+const GOAL_MS = 100;
+
+const TWO_PAGES = `<!DOCTYPE html><html lang="es"><head><meta charset="UTF-8"><title>Compraventa</title></head><body>
+<h1>Contrato de compraventa</h1>
+<p>Comprador: <span name="buyer_name">x</span>. Vendedor: <span name="seller_name">y</span>. Precio: <span name="price">0</span>.</p>
+${'<p>Cláusula de ejemplo con texto suficiente para ocupar espacio en la página y obligar a partir el documento.</p>'.repeat(30)}
+<p style="break-before:page">Firmado el <span name="signDate">[fecha]</span>.</p>
+<div id="buyer"></div><div id="seller"></div>
+</body></html>`;
+
+async function finishedProcess(svc: TestService, template: string): Promise<string> {
+  const res = await call(svc.app, 'POST', '/document/save', {
+    key: svc.orgA.privateKey,
+    body: { email: svc.orgA.email, name: 'Compraventa', document: template, data: ANSWERS },
+  });
+  const process = await findProcessByCode(svc.deps.db, svc.orgA.id, res.json().code);
+  if (!process) throw new Error('not stored');
+  for (const participant of await listParticipants(svc.deps.db, process.id)) await signDocument(svc.deps, { token: participant.link_token });
+  return process.id;
+}
+
+function chromiumRssMb(): number {
+  const lines = execFileSync('ps', ['-o', 'rss=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' }).split('\n');
+  return lines.filter((line) => line.includes('chromium')).reduce((sum, line) => sum + Number(line.trim().split(/\s+/)[0]) / 1024, 0);
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+}
+
+const svc = await startTestService('sqlite');
+try {
+  const template = await call(svc.app, 'POST', '/template', { key: svc.orgA.privateKey, body: sampleTemplate() });
+  await svc.app.inject({ method: 'PUT', url: localPath(template.json().urls.complete), headers: { 'content-type': 'text/html' }, payload: TWO_PAGES });
+  const ids: string[] = [];
+  for (let i = 0; i < PROCESSES * 2 + 1; i++) ids.push(await finishedProcess(svc, template.json().id));
+  const warmup = ids.shift() ?? '';
+  const launch = performance.now();
+  await sealProcess(svc.deps, { processId: warmup });
+  console.log(`cold seal (browser launch included): ${(performance.now() - launch).toFixed(0)} ms`);
+
+  const times: number[] = [];
+  const serialStart = performance.now();
+  for (const processId of ids.slice(0, PROCESSES)) {
+    const started = performance.now();
+    await sealProcess(svc.deps, { processId });
+    times.push(performance.now() - started);
+  }
+  const serialSeconds = (performance.now() - serialStart) / 1000;
+  times.sort((a, b) => a - b);
+  console.log(
+    `one at a time: ${PROCESSES} seals, median ${percentile(times, 0.5).toFixed(0)} ms, p90 ${percentile(times, 0.9).toFixed(0)} ms, ${(PROCESSES / serialSeconds).toFixed(1)} seals/s`,
+  );
+
+  const pairs = ids.slice(PROCESSES);
+  const pairedStart = performance.now();
+  for (let i = 0; i < pairs.length; i += 2) await Promise.all(pairs.slice(i, i + 2).map((processId) => sealProcess(svc.deps, { processId })));
+  console.log(`two side by side: ${(pairs.length / ((performance.now() - pairedStart) / 1000)).toFixed(1)} seals/s`);
+  console.log(`memory: service ${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB, chromium ${chromiumRssMb().toFixed(0)} MB`);
+  console.log(`goal: a warm seal in at most ${GOAL_MS} ms: ${percentile(times, 0.5) <= GOAL_MS ? 'met' : 'not met'} (median)`);
+} finally {
+  await svc.close();
+}

@@ -1,0 +1,27 @@
+import type { Db } from '../../db/database.js';
+import type { FinalFileRow, ProcessRow } from '../../db/schema.js';
+
+export async function listFinalFiles(db: Db, processId: string): Promise<FinalFileRow[]> {
+  return db.selectFrom('final_files').selectAll().where('process_id', '=', processId).execute();
+}
+
+/** Records (or, after a run that stopped half-way, replaces) the hash of a final file as written. */
+export async function recordFinalFile(db: Db, row: FinalFileRow): Promise<void> {
+  await db
+    .insertInto('final_files')
+    .values(row)
+    .onConflict((oc) => oc.columns(['process_id', 'file_key']).doUpdateSet({ sha256: row.sha256, created_at: row.created_at }))
+    .execute();
+}
+
+/** The sealed process a final file with this hash belongs to; codes and hashes are global, as /verify is. */
+export async function findSealedByFileHash(db: Db, sha256: string): Promise<{ process: ProcessRow; fileKey: string } | undefined> {
+  const file = await db.selectFrom('final_files').selectAll().where('sha256', '=', sha256).executeTakeFirst();
+  if (!file) return undefined;
+  const process = await db.selectFrom('processes').selectAll().where('id', '=', file.process_id).where('sealed_at', 'is not', null).executeTakeFirst();
+  return process ? { process, fileKey: file.file_key } : undefined;
+}
+
+export async function findSealedByCode(db: Db, code: string): Promise<ProcessRow | undefined> {
+  return db.selectFrom('processes').selectAll().where('code', '=', code).where('sealed_at', 'is not', null).executeTakeFirst();
+}

@@ -1,0 +1,23 @@
+/** Turns self-contained HTML into a PDF; the implementation is chosen in src/deps.ts. */
+export interface PdfRenderer {
+  /**
+   * An A4 PDF of `html`. `footer` is HTML drawn at the bottom of every page (Chromium's footer
+   * template: its classes pageNumber and totalPages are filled in).
+   */
+  render(html: string, options?: { footer?: string }): Promise<Buffer>;
+  /**
+   * Renders a tiny PDF and checks its text is there (a Chromium without fonts makes PDFs without
+   * text, silently); remembered for describe(). Throws what went wrong.
+   */
+  selfTest(): Promise<void>;
+  /** What /health reports. */
+  describe(): RendererStatus;
+  close(): Promise<void>;
+}
+
+export interface RendererStatus {
+  engine: string;
+  /** Whether the browser is running now (it starts on the first render). */
+  running: boolean;
+  selfTest: 'not run' | { passedMs: number } | { failed: string };
+}

@@ -1,0 +1,123 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import Joi from 'joi';
+import type { ServiceContext } from '../context.js';
+import { ApiError, badRequest } from '../http/errors.js';
+import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
+import { formFile } from './form-upload.js';
+import { type Verification, verifyCode, verifyFile } from './verify-document.js';
+import { PAGE_HEADERS, pageLanguage, verifyPage } from './verify-page.js';
+
+/** Room for the multipart framing around a PDF of the largest size accepted. */
+const FORM_OVERHEAD_BYTES = 64 * 1024;
+const MEDIA_TYPES = ['application/pdf', 'multipart/form-data'] as const;
+
+const codeQuery = Joi.object<{ code?: string }, true>({
+  code: Joi.string().trim().max(64).allow(''),
+});
+
+const verificationResponse = Joi.object({
+  result: Joi.string().valid('unchanged', 'changed', 'found', 'unknown').required(),
+  sha256: Joi.string().description('SHA-256 of the file sent'),
+  file: Joi.string().description('Which final file it is: <position>.pdf or certificate.pdf'),
+  process: Joi.object({
+    code: Joi.string(),
+    name: Joi.string(),
+    status: Joi.string(),
+    createdAt: Joi.string(),
+    sealedAt: Joi.string(),
+    documents: Joi.array().items(Joi.object({ name: Joi.string() })),
+    participants: Joi.array().items(Joi.object({ name: Joi.string(), role: Joi.string(), signedAt: Joi.string().allow(null) })),
+  }),
+});
+
+/** A browser asking for a page gets HTML; any other client gets JSON. */
+function wantsHtml(request: FastifyRequest): boolean {
+  return (request.headers.accept ?? '').includes('text/html');
+}
+
+async function readBody(request: FastifyRequest, maxBytes: number): Promise<Buffer> {
+  if (Number(request.headers['content-length'] ?? 0) > maxBytes) throw new ApiError(413, `VERIFY_FILE_TOO_LARGE: at most ${maxBytes} bytes`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request.raw) {
+    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += bytes.length;
+    if (size > maxBytes) throw new ApiError(413, `VERIFY_FILE_TOO_LARGE: at most ${maxBytes} bytes`);
+    chunks.push(bytes);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The PDF sent: the whole body, or the `file` part of the page's form. */
+async function uploadedPdf(request: FastifyRequest, maxBytes: number): Promise<Buffer> {
+  const contentType = request.headers['content-type'] ?? '';
+  const mediaType = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (!(MEDIA_TYPES as readonly string[]).includes(mediaType)) throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE: send application/pdf or multipart/form-data');
+  const body = await readBody(request, maxBytes + (mediaType === 'application/pdf' ? 0 : FORM_OVERHEAD_BYTES));
+  const file = mediaType === 'application/pdf' ? body : formFile(body, contentType, 'file');
+  if (file === undefined || file.length === 0) throw badRequest('VERIFY_INPUT_REQUIRED: send a PDF');
+  if (file.length > maxBytes) throw new ApiError(413, `VERIFY_FILE_TOO_LARGE: at most ${maxBytes} bytes`);
+  return file;
+}
+
+/** Answers as the client asked: the page (with the outcome or the refusal), or JSON. */
+async function answer(request: FastifyRequest, reply: FastifyReply, work: () => Promise<Verification | undefined>, code?: string): Promise<unknown> {
+  if (!wantsHtml(request)) {
+    const verification = await work();
+    if (verification === undefined) throw badRequest('VERIFY_INPUT_REQUIRED: send a PDF or a code');
+    return verification;
+  }
+  const language = pageLanguage(request.headers['accept-language']);
+  reply.headers({ ...PAGE_HEADERS, 'content-language': language, vary: 'Accept, Accept-Language' });
+  try {
+    const verification = await work();
+    return reply.send(verifyPage({ language, ...(code === undefined ? {} : { code }), ...(verification ? { verification } : {}) }));
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return reply.status(error.statusCode).send(verifyPage({ language, error: error.message }));
+  }
+}
+
+/**
+ * /verify, outside the API prefix and without a key: anyone holding a final document (or its
+ * code) checks it is genuine and unchanged. Limited per client address, as it hashes uploads.
+ */
+export function verificationRoutes(ctx: ServiceContext, options: { rateLimit: { max: number; windowMs: number } }): ApiRoute[] {
+  const description =
+    'A browser (Accept: text/html) gets the verification page, in Spanish or, by Accept-Language, English; other clients get JSON. ' +
+    'Answers only names and dates of a sealed process, never e-mails or phone numbers.';
+  return [
+    defineRoute({
+      method: 'GET',
+      url: '/verify',
+      access: 'public',
+      tag: 'verification',
+      summary: 'Look up a final document by its code, or show the verification page',
+      description,
+      body: noInput,
+      query: codeQuery,
+      response: verificationResponse,
+      rateLimit: options.rateLimit,
+      errors: ['VERIFY_INPUT_REQUIRED', 'TOO_MANY_REQUESTS'],
+      handler: ({ query, request, reply }) => {
+        const code = query.code === undefined || query.code === '' ? undefined : query.code;
+        return answer(request, reply, async () => (code === undefined ? undefined : verifyCode(ctx, { code })), code);
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/verify',
+      access: 'public',
+      tag: 'verification',
+      summary: 'Check a PDF: is it a final document of this instance, and unchanged?',
+      description: `${description} The body is the PDF (application/pdf) or the page's form (multipart/form-data, field "file").`,
+      body: noInput,
+      query: noInput,
+      rawBody: MEDIA_TYPES,
+      response: verificationResponse,
+      rateLimit: options.rateLimit,
+      errors: ['VERIFY_INPUT_REQUIRED', 'VERIFY_FILE_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'TOO_MANY_REQUESTS'],
+      handler: ({ request, reply }) => answer(request, reply, async () => verifyFile(ctx, { bytes: await uploadedPdf(request, ctx.uploadMaxBytes) })),
+    }),
+  ];
+}

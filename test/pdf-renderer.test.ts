@@ -1,0 +1,123 @@
+import { execFileSync } from 'node:child_process';
+import fs, { existsSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundledChromium } from '../src/rendering/bundled-chromium.js';
+import { ChromiumRenderer } from '../src/rendering/chromium-renderer.js';
+import { pdftotext } from './support/pdf-tools.js';
+import { startTestService } from './support/service.js';
+
+/** Chromium processes this test process started (its children), by pid. */
+function chromiumChildren(executablePath: string): number[] {
+  const lines = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' }).split('\n');
+  return lines.flatMap((line) => {
+    const [pid, command] = [line.trim().split(/\s+/, 1)[0], line.trim().slice(line.trim().indexOf(' ') + 1)];
+    return pid && command.startsWith(executablePath) ? [Number(pid)] : [];
+  });
+}
+
+describe('the PDF renderer: one long-lived bundled Chromium, pages reused, no network, no JavaScript', () => {
+  let renderer: ChromiumRenderer;
+  let executablePath: string;
+  beforeAll(async () => {
+    executablePath = (await bundledChromium()).executablePath;
+    renderer = new ChromiumRenderer(bundledChromium, { concurrency: 2, engine: 'bundled' });
+  });
+  afterAll(async () => renderer.close());
+
+  it('renders HTML to a PDF whose text stays extractable (pdftotext), accents included', async () => {
+    const pdf = await renderer.render('<!DOCTYPE html><html lang="es"><body><p>Contrato de compraventa: Ñandú, acción, «cláusula»</p></body></html>');
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(pdftotext(pdf)).toContain('Contrato de compraventa: Ñandú, acción, «cláusula»');
+  });
+
+  it('the page reaches no network, reads no local file and runs no JavaScript while rendering', async () => {
+    const secret = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'renderer-')), 'secret.html');
+    fs.writeFileSync(secret, '<p>LOCAL SECRET</p>');
+    let requests = 0;
+    const server = http.createServer((_req, res) => {
+      requests++;
+      res.end('body{color:red}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    if (!address || typeof address === 'string') throw new Error('no port');
+    const origin = `http://127.0.0.1:${address.port}`;
+    try {
+      const pdf = await renderer.render(
+        `<html><head><link rel="stylesheet" href="${origin}/style.css"></head><body>` +
+          `<p id="p">Static text</p><img src="${origin}/tracker.png"><iframe src="${origin}/frame"></iframe>` +
+          `<iframe src="file://${secret}"></iframe><object data="file://${secret}"></object>` +
+          `<script>document.getElementById('p').textContent = 'SCRIPT RAN'; fetch('${origin}/fetch');</script></body></html>`,
+      );
+      const text = pdftotext(pdf);
+      expect(text).toContain('Static text');
+      expect(text).not.toContain('SCRIPT RAN');
+      expect(text).not.toContain('LOCAL SECRET');
+      expect(requests).toBe(0);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('renders side by side within its concurrency, and footers carry page numbers', async () => {
+    const footer = '<div style="font-size:8px;width:100%;text-align:center">Pie <span class="pageNumber"></span>/<span class="totalPages"></span></div>';
+    const pdfs = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => renderer.render(`<p>Document ${i}</p><p style="break-before:page">second page</p>`, { footer })),
+    );
+    pdfs.forEach((pdf, i) => {
+      const text = pdftotext(pdf);
+      expect(text).toContain(`Document ${i}`);
+      expect(text).toContain('Pie 2/2');
+    });
+  });
+
+  it('a browser that died is started again on the next render', async () => {
+    await renderer.render('<p>warm</p>');
+    const pids = chromiumChildren(executablePath);
+    expect(pids.length).toBeGreaterThan(0);
+    for (const pid of pids) process.kill(pid, 'SIGKILL');
+    await expect.poll(() => renderer.describe().running, { timeout: 10_000 }).toBe(false);
+    expect(pdftotext(await renderer.render('<p>after a crash</p>'))).toContain('after a crash');
+    expect(renderer.describe().running).toBe(true);
+  });
+
+  it.runIf(existsSync('/usr/bin/chromium'))('CHROMIUM_PATH points at another Chromium (Debian’s), which renders the same way', async () => {
+    const debian = new ChromiumRenderer(async () => ({ executablePath: '/usr/bin/chromium', args: [] }), { concurrency: 1, engine: 'debian' });
+    try {
+      expect(pdftotext(await debian.render('<p>Rendered by Debian’s Chromium</p>'))).toContain('Rendered by Debian’s Chromium');
+    } finally {
+      await debian.close();
+    }
+  });
+});
+
+describe('the start-up self-test and /health', () => {
+  it('the self-test renders a tiny PDF and checks its text; /health reports the renderer', async () => {
+    const svc = await startTestService('sqlite');
+    try {
+      const before = await svc.app.inject({ method: 'GET', url: '/health' });
+      expect(before.json()).toEqual({ status: 'ok', renderer: { engine: 'bundled chromium (@sparticuz/chromium)', running: false, selfTest: 'not run' } });
+      await svc.deps.renderer.selfTest();
+      const after = (await svc.app.inject({ method: 'GET', url: '/health' })).json();
+      expect(after.renderer.running).toBe(true);
+      expect(after.renderer.selfTest.passedMs).toBeGreaterThan(0);
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('a renderer that cannot start fails the self-test, and /health says why', async () => {
+    const svc = await startTestService('sqlite', { CHROMIUM_PATH: '/nonexistent/chromium' });
+    try {
+      await expect(svc.deps.renderer.selfTest()).rejects.toThrow();
+      const health = (await svc.app.inject({ method: 'GET', url: '/health' })).json();
+      expect(health.renderer.engine).toBe('chromium at /nonexistent/chromium');
+      expect(health.renderer.selfTest.failed).toContain('/nonexistent/chromium');
+    } finally {
+      await svc.close();
+    }
+  });
+});

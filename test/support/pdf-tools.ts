@@ -1,0 +1,97 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/*
+ * The PDF tools a court or a counterpart would use, run on the files the service writes:
+ * pdfsig, pdftotext and pdfimages (poppler-utils), qpdf, certutil (libnss3-tools) and openssl.
+ */
+
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'pdf-tools-'));
+let counter = 0;
+
+function tempFile(bytes: Buffer | string, extension: string): string {
+  const file = path.join(scratch, `${++counter}.${extension}`);
+  fs.writeFileSync(file, bytes);
+  return file;
+}
+
+function run(command: string, args: string[]): { status: number | null; output: string } {
+  const result = spawnSync(command, args, { encoding: 'utf8' });
+  if (result.error) throw result.error;
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+/** An NSS database trusting `certificatePem`, for pdfsig -nssdir. */
+export function trustStore(certificatePem: string): string {
+  const dir = fs.mkdtempSync(path.join(scratch, 'nss-'));
+  run('certutil', ['-N', '-d', `sql:${dir}`, '--empty-password']);
+  const added = run('certutil', ['-A', '-d', `sql:${dir}`, '-n', 'instance seal', '-t', 'C,C,C', '-i', tempFile(certificatePem, 'pem')]);
+  if (added.status !== 0) throw new Error(added.output);
+  return dir;
+}
+
+export function pdfsig(pdf: Buffer, nssDir: string): string {
+  // Not -no-ocsp: poppler 22.12 then reports every certificate as an 'Unknown issue'; ours name no OCSP responder anyway.
+  return run('pdfsig', ['-nssdir', `sql:${nssDir}`, tempFile(pdf, 'pdf')]).output;
+}
+
+export function pdftotext(pdf: Buffer): string {
+  return run('pdftotext', ['-enc', 'UTF-8', tempFile(pdf, 'pdf'), '-']).output;
+}
+
+/** Lines of pdfimages -list after its two header lines: one per image drawn. */
+export function pdfImages(pdf: Buffer): string[] {
+  return run('pdfimages', ['-list', tempFile(pdf, 'pdf')])
+    .output.split('\n')
+    .slice(2)
+    .filter((line) => line.trim() !== '');
+}
+
+export function qpdfCheck(pdf: Buffer): { status: number | null; output: string } {
+  return run('qpdf', ['--check', tempFile(pdf, 'pdf')]);
+}
+
+/** The length of the DER value at the start of `bytes` (the CMS is zero-padded to fill its placeholder). */
+function derLength(bytes: Buffer): number {
+  const first = bytes[1] ?? 0;
+  if (first < 0x80) return 2 + first;
+  const octets = first & 0x7f;
+  let length = 0;
+  for (let index = 0; index < octets; index++) length = length * 256 + (bytes[2 + index] ?? 0);
+  return 2 + octets + length;
+}
+
+/** The last signature of a PDF: the CMS in its Contents and the bytes its ByteRange covers. */
+export function lastSignature(pdf: Buffer): { cms: Buffer; content: Buffer } {
+  const text = pdf.toString('latin1');
+  const ranges = [...text.matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)];
+  const last = ranges.at(-1);
+  if (!last) throw new Error('no signature');
+  const [start, length, next, rest] = last.slice(1).map(Number) as [number, number, number, number];
+  const padded = Buffer.from(text.slice(start + length + 1, next - 1), 'hex');
+  return { cms: padded.subarray(0, derLength(padded)), content: Buffer.concat([pdf.subarray(start, start + length), pdf.subarray(next, next + rest)]) };
+}
+
+/** openssl cms -verify of the last signature against `certificatePem` as the only trusted certificate. */
+export function opensslVerify(pdf: Buffer, certificatePem: string): { status: number | null; output: string } {
+  const { cms, content } = lastSignature(pdf);
+  return run('openssl', [
+    'cms',
+    '-verify',
+    '-binary',
+    '-inform',
+    'DER',
+    '-in',
+    tempFile(cms, 'p7s'),
+    '-content',
+    tempFile(content, 'bin'),
+    '-CAfile',
+    tempFile(certificatePem, 'pem'),
+    '-purpose',
+    'any',
+    '-out',
+    path.join(scratch, 'verified.bin'),
+  ]);
+}
