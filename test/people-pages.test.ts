@@ -192,6 +192,8 @@ describe.skipIf(chromiumPath() === undefined)("the people's pages, in Chromium o
     const { process, participants } = await stored(svc, svc.orgA, code);
     expect(process.status).toBe('FINISH');
     expect(participants.map((p) => p.status)).toEqual(['FINISH', 'FINISH']);
+    // Both signatures, drawn and typed, were kept to be placed in the final document.
+    expect(participants.map((p) => typeof p.signature_key)).toEqual(['string', 'string']);
     // The other organization sees nothing of it.
     expect((await call(svc.app, 'GET', '/document', { key: svc.orgB.privateKey, query: { code } })).json()).toEqual({ message: 'DOCUMENT_NOT_FOUND' });
     await ana.context.close();

@@ -112,9 +112,19 @@ export function peopleRoutes(ctx: SignerContext & { keys: ApiKeyResolver }): Api
       summary: 'Sign, once the identity validations asked of the participant are met and they accept to sign electronically',
       body: signSchema,
       query: noInput,
-      errors: [...SIGNING_STEP_ERRORS, 'LINK_NOT_FOUND', 'WRONG_ROLE', 'OTP_REQUIRED', 'IDENTITY_VALIDATION_REQUIRED'],
+      errors: [
+        ...SIGNING_STEP_ERRORS,
+        'LINK_NOT_FOUND',
+        'WRONG_ROLE',
+        'OTP_REQUIRED',
+        'IDENTITY_VALIDATION_REQUIRED',
+        'SIGNATURE_IMAGE_EMPTY',
+        'SIGNATURE_IMAGE_TOO_LARGE',
+        'SIGNATURE_IMAGE_NOT_PNG',
+      ],
       rateLimit: PAGE_LIMIT,
-      handler: ({ linkToken, request }) => signDocument(ctx, { token: linkToken, ...client(request) }),
+      handler: ({ linkToken, request, body }) =>
+        signDocument(ctx, { token: linkToken, ...client(request), ...(body.signature ? { signatureImage: Buffer.from(body.signature, 'base64') } : {}) }),
     }),
     defineRoute({
       ...base,
