@@ -21,11 +21,6 @@ import { emailHandler, smsHandler, whatsAppHandler } from './messages/handlers.j
 import type { Channel } from './messages/local-mailbox.js';
 import { jobHandler, type RecurringJob } from './outbox/jobs.js';
 import { OutboxWorker, type WorkerLogger } from './outbox/worker.js';
-import { type PageAssets, pageAssets } from './people/assets.js';
-import { EmbeddingOrigins } from './people/embed.js';
-import { PHOTO_KEY_BYTES } from './photos/photo-cipher.js';
-import { PhotoVault } from './photos/photo-vault.js';
-import { purgeDuePhotos } from './photos/purge-photos.js';
 import type { DocumentSigner } from './pdf-signing/seal-signature.js';
 import {
   identityFromP12,
@@ -36,6 +31,11 @@ import {
   type StoredIdentity,
 } from './pdf-signing/signing-identity.js';
 import { httpTimestampClient } from './pdf-signing/timestamp-client.js';
+import { type PageAssets, pageAssets } from './people/assets.js';
+import { EmbeddingOrigins } from './people/embed.js';
+import { PHOTO_KEY_BYTES } from './photos/photo-cipher.js';
+import { PhotoVault } from './photos/photo-vault.js';
+import { purgeDuePhotos } from './photos/purge-photos.js';
 import { bundledChromium } from './rendering/bundled-chromium.js';
 import { ChromiumRenderer } from './rendering/chromium-renderer.js';
 import type { PdfRenderer } from './rendering/renderer.js';
@@ -81,26 +81,28 @@ export interface DepsOverrides {
 
 /** Shared by every instance through the database unless the operator sets URL_SIGNING_SECRET. */
 async function urlSigningSecret(db: Db, configured: string | undefined): Promise<string> {
-  if (configured) return configured;
+  return configured ?? keptSetting(db, 'url_signing_secret', () => crypto.randomBytes(32).toString('hex'));
+}
+
+/**
+ * A secret the first instance makes and every other reads: instances starting together may each
+ * make one, and the first to insert it wins; all then read that one.
+ */
+async function keptSetting(db: Db, key: string, make: () => string | Promise<string>): Promise<string> {
+  const existing = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
+  if (existing) return existing.value;
   await db
     .insertInto('settings')
-    .values({ key: 'url_signing_secret', value: crypto.randomBytes(32).toString('hex') })
+    .values({ key, value: await make() })
     .onConflict((oc) => oc.column('key').doNothing())
     .execute();
-  const row = await db.selectFrom('settings').select('value').where('key', '=', 'url_signing_secret').executeTakeFirstOrThrow();
+  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirstOrThrow();
   return row.value;
 }
 
 /** Shared by every instance through the database unless the operator sets PHOTO_ENCRYPTION_KEY. */
 async function photoEncryptionKey(db: Db, configured: Buffer | undefined): Promise<Buffer> {
-  if (configured) return configured;
-  await db
-    .insertInto('settings')
-    .values({ key: 'photo_encryption_key', value: crypto.randomBytes(PHOTO_KEY_BYTES).toString('hex') })
-    .onConflict((oc) => oc.column('key').doNothing())
-    .execute();
-  const row = await db.selectFrom('settings').select('value').where('key', '=', 'photo_encryption_key').executeTakeFirstOrThrow();
-  return Buffer.from(row.value, 'hex');
+  return configured ?? Buffer.from(await keptSetting(db, 'photo_encryption_key', () => crypto.randomBytes(PHOTO_KEY_BYTES).toString('hex')), 'hex');
 }
 
 function isStoredIdentity(value: unknown): value is StoredIdentity {
@@ -131,17 +133,10 @@ async function signingIdentity(db: Db, config: Config, clock: Clock): Promise<Si
       throw error;
     }
   }
-  const existing = await db.selectFrom('settings').select('value').where('key', '=', 'document_signing_identity').executeTakeFirst();
-  if (!existing) {
-    const made = await makeSelfSignedIdentity({ commonName: `Document seal of ${new URL(config.publicUrl).host}`, now: clock.now(), years: 10 });
-    await db
-      .insertInto('settings')
-      .values({ key: 'document_signing_identity', value: JSON.stringify(made) })
-      .onConflict((oc) => oc.column('key').doNothing())
-      .execute();
-  }
-  const row = await db.selectFrom('settings').select('value').where('key', '=', 'document_signing_identity').executeTakeFirstOrThrow();
-  const stored: unknown = JSON.parse(row.value);
+  const kept = await keptSetting(db, 'document_signing_identity', async () =>
+    JSON.stringify(await makeSelfSignedIdentity({ commonName: `Document seal of ${new URL(config.publicUrl).host}`, now: clock.now(), years: 10 })),
+  );
+  const stored: unknown = JSON.parse(kept);
   if (!isStoredIdentity(stored)) throw new Error('the stored document signing identity is unreadable');
   return identityFromStored(stored);
 }

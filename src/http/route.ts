@@ -96,7 +96,6 @@ function errorStatuses(errors: readonly RouteError[]): Map<ErrorCode, number> {
   );
 }
 
-
 /**
  * Declares a route once: its method and path, who may call it, its schemas, the errors it answers
  * and its handler. Validation, the OpenAPI operation and the handler's input types all come from
