@@ -10,8 +10,7 @@
  */
 import zlib from 'node:zlib';
 import { chromiumPath, launchBrowser } from '../test/support/browser.js';
-import { closedPort } from '../test/support/ports.js';
-import { call, startTestService } from '../test/support/service.js';
+import { call, startServedService } from '../test/support/service.js';
 import { PDF_BASE64, stored } from '../test/support/signing.js';
 
 const BUDGET = 100 * 1024;
@@ -21,10 +20,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 async function main(): Promise<void> {
-  const port = await closedPort();
-  const base = `http://127.0.0.1:${port}`;
-  const svc = await startTestService('sqlite', { PUBLIC_URL: base });
-  await svc.app.listen({ port, host: '127.0.0.1' });
+  const { svc, base } = await startServedService('sqlite');
   try {
     const res = await call(svc.app, 'POST', '/document/upload', {
       key: svc.orgA.privateKey,

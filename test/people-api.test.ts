@@ -132,11 +132,15 @@ describe.each(dialects)("the people's API, authorised by the link's token (%s)",
 
     it('the drawn or typed signature is stored with the signature, as a PNG only', async () => {
       const { code, tokens } = await process(svc.orgA, [{ name: 'Ana', email: email('ana') }]);
-      const drawn = await sharp({ create: { width: 300, height: 100, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } }).png().toBuffer();
+      const drawn = await sharp({ create: { width: 300, height: 100, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+        .png()
+        .toBuffer();
       expect((await page(tokens[0]!, 'POST', '/signing/sign', { consent: true, signature: jpeg().toString('base64') })).json()).toEqual({
         message: 'SIGNATURE_IMAGE_NOT_PNG',
       });
-      expect((await page(tokens[0]!, 'POST', '/signing/sign', { consent: true, signature: drawn.toString('base64') })).json()).toMatchObject({ status: 'FINISH' });
+      expect((await page(tokens[0]!, 'POST', '/signing/sign', { consent: true, signature: drawn.toString('base64') })).json()).toMatchObject({
+        status: 'FINISH',
+      });
       const { participants } = await stored(svc, svc.orgA, code);
       expect(participants[0]?.signature_key).toEqual(expect.any(String));
     });

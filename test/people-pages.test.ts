@@ -10,8 +10,7 @@ import { listMailbox, mailboxDir } from '../src/messages/local-mailbox.js';
 import { chromiumPath, launchBrowser, type PhoneBrowser, screenshot, y4mOf } from './support/browser.js';
 import { identityCard, selfie } from './support/face-photos.js';
 import { ANSWERS, verifaceBody } from './support/fixtures.js';
-import { closedPort } from './support/ports.js';
-import { call, startTestService, type TestService } from './support/service.js';
+import { call, startServedService, type TestService } from './support/service.js';
 import { stored, templateWithHtml } from './support/signing.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
 
@@ -52,6 +51,15 @@ async function codeFromMailbox(svc: TestService, email: string): Promise<string>
   throw new Error(`no code e-mailed to ${email}`);
 }
 
+/** A person's link opened in a fresh phone-sized context, once its first heading shows. */
+async function openOnPhone(phone: PhoneBrowser, link: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await phone.phone();
+  const page = await context.newPage();
+  await page.goto(link);
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  return { context, page };
+}
+
 async function drawSignature(page: Page): Promise<void> {
   const pad = page.locator('canvas.signature-pad');
   const box = await pad.boundingBox();
@@ -77,11 +85,7 @@ describe.skipIf(chromiumPath() === undefined)("the people's pages, in Chromium o
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'pages-'));
 
   beforeAll(async () => {
-    const port = await closedPort();
-    base = `http://127.0.0.1:${port}`;
-    svc = await startTestService('sqlite', { PUBLIC_URL: base, WEBHOOK_ALLOW_PRIVATE: 'true', FACE_MATCHER: 'manual' });
-    await svc.app.listen({ port, host: '127.0.0.1' });
-    svc.deps.startBackgroundWork();
+    ({ svc, base } = await startServedService('sqlite', { WEBHOOK_ALLOW_PRIVATE: 'true', FACE_MATCHER: 'manual' }));
     const url = await receiver.start();
     receiver.secret = (await call(svc.app, 'POST', '/webhooks', { key: svc.orgA.privateKey, body: { name: 'default', url } })).json().secret;
     camera = await y4mOf(await portrait(), path.join(work, 'camera.y4m'));
@@ -107,13 +111,7 @@ describe.skipIf(chromiumPath() === undefined)("the people's pages, in Chromium o
     return { code, links: Object.fromEntries(participants.map((p) => [p.email, `${base}/s/${p.link_token}`])) };
   }
 
-  async function open(link: string): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await phone.phone();
-    const page = await context.newPage();
-    await page.goto(link);
-    await page.getByRole('heading', { level: 1 }).waitFor();
-    return { context, page };
-  }
+  const open = (link: string) => openOnPhone(phone, link);
 
   async function finishedWebhook(code: string): Promise<void> {
     await expect.poll(() => receiver.received.some((h) => h.body.type === 'document.finished' && h.body.data.code === code), { timeout: 20_000 }).toBe(true);
@@ -282,7 +280,10 @@ describe.skipIf(chromiumPath() === undefined)("the people's pages, in Chromium o
     const { page, context } = await open(`${base}/s/${participants[0]?.link_token}`);
     // Checked before the document opens: axe cannot run inside a frame where no script may run.
     await expectAccessible(page);
-    await page.getByRole('button', { name: /^Leer / }).first().click();
+    await page
+      .getByRole('button', { name: /^Leer / })
+      .first()
+      .click();
     const frame = page.locator('iframe.html-document');
     await frame.waitFor();
     expect(await frame.getAttribute('sandbox')).toBe('');
@@ -372,11 +373,7 @@ describe.skipIf(chromiumPath() === undefined)("the people's pages with the face 
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'faces-'));
 
   beforeAll(async () => {
-    const port = await closedPort();
-    base = `http://127.0.0.1:${port}`;
-    svc = await startTestService('sqlite', { PUBLIC_URL: base, FACE_MATCHER: 'local', FACE_WORKERS: '1' });
-    await svc.app.listen({ port, host: '127.0.0.1' });
-    svc.deps.startBackgroundWork();
+    ({ svc, base } = await startServedService('sqlite', { FACE_MATCHER: 'local', FACE_WORKERS: '1' }));
     // The camera films the package author's selfie; ID cards are uploaded as files.
     phone = await launchBrowser({ camera: await y4mOf(await selfie('authorWebcam'), path.join(work, 'selfie.y4m')) });
   }, 90_000);
@@ -387,13 +384,7 @@ describe.skipIf(chromiumPath() === undefined)("the people's pages with the face 
     fs.rmSync(work, { recursive: true, force: true });
   });
 
-  async function openPage(link: string): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await phone.phone();
-    const page = await context.newPage();
-    await page.goto(link);
-    await page.getByRole('heading', { level: 1 }).waitFor();
-    return { context, page };
-  }
+  const openPage = (link: string) => openOnPhone(phone, link);
 
   async function uploadCard(page: Page, card: Buffer): Promise<void> {
     await page.getByRole('heading', { name: 'Foto del frente de tu documento' }).waitFor();

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateSettings } from '../src/organizations/settings.js';
 import { chromiumPath, launchBrowser, type PhoneBrowser, screenshot, y4mOf } from './support/browser.js';
 import { verifaceBody } from './support/fixtures.js';
-import { closedPort, portOf } from './support/ports.js';
-import { call, startTestService, type TestService } from './support/service.js';
+import { portOf } from './support/ports.js';
+import { call, startServedService, type TestService } from './support/service.js';
 import { PDF_BASE64, stored } from './support/signing.js';
 
 const SDK_FILE = path.resolve(import.meta.dirname, '../node_modules/auco-sdk-integration/dist/auco-sdk-integration.esm.js');
@@ -69,11 +69,7 @@ describe.skipIf(chromiumPath() === undefined)('embedding with the real SDK (auco
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'sdk-'));
 
   beforeAll(async () => {
-    const port = await closedPort();
-    service = `http://127.0.0.1:${port}`;
-    svc = await startTestService('sqlite', { PUBLIC_URL: service, FACE_MATCHER: 'manual' });
-    await svc.app.listen({ port, host: '127.0.0.1' });
-    svc.deps.startBackgroundWork();
+    ({ svc, base: service } = await startServedService('sqlite', { FACE_MATCHER: 'manual' }));
     allowed = await startHost(() => sdkSettings);
     other = await startHost(() => sdkSettings);
     await updateSettings(svc.deps.db, { organizationId: svc.orgA.id, changes: { sdkOrigins: [allowed.origin] } });

@@ -8,6 +8,7 @@ import { ManualClock } from '../../src/clock.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createDeps, type Deps } from '../../src/deps.js';
 import { createOrganization } from '../../src/organizations/organizations.js';
+import { closedPort } from './ports.js';
 import { dropSchema } from './postgres.js';
 
 export type TestDialect = 'sqlite' | 'postgres';
@@ -111,4 +112,17 @@ export async function listenOnLoopback(svc: TestService): Promise<number> {
 export function localPath(url: string): string {
   const parsed = new URL(url);
   return parsed.pathname + parsed.search;
+}
+
+/**
+ * A test service on a loopback port of its own whose PUBLIC_URL is that address, with its
+ * background work running: the links it sends can be opened by a browser.
+ */
+export async function startServedService(dialect: TestDialect, env: Record<string, string> = {}): Promise<{ svc: TestService; base: string }> {
+  const port = await closedPort();
+  const base = `http://127.0.0.1:${port}`;
+  const svc = await startTestService(dialect, { PUBLIC_URL: base, ...env });
+  await svc.app.listen({ port, host: '127.0.0.1' });
+  svc.deps.startBackgroundWork();
+  return { svc, base };
 }
