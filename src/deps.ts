@@ -26,6 +26,7 @@ import { PHOTO_KEY_BYTES } from './photos/photo-cipher.js';
 import { PhotoVault } from './photos/photo-vault.js';
 import { purgeDuePhotos } from './photos/purge-photos.js';
 import { TemplateCache } from './templates/template-cache.js';
+import { TextReader } from './veriface/document/text-reader.js';
 import { expireDueVerifaces } from './veriface/expire-verifaces.js';
 import { LocalFaceMatcher } from './veriface/face/local-matcher.js';
 import { type FaceMatcher, manualReview } from './veriface/face-matcher.js';
@@ -44,6 +45,8 @@ export const RECURRING_JOBS: RecurringJob[] = [
 export interface Deps extends ServiceContext {
   signer: UrlSigner;
   faceMatcher: FaceMatcher;
+  /** OCR of document photos (POST /veriface/check), in tesseract.js's own worker thread, started at the first photo. */
+  textReader: TextReader;
   keys: ApiKeyResolver;
   worker: OutboxWorker;
   /** The people's pages' scripts and styles. */
@@ -160,6 +163,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     },
   });
   const faceMatcher = chooseFaceMatcher(config, logger);
+  const textReader = new TextReader();
   const deps: Deps = {
     db: database.db,
     dialect: database.dialect,
@@ -178,6 +182,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     pageAssets: await pageAssets(),
     embeddingOrigins: new EmbeddingOrigins({ db: database.db, clock }),
     faceMatcher,
+    textReader,
     worker,
     startBackgroundWork() {
       worker.start();
@@ -196,6 +201,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     async close() {
       await worker.stop();
       await faceMatcher.close();
+      await textReader.close();
       await webhookAgent.close();
       await senders.close();
       s3?.destroy();
