@@ -56,6 +56,9 @@ export interface CheckDocumentAnswer {
 /** The numbers on a document are printed with dots, spaces or dashes between groups of digits. */
 const digitsOf = (text: string) => text.replace(/\D/g, '');
 
+/** A number as it is written without its separators: passports' numbers have letters. */
+const printable = (text: string) => text.replace(/[^A-Z0-9]/gi, '');
+
 /** Runs of 6 to 12 digits in OCR text, their separators dropped: the candidates for a document number. */
 function numbersInText(text: string): string[] {
   const runs = text.match(/\d[\d.\-\s]{4,16}\d/g) ?? [];
@@ -159,7 +162,7 @@ export async function checkDocument(
     documentNumber: {
       matches: matched !== undefined,
       ...(reading ? { readFrom: reading.source } : {}),
-      ...(number ? { number: digitsOf(number) || number } : {}),
+      ...(number ? { number: printable(number) } : {}),
       ...(reading?.machineZoneValid === undefined ? {} : { machineZoneValid: reading.machineZoneValid }),
     },
   };
@@ -168,7 +171,7 @@ export async function checkDocument(
   const isBack = reading?.source === 'PDF417' || (reading?.source === 'MRZ' && reading.data.personalNumber !== undefined && !isFront);
   const portraitProblem = portrait.made && !portrait.found && !isBack ? portrait.problem : undefined;
   const failure = firstFailure(quality.problem, portraitProblem, reading, matched);
-  const data: DocumentData = reading ? { ...reading.data, ...(number && !reading.data.documentNumber ? { documentNumber: digitsOf(number) } : {}) } : {};
+  const data: DocumentData = reading ? { ...reading.data, ...(number && !reading.data.documentNumber ? { documentNumber: printable(number) } : {}) } : {};
   return {
     code: newCode(VERIFACE_CODE_LENGTH),
     error: failure !== undefined,

@@ -22,7 +22,8 @@ export class TextReader {
   async read(png: Buffer): Promise<string> {
     this.worker ??= createWorker('eng', OEM.LSTM_ONLY, { langPath: englishDataFolder(), gzip: true, cacheMethod: 'none' }).then(async (worker) => {
       // A document is a page of scattered blocks of text, not one column.
-      await worker.setParameters({ tessedit_pageseg_mode: PSM.SPARSE_TEXT });
+      // A declared resolution also keeps tesseract from printing its estimate of one for each image.
+      await worker.setParameters({ tessedit_pageseg_mode: PSM.SPARSE_TEXT, user_defined_dpi: '300' });
       return worker;
     });
     const worker = await this.worker;
