@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { machineZoneIn } from '../src/veriface/document/machine-zone.js';
-import { cedulaBack, numberedCard, type PassportHolder, passportPage, td3Lines } from './support/document-photos.js';
+import { cedulaBack, numberedCard, type PassportHolder, passportPage, td1Lines, td3Lines } from './support/document-photos.js';
 import { notAnImage } from './support/face-photos.js';
 import { call, dialects, startTestService, type TestService } from './support/service.js';
 
@@ -177,6 +177,27 @@ describe('a machine-readable zone is parsed from OCR text with the letters OCR s
       surname: 'ERIKSSON',
       givenNames: 'ANNA MARIA',
       dateOfBirth: '740812',
+      valid: true,
+    });
+  });
+
+  it("the new cédula's TD1 zone gives the card's number and the national number (NUIP) beside it, both compared with identification", () => {
+    const lines = td1Lines({
+      cardNumber: '000123456',
+      nuip: '1020304050',
+      surnames: 'PEREZ GOMEZ',
+      names: 'JUAN CARLOS',
+      birth: '800101',
+      sex: 'M',
+      expiry: '300101',
+    });
+    const zone = machineZoneIn(`REPUBLICA DE COLOMBIA\n${lines.join('\n')}\n`);
+    expect(zone).toMatchObject({
+      format: 'TD1',
+      documentNumber: '000123456',
+      optionalData: ['1020304050'],
+      surname: 'PEREZ GOMEZ',
+      givenNames: 'JUAN CARLOS',
       valid: true,
     });
   });

@@ -109,12 +109,22 @@ function fromMachineZone(zone: MachineZone): NumberReading {
   };
 }
 
+/** Longest side given to OCR: a card's smallest print stays legible, and a 50-megapixel photo is not read pixel by pixel. */
+const OCR_MAX_SIDE = 2000;
+
 /** The older cédula's barcode, else a machine-readable zone, else any number printed on the document. */
 async function readNumber(ctx: { textReader: TextReader }, image: Buffer): Promise<NumberReading | undefined> {
   const barcode = await pdf417TextIn(image);
   const cedula = barcode === undefined ? undefined : cedulaFromBarcode(barcode);
   if (cedula) return fromBarcode(cedula);
-  const text = await ctx.textReader.read(image);
+  // Oriented as a person sees it (tesseract ignores EXIF) and no larger than print needs.
+  const forOcr = await sharp(image)
+    .rotate()
+    .resize({ width: OCR_MAX_SIDE, height: OCR_MAX_SIDE, fit: 'inside', withoutEnlargement: true })
+    .greyscale()
+    .png()
+    .toBuffer();
+  const text = await ctx.textReader.read(forOcr);
   const zone = machineZoneIn(text);
   if (zone) return fromMachineZone(zone);
   const numbers = numbersInText(text);

@@ -60,6 +60,28 @@ export function td3Lines(holder: PassportHolder): [string, string] {
   return [first, `${body}${checkDigit(composite)}`];
 }
 
+/**
+ * The three 30-character lines of an identity card's zone (TD1), as on the new Colombian cédula's
+ * back: the card's own number in the document number, the national number (NUIP) in the second
+ * line's optional field.
+ */
+export function td1Lines(holder: {
+  cardNumber: string;
+  nuip: string;
+  surnames: string;
+  names: string;
+  birth: string;
+  sex: 'M' | 'F';
+  expiry: string;
+}): [string, string, string] {
+  const number = holder.cardNumber.padEnd(9, '<');
+  const first = `ICCOL${number}${checkDigit(number)}`.padEnd(30, '<');
+  const head = `${holder.birth}${checkDigit(holder.birth)}${holder.sex}${holder.expiry}${checkDigit(holder.expiry)}COL${holder.nuip.padEnd(11, '<')}`;
+  const composite = `${first.slice(5, 30)}${head.slice(0, 7)}${head.slice(8, 15)}${head.slice(18, 29)}`;
+  const third = `${holder.surnames.replace(/ /g, '<')}<<${holder.names.replace(/ /g, '<')}`.padEnd(30, '<');
+  return [first, `${head}${checkDigit(composite)}`, third];
+}
+
 /** A passport's data page: a portrait and the machine-readable zone in large monospace letters. */
 export async function passportPage(holder: PassportHolder, person: Person): Promise<Buffer> {
   const [first, second] = td3Lines(holder);
