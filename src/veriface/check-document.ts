@@ -163,8 +163,9 @@ export async function checkDocument(
   const [portrait, reading] = quality.passed
     ? await Promise.all([findPortrait(ctx.faceMatcher, bytes), readNumber(ctx, bytes)])
     : [{ made: false } as const, undefined];
-  const wanted = digitsOf(input.identification);
-  const matched = reading?.candidates.find((candidate) => digitsOf(candidate) === wanted);
+  // Separators dropped on both sides; the letters of a passport's number count as much as its digits.
+  const wanted = printable(input.identification).toUpperCase();
+  const matched = wanted === '' ? undefined : reading?.candidates.find((candidate) => printable(candidate).toUpperCase() === wanted);
   const number = matched ?? reading?.candidates[0];
   const checks: DocumentChecks = {
     imageQuality: quality,
