@@ -40,6 +40,7 @@ import { bundledChromium } from './rendering/bundled-chromium.js';
 import { ChromiumRenderer } from './rendering/chromium-renderer.js';
 import type { PdfRenderer } from './rendering/renderer.js';
 import { TemplateCache } from './templates/template-cache.js';
+import { TextReader } from './veriface/document/text-reader.js';
 import { expireDueVerifaces } from './veriface/expire-verifaces.js';
 import { LocalFaceMatcher } from './veriface/face/local-matcher.js';
 import { type FaceMatcher, manualReview } from './veriface/face-matcher.js';
@@ -62,6 +63,8 @@ export interface Deps extends ServiceContext {
   /** Signs final PDFs (PAdES) with the instance's certificate. */
   documentSigner: DocumentSigner;
   faceMatcher: FaceMatcher;
+  /** OCR of document photos (POST /veriface/check), in tesseract.js's own worker thread, started at the first photo. */
+  textReader: TextReader;
   keys: ApiKeyResolver;
   worker: OutboxWorker;
   /** The people's pages' scripts and styles. */
@@ -232,6 +235,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     },
   });
   const faceMatcher = chooseFaceMatcher(config, logger);
+  const textReader = new TextReader();
   const deps: Deps = {
     db: database.db,
     dialect: database.dialect,
@@ -252,6 +256,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     pageAssets: await pageAssets(),
     embeddingOrigins: new EmbeddingOrigins({ db: database.db, clock }),
     faceMatcher,
+    textReader,
     worker,
     startBackgroundWork() {
       worker.start();
@@ -271,6 +276,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       await worker.stop();
       await faceMatcher.close();
       await renderer.close();
+      await textReader.close();
       await webhookAgent.close();
       await senders.close();
       s3?.destroy();

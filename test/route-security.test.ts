@@ -80,6 +80,7 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
   'POST /v1.5/ext/veriface/validate': () => ({
     body: { country: 'CO', type: 'CC', identification: '1001001010', documentImage: SAMPLE_JPEG, photo: SAMPLE_JPEG },
   }),
+  'POST /v1.5/ext/veriface/check': () => ({ body: { country: 'CO', type: 'CC', identification: '1001001010', image: SAMPLE_JPEG } }),
   'POST /v1.5/ext/document/save': (o, org) => ({ body: { document: o.template, data: ANSWERS, email: org.email, name: 'Sale' } }),
   'POST /v1.5/ext/document/upload': (o, org) => ({ body: pdfProcess(org, { targetWebhooks: [o.webhook] }) }),
   'POST /v1.5/ext/document/many': (o, org) => ({

@@ -109,6 +109,7 @@ export const ERROR_CATALOGUE = {
   FACE_MATCHER_BUSY: { status: [503], meaning: 'Every face worker is busy and the queue is full (FACE_QUEUE_MAX); retry after the seconds of Retry-After' },
   FACE_MATCHING_DISABLED: { status: [404], meaning: 'This instance compares no faces (FACE_MATCHER=manual)' },
   FACE_MATCHER_FAILED: { status: [503], meaning: 'The face comparison failed on the machine (a worker stopped); send the photo again' },
+  DOCUMENT_READER_FAILED: { status: [503], meaning: 'The text of the document could not be read on the machine (the OCR worker failed); send the image again' },
 
   // Organizations and the people's pages
   ORGANIZATION_NOT_FOUND: { status: [404], meaning: "The key's organization no longer exists" },

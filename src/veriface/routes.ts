@@ -1,18 +1,20 @@
 import type { ServiceContext } from '../context.js';
 import { API_PREFIX } from '../http/prefix.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
+import { checkDocument } from './check-document.js';
 import { createVeriface } from './create-veriface.js';
+import type { TextReader } from './document/text-reader.js';
 import type { FaceMatcher } from './face-matcher.js';
 import { IMAGE_MAX_BYTES } from './images.js';
 import { readVeriface } from './read-veriface.js';
 import { reviewVeriface } from './review-veriface.js';
-import { createVerifaceSchema, reviewVerifaceSchema, validateFacesSchema, verifaceCodeQuery } from './schemas.js';
+import { checkDocumentSchema, createVerifaceSchema, reviewVerifaceSchema, validateFacesSchema, verifaceCodeQuery } from './schemas.js';
 import { validateFaces } from './validate-faces.js';
 
 const tag = 'face validation';
 const url = `${API_PREFIX}/veriface`;
 
-export function verifaceRoutes(ctx: ServiceContext & { faceMatcher: FaceMatcher }): ApiRoute[] {
+export function verifaceRoutes(ctx: ServiceContext & { faceMatcher: FaceMatcher; textReader: TextReader }): ApiRoute[] {
   return [
     defineRoute({
       method: 'POST',
@@ -65,6 +67,28 @@ export function verifaceRoutes(ctx: ServiceContext & { faceMatcher: FaceMatcher 
       // Two photos in base64, and room for the other fields.
       bodyLimit: Math.ceil((IMAGE_MAX_BYTES * 4) / 3) * 2 + 64 * 1024,
       handler: ({ body }) => validateFaces(ctx, { input: body }),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: `${url}/check`,
+      access: 'private-key',
+      tag,
+      summary: 'Check one side of an identity document: image quality, a portrait, and its number read and compared with identification',
+      description:
+        "Answers {code, error, message, isFront, data, checks, notChecked}. The checks made on this machine: the image is decodable, large enough and not blurred; a portrait is on it (the face matcher's document step; not made when FACE_MATCHER=manual); the number is read from the PDF417 barcode of the older Colombian cédula, else from a machine-readable zone (passports, the new cédula's back), else from the printed text by OCR, and compared with identification (separators dropped). data holds what was read. error is true with message IMAGE_TOO_SMALL, IMAGE_BLURRY, DOCUMENT_NO_FACE (or FACE_TOO_SMALL, FACE_BLURRY for the portrait), DOCUMENT_NUMBER_UNREADABLE or DOCUMENT_NUMBER_MISMATCH. No forgery or liveness check is made (notChecked says so). Nothing is stored.",
+      body: checkDocumentSchema,
+      query: noInput,
+      errors: [
+        'IMAGE_EMPTY',
+        'IMAGE_TOO_LARGE',
+        'IMAGE_NOT_JPEG_OR_PNG',
+        'IMAGE_UNREADABLE',
+        'FACE_MATCHER_BUSY',
+        'FACE_MATCHER_FAILED',
+        'DOCUMENT_READER_FAILED',
+      ],
+      bodyLimit: Math.ceil((IMAGE_MAX_BYTES * 4) / 3) + 64 * 1024,
+      handler: ({ body }) => checkDocument(ctx, { input: body }),
     }),
   ];
 }

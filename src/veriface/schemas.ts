@@ -84,3 +84,17 @@ export const validateFacesSchema = Joi.object<ValidateFacesInput, true>({
   documentImage: base64Image.required().description('the photo of the identity document, JPEG or PNG in base64'),
   photo: base64Image.required().description("the photo of the person's face, JPEG or PNG in base64"),
 });
+
+export interface CheckDocumentInput {
+  country: string;
+  type: string;
+  identification: string;
+  image: string;
+}
+
+export const checkDocumentSchema = Joi.object<CheckDocumentInput, true>({
+  country: Joi.string().uppercase().length(2).required(),
+  type: Joi.string().uppercase().min(1).max(16).required(),
+  identification: Joi.string().trim().min(1).max(50).required(),
+  image: base64Image.required().description('the photo of one side of the identity document, JPEG or PNG in base64'),
+});

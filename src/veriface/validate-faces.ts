@@ -1,10 +1,10 @@
 import type { ServiceContext } from '../context.js';
 import { answerMessage } from '../http/error-catalogue.js';
-import { ApiError, badRequest, notFound } from '../http/errors.js';
+import { badRequest, notFound } from '../http/errors.js';
 import { newCode } from '../ids.js';
 import { checkIdentification } from './documents-catalogue.js';
 import type { FaceMatcher, UnusablePhotoReason } from './face-matcher.js';
-import { IMAGE_MAX_BYTES, imageTypeOf } from './images.js';
+import { imageBytes } from './images.js';
 import { type ValidateFacesInput, VERIFACE_CODE_LENGTH } from './schemas.js';
 
 /**
@@ -28,14 +28,6 @@ export interface ValidateFacesAnswer {
   identificationCard: IdentificationCard;
 }
 
-function decodedImage(field: 'documentImage' | 'photo', base64: string): Buffer {
-  const bytes = Buffer.from(base64, 'base64');
-  if (bytes.length === 0) throw badRequest('IMAGE_EMPTY');
-  if (bytes.length > IMAGE_MAX_BYTES) throw new ApiError(413, `IMAGE_TOO_LARGE: ${field} is over ${IMAGE_MAX_BYTES} bytes`);
-  if (!imageTypeOf(bytes)) throw new ApiError(415, `IMAGE_NOT_JPEG_OR_PNG: ${field}`);
-  return bytes;
-}
-
 /**
  * POST /veriface/validate (REFERENCE §8.4): a face photo against an identity document's photo,
  * answered at once with the same matcher as the flows; nothing is stored. `code` names this
@@ -45,8 +37,8 @@ export async function validateFaces(ctx: ServiceContext & { faceMatcher: FaceMat
   const { input } = options;
   const identification = checkIdentification(input.country, input.type, input.identification);
   if (!identification.ok) throw badRequest(answerMessage(identification.message));
-  const documentPhoto = decodedImage('documentImage', input.documentImage);
-  const facePhoto = decodedImage('photo', input.photo);
+  const documentPhoto = imageBytes('documentImage', input.documentImage);
+  const facePhoto = imageBytes('photo', input.photo);
   const comparison = await ctx.faceMatcher.compare({ documentPhoto, facePhoto });
   if (!comparison) throw notFound('FACE_MATCHING_DISABLED');
   const code = newCode(VERIFACE_CODE_LENGTH);

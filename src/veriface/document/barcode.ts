@@ -1,0 +1,63 @@
+import { BinaryBitmap, DecodeHintType, HybridBinarizer, PDF417Reader, RGBLuminanceSource } from '@zxing/library';
+import sharp from 'sharp';
+
+/**
+ * Longest side the barcode is looked for at: a PDF417 row is a few pixels high on a phone photo
+ * of a card, and the search costs time in proportion to the pixels (it runs on the event loop).
+ */
+const BARCODE_MAX_SIDE = 1600;
+
+/**
+ * The text of the first PDF417 barcode on the image (the back of Colombia's older yellow cédula
+ * carries one), decoded by @zxing/library in plain JavaScript; undefined when none is found.
+ * Characters are ISO-8859-1, as the cédula's barcode writes them.
+ */
+export async function pdf417TextIn(image: Buffer): Promise<string | undefined> {
+  const { data, info } = await sharp(image)
+    .rotate()
+    .resize({ width: BARCODE_MAX_SIDE, height: BARCODE_MAX_SIDE, fit: 'inside', withoutEnlargement: true })
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const luminances = new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength);
+  const bitmap = new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(luminances, info.width, info.height)));
+  try {
+    const hints = new Map<DecodeHintType, unknown>([[DecodeHintType.TRY_HARDER, true]]);
+    return new PDF417Reader().decode(bitmap, hints).getText();
+  } catch {
+    // zxing reports "no barcode here" by throwing; nothing else is thrown by a decode.
+    return undefined;
+  }
+}
+
+/** What the older cédula's barcode holds, in the field names of REFERENCE §8.3. */
+export interface CedulaBarcode {
+  personalNumber: string;
+  surname: string;
+  givenNames: string;
+  sex: string;
+  dateOfBirth: string;
+  bloodGroup: string;
+}
+
+const field = (text: string, start: number, end: number) => text.slice(start, end).replace(/\0/g, ' ').trim();
+
+/**
+ * The older cédula's barcode is fixed-width: the number (zero-padded) at characters 48 to 58, the
+ * two surnames and two given names in 23 characters each from 58, sex at 151, the birth date as
+ * YYYYMMDD at 152 to 160 and the blood group at 166 to 169 (the layout read by the published
+ * open-source parsers). Undefined for a text of another layout.
+ */
+export function cedulaFromBarcode(text: string): CedulaBarcode | undefined {
+  const number = field(text, 48, 58);
+  if (text.length < 160 || !/^\d{6,10}$/.test(number)) return undefined;
+  const birth = field(text, 152, 160);
+  return {
+    personalNumber: number.replace(/^0+/, ''),
+    surname: [field(text, 58, 81), field(text, 81, 104)].filter(Boolean).join(' '),
+    givenNames: [field(text, 104, 127), field(text, 127, 150)].filter(Boolean).join(' '),
+    sex: field(text, 151, 152),
+    dateOfBirth: /^\d{8}$/.test(birth) ? `${birth.slice(0, 4)}-${birth.slice(4, 6)}-${birth.slice(6, 8)}` : '',
+    bloodGroup: field(text, 166, 169),
+  };
+}
