@@ -6,10 +6,10 @@
  * (no fonts are loaded: the pages use the system's); the PDF viewer is excluded, since it is only
  * fetched when a PDF is opened. Time to interactive = from navigation until the step's first button
  * can be pressed, median of several loads in a fresh browser context each (nothing cached).
- * Needs Debian's chromium (or CHROMIUM_PATH); without it only the sizes are printed.
+ * Chromium: CHROMIUM_PATH, Debian's, or the one inside @sparticuz/chromium (test/support/browser.ts).
  */
 import zlib from 'node:zlib';
-import { chromiumPath, launchBrowser } from '../test/support/browser.js';
+import { launchBrowser } from '../test/support/browser.js';
 import { call, startServedService } from '../test/support/service.js';
 import { PDF_BASE64, stored } from '../test/support/signing.js';
 
@@ -40,10 +40,6 @@ async function main(): Promise<void> {
     }
     console.log(`  PDF viewer, on demand: ${kb(gz(assets.pdfModule))} + worker ${kb(gz(assets.pdfWorker))}`);
 
-    if (!chromiumPath()) {
-      console.log('  time to interactive: no Chromium here (apt-get install chromium, or CHROMIUM_PATH)');
-      return;
-    }
     const phone = await launchBrowser();
     try {
       const times: number[] = [];

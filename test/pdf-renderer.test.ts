@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledChromium } from '../src/rendering/bundled-chromium.js';
 import { ChromiumRenderer } from '../src/rendering/chromium-renderer.js';
-import { pdftotext } from './support/pdf-tools.js';
+import { pdfToolsInstalled, pdftotext } from './support/pdf-tools.js';
 import { startTestService } from './support/service.js';
 
 /** Chromium processes this test process started (its children), by pid. */
@@ -27,13 +27,13 @@ describe('the PDF renderer: one long-lived bundled Chromium, pages reused, no ne
   });
   afterAll(async () => renderer.close());
 
-  it('renders HTML to a PDF whose text stays extractable (pdftotext), accents included', async () => {
+  it.runIf(pdfToolsInstalled)('renders HTML to a PDF whose text stays extractable (pdftotext), accents included', async () => {
     const pdf = await renderer.render('<!DOCTYPE html><html lang="es"><body><p>Contrato de compraventa: Ñandú, acción, «cláusula»</p></body></html>');
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     expect(pdftotext(pdf)).toContain('Contrato de compraventa: Ñandú, acción, «cláusula»');
   });
 
-  it('the page reaches no network, reads no local file and runs no JavaScript while rendering', async () => {
+  it.runIf(pdfToolsInstalled)('the page reaches no network, reads no local file and runs no JavaScript while rendering', async () => {
     const secret = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'renderer-')), 'secret.html');
     fs.writeFileSync(secret, '<p>LOCAL SECRET</p>');
     let requests = 0;
@@ -62,7 +62,7 @@ describe('the PDF renderer: one long-lived bundled Chromium, pages reused, no ne
     }
   });
 
-  it('renders side by side within its concurrency, and footers carry page numbers', async () => {
+  it.runIf(pdfToolsInstalled)('renders side by side within its concurrency, and footers carry page numbers', async () => {
     const footer = '<div style="font-size:8px;width:100%;text-align:center">Pie <span class="pageNumber"></span>/<span class="totalPages"></span></div>';
     const pdfs = await Promise.all(
       Array.from({ length: 5 }, (_, i) => renderer.render(`<p>Document ${i}</p><p style="break-before:page">second page</p>`, { footer })),
@@ -74,7 +74,7 @@ describe('the PDF renderer: one long-lived bundled Chromium, pages reused, no ne
     });
   });
 
-  it('a browser that died is started again on the next render', async () => {
+  it.runIf(pdfToolsInstalled)('a browser that died is started again on the next render', async () => {
     await renderer.render('<p>warm</p>');
     const pids = chromiumChildren(executablePath);
     expect(pids.length).toBeGreaterThan(0);
@@ -84,14 +84,17 @@ describe('the PDF renderer: one long-lived bundled Chromium, pages reused, no ne
     expect(renderer.describe().running).toBe(true);
   });
 
-  it.runIf(existsSync('/usr/bin/chromium'))('CHROMIUM_PATH points at another Chromium (Debian’s), which renders the same way', async () => {
-    const debian = new ChromiumRenderer(async () => ({ executablePath: '/usr/bin/chromium', args: [] }), { concurrency: 1, engine: 'debian' });
-    try {
-      expect(pdftotext(await debian.render('<p>Rendered by Debian’s Chromium</p>'))).toContain('Rendered by Debian’s Chromium');
-    } finally {
-      await debian.close();
-    }
-  });
+  it.runIf(existsSync('/usr/bin/chromium') && pdfToolsInstalled)(
+    'CHROMIUM_PATH points at another Chromium (Debian’s), which renders the same way',
+    async () => {
+      const debian = new ChromiumRenderer(async () => ({ executablePath: '/usr/bin/chromium', args: [] }), { concurrency: 1, engine: 'debian' });
+      try {
+        expect(pdftotext(await debian.render('<p>Rendered by Debian’s Chromium</p>'))).toContain('Rendered by Debian’s Chromium');
+      } finally {
+        await debian.close();
+      }
+    },
+  );
 });
 
 describe('the start-up self-test and /health', () => {

@@ -7,7 +7,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listMailbox, mailboxDir } from '../src/messages/local-mailbox.js';
-import { chromiumPath, launchBrowser, type PhoneBrowser, screenshot, y4mOf } from './support/browser.js';
+import { launchBrowser, type PhoneBrowser, screenshot, y4mOf } from './support/browser.js';
 import { identityCard, selfie } from './support/face-photos.js';
 import { ANSWERS, verifaceBody } from './support/fixtures.js';
 import { call, startServedService, type TestService } from './support/service.js';
@@ -76,7 +76,7 @@ interface Signer {
   [key: string]: unknown;
 }
 
-describe.skipIf(chromiumPath() === undefined)("the people's pages, in Chromium on a phone's screen", { timeout: 120_000 }, () => {
+describe("the people's pages, in Chromium on a phone's screen", { timeout: 120_000 }, () => {
   let svc: TestService;
   let base: string;
   let phone: PhoneBrowser;
@@ -366,7 +366,7 @@ describe.skipIf(chromiumPath() === undefined)("the people's pages, in Chromium o
   });
 });
 
-describe.skipIf(chromiumPath() === undefined)("the people's pages with the face matcher of the machine (FACE_MATCHER=local)", { timeout: 180_000 }, () => {
+describe("the people's pages with the face matcher of the machine (FACE_MATCHER=local)", { timeout: 180_000 }, () => {
   let svc: TestService;
   let base: string;
   let phone: PhoneBrowser;

@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateSettings } from '../src/organizations/settings.js';
-import { chromiumPath, launchBrowser, type PhoneBrowser, screenshot, y4mOf } from './support/browser.js';
+import { launchBrowser, type PhoneBrowser, screenshot, y4mOf } from './support/browser.js';
 import { verifaceBody } from './support/fixtures.js';
 import { portOf } from './support/ports.js';
 import { call, startServedService, type TestService } from './support/service.js';
@@ -59,7 +59,7 @@ type SdkEvent = { event: 'ready' } | { event: 'close'; args: unknown[] };
 
 const eventsOf = (page: Page) => page.evaluate(() => (window as unknown as { sdkEvents?: SdkEvent[] }).sdkEvents ?? []);
 
-describe.skipIf(chromiumPath() === undefined)('embedding with the real SDK (auco-sdk-integration, customOrigin)', { timeout: 120_000 }, () => {
+describe('embedding with the real SDK (auco-sdk-integration, customOrigin)', { timeout: 120_000 }, () => {
   let svc: TestService;
   let service: string;
   let phone: PhoneBrowser;

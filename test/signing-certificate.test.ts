@@ -11,7 +11,7 @@ import { findProcessByCode, listDocuments, listParticipants } from '../src/docum
 import { finalFileKeys, sealProcess } from '../src/documents/sealing/seal-process.js';
 import { readBlobBytes } from '../src/files/blob-bytes.js';
 import { certificatePem } from '../src/pdf-signing/signing-identity.js';
-import { pdfsig, trustStore } from './support/pdf-tools.js';
+import { pdfsig, pdfToolsInstalled, trustStore } from './support/pdf-tools.js';
 import { call, dialects, PUBLIC_URL, startTestService, type TestService } from './support/service.js';
 
 /** An operator's certificate as a CA would issue it: a root, and a leaf for sealing, in a PKCS#12 made by openssl. */
@@ -57,21 +57,24 @@ describe.each(dialects)('the certificate final documents are signed with (%s)', 
   });
   afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
 
-  it('SIGNING_P12 as a path or in base64: the PKCS#12 certificate signs, with its chain, and is trusted through its root', async () => {
-    for (const source of [issued.p12, fs.readFileSync(issued.p12).toString('base64')]) {
-      const svc = await startTestService(dialect, { SIGNING_P12: source, SIGNING_P12_PASSWORD: 's3cret' });
-      try {
-        expect(svc.deps.documentSigner.identity.selfSigned).toBe(false);
-        expect(svc.deps.documentSigner.identity.chain).toHaveLength(1);
-        const report = pdfsig(await sealedPdf(svc), trustStore(issued.rootPem));
-        expect(report).toContain('Signer full Distinguished Name: O=Acme,CN=Acme Seal');
-        expect(report).toContain('Signature Validation: Signature is Valid.');
-        expect(report).toContain('Certificate Validation: Certificate is Trusted.');
-      } finally {
-        await svc.close();
+  it.runIf(pdfToolsInstalled)(
+    'SIGNING_P12 as a path or in base64: the PKCS#12 certificate signs, with its chain, and is trusted through its root',
+    async () => {
+      for (const source of [issued.p12, fs.readFileSync(issued.p12).toString('base64')]) {
+        const svc = await startTestService(dialect, { SIGNING_P12: source, SIGNING_P12_PASSWORD: 's3cret' });
+        try {
+          expect(svc.deps.documentSigner.identity.selfSigned).toBe(false);
+          expect(svc.deps.documentSigner.identity.chain).toHaveLength(1);
+          const report = pdfsig(await sealedPdf(svc), trustStore(issued.rootPem));
+          expect(report).toContain('Signer full Distinguished Name: O=Acme,CN=Acme Seal');
+          expect(report).toContain('Signature Validation: Signature is Valid.');
+          expect(report).toContain('Certificate Validation: Certificate is Trusted.');
+        } finally {
+          await svc.close();
+        }
       }
-    }
-  });
+    },
+  );
 
   it('a wrong SIGNING_P12_PASSWORD stops the service at start with a message naming the setting', async () => {
     await expect(startTestService(dialect, { SIGNING_P12: issued.p12, SIGNING_P12_PASSWORD: 'wrong' })).rejects.toThrow(

@@ -2,14 +2,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import sharp from 'sharp';
+import { bundledChromium } from '../../src/rendering/bundled-chromium.js';
 
 /**
  * The Chromium the browser tests drive: CHROMIUM_PATH, else Debian's (`apt-get install chromium`,
- * which .ci/run does). Never a browser download.
+ * which .ci/run does), else the one @sparticuz/chromium ships inside its npm package, so that a
+ * fresh machine with only `npm install` runs them too. Never a browser download.
  */
-export function chromiumPath(): string | undefined {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
-  return candidates.find((candidate): candidate is string => candidate !== undefined && fs.existsSync(candidate));
+async function chromiumToLaunch(): Promise<{ executablePath: string; env?: Record<string, string> }> {
+  const installed = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+    (candidate): candidate is string => candidate !== undefined && fs.existsSync(candidate),
+  );
+  if (installed && process.env.TEST_BUNDLED_CHROMIUM !== '1') return { executablePath: installed };
+  const bundled = await bundledChromium();
+  return { executablePath: bundled.executablePath, ...(bundled.env ? { env: bundled.env } : {}) };
 }
 
 /** The flags this machine needs (no sandbox as root, no network beyond loopback), then the fake camera's. */
@@ -60,10 +66,10 @@ export interface PhoneBrowser {
 export const PHONE_VIEWPORT = { width: 390, height: 844 };
 
 export async function launchBrowser(options: { camera?: string } = {}): Promise<PhoneBrowser> {
-  const executablePath = chromiumPath();
-  if (!executablePath) throw new Error('No Chromium: apt-get install -y chromium, or set CHROMIUM_PATH');
+  const { executablePath, env } = await chromiumToLaunch();
   const browser = await chromium.launch({
     executablePath,
+    ...(env ? { env: { ...process.env, ...env } } : {}),
     headless: true,
     args: [
       ...FLAGS,

@@ -8,6 +8,14 @@ import path from 'node:path';
  * pdfsig, pdftotext and pdfimages (poppler-utils), qpdf, certutil (libnss3-tools) and openssl.
  */
 
+/**
+ * Whether those tools are installed (CI installs them; `sudo apt-get install -y poppler-utils qpdf
+ * libnss3-tools openssl` on Debian): the tests that run them need them, the others run anyway.
+ */
+export const pdfToolsInstalled = ['pdfsig', 'pdftotext', 'pdfimages', 'qpdf', 'certutil', 'openssl'].every(
+  (tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0,
+);
+
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'pdf-tools-'));
 let counter = 0;
 
