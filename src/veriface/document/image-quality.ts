@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import type { DecodedImage } from '../face/decode-image.js';
+import { laplacianVariance } from '../face/sharpness.js';
 
 /**
  * Smallest photo of a document, in pixels on its short and long sides: below this the print of
@@ -31,21 +32,7 @@ async function sharpness(image: DecodedImage): Promise<number> {
     .greyscale()
     .raw()
     .toBuffer();
-  let sum = 0;
-  let sumOfSquares = 0;
-  let count = 0;
-  for (let y = 1; y < height - 1; y++) {
-    for (let x = 1; x < width - 1; x++) {
-      const at = y * width + x;
-      const laplacian = 4 * (grey[at] ?? 0) - (grey[at - 1] ?? 0) - (grey[at + 1] ?? 0) - (grey[at - width] ?? 0) - (grey[at + width] ?? 0);
-      sum += laplacian;
-      sumOfSquares += laplacian * laplacian;
-      count++;
-    }
-  }
-  if (count === 0) return 0;
-  const mean = sum / count;
-  return sumOfSquares / count - mean * mean;
+  return laplacianVariance(grey, width, height);
 }
 
 /** Whether the photo has the pixels and the sharpness that reading a document needs; `size` is the photo's own, before shrinking. */

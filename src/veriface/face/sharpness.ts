@@ -26,18 +26,27 @@ export async function faceSharpness(image: DecodedImage, box: Box): Promise<numb
     .greyscale()
     .raw()
     .toBuffer();
+  return laplacianVariance(grey, SIDE, SIDE);
+}
+
+/**
+ * The variance of the 4-neighbour Laplacian of a grey image (one byte a pixel), over its inner
+ * pixels: low when nothing in it has a crisp edge. 0 for an image too small to have inner pixels.
+ */
+export function laplacianVariance(grey: Uint8Array, width: number, height: number): number {
   let sum = 0;
   let sumOfSquares = 0;
   let count = 0;
-  for (let y = 1; y < SIDE - 1; y++) {
-    for (let x = 1; x < SIDE - 1; x++) {
-      const at = y * SIDE + x;
-      const laplacian = 4 * (grey[at] ?? 0) - (grey[at - 1] ?? 0) - (grey[at + 1] ?? 0) - (grey[at - SIDE] ?? 0) - (grey[at + SIDE] ?? 0);
+  for (let y = 1; y < height - 1; y++) {
+    for (let x = 1; x < width - 1; x++) {
+      const at = y * width + x;
+      const laplacian = 4 * (grey[at] ?? 0) - (grey[at - 1] ?? 0) - (grey[at + 1] ?? 0) - (grey[at - width] ?? 0) - (grey[at + width] ?? 0);
       sum += laplacian;
       sumOfSquares += laplacian * laplacian;
       count++;
     }
   }
+  if (count === 0) return 0;
   const mean = sum / count;
   return sumOfSquares / count - mean * mean;
 }
