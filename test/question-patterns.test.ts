@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnswerPattern, compileAnswerPattern, MAX_PATTERN_WORK } from '../src/templates/answer-pattern.js';
 import { ANSWERS, COMPLETE_HTML, sampleTemplate } from './support/fixtures.js';
-import { call, dialects, localPath, startTestService, type TestOrganization, type TestService } from './support/service.js';
+import { call, dialects, startTestService, type TestOrganization, type TestService } from './support/service.js';
 import { templateWithHtml } from './support/signing.js';
 
 function compiled(source: string): AnswerPattern {

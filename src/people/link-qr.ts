@@ -3,7 +3,7 @@ import type { ServiceContext } from '../context.js';
 import { participantLink } from '../documents/notify-participants.js';
 import { findParticipantByToken } from '../documents/queries.js';
 import { notFound } from '../http/errors.js';
-import { VERIFACE_PATH_PREFIX } from '../veriface/create-veriface.js';
+import { verifaceLink } from '../veriface/create-veriface.js';
 import { findVerifaceByToken } from '../veriface/queries.js';
 
 /** The person's own link as a QR code (SVG), for the page to show so the same steps go on on a phone. */
@@ -20,5 +20,5 @@ export async function signingLinkQr(ctx: ServiceContext, options: { token: strin
 export async function validationLinkQr(ctx: ServiceContext, options: { token: string }): Promise<{ svg: string }> {
   const process = await findVerifaceByToken(ctx.db, options.token);
   if (!process) throw notFound('VERIFACE_NOT_FOUND');
-  return qrOf(`${ctx.publicUrl}${VERIFACE_PATH_PREFIX}${process.link_token}`);
+  return qrOf(verifaceLink(ctx, process));
 }

@@ -1,11 +1,11 @@
 import type { ServiceContext } from '../context.js';
 import { participantLink } from '../documents/notify-participants.js';
-import { findParticipantByToken, findProcessById } from '../documents/queries.js';
+import { findSigning } from '../documents/participant/signer-access.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { renderMessage, templatedEmail } from '../messages/message-templates.js';
 import { whatsAppMessage } from '../messages/whatsapp-message.js';
 import { enqueue, type NewMessage } from '../outbox/enqueue.js';
-import { VERIFACE_PATH_PREFIX } from '../veriface/create-veriface.js';
+import { verifaceLink } from '../veriface/create-veriface.js';
 import { findVerifaceByToken } from '../veriface/queries.js';
 
 export type PhoneChannel = 'sms' | 'whatsapp';
@@ -36,9 +36,7 @@ async function send(ctx: ServiceContext, message: NewMessage): Promise<{ sent: t
 }
 
 export async function sendSigningLinkToPhone(ctx: ServiceContext, options: { token: string; channel: PhoneChannel }): Promise<{ sent: true }> {
-  const participant = await findParticipantByToken(ctx.db, options.token);
-  const process = participant ? await findProcessById(ctx.db, participant.process_id) : undefined;
-  if (!participant || !process) throw notFound('SIGNING_LINK_NOT_FOUND');
+  const { participant, process } = await findSigning(ctx, options.token);
   if (participant.phone === null) throw badRequest('PHONE_NOT_ON_RECORD');
   return send(
     ctx,
@@ -64,16 +62,14 @@ export async function sendValidationLinkToPhone(ctx: ServiceContext, options: { 
       channel: options.channel,
       name: process.name,
       processName: process.name,
-      link: `${ctx.publicUrl}${VERIFACE_PATH_PREFIX}${process.link_token}`,
+      link: verifaceLink(ctx, process),
     }),
   );
 }
 
 /** A copy for the participant's records: their own page, where the document can be read and downloaded at any time. */
 export async function emailSigningCopy(ctx: ServiceContext, options: { token: string }): Promise<{ sent: true }> {
-  const participant = await findParticipantByToken(ctx.db, options.token);
-  const process = participant ? await findProcessById(ctx.db, participant.process_id) : undefined;
-  if (!participant || !process) throw notFound('SIGNING_LINK_NOT_FOUND');
+  const { participant, process } = await findSigning(ctx, options.token);
   return send(ctx, {
     kind: 'email',
     organizationId: process.organization_id,

@@ -1,11 +1,11 @@
 import type { ServiceContext } from '../context.js';
 import type { ParticipantRow, ProcessDocumentRow, ProcessRow } from '../db/schema.js';
 import { DOCUMENT_URL_LIFETIME_SECONDS } from '../documents/document-files.js';
+import { findSigning } from '../documents/participant/signer-access.js';
 import { openSigning, type SigningRequirements } from '../documents/participant/signer-flow.js';
-import { findParticipantByToken, findProcessById, listDocuments, listParticipants } from '../documents/queries.js';
+import { listDocuments, listParticipants } from '../documents/queries.js';
 import { finalFileKeys } from '../documents/sealing/seal-process.js';
 import { contentTypeOf } from '../files/blob-store.js';
-import { notFound } from '../http/errors.js';
 import { findOrganization } from '../organizations/queries.js';
 import { type Language, settingsOf } from '../organizations/settings.js';
 
@@ -88,9 +88,7 @@ async function documentsOf(ctx: ServiceContext, process: ProcessRow, documents: 
  * the first opening is recorded (openSigning); the other states only read.
  */
 export async function readSigningPage(ctx: ServiceContext, options: { token: string }): Promise<SigningPage> {
-  const found = await findParticipantByToken(ctx.db, options.token);
-  const process = found ? await findProcessById(ctx.db, found.process_id) : undefined;
-  if (!found || !process) throw notFound('SIGNING_LINK_NOT_FOUND');
+  const { participant: found, process } = await findSigning(ctx, options.token);
   const state = stateOf(process, found, ctx.clock.now().toISOString());
   const opened = state === 'act' ? await openSigning(ctx, options) : undefined;
   const [documents, participants, organization] = await Promise.all([

@@ -17,6 +17,11 @@ import { recordStage } from './stages.js';
 /** Where the person validates: the page is served under this path of PUBLIC_URL. */
 export const VERIFACE_PATH_PREFIX = '/v/';
 
+/** The person's link to their face validation. */
+export function verifaceLink(ctx: Pick<ServiceContext, 'publicUrl'>, process: Pick<VerifaceRow, 'link_token'>): string {
+  return `${ctx.publicUrl}${VERIFACE_PATH_PREFIX}${process.link_token}`;
+}
+
 export interface CreatedVeriface {
   code: string;
   /** The person's link, answered only when the service did not notify the person itself. */
@@ -75,7 +80,7 @@ export async function createVeriface(ctx: ServiceContext, options: { organizatio
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };
-  const link = `${ctx.publicUrl}${VERIFACE_PATH_PREFIX}${process.link_token}`;
+  const link = verifaceLink(ctx, process);
   const channel = process.platform === 'whatsapp' ? 'whatsapp' : organization?.sdk_integration === 1 && process.user_email ? 'email' : undefined;
 
   await ctx.db.transaction().execute(async (trx) => {

@@ -44,14 +44,19 @@ function refusal(signing: Signing, now: string): ApiError | undefined {
   }
 }
 
-/** The participant of the link and their process, refused unless it is their turn in a process in signature. */
-export async function loadSigning(ctx: ServiceContext, token: string): Promise<Signing> {
+/** The participant of the link and their process, in whatever state they are. */
+export async function findSigning(ctx: ServiceContext, token: string): Promise<Signing> {
   const participant = await findParticipantByToken(ctx.db, token);
   if (!participant) throw notFound('SIGNING_LINK_NOT_FOUND');
   const process = await findProcessById(ctx.db, participant.process_id);
   // Unreachable through the foreign key; a link without its process is still no link.
   if (!process) throw notFound('SIGNING_LINK_NOT_FOUND');
-  const signing = { process, participant };
+  return { process, participant };
+}
+
+/** The participant of the link and their process, refused unless it is their turn in a process in signature. */
+export async function loadSigning(ctx: ServiceContext, token: string): Promise<Signing> {
+  const signing = await findSigning(ctx, token);
   const refused = refusal(signing, ctx.clock.now().toISOString());
   if (refused) throw refused;
   return signing;
