@@ -261,12 +261,19 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
       for (const file of [sealed, certificate]) expect(qpdfCheck(file).output).toContain('No syntax or stream encoding errors found');
     });
 
-    it.runIf(pdfToolsInstalled)('stamps the QR code and the verification link on the pages of a PDF that was not signed before', () => {
-      const content = text(sealed);
-      expect(content).toContain(`${PUBLIC_URL}/verify?code=${code}`);
-      const pagesWithImages = new Set(pdfImages(sealed).map((line) => line.trim().split(/\s+/)[0]));
-      expect(pagesWithImages).toEqual(new Set(['1', '2']));
-    });
+    it.runIf(pdfToolsInstalled)(
+      'stamps the QR code and the verification link on the pages of a PDF that was not signed before, and on the certificate pages after them',
+      async () => {
+        const content = text(sealed);
+        expect(content).toContain(`${PUBLIC_URL}/verify?code=${code}`);
+        const pages = (await PDFDocument.load(sealed)).getPageCount();
+        expect(pages).toBeGreaterThan(2);
+        const pagesWithImages = new Set(pdfImages(sealed).map((line) => line.trim().split(/\s+/)[0]));
+        expect(pagesWithImages).toEqual(new Set(Array.from({ length: pages }, (_, i) => String(i + 1))));
+        // Only the certificate's pages, which the service laid out with room for it, are numbered.
+        expect(content).toContain(`Página 1 de ${pages - 2}`);
+      },
+    );
 
     it.runIf(pdfToolsInstalled)('the certificate PDF holds every participant, how each was identified, the audit trail and the final file hashes', async () => {
       const { documents, participants } = await stored(code);
@@ -350,10 +357,21 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
       expect(content).toContain('Dirección IP 198.51.100.4');
     });
 
+    it.runIf(pdfToolsInstalled)('every page carries the verification mark and its number', async () => {
+      const pages = (await PDFDocument.load(pdf)).getPageCount();
+      const content = text(pdf);
+      for (let page = 1; page <= pages; page++) expect(content).toContain(`Página ${page} de ${pages}`);
+      expect(content.split(`Código: ${code}`).length - 1).toBe(pages);
+    });
+
     it.runIf(pdfToolsInstalled)("places the drawn signature image in the buyer's place and the certificate, and signs the PDF", () => {
-      // The buyer's stamp and the certificate's copy of the signature (the footer's QR code is vector art).
+      // The buyer's stamp and the certificate's copy of the signature, 300 pixels wide (the QR code of the mark is 160).
       const images = pdfImages(pdf).map((line) => line.trim().split(/\s+/));
-      expect(images.filter((columns) => columns[2] === 'image').map((columns) => columns[3])).toEqual(['300', '300']);
+      const drawn = images.filter((columns) => columns[2] === 'image');
+      expect(drawn.filter((columns) => columns[3] === '300')).toHaveLength(2);
+      expect(new Set(drawn.filter((columns) => columns[3] === '160').map((columns) => columns[0]))).toEqual(
+        new Set(Array.from({ length: drawn.filter((columns) => columns[3] === '160').length }, (_, i) => String(i + 1))),
+      );
       const report = pdfsig(pdf, nss);
       expect(report).toContain('Signature Type: ETSI.CAdES.detached');
       expect(report).toContain('Signature Validation: Signature is Valid.');
@@ -495,6 +513,39 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     expect(certificate).toMatch(/GMT\+9/);
     expect(certificate).not.toContain('Certificado de evidencias');
     expect(certificate).not.toContain(svc.orgA.email);
+  });
+
+  it.runIf(pdfToolsInstalled)('an organization set to Portuguese or French gets its evidence in that language', async () => {
+    for (const [language, title, signed] of [
+      ['pt', 'Certificado de evidências', 'Validações pedidas'],
+      ['fr', 'Certificat de preuves', 'Vérifications demandées'],
+    ] as const) {
+      await updateSettings(svc.deps.db, { organizationId: svc.orgB.id, changes: { language } });
+      const code = await createPdfProcess([{ name: `Signer ${language}`, email: `${language}@people.test` }], await makePdf(1), svc.orgB);
+      const processId = await finish(code, () => ({}), svc.orgB);
+      expect(await sealProcess(svc.deps, { processId })).toBe(true);
+      const { documents } = await stored(code, svc.orgB);
+      const certificate = text(await blob(finalFileKeys(processId, documents).certificate));
+      expect(certificate).toContain(title);
+      expect(certificate).not.toContain('Certificado de evidencias');
+      expect(text(await blob(finalFileKeys(processId, documents).documents[0] ?? ''))).toContain(signed);
+    }
+  });
+});
+
+describe("the sign date and times are written in the organization's language and time zone", () => {
+  it.each([
+    ['es', '05 de marzo de 2025'],
+    ['en', '5 March 2025'],
+    ['pt', '5 de março de 2025'],
+    ['fr', '5 mars 2025'],
+  ] as const)('%s writes the signDate as %s', (language, expected) => {
+    expect(sealLocale(language, 'America/Bogota').signDate('2025-03-05T14:00:00.000Z')).toBe(expected);
+  });
+
+  it('the day is the one in the time zone, not in UTC', () => {
+    expect(sealLocale('en', 'America/Bogota').signDate('2025-03-06T03:00:00.000Z')).toBe('5 March 2025');
+    expect(sealLocale('en', 'Asia/Tokyo').dateTime('2025-03-05T20:00:00.000Z')).toContain('6 March 2025');
   });
 });
 

@@ -81,8 +81,7 @@ export class IncrementalUpdate {
    * Adds pages copied from another PDF at the end, under a page-tree node of their own hung from
    * the root, so only the root node of the original tree changes.
    */
-  async appendPages(source: Buffer): Promise<PDFPage[]> {
-    const from = await PDFDocument.load(source, { updateMetadata: false });
+  async appendPages(from: PDFDocument): Promise<PDFPage[]> {
     const pages = await this.document.copyPages(from, from.getPageIndices());
     if (pages.length === 0) return [];
     const context = this.document.context;

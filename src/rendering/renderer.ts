@@ -1,10 +1,7 @@
 /** Turns self-contained HTML into a PDF; the implementation is chosen in src/deps.ts. */
 export interface PdfRenderer {
-  /**
-   * An A4 PDF of `html`. `footer` is HTML drawn at the bottom of every page (Chromium's footer
-   * template: its classes pageNumber and totalPages are filled in).
-   */
-  render(html: string, options?: { footer?: string }): Promise<Buffer>;
+  /** An A4 PDF of `html`, with room at the bottom of every page for the seal's mark. */
+  render(html: string): Promise<Buffer>;
   /**
    * Renders a tiny PDF and checks its text is there (a Chromium without fonts makes PDFs without
    * text, silently); remembered for describe(). Throws what went wrong.

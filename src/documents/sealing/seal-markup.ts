@@ -103,20 +103,3 @@ export function signaturesSection(stamps: string[], locale: SealLocale): string 
     `<h3 style="font-size:14px;margin:0 0 6px 0">${escapeHtml(locale.labels.signatures)}</h3>${stamps.join('')}</div>`
   );
 }
-
-/**
- * Chromium's footer template for every page: the QR code and link to /verify, the code, and the
- * page number. Footers are rendered apart from the page, so sizes are set here explicitly.
- */
-export function footerMarkup(options: { verifyUrl: string; code: string; qrSvg: string; locale: SealLocale }): string {
-  const { labels } = options.locale;
-  const qr = `data:image/svg+xml;base64,${Buffer.from(options.qrSvg, 'utf8').toString('base64')}`;
-  return (
-    `<div style="width:100%;margin:0 15mm;display:flex;align-items:center;gap:8px;${FONT};font-size:7px;line-height:1.3">` +
-    `<img src="${qr}" alt="" style="width:15mm;height:15mm">` +
-    `<div style="flex:1">${escapeHtml(labels.verifyAt)} <span style="text-decoration:underline">${escapeHtml(options.verifyUrl)}</span><br>` +
-    `${escapeHtml(`${labels.code}: ${options.code}`)}</div>` +
-    `<div>${escapeHtml(labels.page)} <span class="pageNumber"></span> ${escapeHtml(labels.of)} <span class="totalPages"></span></div>` +
-    '</div>'
-  );
-}

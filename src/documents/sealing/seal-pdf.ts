@@ -1,4 +1,4 @@
-import { type PDFPage, rgb, StandardFonts } from 'pdf-lib';
+import { PDFDocument, type PDFFont, type PDFImage, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
 import { IncrementalUpdate } from '../../pdf-signing/incremental-update.js';
 import { OID } from '../../pdf-signing/pki.js';
 import { type DocumentSigner, fillSignature } from '../../pdf-signing/seal-signature.js';
@@ -14,14 +14,20 @@ export interface PdfSeal {
   verifyUrl: string;
 }
 
-/** The verification mark stamped on pages the service did not render: the QR code and its lines. */
+/**
+ * The verification mark drawn at the bottom of pages: the QR code and lines pointing at /verify
+ * and, on pages the service rendered, the page number.
+ */
 export interface PageMark {
   qrPng: Buffer;
   lines: string[];
+  /** `Página 2 de 5`: drawn at the right only on rendered pages, whose bottom margin is kept free. */
+  pageNumber?: (page: number, pages: number) => string;
 }
 
-const MARK_SIZE = 34;
-const MARK_MARGIN = 10;
+/** Where the mark goes: on uploaded pages in the corner, on rendered ones inside the 22 mm bottom margin, aligned with the text. */
+const ON_UPLOADED = { left: 10, bottom: 10, size: 34, right: 10 };
+const ON_RENDERED = { left: 42.5, bottom: 12, size: 40, right: 42.5 };
 const MARK_TEXT_SIZE = 6;
 
 function lastPage(update: IncrementalUpdate): PDFPage {
@@ -29,6 +35,41 @@ function lastPage(update: IncrementalUpdate): PDFPage {
   const page = pages[pages.length - 1];
   if (!page) throw new Error('a PDF without pages cannot be sealed');
   return page;
+}
+
+/** The text as the standard font can write it: a character outside WinAnsi would make pdf-lib throw. */
+function writable(font: PDFFont, text: string): string {
+  const known = new Set(font.getCharacterSet());
+  return [...text].map((c) => (known.has(c.codePointAt(0) ?? 0) ? c : '?')).join('');
+}
+
+/** The QR image and font of the mark, embedded once per file however many pages carry it. */
+interface MarkInk {
+  image: PDFImage;
+  font: PDFFont;
+}
+
+async function markInk(document: PDFDocument, mark: PageMark): Promise<MarkInk> {
+  return { image: await document.embedPng(mark.qrPng), font: await document.embedFont(StandardFonts.Helvetica) };
+}
+
+/** The mark over what the pages show, in their bottom-left corner (and their number at the right). */
+function stampPages(pages: PDFPage[], mark: PageMark, place: typeof ON_RENDERED, { image, font }: MarkInk): void {
+  const lines = mark.lines.map((line) => writable(font, line));
+  const color = rgb(0.25, 0.25, 0.25);
+  pages.forEach((page, index) => {
+    const box = page.getMediaBox();
+    page.drawImage(image, { x: box.x + place.left, y: box.y + place.bottom, width: place.size, height: place.size });
+    lines.forEach((line, row) => {
+      const y = box.y + place.bottom + place.size - (row + 1) * (MARK_TEXT_SIZE + 2);
+      page.drawText(line, { x: box.x + place.left + place.size + 4, y, size: MARK_TEXT_SIZE, font, color });
+    });
+    if (mark.pageNumber) {
+      const text = writable(font, mark.pageNumber(index + 1, pages.length));
+      const x = box.x + box.width - place.right - font.widthOfTextAtSize(text, MARK_TEXT_SIZE);
+      page.drawText(text, { x, y: box.y + place.bottom + place.size - (MARK_TEXT_SIZE + 2), size: MARK_TEXT_SIZE, font, color });
+    }
+  });
 }
 
 async function sign(update: IncrementalUpdate, seal: PdfSeal, page: PDFPage): Promise<Buffer> {
@@ -45,30 +86,12 @@ async function sign(update: IncrementalUpdate, seal: PdfSeal, page: PDFPage): Pr
   return fillSignature(await update.bytes(), seal.signer);
 }
 
-/** Signs a PDF the service rendered itself (a template document, the certificate). */
-export async function sealRenderedPdf(pdf: Buffer, seal: PdfSeal): Promise<Buffer> {
+/** A PDF the service rendered itself (a template document, the certificate), marked on every page and signed. */
+export async function sealRenderedPdf(pdf: Buffer, options: { mark: PageMark; seal: PdfSeal }): Promise<Buffer> {
   const update = await IncrementalUpdate.open(pdf);
   if (!update) throw new Error('the renderer produced a PDF that cannot be read');
-  return sign(update, seal, lastPage(update));
-}
-
-/** The QR code and lines in the bottom-left corner of a page, over what is there. */
-async function stampPages(update: IncrementalUpdate, pages: PDFPage[], mark: PageMark): Promise<void> {
-  const image = await update.document.embedPng(mark.qrPng);
-  const font = await update.document.embedFont(StandardFonts.Helvetica);
-  for (const page of pages) {
-    const box = page.getMediaBox();
-    page.drawImage(image, { x: box.x + MARK_MARGIN, y: box.y + MARK_MARGIN, width: MARK_SIZE, height: MARK_SIZE });
-    mark.lines.forEach((line, index) => {
-      page.drawText(line, {
-        x: box.x + MARK_MARGIN + MARK_SIZE + 4,
-        y: box.y + MARK_MARGIN + MARK_SIZE - (index + 1) * (MARK_TEXT_SIZE + 2),
-        size: MARK_TEXT_SIZE,
-        font,
-        color: rgb(0.25, 0.25, 0.25),
-      });
-    });
-  }
+  stampPages(update.document.getPages(), options.mark, ON_RENDERED, await markInk(update.document, options.mark));
+  return sign(update, options.seal, lastPage(update));
 }
 
 /**
@@ -81,7 +104,13 @@ async function stampPages(update: IncrementalUpdate, pages: PDFPage[], mark: Pag
 export async function sealUploadedPdf(original: Buffer, options: { certificatePages: Buffer; mark: PageMark; seal: PdfSeal }): Promise<Buffer | undefined> {
   const update = await IncrementalUpdate.open(original);
   if (!update) return undefined;
-  if (!update.alreadySigned) await stampPages(update, update.document.getPages(), options.mark);
-  const appended = await update.appendPages(options.certificatePages);
+  if (!update.alreadySigned) {
+    stampPages(update.document.getPages(), { qrPng: options.mark.qrPng, lines: options.mark.lines }, ON_UPLOADED, await markInk(update.document, options.mark));
+  }
+  // The certificate's pages are new, never under an earlier signature: they always get the mark,
+  // drawn before they are copied (pdf-lib cannot draw on a page hung under the appended node).
+  const certificate = await PDFDocument.load(options.certificatePages, { updateMetadata: false });
+  stampPages(certificate.getPages(), options.mark, ON_RENDERED, await markInk(certificate, options.mark));
+  const appended = await update.appendPages(certificate);
   return sign(update, options.seal, appended.at(-1) ?? lastPage(update));
 }

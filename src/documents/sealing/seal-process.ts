@@ -15,7 +15,7 @@ import { listFinalFiles, recordFinalFile } from './final-file-queries.js';
 import { type CertificateBlock, certificateBlocks, type FinalFile, type SealEvidence, signingTrail } from './seal-evidence.js';
 import { sealTemplateHtml } from './seal-html.js';
 import { type SealLocale, sealLocale } from './seal-language.js';
-import { certificateDocument, certificateSection, footerMarkup, signaturesSection, stampMarkup } from './seal-markup.js';
+import { certificateDocument, certificateSection, signaturesSection, stampMarkup } from './seal-markup.js';
 import { type PageMark, type PdfSeal, sealRenderedPdf, sealUploadedPdf } from './seal-pdf.js';
 
 /** Sealing renders and signs: it needs the renderer and the instance's signer besides the store. */
@@ -58,13 +58,12 @@ async function signatureImages(ctx: ServiceContext, participants: ParticipantRow
   return images;
 }
 
-/** What every final file of one process shares: its evidence, footer, page mark and seal. */
+/** What every final file of one process shares: its evidence, page mark and seal. */
 interface SealJob {
   ctx: SealContext;
   evidence: SealEvidence;
   /** The certificate without the final files' hashes, carried inside each final file. */
   embedded: CertificateBlock[];
-  footer: string;
   mark: PageMark;
   seal: PdfSeal;
   /** The embedded certificate rendered once for every uploaded PDF of the process. */
@@ -80,9 +79,7 @@ async function sealDocument(job: SealJob, document: ProcessDocumentRow, original
   const { ctx, evidence } = job;
   const { locale } = evidence;
   if (document.source === 'pdf') {
-    job.certificatePages ??= ctx.renderer.render(certificateDocument(job.embedded, { title: certificateTitle(locale, evidence.process.code), locale }), {
-      footer: job.footer,
-    });
+    job.certificatePages ??= ctx.renderer.render(certificateDocument(job.embedded, { title: certificateTitle(locale, evidence.process.code), locale }));
     const sealed = await sealUploadedPdf(original, { certificatePages: await job.certificatePages, mark: job.mark, seal: job.seal });
     // A PDF that cannot be opened stays as it was, rather than leave the process unsealed for
     // ever; the stand-alone certificate says so and carries its hash.
@@ -100,8 +97,7 @@ async function sealDocument(job: SealJob, document: ProcessDocumentRow, original
     unplaced: (stamps) => signaturesSection(stamps, locale),
     appendix: certificateSection(job.embedded, { embedded: true }),
   });
-  const pdf = await ctx.renderer.render(html, { footer: job.footer });
-  return { bytes: await sealRenderedPdf(pdf, job.seal), evidenceAppended: true };
+  return { bytes: await sealRenderedPdf(await ctx.renderer.render(html), job), evidenceAppended: true };
 }
 
 function finishedEmails(ctx: ServiceContext, process: ProcessRow, participants: ParticipantRow[]): NewMessage[] {
@@ -153,10 +149,10 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
     ctx,
     evidence,
     embedded: certificateBlocks(evidence),
-    footer: footerMarkup({ verifyUrl: url, code: process.code, qrSvg: await QRCode.toString(url, { type: 'svg', margin: 0 }), locale }),
     mark: {
       qrPng: await QRCode.toBuffer(url, { type: 'png', margin: 1, width: 160 }),
       lines: [`${locale.labels.verifyAt} ${url}`, `${locale.labels.code}: ${process.code}`],
+      pageNumber: (page, pages) => `${locale.labels.page} ${page} ${locale.labels.of} ${pages}`,
     },
     seal: { signer: ctx.documentSigner, signedAt: new Date(evidence.finishedAt), reason: locale.labels.sealReason, location: ctx.publicUrl, verifyUrl: url },
   };
@@ -191,7 +187,7 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
   }
   if ((await alreadyWritten(keys.certificate)) === undefined) {
     const html = certificateDocument(certificateBlocks(evidence, finalFiles), { title: certificateTitle(locale, process.code), locale });
-    await write(keys.certificate, await sealRenderedPdf(await ctx.renderer.render(html, { footer: job.footer }), job.seal));
+    await write(keys.certificate, await sealRenderedPdf(await ctx.renderer.render(html), job));
   }
 
   const sealed = await ctx.db.transaction().execute(async (trx) => {
