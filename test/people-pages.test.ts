@@ -270,7 +270,7 @@ describe("the people's pages, in Chromium on a phone's screen", { timeout: 120_0
     await context.close();
   });
 
-  it('a template document is shown as its filled HTML in a frame that cannot run script', async () => {
+  it('a template document is shown as the PDF its final copy is rendered like, drawn page by page', async () => {
     const template = await templateWithHtml(svc, svc.orgA);
     const res = await call(svc.app, 'POST', '/document/save', {
       key: svc.orgA.privateKey,
@@ -278,6 +278,39 @@ describe("the people's pages, in Chromium on a phone's screen", { timeout: 120_0
     });
     const { participants } = await stored(svc, svc.orgA, res.json().code);
     const { page, context } = await open(`${base}/s/${participants[0]?.link_token}`);
+    await page
+      .getByRole('button', { name: /^Leer / })
+      .first()
+      .click();
+    await page.locator('.pdf-page[data-page="1"] canvas').waitFor();
+    expect(await page.locator('iframe.html-document').count()).toBe(0);
+    await expectAccessible(page);
+    await context.close();
+  });
+
+  it('without a renderer, a template document is shown as its filled HTML in a frame that cannot run script', async () => {
+    const template = await templateWithHtml(svc, svc.orgA);
+    // The renderer fails from the creation until the page has opened (as a broken Chromium would),
+    // so neither the preview job nor the page can render, then works again.
+    const renderer = svc.deps.renderer;
+    const render = renderer.render;
+    renderer.render = () => Promise.reject(new Error('renderer down'));
+    let opened: { page: Page; context: BrowserContext };
+    try {
+      const res = await call(svc.app, 'POST', '/document/save', {
+        key: svc.orgA.privateKey,
+        body: { document: template, data: ANSWERS, email: svc.orgA.email, name: 'Sale' },
+      });
+      const { participants } = await stored(svc, svc.orgA, res.json().code);
+      opened = await open(`${base}/s/${participants[0]?.link_token}`);
+      await opened.page
+        .getByRole('button', { name: /^Leer / })
+        .first()
+        .waitFor();
+    } finally {
+      renderer.render = render;
+    }
+    const { page, context } = opened;
     // Checked before the document opens: axe cannot run inside a frame where no script may run.
     await expectAccessible(page);
     await page

@@ -1,5 +1,6 @@
 import type { ApiKeyResolver } from '../auth/key-resolver.js';
 import { approveDocument, rejectDocument, requestOtp, type SignerContext, signDocument, submitPhoto, verifyOtp } from '../documents/participant/signer-flow.js';
+import type { PreviewContext } from '../documents/preview/document-preview.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
 import { finishVeriface, submitDocumentPhoto, submitFacePhoto } from '../veriface/person-flow.js';
 import { openEmbeddedFlow } from './embed.js';
@@ -43,7 +44,7 @@ function client(request: { ip: string; headers: { 'user-agent'?: string } }): { 
   return { ip: request.ip, ...(userAgent === undefined ? {} : { userAgent: userAgent.slice(0, 500) }) };
 }
 
-export function peopleRoutes(ctx: SignerContext & { keys: ApiKeyResolver }): ApiRoute[] {
+export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKeyResolver }): ApiRoute[] {
   const signing = `${PEOPLE_API}/signing`;
   const validation = `${PEOPLE_API}/validation`;
   const base = { access: 'link-token', tag } as const;

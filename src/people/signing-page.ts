@@ -3,6 +3,7 @@ import type { ParticipantRow, ProcessDocumentRow, ProcessRow } from '../db/schem
 import { DOCUMENT_URL_LIFETIME_SECONDS } from '../documents/document-files.js';
 import { findSigning } from '../documents/participant/signer-access.js';
 import { openSigning, type SigningRequirements } from '../documents/participant/signer-flow.js';
+import { type PreviewContext, readableFile } from '../documents/preview/document-preview.js';
 import { listDocuments, listParticipants } from '../documents/queries.js';
 import { finalFileKeys } from '../documents/sealing/seal-process.js';
 import { contentTypeOf } from '../files/blob-store.js';
@@ -65,7 +66,7 @@ function stateOf(process: ProcessRow, participant: ParticipantRow, now: string):
   }
 }
 
-async function documentsOf(ctx: ServiceContext, process: ProcessRow, documents: ProcessDocumentRow[]): Promise<PageDocument[]> {
+async function documentsOf(ctx: PreviewContext, process: ProcessRow, documents: ProcessDocumentRow[]): Promise<PageDocument[]> {
   const download = async (name: string, key: string, kind: PageDocument['kind'] = 'document'): Promise<PageDocument> => ({
     kind,
     name,
@@ -80,14 +81,15 @@ async function documentsOf(ctx: ServiceContext, process: ProcessRow, documents: 
     });
     return Promise.all([...signed, download(process.name, sealed.certificate, 'certificate')]);
   }
-  return Promise.all(documents.flatMap((d) => (d.file_ready === 1 && d.file_key !== null ? [download(d.name, d.file_key)] : [])));
+  const readable = await Promise.all(documents.map(async (d) => ({ name: d.name, key: await readableFile(ctx, d) })));
+  return Promise.all(readable.flatMap(({ name, key }) => (key === undefined ? [] : [download(name, key)])));
 }
 
 /**
  * Everything the participant's page shows, in every state of the process. While it is their turn
  * the first opening is recorded (openSigning); the other states only read.
  */
-export async function readSigningPage(ctx: ServiceContext, options: { token: string }): Promise<SigningPage> {
+export async function readSigningPage(ctx: PreviewContext, options: { token: string }): Promise<SigningPage> {
   const { participant: found, process } = await findSigning(ctx, options.token);
   const state = stateOf(process, found, ctx.clock.now().toISOString());
   const opened = state === 'act' ? await openSigning(ctx, options) : undefined;

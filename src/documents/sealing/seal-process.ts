@@ -10,6 +10,7 @@ import type { DocumentSigner } from '../../pdf-signing/seal-signature.js';
 import type { PdfRenderer } from '../../rendering/renderer.js';
 import { sha256 } from '../document-files.js';
 import { participantLink } from '../notify-participants.js';
+import { deletePreviews } from '../preview/document-preview.js';
 import { findProcessById, listDocuments, listParticipants, listProcessEvents, markSealed } from '../queries.js';
 import { listFinalFiles, recordFinalFile } from './final-file-queries.js';
 import { type CertificateBlock, certificateBlocks, type FinalFile, type SealEvidence, signingTrail } from './seal-evidence.js';
@@ -195,6 +196,10 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
     await enqueue(trx, ctx.clock, finishedEmails(ctx, process, participants));
     return true;
   });
-  if (sealed) ctx.outbox.wake();
+  if (sealed) {
+    ctx.outbox.wake();
+    // Best effort: a preview left behind is a spare copy, never read once the final files exist.
+    await deletePreviews(ctx, documents).catch(() => undefined);
+  }
   return sealed;
 }
