@@ -434,6 +434,43 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     expect(await listFinalFiles(svc.deps.db, processId)).toEqual(recorded);
   });
 
+  it('a second run (a job whose lease expired while it sealed) never replaces a final file once written: copies handed out stay verifiable', async () => {
+    const code = await createTemplateProcess();
+    const processId = await finish(code);
+    // The first run is held just before it writes its first final file, while a second run seals.
+    const blobs = svc.deps.blobs;
+    const write = blobs.write.bind(blobs);
+    let release: () => void = () => undefined;
+    let reached: () => void = () => undefined;
+    const atWrite = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    let held = false;
+    blobs.write = async (key, body, options) => {
+      if (!held && key.includes('/final/')) {
+        held = true;
+        reached();
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+      }
+      return write(key, body, options);
+    };
+    try {
+      const first = sealProcess(svc.deps, { processId });
+      await atWrite;
+      expect(await sealProcess(svc.deps, { processId })).toBe(true);
+      const handedOut = await blob(finalFileKeys(processId, (await stored(code)).documents).documents[0] ?? '');
+      release();
+      expect(await first).toBe(false);
+      for (const row of await listFinalFiles(svc.deps.db, processId)) expect(sha256(await blob(row.file_key))).toBe(row.sha256);
+      const verified = await svc.app.inject({ method: 'POST', url: '/verify', payload: handedOut, headers: { 'content-type': 'application/pdf' } });
+      expect(verified.json().result).toBe('unchanged');
+    } finally {
+      blobs.write = write;
+    }
+  });
+
   it.runIf(pdfToolsInstalled)('a run that stopped half-way keeps the files it wrote and writes the rest', async () => {
     const code = await createPdfProcess([{ name: 'Half Signer', email: 'half@people.test' }], await makePdf(1));
     const processId = await finish(code);

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { BlobStore } from './blob-store.js';
+import { BlobExistsError, type BlobStore } from './blob-store.js';
 
 /** The whole blob in memory, or undefined when there is none at `key`; for files small enough to hold at once. */
 export async function readBlobBytes(blobs: BlobStore, key: string): Promise<Buffer | undefined> {
@@ -13,4 +13,21 @@ export async function readBlobBytes(blobs: BlobStore, key: string): Promise<Buff
 /** Stores bytes already in memory; the limit is their own size, since nothing else is to be received. */
 export async function writeBlobBytes(blobs: BlobStore, key: string, bytes: Buffer, contentType: string): Promise<void> {
   await blobs.write(key, Readable.from([bytes]), { contentType, maxBytes: Math.max(bytes.length, 1) });
+}
+
+/**
+ * Stores bytes unless a blob is already at `key`, and answers the bytes that are there now: those
+ * given, or the ones a writer that came first left (stores write whole, so they are complete).
+ */
+export async function writeOnce(blobs: BlobStore, key: string, bytes: Buffer, contentType: string): Promise<Buffer> {
+  try {
+    await blobs.write(key, Readable.from([bytes]), { contentType, maxBytes: Math.max(bytes.length, 1), ifAbsent: true });
+    return bytes;
+  } catch (error) {
+    if (!(error instanceof BlobExistsError)) throw error;
+    const there = await readBlobBytes(blobs, key);
+    // Deleted between the two calls: nothing else writes these keys, so this is a store being emptied.
+    if (!there) throw new Error(`${key} vanished while it was being written`);
+    return there;
+  }
 }

@@ -5,12 +5,14 @@ export async function listFinalFiles(db: Db, processId: string): Promise<FinalFi
   return db.selectFrom('final_files').selectAll().where('process_id', '=', processId).execute();
 }
 
-/** Records (or, after a run that stopped half-way, replaces) the hash of a final file as written. */
+/** Records the hash of a final file as stored; a record that already says so is kept as it is. */
 export async function recordFinalFile(db: Db, row: FinalFileRow): Promise<void> {
   await db
     .insertInto('final_files')
     .values(row)
-    .onConflict((oc) => oc.columns(['process_id', 'file_key']).doUpdateSet({ sha256: row.sha256, created_at: row.created_at }))
+    .onConflict((oc) =>
+      oc.columns(['process_id', 'file_key']).doUpdateSet({ sha256: row.sha256, created_at: row.created_at }).where('final_files.sha256', '!=', row.sha256),
+    )
     .execute();
 }
 

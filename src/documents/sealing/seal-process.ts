@@ -1,7 +1,7 @@
 import QRCode from 'qrcode';
 import type { ServiceContext } from '../../context.js';
 import type { ParticipantRow, ProcessDocumentRow, ProcessRow } from '../../db/schema.js';
-import { readBlobBytes, writeBlobBytes } from '../../files/blob-bytes.js';
+import { readBlobBytes, writeOnce } from '../../files/blob-bytes.js';
 import { contentTypeOf } from '../../files/blob-store.js';
 import { templatedEmail } from '../../messages/message-templates.js';
 import { readSettings } from '../../organizations/settings.js';
@@ -12,7 +12,7 @@ import { sha256 } from '../document-files.js';
 import { participantLink } from '../notify-participants.js';
 import { deletePreviews } from '../preview/document-preview.js';
 import { findProcessById, listDocuments, listParticipants, listProcessEvents, markSealed } from '../queries.js';
-import { listFinalFiles, recordFinalFile } from './final-file-queries.js';
+import { recordFinalFile } from './final-file-queries.js';
 import { type CertificateBlock, certificateBlocks, type FinalFile, type SealEvidence, signingTrail } from './seal-evidence.js';
 import { sealTemplateHtml } from './seal-html.js';
 import { type SealLocale, sealLocale } from './seal-language.js';
@@ -116,20 +116,19 @@ function finishedEmails(ctx: ServiceContext, process: ProcessRow, participants: 
  * the instance), marks it sealed and tells the participants; idempotent. Answers whether this
  * call sealed it.
  *
- * Each file's hash is recorded as soon as it is written, and the mark comes last: a run that
- * stopped half-way leaves the process unsealed, and the next run keeps every file already written
- * whose bytes match their record (rendering and timestamps differ from run to run, so a file is
- * never made twice), then writes the rest.
+ * Each file is written once and its hash recorded from the bytes stored, and the mark comes last:
+ * a run that stopped half-way leaves the process unsealed, and the next run keeps every file
+ * already written (rendering and timestamps differ from run to run, so a file is never made
+ * twice), then writes the rest; two runs at once end with the same files and records.
  */
 export async function sealProcess(ctx: SealContext, options: { processId: string }): Promise<boolean> {
   const process = await findProcessById(ctx.db, options.processId);
   if (process?.status !== 'FINISH' || process.sealed_at !== null) return false;
-  const [documents, participants, allEvents, settings, recorded] = await Promise.all([
+  const [documents, participants, allEvents, settings] = await Promise.all([
     listDocuments(ctx.db, process.id),
     listParticipants(ctx.db, process.id),
     listProcessEvents(ctx.db, process.id),
     readSettings(ctx.db, process.organization_id),
-    listFinalFiles(ctx.db, process.id),
   ]);
   const signed: { row: ProcessDocumentRow; bytes: Buffer; sha256: string }[] = [];
   for (const row of documents) signed.push({ row, ...(await signedBytes(ctx, row)) });
@@ -158,19 +157,21 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
     seal: { signer: ctx.documentSigner, signedAt: new Date(evidence.finishedAt), reason: locale.labels.sealReason, location: ctx.publicUrl, verifyUrl: url },
   };
 
-  const kept = new Map(recorded.map((row) => [row.file_key, row.sha256]));
-  /** The hash of a file a previous run wrote and recorded, if its bytes are still those. */
-  const alreadyWritten = async (key: string): Promise<string | undefined> => {
-    const hash = kept.get(key);
-    const bytes = hash === undefined ? undefined : await readBlobBytes(ctx.blobs, key);
-    return bytes && sha256(bytes) === hash ? hash : undefined;
+  /**
+   * A final file is written once: the first run to write it wins, and any other run (a rerun after
+   * a stop half-way, or a second run after a job's lease expired) takes the bytes that are there
+   * and records their hash, so what is stored and what is recorded never differ.
+   */
+  const stored = async (key: string): Promise<string | undefined> => {
+    const bytes = await readBlobBytes(ctx.blobs, key);
+    return bytes && (await record(key, bytes));
   };
-  const write = async (key: string, bytes: Buffer): Promise<string> => {
-    await writeBlobBytes(ctx.blobs, key, bytes, contentTypeOf(key));
+  const record = async (key: string, bytes: Buffer): Promise<string> => {
     const hash = sha256(bytes);
     await recordFinalFile(ctx.db, { process_id: process.id, file_key: key, sha256: hash, created_at: ctx.clock.now().toISOString() });
     return hash;
   };
+  const write = async (key: string, bytes: Buffer): Promise<string> => record(key, await writeOnce(ctx.blobs, key, bytes, contentTypeOf(key)));
 
   const keys = finalFileKeys(process.id, documents);
   const finalFiles: FinalFile[] = [];
@@ -178,7 +179,7 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
     const key = keys.documents[document.position];
     if (key === undefined) throw new Error(`document ${document.id} has no final key`);
     const file = key.slice(key.lastIndexOf('/') + 1);
-    const existing = await alreadyWritten(key);
+    const existing = await stored(key);
     if (existing !== undefined) {
       finalFiles.push({ document, file, sha256: existing, evidenceAppended: existing !== signedHash });
       continue;
@@ -186,7 +187,7 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
     const final = await sealDocument(job, document, bytes);
     finalFiles.push({ document, file, sha256: await write(key, final.bytes), evidenceAppended: final.evidenceAppended });
   }
-  if ((await alreadyWritten(keys.certificate)) === undefined) {
+  if ((await stored(keys.certificate)) === undefined) {
     const html = certificateDocument(certificateBlocks(evidence, finalFiles), { title: certificateTitle(locale, process.code), locale });
     await write(keys.certificate, await sealRenderedPdf(await ctx.renderer.render(html), job));
   }
