@@ -1,4 +1,3 @@
-import type { ServiceContext } from '../context.js';
 import type { ParticipantRow, ProcessDocumentRow, ProcessRow } from '../db/schema.js';
 import { DOCUMENT_URL_LIFETIME_SECONDS } from '../documents/document-files.js';
 import { findSigning } from '../documents/participant/signer-access.js';
