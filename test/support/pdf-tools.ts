@@ -103,3 +103,11 @@ export function opensslVerify(pdf: Buffer, certificatePem: string): { status: nu
     path.join(scratch, 'verified.bin'),
   ]);
 }
+
+/** One page of a PDF drawn as a PNG by pdftoppm, at `dpi` dots per inch. */
+export function pageImage(pdf: Buffer, page: number, dpi = 150): Buffer {
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'page-')), 'page');
+  const result = run('pdftoppm', ['-png', '-r', String(dpi), '-f', String(page), '-l', String(page), '-singlefile', tempFile(pdf, 'pdf'), out]);
+  if (result.status !== 0) throw new Error(`pdftoppm failed: ${result.output}`);
+  return fs.readFileSync(`${out}.png`);
+}

@@ -1,7 +1,8 @@
-import { PDFDocument, type PDFFont, type PDFImage, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
+import { PDFDocument, type PDFFont, type PDFPage, type PDFRef, rgb, StandardFonts } from 'pdf-lib';
 import { IncrementalUpdate } from '../../pdf-signing/incremental-update.js';
 import { OID } from '../../pdf-signing/pki.js';
 import { type DocumentSigner, fillSignature } from '../../pdf-signing/seal-signature.js';
+import { drawQr, embedQr, type QrModules } from './qr-image.js';
 
 /** How a final PDF is signed: by whom, when (the signature dictionary's /M) and with what words. */
 export interface PdfSeal {
@@ -19,7 +20,7 @@ export interface PdfSeal {
  * and, on pages the service rendered, the page number.
  */
 export interface PageMark {
-  qrPng: Buffer;
+  qr: QrModules;
   lines: string[];
   /** `Página 2 de 5`: drawn at the right only on rendered pages, whose bottom margin is kept free. */
   pageNumber?: (page: number, pages: number) => string;
@@ -45,21 +46,21 @@ function writable(font: PDFFont, text: string): string {
 
 /** The QR image and font of the mark, embedded once per file however many pages carry it. */
 interface MarkInk {
-  image: PDFImage;
+  qr: PDFRef;
   font: PDFFont;
 }
 
 async function markInk(document: PDFDocument, mark: PageMark): Promise<MarkInk> {
-  return { image: await document.embedPng(mark.qrPng), font: await document.embedFont(StandardFonts.Helvetica) };
+  return { qr: embedQr(document, mark.qr), font: await document.embedFont(StandardFonts.Helvetica) };
 }
 
 /** The mark over what the pages show, in their bottom-left corner (and their number at the right). */
-function stampPages(pages: PDFPage[], mark: PageMark, place: typeof ON_RENDERED, { image, font }: MarkInk): void {
+function stampPages(pages: PDFPage[], mark: PageMark, place: typeof ON_RENDERED, { qr, font }: MarkInk): void {
   const lines = mark.lines.map((line) => writable(font, line));
   const color = rgb(0.25, 0.25, 0.25);
   pages.forEach((page, index) => {
     const box = page.getMediaBox();
-    page.drawImage(image, { x: box.x + place.left, y: box.y + place.bottom, width: place.size, height: place.size });
+    drawQr(page, qr, { x: box.x + place.left, y: box.y + place.bottom, size: place.size });
     lines.forEach((line, row) => {
       const y = box.y + place.bottom + place.size - (row + 1) * (MARK_TEXT_SIZE + 2);
       page.drawText(line, { x: box.x + place.left + place.size + 4, y, size: MARK_TEXT_SIZE, font, color });
@@ -105,7 +106,7 @@ export async function sealUploadedPdf(original: Buffer, options: { certificatePa
   const update = await IncrementalUpdate.open(original);
   if (!update) return undefined;
   if (!update.alreadySigned) {
-    stampPages(update.document.getPages(), { qrPng: options.mark.qrPng, lines: options.mark.lines }, ON_UPLOADED, await markInk(update.document, options.mark));
+    stampPages(update.document.getPages(), { qr: options.mark.qr, lines: options.mark.lines }, ON_UPLOADED, await markInk(update.document, options.mark));
   }
   // The certificate's pages are new, never under an earlier signature: they always get the mark,
   // drawn before they are copied (pdf-lib cannot draw on a page hung under the appended node).

@@ -1,4 +1,3 @@
-import QRCode from 'qrcode';
 import type { ServiceContext } from '../../context.js';
 import type { ParticipantRow, ProcessDocumentRow, ProcessRow } from '../../db/schema.js';
 import { readBlobBytes, writeOnce } from '../../files/blob-bytes.js';
@@ -13,6 +12,7 @@ import { participantLink } from '../notify-participants.js';
 import { deletePreviews } from '../preview/document-preview.js';
 import { findProcessById, listDocuments, listParticipants, listProcessEvents, markSealed } from '../queries.js';
 import { recordFinalFile } from './final-file-queries.js';
+import { qrModules } from './qr-image.js';
 import { type CertificateBlock, certificateBlocks, type FinalFile, type SealEvidence, signingTrail } from './seal-evidence.js';
 import { sealTemplateHtml } from './seal-html.js';
 import { type SealLocale, sealLocale } from './seal-language.js';
@@ -150,7 +150,7 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
     evidence,
     embedded: certificateBlocks(evidence),
     mark: {
-      qrPng: await QRCode.toBuffer(url, { type: 'png', margin: 1, width: 160 }),
+      qr: qrModules(url),
       lines: [`${locale.labels.verifyAt} ${url}`, `${locale.labels.code}: ${process.code}`],
       pageNumber: (page, pages) => `${locale.labels.page} ${page} ${locale.labels.of} ${pages}`,
     },
