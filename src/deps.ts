@@ -11,7 +11,6 @@ import { type Db, openDatabase } from './db/database.js';
 import { collectUploadedPdfs } from './documents/creating/pdf-uploads.js';
 import { expireDueProcesses, remindDueParticipants } from './documents/lifecycle/process-sweeps.js';
 import { SEAL_PROCESS_JOB } from './documents/participant/signer-flow.js';
-import { RENDER_PREVIEWS_JOB, renderPreviews } from './documents/preview/document-preview.js';
 import { sealProcess } from './documents/sealing/seal-process.js';
 import type { BlobStore } from './files/blob-store.js';
 import { LocalBlobStore } from './files/local-blob-store.js';
@@ -230,7 +229,6 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
           'document-uploads': () => collectUploadedPdfs(deps),
           'photo-retention': () => purgeDuePhotos(deps),
           [SEAL_PROCESS_JOB]: (data) => sealProcess(deps, { processId: typeof data?.processId === 'string' ? data.processId : '' }),
-          [RENDER_PREVIEWS_JOB]: (data) => renderPreviews(deps, { processId: typeof data?.processId === 'string' ? data.processId : '' }),
         },
         clock,
       ),

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { previewKey, RENDER_PREVIEWS_JOB, renderPreviews } from '../src/documents/preview/document-preview.js';
-import { listDocuments } from '../src/documents/queries.js';
+import { previewKey } from '../src/documents/preview/document-preview.js';
 import { sealProcess } from '../src/documents/sealing/seal-process.js';
 import { readBlobBytes } from '../src/files/blob-bytes.js';
 import { pdfText } from '../src/rendering/self-test.js';
@@ -11,7 +10,7 @@ const HTML = (buyer: string) => `<!doctype html><html lang="es"><head><meta char
 <h1>Contrato de ${buyer}</h1><p>Comprador: <span name="buyer_name">x</span>. Precio: <span name="price">0</span>.</p>
 <div id="buyer"></div><div id="seller"></div></body></html>`;
 
-describe.each(dialects)('the PDF a participant reads of a template document is rendered when the process is created (%s)', (dialect) => {
+describe.each(dialects)('the PDF a participant reads of a template document is rendered by the first page that opens it, and kept (%s)', (dialect) => {
   let svc: TestService;
   beforeAll(async () => {
     svc = await startTestService(dialect);
@@ -33,35 +32,45 @@ describe.each(dialects)('the PDF a participant reads of a template document is r
     return res.rawPayload;
   }
 
-  it('creating a process from a template queues one job that renders its documents; an uploaded PDF queues none', async () => {
+  it('creating a process renders nothing: the preview is made when a participant first opens the page', async () => {
     const { process } = await templateProcess(svc.orgA, 'Acme');
-    const pdfCode = await createProcess(svc, svc.orgA, '/document/upload', { email: svc.orgA.email, name: 'Lease', file: PDF_BASE64, signProfile: signers() });
-    const pdfProcess = (await stored(svc, svc.orgA, pdfCode)).process;
-    const jobs = (await outbox(svc, 'job')).filter((row) => row.body.name === RENDER_PREVIEWS_JOB);
-    expect(jobs.filter((row) => (row.body.data as { processId: string }).processId === process.id)).toHaveLength(1);
-    expect(jobs.filter((row) => (row.body.data as { processId: string }).processId === pdfProcess.id)).toHaveLength(0);
+    expect(await svc.deps.blobs.exists(previewKey(process.id, 0))).toBe(false);
+    expect((await outbox(svc, 'job')).filter((row) => JSON.stringify(row.body).includes(process.id))).toEqual([]);
   });
 
-  it("the job writes a PDF of the filled document whose text holds the answers, and the participant's page offers it", async () => {
+  it('the page offers a PDF of the filled document whose text holds the answers, kept for the next opening', async () => {
     const { process, tokens } = await templateProcess(svc.orgA, 'Acme');
-    await renderPreviews(svc.deps, { processId: process.id });
+    const view = (await page(tokens[0] ?? '')).json();
+    expect(view.documents).toEqual([expect.objectContaining({ kind: 'document', contentType: 'application/pdf' })]);
     const stored = await readBlobBytes(svc.deps.blobs, previewKey(process.id, 0));
-    if (!stored) throw new Error('no preview written');
+    if (!stored) throw new Error('no preview kept');
+    expect((await download(view.documents[0].url)).equals(stored)).toBe(true);
     const text = await pdfText(stored);
     expect(text).toContain('Contrato de Acme');
     expect(text).toContain('Comprador: ANA GÓMEZ');
-    const view = (await page(tokens[0] ?? '')).json();
-    expect(view.documents).toEqual([expect.objectContaining({ kind: 'document', contentType: 'application/pdf' })]);
-    expect((await download(view.documents[0].url)).equals(stored)).toBe(true);
+    // Another participant's opening reads the same file: nothing is rendered again.
+    const renderer = svc.deps.renderer;
+    const render = renderer.render;
+    let renders = 0;
+    renderer.render = (html) => {
+      renders++;
+      return render.call(renderer, html);
+    };
+    try {
+      const again = (await page(tokens[1] ?? '')).json();
+      expect((await download(again.documents[0].url)).equals(stored)).toBe(true);
+    } finally {
+      renderer.render = render;
+    }
+    expect(renders).toBe(0);
   });
 
-  it('a page opened before the job ran renders the preview itself, and the job then finds it and writes nothing', async () => {
-    const { process, tokens } = await templateProcess(svc.orgA, 'Acme');
-    const view = (await page(tokens[0] ?? '')).json();
-    expect(view.documents[0].contentType).toBe('application/pdf');
-    const first = await readBlobBytes(svc.deps.blobs, previewKey(process.id, 0));
-    await renderPreviews(svc.deps, { processId: process.id });
-    expect((await readBlobBytes(svc.deps.blobs, previewKey(process.id, 0)))?.equals(first ?? Buffer.alloc(0))).toBe(true);
+  it('a document uploaded as a PDF is offered as it is, with no preview', async () => {
+    const code = await createProcess(svc, svc.orgA, '/document/upload', { email: svc.orgA.email, name: 'Lease', file: PDF_BASE64, signProfile: signers() });
+    const { process, participants } = await stored(svc, svc.orgA, code);
+    const view = (await page(participants[0]?.link_token ?? '')).json();
+    expect(view.documents).toEqual([expect.objectContaining({ contentType: 'application/pdf' })]);
+    expect(await svc.deps.blobs.exists(previewKey(process.id, 0))).toBe(false);
   });
 
   it("each organization's previews hold only its own document, and a link opens only its own process", async () => {
@@ -77,17 +86,16 @@ describe.each(dialects)('the PDF a participant reads of a template document is r
 
   it('sealing removes the previews: the final files take their place', async () => {
     const { process, tokens } = await templateProcess(svc.orgA, 'Acme');
-    await renderPreviews(svc.deps, { processId: process.id });
+    expect((await page(tokens[0] ?? '')).statusCode).toBe(200);
+    expect(await svc.deps.blobs.exists(previewKey(process.id, 0))).toBe(true);
     for (const token of tokens) {
       const res = await svc.app.inject({ method: 'POST', url: '/people/signing/sign', headers: { 'x-link-token': token }, payload: { consent: true } });
       expect(res.statusCode, res.body).toBe(200);
     }
     expect(await sealProcess(svc.deps, { processId: process.id })).toBe(true);
     expect(await svc.deps.blobs.exists(previewKey(process.id, 0))).toBe(false);
-    await renderPreviews(svc.deps, { processId: process.id });
+    expect((await page(tokens[0] ?? '')).json().documents.map((d: { contentType: string }) => d.contentType)).toEqual(['application/pdf', 'application/pdf']);
     expect(await svc.deps.blobs.exists(previewKey(process.id, 0))).toBe(false);
-    const documents = await listDocuments(svc.deps.db, process.id);
-    expect(documents).toHaveLength(1);
   });
 });
 

@@ -270,7 +270,7 @@ describe("the people's pages, in Chromium on a phone's screen", { timeout: 120_0
     await context.close();
   });
 
-  it('a template document is shown as the PDF its final copy is rendered like, drawn page by page', async () => {
+  it('a template document is shown as a PDF rendered like its final copy, drawn page by page', async () => {
     const template = await templateWithHtml(svc, svc.orgA);
     const res = await call(svc.app, 'POST', '/document/save', {
       key: svc.orgA.privateKey,
@@ -290,8 +290,7 @@ describe("the people's pages, in Chromium on a phone's screen", { timeout: 120_0
 
   it('without a renderer, a template document is shown as its filled HTML in a frame that cannot run script', async () => {
     const template = await templateWithHtml(svc, svc.orgA);
-    // The renderer fails from the creation until the page has opened (as a broken Chromium would),
-    // so neither the preview job nor the page can render, then works again.
+    // The renderer fails while the page opens (as a broken Chromium would), then works again.
     const renderer = svc.deps.renderer;
     const render = renderer.render;
     renderer.render = () => Promise.reject(new Error('renderer down'));

@@ -6,7 +6,6 @@ import { ApiError, badRequest } from '../../http/errors.js';
 import { newCode, newObjectId, newToken } from '../../ids.js';
 import { checkCreation } from '../../organizations/creation-checks.js';
 import { normalizeEmail } from '../../organizations/organizations.js';
-import { enqueue } from '../../outbox/enqueue.js';
 import { lockTemplate } from '../../templates/queries.js';
 import { findTemplate } from '../../templates/read-templates.js';
 import type { TemplateBody } from '../../templates/schemas.js';
@@ -16,7 +15,6 @@ import { DOCUMENT_URL_LIFETIME_SECONDS, documentFileKey, looksLikePdf, sha256 } 
 import { type EffectiveValidations, resolveValidations } from '../identity-validations.js';
 import { nextReminderAt } from '../lifecycle/process-sweeps.js';
 import { notifyParticipants, participantLink } from '../notify-participants.js';
-import { renderPreviewsJob } from '../preview/document-preview.js';
 import { recordProcessEvent } from '../process-events.js';
 import { insertDocuments, insertParticipants, insertProcess } from '../queries.js';
 import { type Answer, PROCESS_CODE_LENGTH, type ProcessFieldsInput, type SignerInput } from '../schemas.js';
@@ -281,8 +279,6 @@ export async function createSigningProcess(ctx: ServiceContext, options: { organ
         detail: { documents: documents.length, participants: participants.length },
       });
       await notifyParticipants(trx, ctx, { process, participants, occasion: 'invitation' });
-      // The PDF the participants will read, rendered off the request; the page renders it itself if it comes first.
-      if (documents.some((d) => d.row.source === 'template')) await enqueue(trx, ctx.clock, [renderPreviewsJob(process)]);
     });
   } catch (error) {
     await ctx.blobs.delete(written);

@@ -1,20 +1,11 @@
 import type { ServiceContext } from '../../context.js';
 import type { ProcessDocumentRow } from '../../db/schema.js';
 import { readBlobBytes, writeBlobBytes } from '../../files/blob-bytes.js';
-import type { NewMessage } from '../../outbox/enqueue.js';
 import type { PdfRenderer } from '../../rendering/renderer.js';
 import { sha256 } from '../document-files.js';
-import { findProcessById, listDocuments } from '../queries.js';
 
 /** Previews need the renderer besides the store. */
 export type PreviewContext = ServiceContext & { renderer: PdfRenderer };
-
-/** The job that renders a new process's template documents, queued in the transaction that creates it. */
-export const RENDER_PREVIEWS_JOB = 'render-previews';
-
-export function renderPreviewsJob(process: { id: string; organization_id: string }): NewMessage {
-  return { kind: 'job', organizationId: process.organization_id, payload: { name: RENDER_PREVIEWS_JOB, data: { processId: process.id } } };
-}
 
 /**
  * Where the PDF a participant reads of a template document lives. Written whole by the store
@@ -39,24 +30,20 @@ async function renderPreview(ctx: PreviewContext, document: ProcessDocumentRow &
   const html = await readBlobBytes(ctx.blobs, document.file_key);
   if (!html) throw new Error(`document ${document.id}: file ${document.file_key} is missing`);
   if (document.sha256 !== null && sha256(html) !== document.sha256) throw new Error(`document ${document.id}: file ${document.file_key} changed`);
-  // Two renders of one document racing (the job and a page) write equivalent files; either stays.
+  // Two pages opening the same document at once both render it; their files are equivalent, either stays.
   await writeBlobBytes(ctx.blobs, key, await ctx.renderer.render(html.toString('utf8')), 'application/pdf');
   return key;
 }
 
-/** The job: renders the previews a process's template documents lack, unless it is already sealed. Idempotent. */
-export async function renderPreviews(ctx: PreviewContext, options: { processId: string }): Promise<void> {
-  const process = await findProcessById(ctx.db, options.processId);
-  if (!process || process.sealed_at !== null) return;
-  for (const document of await listDocuments(ctx.db, options.processId)) {
-    if (hasPreview(document)) await renderPreview(ctx, document);
-  }
-}
-
 /**
  * The file a participant reads of one document: an uploaded PDF as it is; a template document's
- * preview, rendered now if the job has not yet run. Should rendering fail, the filled HTML itself
- * (the page shows it in a frame without scripts) rather than no document at all.
+ * preview, rendered by the first page that asks for it and kept. Should rendering fail, the filled
+ * HTML itself (the page shows it in a frame without scripts) rather than no document at all.
+ *
+ * Rendered on first need, not when the process is created: the same work either way for a process
+ * someone opens, but spread over the time people take to open their links instead of piled on the
+ * creation (a render costs Chromium 30–60 ms of CPU, ten times a whole creation), and none for a
+ * process cancelled or expired unopened. A warm renderer adds one render to that first page call.
  */
 export async function readableFile(ctx: PreviewContext, document: ProcessDocumentRow): Promise<string | undefined> {
   if (document.file_ready !== 1 || document.file_key === null) return undefined;
