@@ -2,6 +2,7 @@ import { parseJson } from '../../db/json-column.js';
 import type { ParticipantRow, ProcessDocumentRow, ProcessEventRow, ProcessRow } from '../../db/schema.js';
 import type { EffectiveValidations } from '../identity-validations.js';
 import { validationsOf } from '../notify-participants.js';
+import type { FinalFilesTable } from './final-files-page.js';
 import type { SealLocale } from './seal-language.js';
 
 /** What the evidence certificate states about a finished process. */
@@ -152,10 +153,11 @@ function participantFields(participant: ParticipantRow, evidence: SealEvidence):
 }
 
 /**
- * The certificate's content. With `finalFiles` it is the stand-alone certificate; without, the copy
- * carried inside a final file, which points to the stand-alone one for the final files' hashes.
+ * The certificate's content, rendered once per seal for every file: carried inside each final
+ * document, and the stand-alone certificate, which adds the final files' hashes after it
+ * (`finalFilesTable`).
  */
-export function certificateBlocks(evidence: SealEvidence, finalFiles?: FinalFile[]): CertificateBlock[] {
+export function certificateBlocks(evidence: SealEvidence): CertificateBlock[] {
   const { process, locale } = evidence;
   const { labels } = locale;
   const names = new Map(evidence.participants.map((p) => [p.participant_id, p.name]));
@@ -214,20 +216,21 @@ export function certificateBlocks(evidence: SealEvidence, finalFiles?: FinalFile
     breakable: [],
   });
   blocks.push({ kind: 'heading', text: labels.finalFiles });
-  if (finalFiles === undefined) {
-    blocks.push({ kind: 'paragraph', text: labels.finalFilesElsewhere });
-  } else {
-    blocks.push({
-      kind: 'table',
-      columns: [...labels.finalFileColumns],
-      rows: finalFiles.map((file) => [
-        String(file.document.position + 1),
-        file.file,
-        file.document.source === 'template' ? labels.finalTemplate : file.evidenceAppended ? labels.finalPdf : labels.finalPdfUnchanged,
-        file.sha256,
-      ]),
-      breakable: [3],
-    });
-  }
+  blocks.push({ kind: 'paragraph', text: labels.finalFilesElsewhere });
   return blocks;
+}
+
+/** The stand-alone certificate's last section: each final file, what it holds and its SHA-256. */
+export function finalFilesTable(evidence: SealEvidence, finalFiles: FinalFile[]): FinalFilesTable {
+  const { labels } = evidence.locale;
+  return {
+    title: labels.finalFiles,
+    columns: labels.finalFileColumns,
+    rows: finalFiles.map((file): [string, string, string, string] => [
+      String(file.document.position + 1),
+      file.file,
+      file.document.source === 'template' ? labels.finalTemplate : file.evidenceAppended ? labels.finalPdf : labels.finalPdfUnchanged,
+      file.sha256,
+    ]),
+  };
 }

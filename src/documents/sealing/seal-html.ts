@@ -74,7 +74,7 @@ function placeholdersOf(targets: Targets, signerType: string): Element[] {
 /**
  * The signed copy of a filled template document: `signDate` filled, `signComplete` shown, each
  * stamp in its signer's placeholders, and, at the end of the body, the stamps that have no
- * placeholder followed by `appendix`. Every other byte of the document stays as it was.
+ * placeholder. Every other byte of the document stays as it was.
  */
 export function sealTemplateHtml(options: {
   html: string;
@@ -82,7 +82,6 @@ export function sealTemplateHtml(options: {
   stamps: Stamp[];
   /** Builds the block of the stamps without a placeholder; called only when there are some. */
   unplaced: (stamps: string[]) => string;
-  appendix: string;
 }): string {
   // Template contents are counted, so that a date never replaces a range that cuts through a template.
   const html = new HtmlSource(options.html, { countTemplateContents: true });
@@ -112,7 +111,7 @@ export function sealTemplateHtml(options: {
     if (range) edits.push({ start: range.end, end: range.end, text: markups.join('') });
   }
 
-  const tail = (unplaced.length > 0 ? options.unplaced(unplaced) : '') + options.appendix;
+  const tail = unplaced.length > 0 ? options.unplaced(unplaced) : '';
   const bodyEnd = targets.body?.sourceCodeLocation?.endTag?.startOffset;
   // Without a written </body>, markup after everything else still ends up at the end of the body.
   const at = bodyEnd ?? html.text.length;

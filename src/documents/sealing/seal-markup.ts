@@ -53,10 +53,8 @@ function renderBlock(block: CertificateBlock): string {
   }
 }
 
-/** The certificate as a section; inside a signed document it starts on a page of its own. */
-export function certificateSection(blocks: CertificateBlock[], options: { embedded: boolean }): string {
-  const pageBreak = options.embedded ? 'break-before:page;page-break-before:always;' : '';
-  return `<div class="seal-certificate" style="${pageBreak}${FONT};font-size:10px;line-height:1.35">${blocks.map(renderBlock).join('')}</div>`;
+function certificateSection(blocks: CertificateBlock[]): string {
+  return `<div class="seal-certificate" style="${FONT};font-size:10px;line-height:1.35">${blocks.map(renderBlock).join('')}</div>`;
 }
 
 /** A self-contained HTML page holding the certificate: nothing loaded from elsewhere. */
@@ -69,7 +67,7 @@ export function certificateDocument(blocks: CertificateBlock[], options: { title
     `<title>${escapeHtml(options.title)}</title>`,
     '</head>',
     '<body style="margin:0">',
-    certificateSection(blocks, { embedded: false }),
+    certificateSection(blocks),
     '</body>',
     '</html>',
     '',

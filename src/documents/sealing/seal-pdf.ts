@@ -2,6 +2,7 @@ import { PDFDocument, type PDFFont, type PDFPage, type PDFRef, rgb, StandardFont
 import { IncrementalUpdate } from '../../pdf-signing/incremental-update.js';
 import { OID } from '../../pdf-signing/pki.js';
 import { type DocumentSigner, fillSignature } from '../../pdf-signing/seal-signature.js';
+import { addFinalFilesPages, type FinalFilesTable } from './final-files-page.js';
 import { drawQr, embedQr, type QrModules } from './qr-image.js';
 
 /** How a final PDF is signed: by whom, when (the signature dictionary's /M) and with what words. */
@@ -87,11 +88,24 @@ async function sign(update: IncrementalUpdate, seal: PdfSeal, page: PDFPage): Pr
   return fillSignature(await update.bytes(), seal.signer);
 }
 
-/** A PDF the service rendered itself (a template document, the certificate), marked on every page and signed. */
-export async function sealRenderedPdf(pdf: Buffer, options: { mark: PageMark; seal: PdfSeal }): Promise<Buffer> {
+/**
+ * A PDF the service rendered itself, marked on every page and signed: a template document followed
+ * by the certificate's pages (`certificatePages`), or the certificate followed by the table of the
+ * final files (`finalFiles`). Pages are numbered through the whole file.
+ */
+export async function sealRenderedPdf(
+  pdf: Buffer,
+  options: { mark: PageMark; seal: PdfSeal; certificatePages?: Buffer; finalFiles?: FinalFilesTable },
+): Promise<Buffer> {
   const update = await IncrementalUpdate.open(pdf);
   if (!update) throw new Error('the renderer produced a PDF that cannot be read');
-  stampPages(update.document.getPages(), options.mark, ON_RENDERED, await markInk(update.document, options.mark));
+  const { document } = update;
+  if (options.certificatePages) {
+    const certificate = await PDFDocument.load(options.certificatePages, { updateMetadata: false });
+    for (const page of await document.copyPages(certificate, certificate.getPageIndices())) document.addPage(page);
+  }
+  if (options.finalFiles) await addFinalFilesPages(document, options.finalFiles);
+  stampPages(document.getPages(), options.mark, ON_RENDERED, await markInk(document, options.mark));
   return sign(update, options.seal, lastPage(update));
 }
 

@@ -13,10 +13,10 @@ import { deletePreviews } from '../preview/document-preview.js';
 import { findProcessById, listDocuments, listParticipants, listProcessEvents, markSealed } from '../queries.js';
 import { recordFinalFile } from './final-file-queries.js';
 import { qrModules } from './qr-image.js';
-import { type CertificateBlock, certificateBlocks, type FinalFile, type SealEvidence, signingTrail } from './seal-evidence.js';
+import { type CertificateBlock, certificateBlocks, type FinalFile, finalFilesTable, type SealEvidence, signingTrail } from './seal-evidence.js';
 import { sealTemplateHtml } from './seal-html.js';
 import { type SealLocale, sealLocale } from './seal-language.js';
-import { certificateDocument, certificateSection, signaturesSection, stampMarkup } from './seal-markup.js';
+import { certificateDocument, signaturesSection, stampMarkup } from './seal-markup.js';
 import { type PageMark, type PdfSeal, sealRenderedPdf, sealUploadedPdf } from './seal-pdf.js';
 
 /** Sealing renders and signs: it needs the renderer and the instance's signer besides the store. */
@@ -63,11 +63,11 @@ async function signatureImages(ctx: ServiceContext, participants: ParticipantRow
 interface SealJob {
   ctx: SealContext;
   evidence: SealEvidence;
-  /** The certificate without the final files' hashes, carried inside each final file. */
-  embedded: CertificateBlock[];
+  /** The certificate, carried inside each final file and, with the final files' hashes after it, on its own. */
+  certificate: CertificateBlock[];
   mark: PageMark;
   seal: PdfSeal;
-  /** The embedded certificate rendered once for every uploaded PDF of the process. */
+  /** The certificate rendered once per seal, beside the first document. */
   certificatePages?: Promise<Buffer>;
 }
 
@@ -75,13 +75,27 @@ function certificateTitle(locale: SealLocale, code: string): string {
   return `${locale.labels.certificateTitle} ${code}`;
 }
 
-/** The sealed copy of one document, carrying the embedded certificate. */
+/**
+ * The certificate's pages, rendered once per seal: asked for before a document is rendered, so
+ * the two renders run side by side.
+ */
+function certificatePages(job: SealJob): Promise<Buffer> {
+  if (!job.certificatePages) {
+    const { locale, process } = job.evidence;
+    job.certificatePages = job.ctx.renderer.render(certificateDocument(job.certificate, { title: certificateTitle(locale, process.code), locale }));
+    // Awaited later, maybe after a document's render failed first: never an unhandled rejection.
+    job.certificatePages.catch(() => undefined);
+  }
+  return job.certificatePages;
+}
+
+/** The sealed copy of one document, carrying the certificate. */
 async function sealDocument(job: SealJob, document: ProcessDocumentRow, original: Buffer): Promise<{ bytes: Buffer; evidenceAppended: boolean }> {
   const { ctx, evidence } = job;
   const { locale } = evidence;
+  const certificate = certificatePages(job);
   if (document.source === 'pdf') {
-    job.certificatePages ??= ctx.renderer.render(certificateDocument(job.embedded, { title: certificateTitle(locale, evidence.process.code), locale }));
-    const sealed = await sealUploadedPdf(original, { certificatePages: await job.certificatePages, mark: job.mark, seal: job.seal });
+    const sealed = await sealUploadedPdf(original, { certificatePages: await certificate, mark: job.mark, seal: job.seal });
     // A PDF that cannot be opened stays as it was, rather than leave the process unsealed for
     // ever; the stand-alone certificate says so and carries its hash.
     return sealed ? { bytes: sealed, evidenceAppended: true } : { bytes: original, evidenceAppended: false };
@@ -96,9 +110,9 @@ async function sealDocument(job: SealJob, document: ProcessDocumentRow, original
         markup: stampMarkup(participant, locale, evidence.signatureImages.get(participant.participant_id)),
       })),
     unplaced: (stamps) => signaturesSection(stamps, locale),
-    appendix: certificateSection(job.embedded, { embedded: true }),
   });
-  return { bytes: await sealRenderedPdf(await ctx.renderer.render(html), job), evidenceAppended: true };
+  const rendered = await ctx.renderer.render(html);
+  return { bytes: await sealRenderedPdf(rendered, { mark: job.mark, seal: job.seal, certificatePages: await certificate }), evidenceAppended: true };
 }
 
 function finishedEmails(ctx: ServiceContext, process: ProcessRow, participants: ParticipantRow[]): NewMessage[] {
@@ -148,7 +162,7 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
   const job: SealJob = {
     ctx,
     evidence,
-    embedded: certificateBlocks(evidence),
+    certificate: certificateBlocks(evidence),
     mark: {
       qr: qrModules(url),
       lines: [`${locale.labels.verifyAt} ${url}`, `${locale.labels.code}: ${process.code}`],
@@ -188,8 +202,10 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
     finalFiles.push({ document, file, sha256: await write(key, final.bytes), evidenceAppended: final.evidenceAppended });
   }
   if ((await stored(keys.certificate)) === undefined) {
-    const html = certificateDocument(certificateBlocks(evidence, finalFiles), { title: certificateTitle(locale, process.code), locale });
-    await write(keys.certificate, await sealRenderedPdf(await ctx.renderer.render(html), job));
+    await write(
+      keys.certificate,
+      await sealRenderedPdf(await certificatePages(job), { mark: job.mark, seal: job.seal, finalFiles: finalFilesTable(evidence, finalFiles) }),
+    );
   }
 
   const sealed = await ctx.db.transaction().execute(async (trx) => {

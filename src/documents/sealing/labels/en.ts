@@ -50,7 +50,7 @@ export const en: SealLabels = {
   auditTrail: 'Audit trail',
   auditColumns: ['Time', 'Action', 'Participant', 'Platform', 'By', 'Message', 'Details'],
   finalFiles: 'Final files',
-  finalFilesElsewhere: 'The SHA-256 of each final file, this one included, is listed in the evidence certificate stored with the process (certificate.pdf).',
+  finalFilesElsewhere: 'The SHA-256 of each final file is listed in the last section of certificate.pdf, the evidence certificate stored with the process.',
   finalFileColumns: ['#', 'File', 'Contents', 'SHA-256 of the final file'],
   finalTemplate: 'Signed document with signatures and this certificate, digitally sealed',
   finalPdf: 'Original PDF pages followed by this certificate, digitally sealed',

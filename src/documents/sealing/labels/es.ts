@@ -50,7 +50,7 @@ export const es: SealLabels = {
   auditTrail: 'Registro de auditoría',
   auditColumns: ['Hora', 'Acción', 'Participante', 'Plataforma', 'Por', 'Mensaje', 'Detalles'],
   finalFiles: 'Archivos finales',
-  finalFilesElsewhere: 'El SHA-256 de cada archivo final, este incluido, figura en el certificado de evidencias guardado con el proceso (certificate.pdf).',
+  finalFilesElsewhere: 'El SHA-256 de cada archivo final figura en la última sección de certificate.pdf, el certificado de evidencias guardado con el proceso.',
   finalFileColumns: ['#', 'Archivo', 'Contenido', 'SHA-256 del archivo final'],
   finalTemplate: 'Documento firmado con las firmas y este certificado, sellado digitalmente',
   finalPdf: 'Páginas del PDF original seguidas de este certificado, sellado digitalmente',

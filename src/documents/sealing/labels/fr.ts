@@ -51,7 +51,7 @@ export const fr: SealLabels = {
   auditColumns: ['Heure', 'Action', 'Participant', 'Plateforme', 'Par', 'Message', 'Détails'],
   finalFiles: 'Fichiers finaux',
   finalFilesElsewhere:
-    'Le SHA-256 de chaque fichier final, celui-ci compris, figure dans le certificat de preuves conservé avec le processus (certificate.pdf).',
+    'Le SHA-256 de chaque fichier final figure dans la dernière section de certificate.pdf, le certificat de preuves conservé avec le processus.',
   finalFileColumns: ['#', 'Fichier', 'Contenu', 'SHA-256 du fichier final'],
   finalTemplate: 'Document signé avec les signatures et ce certificat, scellé numériquement',
   finalPdf: 'Pages du PDF original suivies de ce certificat, scellé numériquement',

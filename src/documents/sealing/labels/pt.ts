@@ -50,7 +50,7 @@ export const pt: SealLabels = {
   auditTrail: 'Registro de auditoria',
   auditColumns: ['Hora', 'Ação', 'Participante', 'Plataforma', 'Por', 'Mensagem', 'Detalhes'],
   finalFiles: 'Arquivos finais',
-  finalFilesElsewhere: 'O SHA-256 de cada arquivo final, incluindo este, consta do certificado de evidências guardado com o processo (certificate.pdf).',
+  finalFilesElsewhere: 'O SHA-256 de cada arquivo final consta da última seção de certificate.pdf, o certificado de evidências guardado com o processo.',
   finalFileColumns: ['#', 'Arquivo', 'Conteúdo', 'SHA-256 do arquivo final'],
   finalTemplate: 'Documento assinado com as assinaturas e este certificado, selado digitalmente',
   finalPdf: 'Páginas do PDF original seguidas deste certificado, selado digitalmente',
