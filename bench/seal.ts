@@ -10,17 +10,10 @@ import { findProcessByCode, listParticipants } from '../src/documents/queries.js
 import { sealProcess } from '../src/documents/sealing/seal-process.js';
 import { ANSWERS, sampleTemplate } from '../test/support/fixtures.js';
 import { call, localPath, startTestService, type TestService } from '../test/support/service.js';
+import { TWO_PAGES } from './seal-document.js';
 
 const PROCESSES = 40;
 const GOAL_MS = 100;
-
-const TWO_PAGES = `<!DOCTYPE html><html lang="es"><head><meta charset="UTF-8"><title>Compraventa</title></head><body>
-<h1>Contrato de compraventa</h1>
-<p>Comprador: <span name="buyer_name">x</span>. Vendedor: <span name="seller_name">y</span>. Precio: <span name="price">0</span>.</p>
-${'<p>Cláusula de ejemplo con texto suficiente para ocupar espacio en la página y obligar a partir el documento.</p>'.repeat(30)}
-<p style="break-before:page">Firmado el <span name="signDate">[fecha]</span>.</p>
-<div id="buyer"></div><div id="seller"></div>
-</body></html>`;
 
 async function finishedProcess(svc: TestService, template: string): Promise<string> {
   const res = await call(svc.app, 'POST', '/document/save', {
