@@ -37,7 +37,23 @@ function parseInstant(iso: string): Date | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
+/**
+ * Building the formatters takes milliseconds (ICU loads the locale's data) and they never change:
+ * one per language and time zone, kept for the life of the process (the time zones are the
+ * organizations' settings, a handful).
+ */
+const locales = new Map<string, SealLocale>();
+
 export function sealLocale(language: Language, timeZone: string): SealLocale {
+  const key = `${language} ${timeZone}`;
+  const known = locales.get(key);
+  if (known) return known;
+  const locale = makeSealLocale(language, timeZone);
+  locales.set(key, locale);
+  return locale;
+}
+
+function makeSealLocale(language: Language, timeZone: string): SealLocale {
   const { labels, intl } = LANGUAGES[language];
   const dateTimeFormat = new Intl.DateTimeFormat(intl, {
     timeZone,
