@@ -266,6 +266,49 @@ describe.each(dialects)('signing processes: creation (%s)', (dialect) => {
     });
   });
 
+  describe('a process is filled from the Complete HTML as last uploaded (the parse kept beside the template cache follows every upload)', () => {
+    /** A template of `org` with its Complete HTML uploaded; answers its id and the URL to upload that HTML again. */
+    const templateAndUploadUrl = async (org: TestService['orgA']): Promise<{ id: string; complete: string }> => {
+      const created = (await call(svc.app, 'POST', '/template', { key: org.privateKey, body: sampleTemplate() })).json();
+      await upload(created.urls.complete, '<p>First: <span name="buyer_name">x</span></p>');
+      return { id: created.id, complete: created.urls.complete };
+    };
+    const upload = async (url: string, html: string) => {
+      const res = await svc.app.inject({ method: 'PUT', url: localPath(url), headers: { 'content-type': 'text/html' }, payload: html });
+      expect(res.statusCode).toBe(200);
+    };
+    const documentOf = async (org: TestService['orgA'], templateId: string): Promise<string> => {
+      const res = await post('/document/save', { email: org.email, name: 'Sale', document: templateId, data: ANSWERS }, org.privateKey);
+      expect(res.statusCode).toBe(200);
+      const view = (await call(svc.app, 'GET', '/document', { key: org.publicKey, query: { code: res.json().code } })).json();
+      return (await svc.app.inject({ method: 'GET', url: localPath(view.documents[0].url) })).body;
+    };
+
+    it('an upload of new HTML through the upload URL is used by the next process', async () => {
+      const template = await templateAndUploadUrl(svc.orgA);
+      expect(await documentOf(svc.orgA, template.id)).toBe('<p>First: <span name="buyer_name">ANA GÓMEZ</span></p>');
+      await upload(template.complete, '<p>Second: <span name="buyer_name">x</span></p>');
+      expect(await documentOf(svc.orgA, template.id)).toBe('<p>Second: <span name="buyer_name">ANA GÓMEZ</span></p>');
+    });
+
+    it('new HTML uploaded through the URLs of PUT /template is used by the next process', async () => {
+      const template = await templateAndUploadUrl(svc.orgA);
+      await documentOf(svc.orgA, template.id);
+      const updated = await call(svc.app, 'PUT', '/template', { key: svc.orgA.privateKey, body: { id: template.id, description: 'New text' } });
+      expect(updated.statusCode).toBe(200);
+      await upload(updated.json().urls.complete, '<p>Updated: <span name="buyer_name">x</span></p>');
+      expect(await documentOf(svc.orgA, template.id)).toBe('<p>Updated: <span name="buyer_name">ANA GÓMEZ</span></p>');
+    });
+
+    it("each organization's processes use its own template's HTML", async () => {
+      const ours = await templateAndUploadUrl(svc.orgA);
+      const theirs = await templateAndUploadUrl(svc.orgB);
+      await upload(theirs.complete, '<p>Theirs: <span name="buyer_name">x</span></p>');
+      expect(await documentOf(svc.orgA, ours.id)).toBe('<p>First: <span name="buyer_name">ANA GÓMEZ</span></p>');
+      expect(await documentOf(svc.orgB, theirs.id)).toBe('<p>Theirs: <span name="buyer_name">ANA GÓMEZ</span></p>');
+    });
+  });
+
   describe('POST /document/many creates a package: several documents, one code, global validations only', () => {
     it('DOCUMENTS_MIN_TWO for fewer than two documents', async () => {
       const res = await post('/document/many', { email: svc.orgA.email, name: 'Pack', documents: [{ file: PDF_BASE64, signProfile: signers(1) }] });

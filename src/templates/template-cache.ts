@@ -59,12 +59,28 @@ export class TemplateCache {
     this.drop(id);
   }
 
+  /**
+   * Adds what a caller keeps beside a row it was answered (a parse of the template's HTML) to the
+   * row's entry, so the budget counts it; nothing when the row is no longer the one kept.
+   */
+  charge(row: Readonly<TemplateRow>, bytes: number): void {
+    const entry = this.entries.get(row.id);
+    if (entry?.row !== row) return;
+    entry.bytes += bytes;
+    this.bytes += bytes;
+    this.evictOverBudget();
+  }
+
   private keep(id: string, row: Readonly<TemplateRow>, now: number): void {
     const bytes = ENTRY_OVERHEAD_BYTES + row.body.length + row.name.length + (row.description?.length ?? 0);
     if (bytes > this.maxBytes) return;
     this.drop(id);
     this.entries.set(id, { row, until: now + TEMPLATE_CACHE_TTL_MS, bytes });
     this.bytes += bytes;
+    this.evictOverBudget();
+  }
+
+  private evictOverBudget(): void {
     for (const oldest of this.entries.keys()) {
       if (this.bytes <= this.maxBytes) break;
       this.drop(oldest);
