@@ -16,13 +16,14 @@ describe('every connection to the SQLite file runs in WAL mode with synchronous 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-pragmas-'));
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-  it('the service’s connection reads back journal_mode wal, synchronous 2 (FULL), foreign keys on', async () => {
+  it('the service’s connection reads back journal_mode wal, synchronous 2 (FULL), foreign keys on, temp_store 2 (MEMORY)', async () => {
     const handle = await openDatabase({ databaseUrl: undefined, databaseSchema: 'public', dataDir });
     try {
       const read = async (name: string) => Object.values((await sql.raw(`PRAGMA ${name}`).execute(handle.db)).rows[0] as Record<string, unknown>)[0];
       expect(await read('journal_mode')).toBe('wal');
       expect(await read('synchronous')).toBe(SQLITE_PRAGMAS.synchronous);
       expect(await read('foreign_keys')).toBe(1);
+      expect(await read('temp_store')).toBe(SQLITE_PRAGMAS.temp_store);
     } finally {
       await handle.close();
     }
