@@ -18,3 +18,15 @@ export function applySqlitePragmas(file: BetterSqlite3.Database): void {
     if (actual !== value) throw new Error(`SQLite pragma ${name} is ${String(actual)}, not ${value}`);
   }
 }
+
+/** What the read-only connection runs with (src/db/sqlite-group-commit.ts): it writes nothing, so only what a read uses. */
+export const SQLITE_READER_PRAGMAS = { journal_mode: 'wal', busy_timeout: 5000, temp_store: 2 } as const;
+
+/** Sets the reader's pragmas and reads each back, as applySqlitePragmas does; journal_mode is only read (it is the file's). */
+export function applySqliteReaderPragmas(file: BetterSqlite3.Database): void {
+  for (const [name, value] of Object.entries(SQLITE_READER_PRAGMAS)) {
+    if (name !== 'journal_mode') file.pragma(`${name} = ${value}`);
+    const actual: unknown = file.pragma(name, { simple: true });
+    if (actual !== value) throw new Error(`SQLite pragma ${name} of the read-only connection is ${String(actual)}, not ${value}`);
+  }
+}
