@@ -54,7 +54,7 @@ describe.skipIf(!hasStrace)('a process the service acknowledged is on disk befor
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('the write-ahead log is fsynced after the request arrives and before the HTTP answer leaves (strace of the real service)', async () => {
+  it('the write-ahead log is fsynced after the request arrives and before the HTTP answer leaves, the document file before it (strace of the real service)', async () => {
     const env = { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info' };
     const org = JSON.parse(
       execFileSync(process.execPath, ['--import', 'tsx', 'src/admin/cli.ts', 'org', 'create', '--name', 'Durable', '--email', 'owner@durable.test'], {
@@ -99,5 +99,11 @@ describe.skipIf(!hasStrace)('a process the service acknowledged is on disk befor
     expect(answer, 'the answer written to its socket').toBeGreaterThan(request);
     const walSyncs = [...traced(lines, 'fdatasync'), ...traced(lines, 'fsync')].filter((index) => lines[index]?.includes('service.sqlite-wal>'));
     expect(walSyncs.some((index) => index > request && index < answer)).toBe(true);
+    // The row names the PDF: the file is flushed before the commit that stores the row.
+    const fileSyncs = [...traced(lines, 'fdatasync'), ...traced(lines, 'fsync')].filter((index) =>
+      /\/documents\/0\.pdf\.[0-9a-f]+\.part>/.test(lines[index] ?? ''),
+    );
+    const commitSync = walSyncs.find((index) => index > request && index < answer) ?? -1;
+    expect(fileSyncs.some((index) => index > request && index < commitSync)).toBe(true);
   }, 60_000);
 });

@@ -78,6 +78,48 @@ describe('LocalBlobStore.delete', () => {
   });
 });
 
+describe('LocalBlobStore.writeBytes replaces a blob whole and flushed, in direct calls, leaving nothing else behind', () => {
+  let dataDir: string;
+  let root: string;
+  let store: LocalBlobStore;
+
+  beforeEach(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'local-blob-store-'));
+    root = path.join(dataDir, 'files');
+    store = new LocalBlobStore(root, 'http://127.0.0.1', new UrlSigner('secret', systemClock));
+  });
+  afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  const folderOf = (key: string) => fs.readdirSync(path.dirname(path.join(root, ...key.split('/'))));
+  const bytesAt = (key: string) => fs.readFileSync(path.join(root, ...key.split('/')));
+
+  it('creates the folders, writes the bytes, and a second write replaces the first whole', async () => {
+    const key = 'processes/0123456789abcdef01234567/documents/0.html';
+    const large = Buffer.alloc(300_000, 'a');
+    await store.writeBytes(key, large, 'text/html');
+    expect(bytesAt(key).equals(large)).toBe(true);
+    await store.writeBytes(key, Buffer.from('short'), 'text/html');
+    expect(bytesAt(key).toString()).toBe('short');
+    expect(folderOf(key)).toEqual(['0.html']);
+  });
+
+  it('refuses empty bytes and leaves the blob already there as it was', async () => {
+    const key = 'processes/0123456789abcdef01234567/documents/0.html';
+    await store.writeBytes(key, Buffer.from('kept'), 'text/html');
+    await expect(store.writeBytes(key, Buffer.alloc(0), 'text/html')).rejects.toThrow('FILE_EMPTY');
+    expect(bytesAt(key).toString()).toBe('kept');
+    expect(folderOf(key)).toEqual(['0.html']);
+  });
+
+  it('a write that fails leaves no temporary file', async () => {
+    const key = 'processes/0123456789abcdef01234567/documents/0.html';
+    // A folder where the file should go: the rename fails.
+    fs.mkdirSync(path.join(root, ...key.split('/'), 'inside'), { recursive: true });
+    await expect(store.writeBytes(key, Buffer.from('x'), 'text/html')).rejects.toThrow();
+    expect(folderOf(key)).toEqual(['0.html']);
+  });
+});
+
 describe('LocalBlobStore.presignAll: each URL grants its own key, keys of one folder signed two by two', () => {
   const signer = new UrlSigner('secret', systemClock);
   const store = new LocalBlobStore(path.join(os.tmpdir(), 'unused'), 'http://127.0.0.1:3000', signer);

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { BlobStore } from './blob-store.js';
 
 /** The whole blob in memory, or undefined when there is none at `key`; for files small enough to hold at once. */
@@ -10,7 +9,7 @@ export async function readBlobBytes(blobs: BlobStore, key: string): Promise<Buff
   return Buffer.concat(chunks);
 }
 
-/** Stores bytes already in memory; the limit is their own size, since nothing else is to be received. */
+/** Stores bytes already in memory (BlobStore.writeBytes: atomic and flushed, as `write`). */
 export async function writeBlobBytes(blobs: BlobStore, key: string, bytes: Buffer, contentType: string): Promise<void> {
-  await blobs.write(key, Readable.from([bytes]), { contentType, maxBytes: Math.max(bytes.length, 1) });
+  await blobs.writeBytes(key, bytes, contentType);
 }
