@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sampleTemplate } from './support/fixtures.js';
+import { DefaultQueryCompiler } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { sampleTemplate, verifaceBody } from './support/fixtures.js';
 import { call, dialects, localPath, startTestService, type TestService } from './support/service.js';
 import { ANSWERS, createProcess, outbox, PDF_BASE64, PDF_BYTES, pdfProcess, signers, stored, templateWithHtml, webhookTypes } from './support/signing.js';
 
@@ -306,6 +307,21 @@ describe.each(dialects)('signing processes: creation (%s)', (dialect) => {
       await upload(theirs.complete, '<p>Theirs: <span name="buyer_name">x</span></p>');
       expect(await documentOf(svc.orgA, ours.id)).toBe('<p>First: <span name="buyer_name">ANA GÓMEZ</span></p>');
       expect(await documentOf(svc.orgB, theirs.id)).toBe('<p>Theirs: <span name="buyer_name">ANA GÓMEZ</span></p>');
+    });
+  });
+
+  describe("a creation's SQL statements are compiled once, not on every call", () => {
+    it('creating processes and face validations again builds no statement: each runs compiled', async () => {
+      const templateId = await templateWithHtml(svc, svc.orgB);
+      const create = () => post('/document/save', { email: svc.orgB.email, name: 'Sale', document: templateId, data: ANSWERS }, svc.orgB.privateKey);
+      const verify = () => call(svc.app, 'POST', '/veriface', { key: svc.orgA.privateKey, body: verifaceBody(svc.orgA.email) });
+      expect((await create()).statusCode).toBe(200);
+      expect((await verify()).statusCode).toBe(200);
+      const compiled = vi.spyOn(DefaultQueryCompiler.prototype, 'compileQuery');
+      onTestFinished(() => compiled.mockRestore());
+      expect((await create()).statusCode).toBe(200);
+      expect((await verify()).statusCode).toBe(200);
+      expect(compiled.mock.results.map((result) => (result.type === 'return' ? result.value.sql : result.type))).toEqual([]);
     });
   });
 
