@@ -6,18 +6,19 @@ import { systemClock } from '../src/clock.js';
 import { LocalBlobStore } from '../src/files/local-blob-store.js';
 import { UrlSigner } from '../src/files/url-signer.js';
 
+// Every test gets a store in a folder of its own, removed after it.
+let dataDir: string;
+let root: string;
+let store: LocalBlobStore;
+
+beforeEach(() => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'local-blob-store-'));
+  root = path.join(dataDir, 'files');
+  store = new LocalBlobStore(root, 'http://127.0.0.1', new UrlSigner('secret', systemClock));
+});
+afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
 describe('LocalBlobStore.delete', () => {
-  let dataDir: string;
-  let root: string;
-  let store: LocalBlobStore;
-
-  beforeEach(() => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'local-blob-store-'));
-    root = path.join(dataDir, 'files');
-    store = new LocalBlobStore(root, 'http://127.0.0.1', new UrlSigner('secret', systemClock));
-  });
-  afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-
   const put = (key: string, content = 'x') => {
     const file = path.join(root, ...key.split('/'));
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -79,17 +80,6 @@ describe('LocalBlobStore.delete', () => {
 });
 
 describe('LocalBlobStore.writeBytes replaces a blob whole and flushed, in direct calls, leaving nothing else behind', () => {
-  let dataDir: string;
-  let root: string;
-  let store: LocalBlobStore;
-
-  beforeEach(() => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'local-blob-store-'));
-    root = path.join(dataDir, 'files');
-    store = new LocalBlobStore(root, 'http://127.0.0.1', new UrlSigner('secret', systemClock));
-  });
-  afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-
   const folderOf = (key: string) => fs.readdirSync(path.dirname(path.join(root, ...key.split('/'))));
   const bytesAt = (key: string) => fs.readFileSync(path.join(root, ...key.split('/')));
 
