@@ -27,6 +27,8 @@ export class TemplateCache {
   private bytes = 0;
   /** Template writes told so far: a load that a write overtook is answered but not kept. */
   private writes = 0;
+  /** Loads under way by organization and id, with the count of writes when each started. */
+  private readonly loading = new Map<string, { writes: number; row: Promise<Readonly<TemplateRow> | undefined> }>();
 
   constructor(
     private readonly clock: Clock,
@@ -42,12 +44,28 @@ export class TemplateCache {
     const now = this.clock.now().getTime();
     const entry = this.entries.get(id);
     if (entry && entry.until > now) return entry.row.organization_id === organizationId ? entry.row : undefined;
+    // Reads that miss together share one load, so they answer one row object: what is kept beside a
+    // row (template-html.ts) is then made once, not once per request waiting for the same template.
+    const key = `${organizationId}:${id}`;
+    const shared = this.loading.get(key);
+    if (shared && shared.writes === this.writes) return shared.row;
+    const loading = { writes: this.writes, row: this.load(id, load, now) };
+    this.loading.set(key, loading);
+    try {
+      return await loading.row;
+    } finally {
+      if (this.loading.get(key) === loading) this.loading.delete(key);
+    }
+  }
+
+  private async load(id: string, load: () => Promise<TemplateRow | undefined>, now: number): Promise<Readonly<TemplateRow> | undefined> {
     const writesBefore = this.writes;
     const row = await load();
     if (!row) return undefined;
+    const frozen = Object.freeze(row);
     // A write during the load may have come after the database answered: what was read may be old.
-    if (this.writes === writesBefore) this.keep(id, Object.freeze(row), now);
-    return row;
+    if (this.writes === writesBefore) this.keep(id, frozen, now);
+    return frozen;
   }
 
   /**

@@ -9,7 +9,7 @@ import { ParsedCompleteHtml } from './fill-template-html.js';
  * keeps it, and every write of the template (its HTML uploads included) makes the cache load a new
  * row, so a parse found here is of the HTML as it was when that row was loaded or later.
  */
-const parses = new WeakMap<Readonly<TemplateRow>, ParsedCompleteHtml>();
+const parses = new WeakMap<Readonly<TemplateRow>, Promise<ParsedCompleteHtml | undefined>>();
 
 /**
  * The template's Complete HTML, parsed; undefined when it was never uploaded. Reading and parsing
@@ -25,12 +25,19 @@ export async function parsedTemplateHtml(
   const cache = ctx.templateCache && seesTemplateUploads(ctx.blobs) ? ctx.templateCache : undefined;
   const kept = cache ? parses.get(template) : undefined;
   if (kept) return kept;
-  const bytes = await readBlobBytes(ctx.blobs, templateFileKey(template.id, 'complete'));
-  if (!bytes) return undefined;
-  const parsed = new ParsedCompleteHtml(bytes.toString('utf8'));
+  const parsing = readAndParse(ctx, template);
   if (cache) {
-    parses.set(template, parsed);
-    cache.charge(template, parsed.memoryBytes);
+    // Kept while under way, so the requests that arrive meanwhile wait for this parse, not make their own.
+    parses.set(template, parsing);
+    parsing.then(
+      (parsed) => (parsed ? cache.charge(template, parsed.memoryBytes) : parses.delete(template)),
+      () => parses.delete(template),
+    );
   }
-  return parsed;
+  return parsing;
+}
+
+async function readAndParse(ctx: Pick<ServiceContext, 'blobs'>, template: Readonly<TemplateRow>): Promise<ParsedCompleteHtml | undefined> {
+  const bytes = await readBlobBytes(ctx.blobs, templateFileKey(template.id, 'complete'));
+  return bytes ? new ParsedCompleteHtml(bytes.toString('utf8')) : undefined;
 }
