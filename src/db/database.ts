@@ -75,9 +75,7 @@ function openSqlite(dataDir: string): DatabaseHandle {
   // Opened after the main connection has put the file in WAL mode, which a read-only one cannot do.
   const reader = new BetterSqlite3(filePath, { readonly: true, fileMustExist: true });
   applySqliteReaderPragmas(reader);
-  const owner = new GroupCommitSqlite(file, statementCache(file), statementCache(reader));
-  owner.closeReader = () => reader.close();
-  const grouped = groupCommitDialect(owner);
+  const grouped = groupCommitDialect(new GroupCommitSqlite(file, statementCache(file), { prepare: statementCache(reader), close: () => reader.close() }));
   const db = new Kysely<Database>({ dialect: grouped.dialect });
   grouped.register(db);
   let checkpointer: Checkpointer | undefined;

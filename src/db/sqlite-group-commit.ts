@@ -47,8 +47,8 @@ export class GroupCommitSqlite {
   constructor(
     private readonly database: BetterSqlite3.Database,
     private readonly prepare: (sql: string) => BetterSqlite3.Statement,
-    /** Prepares on a read-only connection to the same file (WAL: it sees every commit at once). */
-    private readonly prepareReader?: (sql: string) => BetterSqlite3.Statement,
+    /** A read-only connection to the same file (WAL: it sees every commit at once), closed with this one. */
+    private readonly reader?: { prepare: (sql: string) => BetterSqlite3.Statement; close(): void },
   ) {}
 
   /**
@@ -56,8 +56,8 @@ export class GroupCommitSqlite {
    * committing what is pending. Only plain SELECTs: a pragma reads the connection's own settings.
    */
   private readOutside<R>(sql: string, parameters: readonly unknown[]): R[] | undefined {
-    if (!this.prepareReader || !READ_ONLY_SQL.test(sql)) return undefined;
-    const statement = this.prepareReader(sql);
+    if (!this.reader || !READ_ONLY_SQL.test(sql)) return undefined;
+    const statement = this.reader.prepare(sql);
     if (!statement.readonly || !statement.reader) return undefined;
     this.readerReads++;
     return rowsOf<R>(statement, parameters);
@@ -180,11 +180,8 @@ export class GroupCommitSqlite {
   close(): void {
     this.flush();
     this.database.close();
-    this.closeReader?.();
+    this.reader?.close();
   }
-
-  /** Set by whoever opened the read-only connection: closed with the main one. */
-  closeReader: (() => void) | undefined;
 
   private scheduleFlush(): void {
     if (this.flushScheduled || this.pending.length === 0) return;
