@@ -40,6 +40,31 @@ describe('every connection to the SQLite file runs in WAL mode with synchronous 
   });
 });
 
+/**
+ * `strace -f` splits a call that another thread's call interrupts into `<unfinished ...>` and
+ * `<... name resumed>` lines (more often on a busy machine): joined here into one line, placed where
+ * the call completed, so a read's data and a sync's end are found where they happened.
+ */
+function joinSplitCalls(lines: string[]): string[] {
+  const started = new Map<string, string>();
+  const joined: string[] = [];
+  for (const line of lines) {
+    const pid = /^(\d+)\s/.exec(line)?.[1];
+    if (pid !== undefined && line.endsWith('<unfinished ...>')) {
+      started.set(pid, line.slice(0, -'<unfinished ...>'.length));
+      continue;
+    }
+    const resumed = /^\d+\s+<\.\.\. \w+ resumed>(.*)$/.exec(line);
+    if (pid !== undefined && resumed) {
+      joined.push(`${started.get(pid) ?? ''}${resumed[1] ?? ''}`);
+      started.delete(pid);
+      continue;
+    }
+    joined.push(line);
+  }
+  return joined;
+}
+
 /** One line of `strace -f -y -s`: the call's name and what strace printed of it. */
 function traced(lines: string[], call: string): number[] {
   return lines.flatMap((line, index) => (new RegExp(`\\b${call}\\(`).test(line) ? [index] : []));
@@ -92,7 +117,7 @@ describe.skipIf(!hasStrace)('a process the service acknowledged is on disk befor
     process.kill(pid, 'SIGTERM');
     await ended;
 
-    const lines = fs.readFileSync(trace, 'utf8').split('\n');
+    const lines = joinSplitCalls(fs.readFileSync(trace, 'utf8').split('\n'));
     const request = lines.findIndex((line) => /\b(read|recvfrom)\(\d+<(socket|TCP):/.test(line) && line.includes('POST /v1.5/ext/document/upload'));
     const answer = lines.findIndex((line) => /\b(write|writev)\(\d+<(socket|TCP):/.test(line) && line.includes(`\\"code\\":\\"${code}\\"`));
     expect(request, 'the request read from its socket').toBeGreaterThan(-1);
