@@ -311,7 +311,7 @@ describe.each(dialects)('signing processes: creation (%s)', (dialect) => {
   });
 
   describe("a creation's SQL statements are compiled once, not on every call", () => {
-    it('creating processes and face validations again builds no statement: each runs compiled', async () => {
+    it('creating processes and face validations again builds no statement, but for multi-row INSERTs on PostgreSQL', async () => {
       const templateId = await templateWithHtml(svc, svc.orgB);
       const create = () => post('/document/save', { email: svc.orgB.email, name: 'Sale', document: templateId, data: ANSWERS }, svc.orgB.privateKey);
       const verify = () => call(svc.app, 'POST', '/veriface', { key: svc.orgA.privateKey, body: verifaceBody(svc.orgA.email) });
@@ -321,7 +321,11 @@ describe.each(dialects)('signing processes: creation (%s)', (dialect) => {
       onTestFinished(() => compiled.mockRestore());
       expect((await create()).statusCode).toBe(200);
       expect((await verify()).statusCode).toBe(200);
-      expect(compiled.mock.results.map((result) => (result.type === 'return' ? result.value.sql : result.type))).toEqual([]);
+      const statements = compiled.mock.results.map((result) => (result.type === 'return' ? result.value.sql : result.type));
+      // On PostgreSQL several rows still share one INSERT, built for their number (a round trip each saved).
+      const multiRowInserts = statements.filter((statement) => /^insert into .* values \(.*\), \(/.test(statement));
+      expect(multiRowInserts).toEqual(dialect === 'sqlite' ? [] : statements);
+      expect(statements).toEqual(multiRowInserts);
     });
   });
 
