@@ -10,13 +10,17 @@ export const STORES = ['service', 'small', 'large'] as const;
 export type StoreName = (typeof STORES)[number];
 export const SCALING_STORES = ['small', 'large'] as const;
 
+/** The templates processes are created from: the test suite's 0.4 KB sample, and a 40 KB contract with 30 questions. */
+export const PROCESS_TEMPLATES = ['sample', 'contract'] as const;
+export type ProcessTemplate = (typeof PROCESS_TEMPLATES)[number];
+
 export interface StoreAddress {
   url: string;
   privateKey: string;
   /** A registered user, to create processes as. */
   creatorEmail: string;
-  /** A template with its HTML uploaded, to create processes from. */
-  processTemplate: string;
+  /** Templates with their HTML uploaded, to create processes from. */
+  processTemplates: Record<ProcessTemplate, string>;
 }
 
 export interface SeedCommand {
@@ -32,9 +36,11 @@ export interface DrainCommand {
 }
 
 export type ChildMessage =
-  | { type: 'ready'; bareUrl: string; stores: Record<StoreName, StoreAddress> }
+  /** `stores` holds the stores asked for (all of them unless argv[3] names some). */
+  | { type: 'ready'; bareUrl: string; stores: Partial<Record<StoreName, StoreAddress>> }
   | { type: 'seeded'; ids: string[]; stored: number }
-  | { type: 'drained' }
+  /** `delivered`: messages (not jobs) the store's outbox has delivered since it started. */
+  | { type: 'drained'; delivered: number }
   | { type: 'error'; message: string };
 
 function hasType(value: unknown): value is { type: unknown } {
@@ -53,6 +59,12 @@ export function isDrainCommand(value: unknown): value is DrainCommand {
   return hasType(value) && value.type === 'drain' && namesStore(value);
 }
 
+/** The stores named in a comma-separated list, or all of them. */
+export function storesNamed(list: string | undefined): StoreName[] {
+  if (!list) return [...STORES];
+  return STORES.filter((store) => list.split(',').includes(store));
+}
+
 export function isChildMessage(value: unknown): value is ChildMessage {
   return hasType(value) && (value.type === 'ready' || value.type === 'seeded' || value.type === 'drained' || value.type === 'error');
 }
@@ -61,4 +73,4 @@ export function isChildMessage(value: unknown): value is ChildMessage {
  * The template both sides use (the test suite's sample): the parent POSTs it, the child inserts it
  * straight into the table. Realistic in size and valid, so PUT's cross-field check passes on it.
  */
-export { ANSWERS, COMPLETE_HTML, sampleTemplate } from '../test/support/fixtures.js';
+export { ANSWERS, COMPLETE_HTML, sampleTemplate, verifaceBody } from '../test/support/fixtures.js';

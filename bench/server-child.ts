@@ -1,7 +1,7 @@
 /**
  * The server side of `npm run bench`, forked by bench/run.ts so the service and the load generator
  * each get a core. Runs the real service three times on SQLite, one store per folder under argv[2]
- * (see STORES), plus a bare Fastify route as the baseline, all in this one process so all pay the
+ * (see STORES; argv[3], when given, names the ones to run, comma-separated), plus a bare Fastify route as the baseline, all in this one process so all pay the
  * same event loop.
  */
 import path from 'node:path';
@@ -18,7 +18,18 @@ import { createTemplateSchema } from '../src/templates/schemas.js';
 import { mergeBody } from '../src/templates/template-document.js';
 import { checkTemplateReferences } from '../src/templates/template-rules.js';
 import { localPath } from '../test/support/service.js';
-import { type ChildMessage, COMPLETE_HTML, isDrainCommand, isSeedCommand, STORES, type StoreAddress, type StoreName, sampleTemplate } from './protocol.js';
+import { contractHtml, contractTemplate } from './contract-template.js';
+import {
+  type ChildMessage,
+  COMPLETE_HTML,
+  isDrainCommand,
+  isSeedCommand,
+  type ProcessTemplate,
+  type StoreAddress,
+  type StoreName,
+  sampleTemplate,
+  storesNamed,
+} from './protocol.js';
 
 // 9 columns a row: 500 rows stay far below SQLite's bound-parameter limit.
 const INSERT_BATCH = 500;
@@ -26,7 +37,8 @@ const INSERT_BATCH = 500;
 interface Store {
   address: StoreAddress;
   seed(count: number): Promise<{ ids: string[]; stored: number }>;
-  drain(): Promise<void>;
+  /** Resolves once nothing is due, with how many messages the outbox has delivered so far. */
+  drain(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -47,20 +59,27 @@ async function startStore(dataDir: string, name: StoreName): Promise<Store> {
   const app = await buildApp(config, deps);
   const organization = await createOrganization(deps.db, deps.clock, { name: 'Bench', email: 'bench@bench.test' });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
-  const created = await app.inject({
-    method: 'POST',
-    url: '/v1.5/ext/template',
-    headers: { authorization: organization.privateKey },
-    payload: sampleTemplate(),
-  });
-  const processTemplate = String(created.json().id);
-  const uploaded = await app.inject({
-    method: 'PUT',
-    url: localPath(String(created.json().urls.complete)),
-    headers: { 'content-type': 'text/html' },
-    payload: COMPLETE_HTML,
-  });
-  if (uploaded.statusCode !== 200) throw new Error(`uploading the Complete HTML failed: ${uploaded.body}`);
+  const withHtml = async (template: Record<string, unknown>, html: string): Promise<string> => {
+    const created = await app.inject({
+      method: 'POST',
+      url: '/v1.5/ext/template',
+      headers: { authorization: organization.privateKey },
+      payload: template,
+    });
+    if (created.statusCode !== 200) throw new Error(`creating a template failed: ${created.body}`);
+    const uploaded = await app.inject({
+      method: 'PUT',
+      url: localPath(String(created.json().urls.complete)),
+      headers: { 'content-type': 'text/html' },
+      payload: html,
+    });
+    if (uploaded.statusCode !== 200) throw new Error(`uploading the Complete HTML failed: ${uploaded.body}`);
+    return String(created.json().id);
+  };
+  const processTemplates: Record<ProcessTemplate, string> = {
+    sample: await withHtml(sampleTemplate(), COMPLETE_HTML),
+    contract: await withHtml(contractTemplate(), contractHtml()),
+  };
   // As src/server.ts does: a real instance pays for its background work (outbox polling, SQLite
   // checkpoints) while it serves requests.
   deps.startBackgroundWork();
@@ -105,7 +124,7 @@ async function startStore(dataDir: string, name: StoreName): Promise<Store> {
     return { ids, stored: Number(row.count) };
   }
 
-  async function drain(): Promise<void> {
+  async function drain(): Promise<number> {
     for (;;) {
       const due = await deps.db
         .selectFrom('outbox')
@@ -113,13 +132,21 @@ async function startStore(dataDir: string, name: StoreName): Promise<Store> {
         .where('status', '=', 'pending')
         .where('next_attempt_at', '<=', deps.clock.now().toISOString())
         .executeTakeFirstOrThrow();
-      if (Number(due.count) === 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      if (Number(due.count) === 0) break;
+      // Short, so the time the parent measures until drained is close to when delivery ended.
+      await new Promise((resolve) => setTimeout(resolve, 5));
     }
+    const delivered = await deps.db
+      .selectFrom('outbox')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('status', '=', 'delivered')
+      .where('kind', '!=', 'job')
+      .executeTakeFirstOrThrow();
+    return Number(delivered.count);
   }
 
   return {
-    address: { url, privateKey: organization.privateKey, creatorEmail: 'bench@bench.test', processTemplate },
+    address: { url, privateKey: organization.privateKey, creatorEmail: 'bench@bench.test', processTemplates },
     seed,
     drain,
     async close() {
@@ -133,9 +160,15 @@ async function main(): Promise<void> {
   const root = process.argv[2];
   if (!root || !process.send) throw new Error('server-child.ts is forked by bench/run.ts with a data folder');
 
-  const [service, small, large] = await Promise.all(STORES.map((name) => startStore(path.join(root, name), name)));
-  if (!service || !small || !large) throw new Error('a store did not start');
-  const stores: Record<StoreName, Store> = { service, small, large };
+  const names = storesNamed(process.argv[3]);
+  const stores: Partial<Record<StoreName, Store>> = {};
+  const addresses: Partial<Record<StoreName, StoreAddress>> = {};
+  for (const [i, store] of (await Promise.all(names.map((name) => startStore(path.join(root, name), name)))).entries()) {
+    const name = names[i];
+    if (name === undefined) continue;
+    stores[name] = store;
+    addresses[name] = store.address;
+  }
   const bare = Fastify({ logger: false });
   bare.get('/', async () => ({ hello: 'world' }));
   const bareUrl = await bare.listen({ host: '127.0.0.1', port: 0 });
@@ -143,18 +176,22 @@ async function main(): Promise<void> {
   const failed = (error: unknown) => send({ type: 'error', message: String(error) });
   process.on('message', (message: unknown) => {
     if (isSeedCommand(message)) {
-      stores[message.store].seed(message.count).then((seeded) => send({ type: 'seeded', ...seeded }), failed);
+      const store = stores[message.store];
+      if (!store) failed(`no store ${message.store} here`);
+      else store.seed(message.count).then((seeded) => send({ type: 'seeded', ...seeded }), failed);
     } else if (isDrainCommand(message)) {
-      stores[message.store].drain().then(() => send({ type: 'drained' }), failed);
+      const store = stores[message.store];
+      if (!store) failed(`no store ${message.store} here`);
+      else store.drain().then((delivered) => send({ type: 'drained', delivered }), failed);
     }
   });
 
   // The parent owns this process: when it goes away, for whatever reason, so do we.
   process.on('disconnect', () => {
-    void Promise.allSettled([bare.close(), ...STORES.map((name) => stores[name].close())]).finally(() => process.exit(0));
+    void Promise.allSettled([bare.close(), ...Object.values(stores).map((store) => store.close())]).finally(() => process.exit(0));
   });
 
-  send({ type: 'ready', bareUrl, stores: { service: service.address, small: small.address, large: large.address } });
+  send({ type: 'ready', bareUrl, stores: addresses });
 }
 
 main().catch((error: unknown) => {

@@ -16,13 +16,14 @@ describe('every connection to the SQLite file runs in WAL mode with synchronous 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-pragmas-'));
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-  it('the service’s connection reads back journal_mode wal, synchronous 2 (FULL), foreign keys on', async () => {
+  it('the service’s connection reads back journal_mode wal, synchronous 2 (FULL), foreign keys on, temp_store 2 (MEMORY)', async () => {
     const handle = await openDatabase({ databaseUrl: undefined, databaseSchema: 'public', dataDir });
     try {
       const read = async (name: string) => Object.values((await sql.raw(`PRAGMA ${name}`).execute(handle.db)).rows[0] as Record<string, unknown>)[0];
       expect(await read('journal_mode')).toBe('wal');
       expect(await read('synchronous')).toBe(SQLITE_PRAGMAS.synchronous);
       expect(await read('foreign_keys')).toBe(1);
+      expect(await read('temp_store')).toBe(SQLITE_PRAGMAS.temp_store);
     } finally {
       await handle.close();
     }
@@ -39,6 +40,31 @@ describe('every connection to the SQLite file runs in WAL mode with synchronous 
   });
 });
 
+/**
+ * `strace -f` splits a call that another thread's call interrupts into `<unfinished ...>` and
+ * `<... name resumed>` lines (more often on a busy machine): joined here into one line, placed where
+ * the call completed, so a read's data and a sync's end are found where they happened.
+ */
+function joinSplitCalls(lines: string[]): string[] {
+  const started = new Map<string, string>();
+  const joined: string[] = [];
+  for (const line of lines) {
+    const pid = /^(\d+)\s/.exec(line)?.[1];
+    if (pid !== undefined && line.endsWith('<unfinished ...>')) {
+      started.set(pid, line.slice(0, -'<unfinished ...>'.length));
+      continue;
+    }
+    const resumed = /^\d+\s+<\.\.\. \w+ resumed>(.*)$/.exec(line);
+    if (pid !== undefined && resumed) {
+      joined.push(`${started.get(pid) ?? ''}${resumed[1] ?? ''}`);
+      started.delete(pid);
+      continue;
+    }
+    joined.push(line);
+  }
+  return joined;
+}
+
 /** One line of `strace -f -y -s`: the call's name and what strace printed of it. */
 function traced(lines: string[], call: string): number[] {
   return lines.flatMap((line, index) => (new RegExp(`\\b${call}\\(`).test(line) ? [index] : []));
@@ -53,7 +79,7 @@ describe.skipIf(!hasStrace)('a process the service acknowledged is on disk befor
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('the write-ahead log is fsynced after the request arrives and before the HTTP answer leaves (strace of the real service)', async () => {
+  it('the write-ahead log is fsynced after the request arrives and before the HTTP answer leaves, the document file before it (strace of the real service)', async () => {
     const env = { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info' };
     const org = JSON.parse(
       execFileSync(process.execPath, ['--import', 'tsx', 'src/admin/cli.ts', 'org', 'create', '--name', 'Durable', '--email', 'owner@durable.test'], {
@@ -91,12 +117,18 @@ describe.skipIf(!hasStrace)('a process the service acknowledged is on disk befor
     process.kill(pid, 'SIGTERM');
     await ended;
 
-    const lines = fs.readFileSync(trace, 'utf8').split('\n');
+    const lines = joinSplitCalls(fs.readFileSync(trace, 'utf8').split('\n'));
     const request = lines.findIndex((line) => /\b(read|recvfrom)\(\d+<(socket|TCP):/.test(line) && line.includes('POST /v1.5/ext/document/upload'));
     const answer = lines.findIndex((line) => /\b(write|writev)\(\d+<(socket|TCP):/.test(line) && line.includes(`\\"code\\":\\"${code}\\"`));
     expect(request, 'the request read from its socket').toBeGreaterThan(-1);
     expect(answer, 'the answer written to its socket').toBeGreaterThan(request);
     const walSyncs = [...traced(lines, 'fdatasync'), ...traced(lines, 'fsync')].filter((index) => lines[index]?.includes('service.sqlite-wal>'));
     expect(walSyncs.some((index) => index > request && index < answer)).toBe(true);
+    // The row names the PDF: the file is flushed before the commit that stores the row.
+    const fileSyncs = [...traced(lines, 'fdatasync'), ...traced(lines, 'fsync')].filter((index) =>
+      /\/documents\/0\.pdf\.[0-9a-f]+\.part>/.test(lines[index] ?? ''),
+    );
+    const commitSync = walSyncs.find((index) => index > request && index < answer) ?? -1;
+    expect(fileSyncs.some((index) => index > request && index < commitSync)).toBe(true);
   }, 60_000);
 });

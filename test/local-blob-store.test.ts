@@ -6,18 +6,19 @@ import { systemClock } from '../src/clock.js';
 import { LocalBlobStore } from '../src/files/local-blob-store.js';
 import { UrlSigner } from '../src/files/url-signer.js';
 
+// Every test gets a store in a folder of its own, removed after it.
+let dataDir: string;
+let root: string;
+let store: LocalBlobStore;
+
+beforeEach(() => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'local-blob-store-'));
+  root = path.join(dataDir, 'files');
+  store = new LocalBlobStore(root, 'http://127.0.0.1', new UrlSigner('secret', systemClock));
+});
+afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
 describe('LocalBlobStore.delete', () => {
-  let dataDir: string;
-  let root: string;
-  let store: LocalBlobStore;
-
-  beforeEach(() => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'local-blob-store-'));
-    root = path.join(dataDir, 'files');
-    store = new LocalBlobStore(root, 'http://127.0.0.1', new UrlSigner('secret', systemClock));
-  });
-  afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-
   const put = (key: string, content = 'x') => {
     const file = path.join(root, ...key.split('/'));
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -75,6 +76,37 @@ describe('LocalBlobStore.delete', () => {
     put('documents/plain');
     await expect(store.delete(['documents/plain/file.pdf'])).rejects.toMatchObject({ code: 'ENOTDIR' });
     expect(exists('templates/a/mask.html')).toBe(true);
+  });
+});
+
+describe('LocalBlobStore.writeBytes replaces a blob whole and flushed, in direct calls, leaving nothing else behind', () => {
+  const folderOf = (key: string) => fs.readdirSync(path.dirname(path.join(root, ...key.split('/'))));
+  const bytesAt = (key: string) => fs.readFileSync(path.join(root, ...key.split('/')));
+
+  it('creates the folders, writes the bytes, and a second write replaces the first whole', async () => {
+    const key = 'processes/0123456789abcdef01234567/documents/0.html';
+    const large = Buffer.alloc(300_000, 'a');
+    await store.writeBytes(key, large, 'text/html');
+    expect(bytesAt(key).equals(large)).toBe(true);
+    await store.writeBytes(key, Buffer.from('short'), 'text/html');
+    expect(bytesAt(key).toString()).toBe('short');
+    expect(folderOf(key)).toEqual(['0.html']);
+  });
+
+  it('refuses empty bytes and leaves the blob already there as it was', async () => {
+    const key = 'processes/0123456789abcdef01234567/documents/0.html';
+    await store.writeBytes(key, Buffer.from('kept'), 'text/html');
+    await expect(store.writeBytes(key, Buffer.alloc(0), 'text/html')).rejects.toThrow('FILE_EMPTY');
+    expect(bytesAt(key).toString()).toBe('kept');
+    expect(folderOf(key)).toEqual(['0.html']);
+  });
+
+  it('a write that fails leaves no temporary file', async () => {
+    const key = 'processes/0123456789abcdef01234567/documents/0.html';
+    // A folder where the file should go: the rename fails.
+    fs.mkdirSync(path.join(root, ...key.split('/'), 'inside'), { recursive: true });
+    await expect(store.writeBytes(key, Buffer.from('x'), 'text/html')).rejects.toThrow();
+    expect(folderOf(key)).toEqual(['0.html']);
   });
 });
 

@@ -65,6 +65,37 @@ describe.each(dialects)('the outbox worker (%s)', (dialect) => {
     });
   });
 
+  describe('wakes within one turn of the event loop make one claim', () => {
+    it('twenty wakes in one turn: no round during the turn, one after it', async () => {
+      svc.deps.worker.start();
+      // Let the first round find nothing and go to sleep.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      let rounds = 0;
+      const deliverDue = svc.deps.worker.deliverDue.bind(svc.deps.worker);
+      svc.deps.worker.deliverDue = () => {
+        rounds++;
+        return deliverDue();
+      };
+      const microtasks = async (count: number) => {
+        for (let i = 0; i < count; i++) await new Promise<void>((resolve) => queueMicrotask(resolve));
+      };
+      for (let i = 0; i < 20; i++) {
+        await emitEvent(svc.deps.db, svc.clock, { organizationId: i % 2 === 0 ? svc.orgA.id : svc.orgB.id, type: 'document.created', data: { code: `W${i}` } });
+      }
+      // Twenty wakes within one turn, as twenty creations committed together make; between them the
+      // worker would have had the time to claim and fall asleep again.
+      for (let i = 0; i < 20; i++) {
+        svc.deps.worker.wake();
+        await microtasks(20);
+      }
+      expect(rounds).toBe(0);
+      await expect.poll(() => receiver.received.length, { timeout: 5000 }).toBe(10);
+      await svc.deps.worker.stop();
+      // The turn's round claims all ten of orgA's messages; the next finds nothing left.
+      expect(rounds).toBeLessThanOrEqual(2);
+    });
+  });
+
   describe('several workers share the work safely and no message is delivered twice at the same time', () => {
     it('two workers on one store deliver every message exactly once', async () => {
       await emitMany(120);

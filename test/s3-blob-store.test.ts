@@ -97,6 +97,16 @@ describe('write then read returns the same bytes byte for byte, with content typ
     expect(read?.contentType).toBe('text/html; charset=utf-8');
   });
 
+  it('writeBytes stores bytes in memory as write does: replaced whole, with their content type', async () => {
+    const store = storeAt();
+    const key = newKey();
+    await store.writeBytes(key, html('first, longer version'), 'text/html');
+    await store.writeBytes(key, html('second'), 'text/html');
+    const read = await readBack(store, key);
+    expect(read?.bytes.equals(html('second'))).toBe(true);
+    expect(read?.contentType).toBe('text/html');
+  });
+
   it('a second write replaces the first', async () => {
     const store = storeAt();
     const key = newKey();

@@ -95,18 +95,59 @@ describe('SQLite group commit: writes arriving together commit together, and nob
   });
 
   describe('anything outside the group sees only committed data', () => {
-    it('a read while writes are pending commits them first', async () => {
+    it('a read while writes are pending runs on the read-only connection: it neither sees them nor commits them', async () => {
+      const before = group.commits;
       const written = insertOrganization(db, 'id-initech', 'Initech', '2026-01-02T00:00:00.000Z');
+      const reads = group.readerReads;
+      expect(await organizationNamed(db, { name: 'Initech' })).toEqual([]);
+      expect(await db.selectFrom('organizations').select('id').where('name', '=', 'Initech').execute()).toEqual([]);
+      expect(group.readerReads - reads).toBe(2);
+      expect(committedNames()).not.toContain('Initech');
+      await written;
+      expect(group.commits - before).toBe(1);
       expect((await organizationNamed(db, { name: 'Initech' })).map((row) => row.id)).toEqual(['id-initech']);
+    });
+
+    it('a plain Kysely write while writes are pending commits them first', async () => {
+      const written = addInTransaction('Initech');
+      await sql`update organizations set name = name where id = 'none'`.execute(db);
       expect(committedNames()).toContain('Initech');
       await written;
     });
+  });
 
-    it('a plain Kysely statement while writes are pending commits them first', async () => {
-      const written = addInTransaction('Initech');
-      await sql`select 1`.execute(db);
-      expect(committedNames()).toContain('Initech');
-      await written;
+  describe('a read never misses a write already acknowledged to any client', () => {
+    it('reads issued the moment each of many interleaved writes is acknowledged all see it', async () => {
+      const names = Array.from({ length: 200 }, (_, i) => `Client ${String(i).padStart(3, '0')}`);
+      const missed: string[] = [];
+      await Promise.all(
+        names.map(async (name, i) => {
+          // Writes of both kinds, started in bursts so they share COMMITs with reads running among them.
+          if (i % 2 === 0) await addInTransaction(name);
+          else await insertOrganization(db, `id-${name}`, name, '2026-01-02T00:00:00.000Z');
+          const direct = await organizationNamed(db, { name });
+          const built = await db.selectFrom('organizations').select('id').where('name', '=', name).execute();
+          if (direct.length !== 1 || built.length !== 1) missed.push(name);
+        }),
+      );
+      expect(missed).toEqual([]);
+      expect(group.readerReads).toBeGreaterThan(0);
+    });
+
+    it('an organization reads only its rows through the read-only connection', async () => {
+      const acme = await db.selectFrom('organizations').select('name').where('id', '=', 'org-a').execute();
+      const globex = await db.selectFrom('organizations').select('name').where('id', '=', 'org-b').execute();
+      expect(acme).toEqual([{ name: 'Acme' }]);
+      expect(globex).toEqual([{ name: 'Globex' }]);
+    });
+  });
+
+  describe('reads outside transactions leave the group to grow', () => {
+    it('twenty transactions with reads running among them: one COMMIT', async () => {
+      const before = group.commits;
+      const names = Array.from({ length: 20 }, (_, i) => `Org ${String(i).padStart(2, '0')}`);
+      await Promise.all(names.flatMap((name) => [addInTransaction(name), organizationNamed(db, { name: 'Acme' })]));
+      expect(group.commits - before).toBe(1);
     });
   });
 

@@ -159,6 +159,31 @@ describe('TemplateCache keeps only what it can trust, within its memory budget',
     expect(db.loads).toEqual([id, id]);
   });
 
+  it('reads that miss together share one load and answer one row; a write meanwhile starts a new load', async () => {
+    const cache = new TemplateCache(clock, 1024 * 1024);
+    const id = newObjectId(clock.now());
+    const db = loader(() => row(id));
+    const together = await Promise.all([1, 2, 3].map(() => cache.find(organizationId, id, db.load(id))));
+    expect(db.loads).toEqual([id]);
+    expect(new Set(together).size).toBe(1);
+    clock.advance(TEMPLATE_CACHE_TTL_MS);
+    const first = cache.find(organizationId, id, db.load(id));
+    cache.written(id);
+    const second = cache.find(organizationId, id, db.load(id));
+    expect(await first).not.toBe(await second);
+    expect(db.loads).toEqual([id, id, id]);
+  });
+
+  it("another organization's read never shares a load with this one's", async () => {
+    const cache = new TemplateCache(clock, 1024 * 1024);
+    const id = newObjectId(clock.now());
+    const other = newObjectId(clock.now());
+    const db = loader(() => row(id));
+    const [ours, theirs] = await Promise.all([cache.find(organizationId, id, db.load(id)), cache.find(other, id, async () => undefined)]);
+    expect(ours?.id).toBe(id);
+    expect(theirs).toBeUndefined();
+  });
+
   it('what is kept cannot be changed by whoever reads it', async () => {
     const cache = new TemplateCache(clock, 1024 * 1024);
     const id = newObjectId(clock.now());

@@ -18,7 +18,7 @@ import type { Database } from './schema.js';
 import { SchemaScopedPostgresDialect } from './schema-introspector.js';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
 import { GroupCommitSqlite, groupCommitDialect } from './sqlite-group-commit.js';
-import { applySqlitePragmas } from './sqlite-pragmas.js';
+import { applySqlitePragmas, applySqliteReaderPragmas } from './sqlite-pragmas.js';
 import { statementCache } from './statement-cache.js';
 
 export type Db = Kysely<Database>;
@@ -72,7 +72,10 @@ function openSqlite(dataDir: string): DatabaseHandle {
   const filePath = path.join(dataDir, 'service.sqlite');
   const file = new BetterSqlite3(filePath);
   applySqlitePragmas(file);
-  const grouped = groupCommitDialect(new GroupCommitSqlite(file, statementCache(file)));
+  // Opened after the main connection has put the file in WAL mode, which a read-only one cannot do.
+  const reader = new BetterSqlite3(filePath, { readonly: true, fileMustExist: true });
+  applySqliteReaderPragmas(reader);
+  const grouped = groupCommitDialect(new GroupCommitSqlite(file, statementCache(file), { prepare: statementCache(reader), close: () => reader.close() }));
   const db = new Kysely<Database>({ dialect: grouped.dialect });
   grouped.register(db);
   let checkpointer: Checkpointer | undefined;

@@ -1,4 +1,4 @@
-import type { Compilable, CompiledQuery } from 'kysely';
+import { type Compilable, type CompiledQuery, SqliteAdapter } from 'kysely';
 import type { Db } from './database.js';
 import { groupCommitOf } from './sqlite-group-commit.js';
 
@@ -39,5 +39,24 @@ export function reusableQuery<P extends Record<string, unknown>, R>(build: (db: 
     if (direct) return direct;
     const again: CompiledQuery<R> = { ...entry.compiled, parameters: values };
     return (await db.executeQuery(again)).rows;
+  };
+}
+
+/**
+ * Rows of one table, inserted by a reusable single-row INSERT (`one`) each on SQLite, where a
+ * prepared statement costs microseconds a row and building a multi-row INSERT costs more than it
+ * saves; on PostgreSQL, where each statement is a round trip, several rows go in one INSERT
+ * (`many`) as before. A single row takes `one` on both.
+ */
+export function reusableRowsInsert<Row extends Record<string, unknown>>(
+  one: (db: Db, row: Row) => Promise<unknown>,
+  many: (db: Db, rows: Row[]) => Promise<unknown>,
+): (db: Db, rows: Row[]) => Promise<void> {
+  return async (db, rows) => {
+    if (rows.length > 1 && !(db.getExecutor().adapter instanceof SqliteAdapter)) {
+      await many(db, rows);
+      return;
+    }
+    for (const row of rows) await one(db, row);
   };
 }

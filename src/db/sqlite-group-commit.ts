@@ -26,8 +26,12 @@ import type { Db } from './database.js';
  * needs none, as SQLite undoes a failed statement by itself.
  *
  * Nobody is told a write succeeded before it is committed: a member's promise settles when the
- * shared COMMIT does, and a failed COMMIT fails every member. Anything outside the group (a plain
- * query, a read) first commits what is pending, so it only ever sees committed data.
+ * shared COMMIT does, and a failed COMMIT fails every member. A plain write outside the group first
+ * commits what is pending. A read outside a transaction (a SELECT) runs on a second, read-only
+ * connection when there is one, and sees exactly what is committed: every write anyone was told of,
+ * and nothing still pending, which nobody was told of. It leaves the group to grow (committing it
+ * first, as it did before, held the group to one or two members under load). Without that
+ * connection, such a read commits what is pending first, so it too only ever sees committed data.
  */
 export class GroupCommitSqlite {
   /** Real COMMITs of groups, for tests and for whoever wants to see how writes are grouped. */
@@ -37,10 +41,27 @@ export class GroupCommitSqlite {
   private pending: { resolve(): void; reject(error: unknown): void }[] = [];
   private flushScheduled = false;
 
+  /** Reads answered by the read-only connection, for tests. */
+  readerReads = 0;
+
   constructor(
     private readonly database: BetterSqlite3.Database,
     private readonly prepare: (sql: string) => BetterSqlite3.Statement,
+    /** A read-only connection to the same file (WAL: it sees every commit at once), closed with this one. */
+    private readonly reader?: { prepare: (sql: string) => BetterSqlite3.Statement; close(): void },
   ) {}
+
+  /**
+   * A SELECT outside the group, on the read-only connection: it sees what is committed without
+   * committing what is pending. Only plain SELECTs: a pragma reads the connection's own settings.
+   */
+  private readOutside<R>(sql: string, parameters: readonly unknown[]): R[] | undefined {
+    if (!this.reader || !READ_ONLY_SQL.test(sql)) return undefined;
+    const statement = this.reader.prepare(sql);
+    if (!statement.readonly || !statement.reader) return undefined;
+    this.readerReads++;
+    return rowsOf<R>(statement, parameters);
+  }
 
   /**
    * Runs a statement at once when nobody holds the connection: a read answers its rows, a write
@@ -48,6 +69,8 @@ export class GroupCommitSqlite {
    * caller goes through Kysely, which waits for it.
    */
   runDirect<R>(query: CompiledQuery<R>, parameters: readonly unknown[]): R[] | Promise<R[]> | undefined {
+    const outside = this.readOutside<R>(query.sql, parameters);
+    if (outside) return outside;
     if (this.held) return undefined;
     const statement = this.prepare(query.sql);
     if (statement.readonly) {
@@ -88,7 +111,11 @@ export class GroupCommitSqlite {
 
   /** A statement of Kysely's: a member's runs in its savepoint; any other first commits what is pending. */
   execute<R>(query: CompiledQuery, member: boolean): QueryResult<R> {
-    if (!member) this.flush();
+    if (!member) {
+      const outside = this.readOutside<R>(query.sql, query.parameters);
+      if (outside) return { rows: outside };
+      this.flush();
+    }
     const statement = this.prepare(query.sql);
     if (statement.reader) return { rows: rowsOf<R>(statement, query.parameters) };
     const { changes, lastInsertRowid } = statement.run(query.parameters);
@@ -153,6 +180,7 @@ export class GroupCommitSqlite {
   close(): void {
     this.flush();
     this.database.close();
+    this.reader?.close();
   }
 
   private scheduleFlush(): void {
@@ -175,6 +203,9 @@ export class GroupCommitSqlite {
     this.prepare(sql).run();
   }
 }
+
+/** What Kysely compiles a plain read to; anything else (pragmas, writes with RETURNING) stays on the main connection. */
+const READ_ONLY_SQL = /^\s*select\b/i;
 
 /** The rows as Kysely's own SQLite driver returns them, typed as it types them. */
 function rowsOf<R>(statement: BetterSqlite3.Statement, parameters: readonly unknown[]): R[] {

@@ -2,23 +2,27 @@ import type { Expression } from 'kysely';
 import type { Db } from '../db/database.js';
 import { toCount } from '../db/database.js';
 import { olderThan } from '../db/keyset.js';
-import { reusableQuery } from '../db/reusable-query.js';
+import { reusableQuery, reusableRowsInsert } from '../db/reusable-query.js';
 import type { ParticipantRow, ProcessDocumentRow, ProcessEventRow, ProcessRow, ProcessStatus } from '../db/schema.js';
 
+// A process's creation inserts these on every call: compiled once (src/db/reusable-query.ts).
+const processInsert = reusableQuery((db, row: ProcessRow) => db.insertInto('processes').values(row));
+const documentInsert = reusableQuery((db, row: ProcessDocumentRow) => db.insertInto('process_documents').values(row));
+const participantInsert = reusableQuery((db, row: ParticipantRow) => db.insertInto('participants').values(row));
+const processEventInsert = reusableQuery((db, row: ProcessEventRow) => db.insertInto('process_events').values(row));
+
 export async function insertProcess(db: Db, row: ProcessRow): Promise<void> {
-  await db.insertInto('processes').values(row).execute();
+  await processInsert(db, row);
 }
 
-export async function insertDocuments(db: Db, rows: ProcessDocumentRow[]): Promise<void> {
-  if (rows.length > 0) await db.insertInto('process_documents').values(rows).execute();
-}
+export const insertDocuments = reusableRowsInsert(documentInsert, (db, rows: ProcessDocumentRow[]) =>
+  db.insertInto('process_documents').values(rows).execute(),
+);
 
-export async function insertParticipants(db: Db, rows: ParticipantRow[]): Promise<void> {
-  if (rows.length > 0) await db.insertInto('participants').values(rows).execute();
-}
+export const insertParticipants = reusableRowsInsert(participantInsert, (db, rows: ParticipantRow[]) => db.insertInto('participants').values(rows).execute());
 
 export async function insertProcessEvent(db: Db, row: ProcessEventRow): Promise<void> {
-  await db.insertInto('process_events').values(row).execute();
+  await processEventInsert(db, row);
 }
 
 export async function findProcessByCode(db: Db, organizationId: string, code: string): Promise<ProcessRow | undefined> {

@@ -10,9 +10,9 @@ export async function readBlobBytes(blobs: BlobStore, key: string): Promise<Buff
   return Buffer.concat(chunks);
 }
 
-/** Stores bytes already in memory; the limit is their own size, since nothing else is to be received. */
+/** Stores bytes already in memory (BlobStore.writeBytes: atomic and flushed, as `write`). */
 export async function writeBlobBytes(blobs: BlobStore, key: string, bytes: Buffer, contentType: string): Promise<void> {
-  await blobs.write(key, Readable.from([bytes]), { contentType, maxBytes: Math.max(bytes.length, 1) });
+  await blobs.writeBytes(key, bytes, contentType);
 }
 
 /**

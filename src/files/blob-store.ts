@@ -30,6 +30,11 @@ export interface BlobStore {
   readonly kind: 'local' | 's3';
   /** Replaces the blob at `key` atomically: readers see the old bytes or the new ones, never a part. */
   write(key: string, body: Readable, options: WriteOptions): Promise<{ size: number }>;
+  /**
+   * Replaces the blob at `key` with bytes already in memory, as `write` does (atomically, flushed
+   * before it resolves), but without a stream: a process's document is written on every creation.
+   */
+  writeBytes(key: string, bytes: Buffer, contentType: string): Promise<void>;
   /** The blob with an open body: the caller must read the body to its end or destroy it. */
   read(key: string): Promise<StoredBlob | undefined>;
   /** Whether a blob is at `key`, opening nothing. */

@@ -4,6 +4,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { promisify } from 'node:util';
 import {
   BlobEmptyError,
   BlobExistsError,
@@ -17,6 +18,8 @@ import {
 import type { UrlSigner } from './url-signer.js';
 
 export const FILES_ROUTE_PREFIX = '/files/';
+
+const fdatasync = promisify(fs.fdatasync);
 
 const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
 
@@ -70,6 +73,33 @@ export class LocalBlobStore implements BlobStore {
       return { size };
     } catch (error) {
       await fsp.rm(temporary, { force: true });
+      throw error;
+    }
+  }
+
+  /**
+   * The same temporary file, flush and rename as `write`, in direct calls: the folders, the file and
+   * the rename are a few microseconds each on the event loop, where each would otherwise wait its turn
+   * for the 4 threads of libuv's pool behind other files' fsyncs (the outbox's local mailbox writes
+   * three per process created). Only the fdatasync, which waits for the disk, goes to the pool. The
+   * content type is not stored: a local file's type follows from its key's extension.
+   */
+  async writeBytes(key: string, bytes: Buffer, _contentType: string): Promise<void> {
+    if (bytes.length === 0) throw new BlobEmptyError();
+    const target = this.pathOf(key);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    const temporary = `${target}.${crypto.randomBytes(6).toString('hex')}.part`;
+    try {
+      const fd = fs.openSync(temporary, 'wx');
+      try {
+        for (let written = 0; written < bytes.length; ) written += fs.writeSync(fd, bytes, written);
+        await fdatasync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+      fs.renameSync(temporary, target);
+    } catch (error) {
+      fs.rmSync(temporary, { force: true });
       throw error;
     }
   }

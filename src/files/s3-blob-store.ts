@@ -70,6 +70,10 @@ export class S3BlobStore implements BlobStore {
     return { size };
   }
 
+  async writeBytes(key: string, bytes: Buffer, contentType: string): Promise<void> {
+    await this.write(key, Readable.from([bytes]), { contentType, maxBytes: Math.max(bytes.length, 1) });
+  }
+
   async exists(key: string): Promise<boolean> {
     try {
       await this.client.send(new HeadObjectCommand({ Bucket: this.config.bucket, Key: key }));

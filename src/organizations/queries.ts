@@ -1,13 +1,17 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../db/database.js';
+import { reusableQuery } from '../db/reusable-query.js';
 import type { ApiKeyKind, ApiKeyRow, OrganizationRow, OrganizationsTable, UserRow } from '../db/schema.js';
 
 export async function insertOrganization(db: Db, row: Insertable<OrganizationsTable>): Promise<void> {
   await db.insertInto('organizations').values(row).execute();
 }
 
+// Read by every face validation's creation: compiled once (src/db/reusable-query.ts).
+const organizationById = reusableQuery((db, p: { id: string }) => db.selectFrom('organizations').selectAll().where('id', '=', p.id));
+
 export async function findOrganization(db: Db, id: string): Promise<OrganizationRow | undefined> {
-  return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+  return (await organizationById(db, { id }))[0];
 }
 
 export async function setSdkIntegration(db: Db, id: string, enabled: boolean): Promise<number> {
@@ -34,8 +38,13 @@ export async function insertUser(db: Db, row: UserRow): Promise<void> {
   await db.insertInto('users').values(row).execute();
 }
 
+// Every creation checks its creator: compiled once (src/db/reusable-query.ts).
+const userByEmail = reusableQuery((db, p: { organizationId: string; email: string }) =>
+  db.selectFrom('users').selectAll().where('organization_id', '=', p.organizationId).where('email', '=', p.email),
+);
+
 export async function findUserByEmail(db: Db, organizationId: string, email: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('organization_id', '=', organizationId).where('email', '=', email).executeTakeFirst();
+  return (await userByEmail(db, { organizationId, email }))[0];
 }
 
 export async function listUsers(db: Db, organizationId: string): Promise<UserRow[]> {

@@ -1,9 +1,11 @@
 import type { Db, Dialect } from '../db/database.js';
+import { reusableQuery, reusableRowsInsert } from '../db/reusable-query.js';
 import type { DeliveryAttemptRow, OutboxRow } from '../db/schema.js';
 
-export async function insertOutboxRows(db: Db, rows: OutboxRow[]): Promise<void> {
-  if (rows.length > 0) await db.insertInto('outbox').values(rows).execute();
-}
+// Every creation queues its messages: compiled once (src/db/reusable-query.ts).
+const outboxInsert = reusableQuery((db, row: OutboxRow) => db.insertInto('outbox').values(row));
+
+export const insertOutboxRows = reusableRowsInsert(outboxInsert, (db, rows: OutboxRow[]) => db.insertInto('outbox').values(rows).execute());
 
 /** Inserts a message unless one with the same dedupe key is pending already. */
 export async function insertOutboxRowOnce(db: Db, row: OutboxRow): Promise<void> {

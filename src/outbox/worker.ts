@@ -43,6 +43,7 @@ export class OutboxWorker {
   private running = false;
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
+  private wakeScheduled = false;
   private readonly batchSize: number;
   private readonly leaseMs: number;
   private readonly idleMs: number;
@@ -61,8 +62,19 @@ export class OutboxWorker {
     this.loop = this.run();
   }
 
+  /**
+   * Wakes the worker once the event loop has finished its turn: every commit of the turn calls this,
+   * and they get one claim between them. Woken at once, the worker claimed after the turn's first
+   * commit, and on SQLite the claim (a write outside the group) committed the group that was
+   * still gathering the turn's other creations.
+   */
   wake(): void {
-    this.wakeUp?.();
+    if (this.wakeScheduled) return;
+    this.wakeScheduled = true;
+    setImmediate(() => {
+      this.wakeScheduled = false;
+      this.wakeUp?.();
+    });
   }
 
   /** Stops claiming, lets the round in flight finish and record its attempts, then returns. */

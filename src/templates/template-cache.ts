@@ -27,6 +27,8 @@ export class TemplateCache {
   private bytes = 0;
   /** Template writes told so far: a load that a write overtook is answered but not kept. */
   private writes = 0;
+  /** Loads under way by organization and id, with the count of writes when each started. */
+  private readonly loading = new Map<string, { writes: number; row: Promise<Readonly<TemplateRow> | undefined> }>();
 
   constructor(
     private readonly clock: Clock,
@@ -42,12 +44,28 @@ export class TemplateCache {
     const now = this.clock.now().getTime();
     const entry = this.entries.get(id);
     if (entry && entry.until > now) return entry.row.organization_id === organizationId ? entry.row : undefined;
+    // Reads that miss together share one load, so they answer one row object: what is kept beside a
+    // row (template-html.ts) is then made once, not once per request waiting for the same template.
+    const key = `${organizationId}:${id}`;
+    const shared = this.loading.get(key);
+    if (shared && shared.writes === this.writes) return shared.row;
+    const loading = { writes: this.writes, row: this.load(id, load, now) };
+    this.loading.set(key, loading);
+    try {
+      return await loading.row;
+    } finally {
+      if (this.loading.get(key) === loading) this.loading.delete(key);
+    }
+  }
+
+  private async load(id: string, load: () => Promise<TemplateRow | undefined>, now: number): Promise<Readonly<TemplateRow> | undefined> {
     const writesBefore = this.writes;
     const row = await load();
     if (!row) return undefined;
+    const frozen = Object.freeze(row);
     // A write during the load may have come after the database answered: what was read may be old.
-    if (this.writes === writesBefore) this.keep(id, Object.freeze(row), now);
-    return row;
+    if (this.writes === writesBefore) this.keep(id, frozen, now);
+    return frozen;
   }
 
   /**
@@ -59,12 +77,28 @@ export class TemplateCache {
     this.drop(id);
   }
 
+  /**
+   * Adds what a caller keeps beside a row it was answered (a parse of the template's HTML) to the
+   * row's entry, so the budget counts it; nothing when the row is no longer the one kept.
+   */
+  charge(row: Readonly<TemplateRow>, bytes: number): void {
+    const entry = this.entries.get(row.id);
+    if (entry?.row !== row) return;
+    entry.bytes += bytes;
+    this.bytes += bytes;
+    this.evictOverBudget();
+  }
+
   private keep(id: string, row: Readonly<TemplateRow>, now: number): void {
     const bytes = ENTRY_OVERHEAD_BYTES + row.body.length + row.name.length + (row.description?.length ?? 0);
     if (bytes > this.maxBytes) return;
     this.drop(id);
     this.entries.set(id, { row, until: now + TEMPLATE_CACHE_TTL_MS, bytes });
     this.bytes += bytes;
+    this.evictOverBudget();
+  }
+
+  private evictOverBudget(): void {
     for (const oldest of this.entries.keys()) {
       if (this.bytes <= this.maxBytes) break;
       this.drop(oldest);

@@ -1,12 +1,17 @@
 import type { Db } from '../db/database.js';
+import { reusableQuery } from '../db/reusable-query.js';
 import type { VerifaceRow, VerifaceStageRow } from '../db/schema.js';
 
+// Every face validation's creation inserts these: compiled once (src/db/reusable-query.ts).
+const verifaceInsert = reusableQuery((db, row: VerifaceRow) => db.insertInto('veriface_processes').values(row));
+const stageInsert = reusableQuery((db, row: VerifaceStageRow) => db.insertInto('veriface_stages').values(row));
+
 export async function insertVeriface(db: Db, row: VerifaceRow): Promise<void> {
-  await db.insertInto('veriface_processes').values(row).execute();
+  await verifaceInsert(db, row);
 }
 
 export async function insertStage(db: Db, row: VerifaceStageRow): Promise<void> {
-  await db.insertInto('veriface_stages').values(row).execute();
+  await stageInsert(db, row);
 }
 
 export async function findVerifaceByCode(db: Db, organizationId: string, code: string): Promise<VerifaceRow | undefined> {

@@ -1,5 +1,6 @@
 import type { Db } from '../db/database.js';
 import { olderThan } from '../db/keyset.js';
+import { reusableQuery } from '../db/reusable-query.js';
 import type { OutboxRow, OutboxStatus, WebhookRow } from '../db/schema.js';
 
 export async function insertWebhook(db: Db, row: WebhookRow): Promise<void> {
@@ -24,8 +25,15 @@ export async function listWebhooks(db: Db, organizationId: string): Promise<Webh
 }
 
 /** The enabled webhooks of an organization among `names`. */
+// Most events go to one webhook (`default`): that shape is compiled once (src/db/reusable-query.ts).
+const enabledWebhookNamed = reusableQuery((db, p: { organizationId: string; name: string }) =>
+  db.selectFrom('webhooks').selectAll().where('organization_id', '=', p.organizationId).where('name', '=', p.name).where('enabled', '=', 1),
+);
+
 export async function findEnabledWebhooks(db: Db, organizationId: string, names: string[]): Promise<WebhookRow[]> {
   if (names.length === 0) return [];
+  const [name] = names;
+  if (names.length === 1 && name !== undefined) return enabledWebhookNamed(db, { organizationId, name });
   return db.selectFrom('webhooks').selectAll().where('organization_id', '=', organizationId).where('name', 'in', names).where('enabled', '=', 1).execute();
 }
 

@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../../context.js';
 import type { ParticipantRow, ProcessDocumentRow, ProcessKind, ProcessRow, TemplateRow } from '../../db/schema.js';
-import { readBlobBytes, writeBlobBytes } from '../../files/blob-bytes.js';
+import { writeBlobBytes } from '../../files/blob-bytes.js';
 import { answerMessage } from '../../http/error-catalogue.js';
 import { ApiError, badRequest } from '../../http/errors.js';
 import { newCode, newObjectId, newToken } from '../../ids.js';
@@ -10,7 +10,6 @@ import { lockTemplate } from '../../templates/queries.js';
 import { findTemplate } from '../../templates/read-templates.js';
 import type { TemplateBody } from '../../templates/schemas.js';
 import { parseBody } from '../../templates/template-document.js';
-import { templateFileKey } from '../../templates/template-files.js';
 import { DOCUMENT_URL_LIFETIME_SECONDS, documentFileKey, looksLikePdf, sha256 } from '../document-files.js';
 import { type EffectiveValidations, resolveValidations } from '../identity-validations.js';
 import { nextReminderAt } from '../lifecycle/process-sweeps.js';
@@ -20,6 +19,7 @@ import { insertDocuments, insertParticipants, insertProcess } from '../queries.j
 import { type Answer, PROCESS_CODE_LENGTH, type ProcessFieldsInput, type SignerInput } from '../schemas.js';
 import { fillTemplateHtml } from './fill-template-html.js';
 import { resolveAnswers } from './template-answers.js';
+import { parsedTemplateHtml } from './template-html.js';
 import { signersFromTemplate } from './template-signers.js';
 
 export type DocumentDraft =
@@ -98,13 +98,13 @@ async function prepareDocument(
   const body = parseBody(template);
   const resolved = resolveAnswers(body, draft.data);
   if (!resolved.ok) throw badRequest(answerMessage(resolved.message));
-  const html = await readBlobBytes(ctx.blobs, templateFileKey(template.id, 'complete'));
+  const html = await parsedTemplateHtml(ctx, template);
   if (!html) {
     // A delete that committed meanwhile removes the files too: say what really happened.
     if (!(await findTemplate(ctx, options.organizationId, draft.templateId))) throw badRequest('TEMPLATE_NOT_FOUND');
     throw badRequest('TEMPLATE_HTML_MISSING: upload the Complete HTML of the template first');
   }
-  const bytes = Buffer.from(fillTemplateHtml({ html: html.toString('utf8'), body, answers: resolved.answers }), 'utf8');
+  const bytes = Buffer.from(fillTemplateHtml({ html, body, answers: resolved.answers }), 'utf8');
   return {
     row: {
       ...base,
