@@ -101,6 +101,14 @@ describe('LocalBlobStore.writeBytes replaces a blob whole and flushed, in direct
     expect(folderOf(key)).toEqual(['0.html']);
   });
 
+  it('with ifAbsent, the first write stays: a second is refused with FILE_EXISTS and leaves nothing behind', async () => {
+    const key = 'processes/0123456789abcdef01234567/final/0.pdf';
+    await store.writeBytes(key, Buffer.from('first'), 'application/pdf', { ifAbsent: true });
+    await expect(store.writeBytes(key, Buffer.from('second'), 'application/pdf', { ifAbsent: true })).rejects.toThrow('FILE_EXISTS');
+    expect(bytesAt(key).toString()).toBe('first');
+    expect(folderOf(key)).toEqual(['0.pdf']);
+  });
+
   it('a write that fails leaves no temporary file', async () => {
     const key = 'processes/0123456789abcdef01234567/documents/0.html';
     // A folder where the file should go: the rename fails.

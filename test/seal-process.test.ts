@@ -437,14 +437,14 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     const processId = await finish(code);
     // The first run is held just before it writes its first final file, while a second run seals.
     const blobs = svc.deps.blobs;
-    const write = blobs.write.bind(blobs);
+    const write = blobs.writeBytes.bind(blobs);
     let release: () => void = () => undefined;
     let reached: () => void = () => undefined;
     const atWrite = new Promise<void>((resolve) => {
       reached = resolve;
     });
     let held = false;
-    blobs.write = async (key, body, options) => {
+    blobs.writeBytes = async (key, bytes, contentType, options) => {
       if (!held && key.includes('/final/')) {
         held = true;
         reached();
@@ -452,7 +452,7 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
           release = resolve;
         });
       }
-      return write(key, body, options);
+      return write(key, bytes, contentType, options);
     };
     try {
       const first = sealProcess(svc.deps, { processId });
@@ -465,7 +465,7 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
       const verified = await svc.app.inject({ method: 'POST', url: '/verify', payload: handedOut, headers: { 'content-type': 'application/pdf' } });
       expect(verified.json().result).toBe('unchanged');
     } finally {
-      blobs.write = write;
+      blobs.writeBytes = write;
     }
   });
 

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { BlobExistsError, type BlobStore } from './blob-store.js';
 
 /** The whole blob in memory, or undefined when there is none at `key`; for files small enough to hold at once. */
@@ -21,7 +20,7 @@ export async function writeBlobBytes(blobs: BlobStore, key: string, bytes: Buffe
  */
 export async function writeOnce(blobs: BlobStore, key: string, bytes: Buffer, contentType: string): Promise<Buffer> {
   try {
-    await blobs.write(key, Readable.from([bytes]), { contentType, maxBytes: Math.max(bytes.length, 1), ifAbsent: true });
+    await blobs.writeBytes(key, bytes, contentType, { ifAbsent: true });
     return bytes;
   } catch (error) {
     if (!(error instanceof BlobExistsError)) throw error;

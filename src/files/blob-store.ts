@@ -33,8 +33,9 @@ export interface BlobStore {
   /**
    * Replaces the blob at `key` with bytes already in memory, as `write` does (atomically, flushed
    * before it resolves), but without a stream: a process's document is written on every creation.
+   * With `ifAbsent`, keeps a blob already there (BlobExistsError), as `write` does.
    */
-  writeBytes(key: string, bytes: Buffer, contentType: string): Promise<void>;
+  writeBytes(key: string, bytes: Buffer, contentType: string, options?: { ifAbsent?: boolean }): Promise<void>;
   /** The blob with an open body: the caller must read the body to its end or destroy it. */
   read(key: string): Promise<StoredBlob | undefined>;
   /** Whether a blob is at `key`, opening nothing. */

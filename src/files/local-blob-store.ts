@@ -84,7 +84,7 @@ export class LocalBlobStore implements BlobStore {
    * three per process created). Only the fdatasync, which waits for the disk, goes to the pool. The
    * content type is not stored: a local file's type follows from its key's extension.
    */
-  async writeBytes(key: string, bytes: Buffer, _contentType: string): Promise<void> {
+  async writeBytes(key: string, bytes: Buffer, _contentType: string, options: { ifAbsent?: boolean } = {}): Promise<void> {
     if (bytes.length === 0) throw new BlobEmptyError();
     const target = this.pathOf(key);
     fs.mkdirSync(path.dirname(target), { recursive: true });
@@ -97,7 +97,12 @@ export class LocalBlobStore implements BlobStore {
       } finally {
         fs.closeSync(fd);
       }
-      fs.renameSync(temporary, target);
+      if (options.ifAbsent) {
+        await linkOnce(temporary, target);
+        fs.unlinkSync(temporary);
+      } else {
+        fs.renameSync(temporary, target);
+      }
     } catch (error) {
       fs.rmSync(temporary, { force: true });
       throw error;

@@ -70,8 +70,8 @@ export class S3BlobStore implements BlobStore {
     return { size };
   }
 
-  async writeBytes(key: string, bytes: Buffer, contentType: string): Promise<void> {
-    await this.write(key, Readable.from([bytes]), { contentType, maxBytes: Math.max(bytes.length, 1) });
+  async writeBytes(key: string, bytes: Buffer, contentType: string, options: { ifAbsent?: boolean } = {}): Promise<void> {
+    await this.write(key, Readable.from([bytes]), { contentType, maxBytes: Math.max(bytes.length, 1), ...options });
   }
 
   async exists(key: string): Promise<boolean> {
