@@ -26,9 +26,24 @@ async function finishedProcess(svc: TestService, template: string): Promise<stri
   return process.id;
 }
 
+/** Resident memory of every Chromium process this one started, its renderers included (they are its grandchildren). */
 function chromiumRssMb(): number {
-  const lines = execFileSync('ps', ['-o', 'rss=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' }).split('\n');
-  return lines.filter((line) => line.includes('chromium')).reduce((sum, line) => sum + Number(line.trim().split(/\s+/)[0]) / 1024, 0);
+  const rows = execFileSync('ps', ['-A', '-o', 'pid=,ppid=,rss=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter((columns) => columns.length >= 4)
+    .map(([pid, ppid, rss, ...args]) => ({ pid: Number(pid), ppid: Number(ppid), rss: Number(rss), args: args.join(' ') }));
+  const ours = new Set([process.pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const row of rows) {
+      if (ours.has(row.ppid) && !ours.has(row.pid)) {
+        ours.add(row.pid);
+        grew = true;
+      }
+    }
+  }
+  return rows.filter((row) => ours.has(row.pid) && row.args.includes('chrom')).reduce((sum, row) => sum + row.rss / 1024, 0);
 }
 
 function percentile(sorted: number[], p: number): number {
