@@ -190,7 +190,7 @@ describe.each(dialects)('signing processes: creation (%s)', (dialect) => {
       const res = await post('/document/upload', pdfProcess(svc.orgA, { file: undefined, compress: true }));
       expect(res.statusCode).toBe(200);
       const { code, url } = res.json();
-      expect(url).toMatch(/^http:\/\/service\.test\/files\/processes\//);
+      expect(url).toMatch(/^http:\/\/service\.test\/files\/documents\/[0-9a-f]{2}\/[0-9a-f]{24}-0\.pdf\?/);
       expect((await stored(svc, svc.orgA, code)).participants.map((p) => p.status)).toEqual(['PENDING', 'PENDING']);
       expect((await outbox(svc, 'email')).length).toBe(before);
 
@@ -381,7 +381,7 @@ describe.each(dialects)('signing processes: creation (%s)', (dialect) => {
         documents: [{ name: 'One' }, { name: 'Two', file: PDF_BASE64 }],
       });
       const { documents } = res.json();
-      expect(documents[0].url).toMatch(/\/files\/processes\/[0-9a-f]{24}\/documents\/0\.pdf\?/);
+      expect(documents[0].url).toMatch(/\/files\/documents\/[0-9a-f]{2}\/[0-9a-f]{24}-0\.pdf\?/);
       expect(documents[1]).toEqual({ name: 'Two' });
     });
 

@@ -126,7 +126,7 @@ describe.skipIf(!hasStrace)('a process the service acknowledged is on disk befor
     expect(walSyncs.some((index) => index > request && index < answer)).toBe(true);
     // The row names the PDF: the file is flushed before the commit that stores the row.
     const fileSyncs = [...traced(lines, 'fdatasync'), ...traced(lines, 'fsync')].filter((index) =>
-      /\/documents\/0\.pdf\.[0-9a-f]+\.part>/.test(lines[index] ?? ''),
+      /\/documents\/[0-9a-f]{2}\/[0-9a-f]{24}-0\.pdf\.[0-9a-f]+\.part>/.test(lines[index] ?? ''),
     );
     const commitSync = walSyncs.find((index) => index > request && index < answer) ?? -1;
     expect(fileSyncs.some((index) => index > request && index < commitSync)).toBe(true);

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentFileKey, isDocumentPdfKey } from '../src/documents/document-files.js';
 import { sampleTemplate } from './support/fixtures.js';
 import { call, localPath, startTestService, type TestService } from './support/service.js';
 
@@ -196,5 +197,23 @@ describe('upload and download URLs of template HTML', () => {
     const detailB = await call(svc.app, 'GET', `/template?id=${theirs.id}`, { key: svc.orgB.privateKey });
     const res = await svc.app.inject({ method: 'GET', url: localPath(detailB.json().urls.mask) });
     expect(res.body).toBe('<p>theirs</p>');
+  });
+});
+
+describe("a process's document is stored under one of 256 shared folders, and keys of the layout before still name uploadable PDFs", () => {
+  it('a new key sits in the folder named by the end of the process id; old and new PDF keys both accept an upload', () => {
+    const processId = '6b0641579d5259173e5cff19';
+    expect(documentFileKey(processId, 0, 'pdf')).toBe('documents/19/6b0641579d5259173e5cff19-0.pdf');
+    expect(documentFileKey(processId, 2, 'template')).toBe('documents/19/6b0641579d5259173e5cff19-2.html');
+    expect(isDocumentPdfKey(documentFileKey(processId, 0, 'pdf'))).toBe(true);
+    expect(isDocumentPdfKey(`processes/${processId}/documents/0.pdf`)).toBe(true);
+    for (const key of [
+      documentFileKey(processId, 0, 'template'),
+      `processes/${processId}/documents/0.html`,
+      'documents/19/other-0.pdf',
+      'templates/x/mask.html',
+    ]) {
+      expect(isDocumentPdfKey(key)).toBe(false);
+    }
   });
 });
