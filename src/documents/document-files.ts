@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
-import type { DocumentSource } from '../db/schema.js';
+import type { ServiceContext } from '../context.js';
+import type { DocumentSource, ProcessDocumentRow } from '../db/schema.js';
+import { readBlobBytes } from '../files/blob-bytes.js';
 
 /** Upload URLs for PDFs and download URLs of documents last five minutes, like the template ones. */
 export const DOCUMENT_URL_LIFETIME_SECONDS = 300;
@@ -27,4 +29,18 @@ export function looksLikePdf(bytes: Buffer): boolean {
 
 export function sha256(bytes: Buffer): string {
   return crypto.createHash('sha256').update(bytes).digest('hex');
+}
+
+/**
+ * The bytes of a document as the participants read and sign them, refused if they no longer match
+ * the hash recorded when the process was created (or the file is not there).
+ */
+export async function signedBytes(ctx: ServiceContext, document: ProcessDocumentRow): Promise<{ bytes: Buffer; sha256: string }> {
+  if (document.file_key === null || document.file_ready !== 1) throw new Error(`document ${document.id} has no file`);
+  const bytes = await readBlobBytes(ctx.blobs, document.file_key);
+  if (!bytes) throw new Error(`document ${document.id}: file ${document.file_key} is missing`);
+  const hash = sha256(bytes);
+  if (document.sha256 !== null && document.sha256 !== hash)
+    throw new Error(`document ${document.id}: file ${document.file_key} changed after the process was created`);
+  return { bytes, sha256: hash };
 }

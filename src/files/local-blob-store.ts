@@ -64,12 +64,7 @@ export class LocalBlobStore implements BlobStore {
       } finally {
         await handle.close();
       }
-      if (options.ifAbsent) {
-        await linkOnce(temporary, target);
-        await fsp.unlink(temporary);
-      } else {
-        await fsp.rename(temporary, target);
-      }
+      await putInPlace(temporary, target, options.ifAbsent === true);
       return { size };
     } catch (error) {
       await fsp.rm(temporary, { force: true });
@@ -96,12 +91,7 @@ export class LocalBlobStore implements BlobStore {
       } finally {
         fs.closeSync(fd);
       }
-      if (options.ifAbsent) {
-        await linkOnce(temporary, target);
-        fs.unlinkSync(temporary);
-      } else {
-        fs.renameSync(temporary, target);
-      }
+      await putInPlace(temporary, target, options.ifAbsent === true);
     } catch (error) {
       fs.rmSync(temporary, { force: true });
       throw error;
@@ -188,6 +178,16 @@ function folderOf(key: string): string {
 }
 
 /** Puts `temporary` at `target` unless something is there already; `temporary` stays for the caller to remove. */
+/**
+ * Puts a whole, flushed temporary file at its target: renamed over what is there, or, to keep a
+ * file already there, linked (which fails when the target exists) and then unlinked.
+ */
+async function putInPlace(temporary: string, target: string, ifAbsent: boolean): Promise<void> {
+  if (!ifAbsent) return fs.renameSync(temporary, target);
+  await linkOnce(temporary, target);
+  fs.unlinkSync(temporary);
+}
+
 async function linkOnce(temporary: string, target: string): Promise<void> {
   try {
     await fsp.link(temporary, target);

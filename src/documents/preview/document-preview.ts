@@ -1,8 +1,8 @@
 import type { ServiceContext } from '../../context.js';
 import type { ProcessDocumentRow } from '../../db/schema.js';
-import { readBlobBytes, writeBlobBytes } from '../../files/blob-bytes.js';
+import { writeBlobBytes } from '../../files/blob-bytes.js';
 import type { PdfRenderer } from '../../rendering/renderer.js';
-import { sha256 } from '../document-files.js';
+import { signedBytes } from '../document-files.js';
 
 /** Previews need the renderer besides the store. */
 export type PreviewContext = ServiceContext & { renderer: PdfRenderer };
@@ -15,7 +15,7 @@ export function previewKey(processId: string, position: number): string {
   return `processes/${processId}/preview/${position}.pdf`;
 }
 
-function hasPreview(document: ProcessDocumentRow): document is ProcessDocumentRow & { file_key: string } {
+function hasPreview(document: ProcessDocumentRow): boolean {
   return document.source === 'template' && document.file_ready === 1 && document.file_key !== null;
 }
 
@@ -24,12 +24,10 @@ function hasPreview(document: ProcessDocumentRow): document is ProcessDocumentRo
  * size and margins as its final copy, so both break their pages alike. The bytes rendered are
  * checked against the hash recorded at creation, so a preview never shows a changed file.
  */
-async function renderPreview(ctx: PreviewContext, document: ProcessDocumentRow & { file_key: string }): Promise<string> {
+async function renderPreview(ctx: PreviewContext, document: ProcessDocumentRow): Promise<string> {
   const key = previewKey(document.process_id, document.position);
   if (await ctx.blobs.exists(key)) return key;
-  const html = await readBlobBytes(ctx.blobs, document.file_key);
-  if (!html) throw new Error(`document ${document.id}: file ${document.file_key} is missing`);
-  if (document.sha256 !== null && sha256(html) !== document.sha256) throw new Error(`document ${document.id}: file ${document.file_key} changed`);
+  const { bytes: html } = await signedBytes(ctx, document);
   // Two pages opening the same document at once both render it; their files are equivalent, either stays.
   await writeBlobBytes(ctx.blobs, key, await ctx.renderer.render(html.toString('utf8')), 'application/pdf');
   return key;
@@ -46,10 +44,11 @@ async function renderPreview(ctx: PreviewContext, document: ProcessDocumentRow &
  * process cancelled or expired unopened. A warm renderer adds one render to that first page call.
  */
 export async function readableFile(ctx: PreviewContext, document: ProcessDocumentRow): Promise<string | undefined> {
-  if (document.file_ready !== 1 || document.file_key === null) return undefined;
-  if (!hasPreview(document)) return document.file_key;
+  const file = document.file_ready === 1 ? document.file_key : null;
+  if (file === null) return undefined;
+  if (!hasPreview(document)) return file;
   // A renderer that fails says so in /health (its self-test); the person still gets the document.
-  return renderPreview(ctx, document).catch(() => document.file_key);
+  return renderPreview(ctx, document).catch(() => file);
 }
 
 /** Once the final files exist the previews are only a copy of what they supersede. */

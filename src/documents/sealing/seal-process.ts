@@ -7,7 +7,7 @@ import { readSettings } from '../../organizations/settings.js';
 import { enqueue, type NewMessage } from '../../outbox/enqueue.js';
 import type { DocumentSigner } from '../../pdf-signing/seal-signature.js';
 import type { PdfRenderer } from '../../rendering/renderer.js';
-import { sha256 } from '../document-files.js';
+import { sha256, signedBytes } from '../document-files.js';
 import { participantLink } from '../notify-participants.js';
 import { deletePreviews } from '../preview/document-preview.js';
 import { findProcessById, listDocuments, listParticipants, listProcessEvents, markSealed } from '../queries.js';
@@ -36,16 +36,6 @@ export function finalFileKeys(processId: string, documents: Pick<ProcessDocument
 /** The public page where anyone checks a final document of the process. */
 export function verifyUrl(publicUrl: string, code: string): string {
   return `${publicUrl}/verify?code=${encodeURIComponent(code)}`;
-}
-
-/** The bytes the participants signed, refused if they no longer match the hash recorded when the process was created. */
-async function signedBytes(ctx: ServiceContext, document: ProcessDocumentRow): Promise<{ bytes: Buffer; sha256: string }> {
-  if (document.file_key === null || document.file_ready !== 1) throw new Error(`document ${document.id} of a finished process has no file`);
-  const bytes = await readBlobBytes(ctx.blobs, document.file_key);
-  if (!bytes) throw new Error(`document ${document.id}: file ${document.file_key} is missing`);
-  const hash = sha256(bytes);
-  if (document.sha256 !== null && document.sha256 !== hash) throw new Error(`document ${document.id}: file ${document.file_key} changed after signing`);
-  return { bytes, sha256: hash };
 }
 
 /** Each participant's signature image as a data: URI, for the renderer, which loads nothing. */
