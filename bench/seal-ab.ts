@@ -6,7 +6,7 @@
  * given as the median of its ratios to the first checkout's seal of the same round.
  */
 import { performance } from 'node:perf_hooks';
-import { TWO_PAGES } from './seal-document.js';
+import { drawnSignature, TWO_PAGES } from './seal-document.js';
 
 const roots = process.argv.slice(2).map((root) => root.replace(/\/$/, ''));
 const N = 30;
@@ -18,6 +18,7 @@ interface Side {
   close: () => Promise<void>;
 }
 const sides: Side[] = [];
+const signatureImage = await drawnSignature();
 for (const root of roots) {
   // Another checkout's modules: their shapes are taken to be this checkout's (the bench compares
   // versions of the same files), so a checkout whose helpers changed shape fails loudly here.
@@ -37,7 +38,7 @@ for (const root of roots) {
     });
     const p = await queries.findProcessByCode(svc.deps.db, svc.orgA.id, res.json().code);
     if (!p) throw new Error(`${root}: the process was not created`);
-    for (const pa of await queries.listParticipants(svc.deps.db, p.id)) await flow.signDocument(svc.deps, { token: pa.link_token });
+    for (const pa of await queries.listParticipants(svc.deps.db, p.id)) await flow.signDocument(svc.deps, { token: pa.link_token, signatureImage });
     ids.push(p.id);
   }
   sides.push({ root, ids, times: [], seal: (id) => sealing.sealProcess(svc.deps, { processId: id }), close: () => svc.close() });

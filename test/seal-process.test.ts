@@ -11,9 +11,8 @@ import { signDocument } from '../src/documents/participant/signer-flow.js';
 import { recordProcessEvent } from '../src/documents/process-events.js';
 import { findProcessByCode, listDocuments, listParticipants, type ParticipantPatch, updateParticipant } from '../src/documents/queries.js';
 import { listFinalFiles } from '../src/documents/sealing/final-file-queries.js';
-import type { CertificateBlock } from '../src/documents/sealing/seal-evidence.js';
 import { sealLocale } from '../src/documents/sealing/seal-language.js';
-import { certificateDocument, stampMarkup } from '../src/documents/sealing/seal-markup.js';
+import { signaturesSection, stampMarkup } from '../src/documents/sealing/seal-markup.js';
 import { finalFileKeys, sealProcess } from '../src/documents/sealing/seal-process.js';
 import { readBlobBytes } from '../src/files/blob-bytes.js';
 import { updateSettings } from '../src/organizations/settings.js';
@@ -156,14 +155,8 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     const [participant] = participants;
     if (!participant) throw new Error('no participant');
     const locale = sealLocale('es', 'America/Bogota');
-    const blocks: CertificateBlock[] = [
-      { kind: 'title', text: SCRIPT_NAME },
-      { kind: 'fields', fields: [['Nombre', SCRIPT_NAME]] },
-      { kind: 'table', columns: ['SHA-256'], rows: [['ab'.repeat(32)]], breakable: [0] },
-      { kind: 'signature', label: 'Firma', name: SCRIPT_NAME, image: undefined },
-    ];
-    const html = certificateDocument(blocks, { title: SCRIPT_NAME, locale }) + stampMarkup(participant, locale, 'data:image/png;base64,AAAA');
-    const allowed = new Set(['style', 'class', 'data-participant', 'src', 'alt', 'lang', 'charset']);
+    const html = signaturesSection([stampMarkup(participant, locale, Buffer.from('a PNG')), stampMarkup(participant, locale, undefined)], locale);
+    const allowed = new Set(['style', 'class', 'data-participant', 'src', 'alt']);
     const walk = (node: ParentNode): string[] =>
       node.childNodes.flatMap((child) => ('tagName' in child ? [...child.attrs.map((a) => a.name), ...walk(child)] : []));
     const attributes = walk(parse(html));
@@ -525,6 +518,23 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     expect(text(await blob(keys.certificate))).toContain('PDF original sin cambios');
   });
 
+  it.runIf(pdfToolsInstalled)(
+    'a name in another script is written as given, and a signature image that cannot be read leaves the name in its place, not the process unsealed',
+    async () => {
+      const code = await createPdfProcess([{ name: 'Łukasz Дмитрий', email: 'lukasz@people.test' }], await makePdf(1));
+      const { participants } = await stored(code);
+      // Only the first bytes of an image are checked when it is sent: these say PNG, the rest is not.
+      const damaged = Buffer.concat([(await drawnSignature()).subarray(0, 16), Buffer.alloc(200, 7)]);
+      await signDocument(svc.deps, { token: participants[0]?.link_token ?? '', signatureImage: damaged });
+      const { process, documents } = await stored(code);
+      expect(await sealProcess(svc.deps, { processId: process.id })).toBe(true);
+      const certificate = pdftotext(await blob(finalFileKeys(process.id, documents).certificate));
+      expect(certificate).toContain('Łukasz Дмитрий');
+      const fromB = await call(svc.app, 'GET', '/document', { key: svc.orgB.publicKey, query: { code } });
+      expect(fromB.json()).toEqual({ message: 'DOCUMENT_NOT_FOUND' });
+    },
+  );
+
   it('a process that is not finished, or unknown, is not sealed and gets no files', async () => {
     const code = await createPdfProcess([{ name: 'Waiting Signer', email: 'waiting@people.test' }], await makePdf(1));
     const { process, documents } = await stored(code);
@@ -625,6 +635,7 @@ describe.each(dialects)('PAdES B-T with a timestamp authority (%s)', (dialect) =
       data: signerInfo.signature.valueBlock.valueHexView.slice().buffer,
     });
     expect(verified).toBe(true);
-    expect(pdfsig(sealed ?? Buffer.alloc(0), trustStore(certificatePem(svc.deps.documentSigner.identity.certificate)))).toContain('Signature is Valid.');
+    const report = pdfsig(sealed ?? Buffer.alloc(0), trustStore(certificatePem(svc.deps.documentSigner.identity.certificate)));
+    expect(report, report).toContain('Signature is Valid.');
   });
 });

@@ -1,4 +1,4 @@
-import { BinaryBitmap, HybridBinarizer, QRCodeReader, RGBLuminanceSource } from '@zxing/library';
+import { BinaryBitmap, DecodeHintType, HybridBinarizer, QRCodeReader, RGBLuminanceSource } from '@zxing/library';
 import sharp from 'sharp';
 
 /** The text of the QR code in the bottom quarter of a page image, as a phone's camera would read it; undefined when none is found. */
@@ -13,7 +13,9 @@ export async function readQr(png: Buffer): Promise<string | undefined> {
     .toBuffer({ resolveWithObject: true });
   const luminances = new Uint8ClampedArray(data);
   try {
-    return new QRCodeReader().decode(new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(luminances, info.width, info.height)))).getText();
+    // TRY_HARDER, as phone scanning apps run it: the fast pass alone misses some codes zxing reads on a second look.
+    const hints = new Map([[DecodeHintType.TRY_HARDER, true]]);
+    return new QRCodeReader().decode(new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(luminances, info.width, info.height))), hints).getText();
   } catch {
     // zxing says "no code here" by throwing.
     return undefined;

@@ -1,4 +1,4 @@
-import { concatTransformationMatrix, drawObject, type PDFDocument, type PDFPage, type PDFRef, popGraphicsState, pushGraphicsState } from 'pdf-lib';
+import type { PDFDocument, PDFRef } from 'pdf-lib';
 import QRCode from 'qrcode';
 
 /** A QR code's modules, one byte each (1 = dark), row after row. */
@@ -13,8 +13,12 @@ export function qrModules(text: string): QrModules {
   return { size: modules.size, data: modules.data };
 }
 
-/** A quiet zone of one module around the code, as scanners expect. */
-const QUIET = 1;
+/**
+ * The quiet zone the QR standard asks for, four modules of white around the code, inside the
+ * image: with only one, the text beside the code made a scanner (zxing) miss it on some pages.
+ */
+export const QR_QUIET_MODULES = 4;
+const QUIET = QR_QUIET_MODULES;
 
 /**
  * The QR code as a one-bit grey image, one pixel per module, drawn scaled up without smoothing:
@@ -44,10 +48,4 @@ export function embedQr(document: PDFDocument, qr: QrModules): PDFRef {
     Interpolate: false,
   });
   return document.context.register(image);
-}
-
-/** Draws the embedded QR image on a page, `size` points wide, its lower-left corner at (x, y). */
-export function drawQr(page: PDFPage, image: PDFRef, at: { x: number; y: number; size: number }): void {
-  const name = page.node.newXObject('SealQr', image);
-  page.pushOperators(pushGraphicsState(), concatTransformationMatrix(at.size, 0, 0, at.size, at.x, at.y), drawObject(name), popGraphicsState());
 }

@@ -2,7 +2,7 @@ import { parseJson } from '../../db/json-column.js';
 import type { ParticipantRow, ProcessDocumentRow, ProcessEventRow, ProcessRow } from '../../db/schema.js';
 import type { EffectiveValidations } from '../identity-validations.js';
 import { validationsOf } from '../notify-participants.js';
-import type { FinalFilesTable } from './final-files-page.js';
+import type { SignatureImage } from './drawing/signature-image.js';
 import type { SealLocale } from './seal-language.js';
 
 /** What the evidence certificate states about a finished process. */
@@ -14,8 +14,8 @@ export interface SealEvidence {
   documents: { row: ProcessDocumentRow; sha256: string }[];
   participants: ParticipantRow[];
   events: ProcessEventRow[];
-  /** The PNG each participant signed with, as a data: URI, by participant id. */
-  signatureImages: ReadonlyMap<string, string>;
+  /** The PNG each participant signed with, by participant id. */
+  signaturePngs: ReadonlyMap<string, Buffer>;
   locale: SealLocale;
 }
 
@@ -37,7 +37,7 @@ export type CertificateBlock =
   | { kind: 'subheading'; text: string }
   | { kind: 'fields'; fields: [label: string, value: string][] }
   /** A participant's signature: their image when they sent one, their name otherwise. */
-  | { kind: 'signature'; label: string; name: string; image: string | undefined }
+  | { kind: 'signature'; label: string; name: string; image: SignatureImage | undefined }
   /** `breakable` columns hold long unbroken values (hashes) that may wrap anywhere. */
   | { kind: 'table'; columns: string[]; rows: string[][]; breakable: number[] };
 
@@ -152,12 +152,34 @@ function participantFields(participant: ParticipantRow, evidence: SealEvidence):
   return fields;
 }
 
+/** The final files section: the files' hashes exist only once they are sealed, so only the stand-alone certificate lists them. */
+function finalFilesBlocks(locale: SealLocale, finalFiles: FinalFile[] | undefined): CertificateBlock[] {
+  const { labels } = locale;
+  if (finalFiles === undefined) return [{ kind: 'paragraph', text: labels.finalFilesElsewhere }];
+  return [
+    {
+      kind: 'table',
+      columns: [...labels.finalFileColumns],
+      rows: finalFiles.map((file) => [
+        String(file.document.position + 1),
+        file.file,
+        file.document.source === 'template' ? labels.finalTemplate : file.evidenceAppended ? labels.finalPdf : labels.finalPdfUnchanged,
+        file.sha256,
+      ]),
+      breakable: [3],
+    },
+  ];
+}
+
 /**
- * The certificate's content, rendered once per seal for every file: carried inside each final
- * document, and the stand-alone certificate, which adds the final files' hashes after it
- * (`finalFilesTable`).
+ * The certificate's content: carried inside each final document, whose last section points at the
+ * stand-alone certificate, and the stand-alone certificate, whose last section lists the final
+ * files (`finalFiles`) with their hashes. `images` are the signature images ready to draw.
  */
-export function certificateBlocks(evidence: SealEvidence): CertificateBlock[] {
+export function certificateBlocks(
+  evidence: SealEvidence,
+  options: { images: ReadonlyMap<string, SignatureImage>; finalFiles?: FinalFile[] },
+): CertificateBlock[] {
   const { process, locale } = evidence;
   const { labels } = locale;
   const names = new Map(evidence.participants.map((p) => [p.participant_id, p.name]));
@@ -193,7 +215,12 @@ export function certificateBlocks(evidence: SealEvidence): CertificateBlock[] {
     blocks.push({ kind: 'subheading', text: `${participant.name} (${participant.participant_id})` });
     blocks.push({ kind: 'fields', fields: participantFields(participant, evidence) });
     if (participant.signed_at !== null) {
-      blocks.push({ kind: 'signature', label: labels.signatureImage, name: participant.name, image: evidence.signatureImages.get(participant.participant_id) });
+      blocks.push({
+        kind: 'signature',
+        label: labels.signatureImage,
+        name: participant.name,
+        image: options.images.get(participant.participant_id),
+      });
     }
   }
   blocks.push({ kind: 'heading', text: labels.auditTrail });
@@ -216,21 +243,6 @@ export function certificateBlocks(evidence: SealEvidence): CertificateBlock[] {
     breakable: [],
   });
   blocks.push({ kind: 'heading', text: labels.finalFiles });
-  blocks.push({ kind: 'paragraph', text: labels.finalFilesElsewhere });
+  blocks.push(...finalFilesBlocks(locale, options.finalFiles));
   return blocks;
-}
-
-/** The stand-alone certificate's last section: each final file, what it holds and its SHA-256. */
-export function finalFilesTable(evidence: SealEvidence, finalFiles: FinalFile[]): FinalFilesTable {
-  const { labels } = evidence.locale;
-  return {
-    title: labels.finalFiles,
-    columns: labels.finalFileColumns,
-    rows: finalFiles.map((file): [string, string, string, string] => [
-      String(file.document.position + 1),
-      file.file,
-      file.document.source === 'template' ? labels.finalTemplate : file.evidenceAppended ? labels.finalPdf : labels.finalPdfUnchanged,
-      file.sha256,
-    ]),
-  };
 }

@@ -1,9 +1,12 @@
-import { PDFDocument, type PDFFont, type PDFPage, type PDFRef, rgb, StandardFonts } from 'pdf-lib';
+import { PDFDocument, type PDFPage } from 'pdf-lib';
 import { IncrementalUpdate } from '../../pdf-signing/incremental-update.js';
 import { OID } from '../../pdf-signing/pki.js';
 import { type DocumentSigner, fillSignature } from '../../pdf-signing/seal-signature.js';
-import { addFinalFilesPages, type FinalFilesTable } from './final-files-page.js';
-import { drawQr, embedQr, type QrModules } from './qr-image.js';
+import { addCertificatePages } from './drawing/certificate-pages.js';
+import { PageCanvas } from './drawing/page-canvas.js';
+import { DocumentFaces, type FaceStyle } from './drawing/text-faces.js';
+import { embedQr, QR_QUIET_MODULES, type QrModules } from './qr-image.js';
+import type { CertificateBlock } from './seal-evidence.js';
 
 /** How a final PDF is signed: by whom, when (the signature dictionary's /M) and with what words. */
 export interface PdfSeal {
@@ -27,10 +30,15 @@ export interface PageMark {
   pageNumber?: (page: number, pages: number) => string;
 }
 
-/** Where the mark goes: on uploaded pages in the corner, on rendered ones inside the 22 mm bottom margin, aligned with the text. */
+/**
+ * Where the mark goes: on uploaded pages in the corner, on rendered ones inside the 22 mm bottom
+ * margin, aligned with the text. `size` is the side of the code's modules; its quiet zone is
+ * around it.
+ */
 const ON_UPLOADED = { left: 10, bottom: 10, size: 34, right: 10 };
 const ON_RENDERED = { left: 42.5, bottom: 12, size: 40, right: 42.5 };
 const MARK_TEXT_SIZE = 6;
+const MARK_INK = 0.25;
 
 function lastPage(update: IncrementalUpdate): PDFPage {
   const pages = update.document.getPages();
@@ -39,38 +47,31 @@ function lastPage(update: IncrementalUpdate): PDFPage {
   return page;
 }
 
-/** The text as the standard font can write it: a character outside WinAnsi would make pdf-lib throw. */
-function writable(font: PDFFont, text: string): string {
-  const known = new Set(font.getCharacterSet());
-  return [...text].map((c) => (known.has(c.codePointAt(0) ?? 0) ? c : '?')).join('');
-}
-
-/** The QR image and font of the mark, embedded once per file however many pages carry it. */
-interface MarkInk {
-  qr: PDFRef;
-  font: PDFFont;
-}
-
-async function markInk(document: PDFDocument, mark: PageMark): Promise<MarkInk> {
-  return { qr: embedQr(document, mark.qr), font: await document.embedFont(StandardFonts.Helvetica) };
-}
-
 /** The mark over what the pages show, in their bottom-left corner (and their number at the right). */
-function stampPages(pages: PDFPage[], mark: PageMark, place: typeof ON_RENDERED, { qr, font }: MarkInk): void {
-  const lines = mark.lines.map((line) => writable(font, line));
-  const color = rgb(0.25, 0.25, 0.25);
+async function stampPages(document: PDFDocument, pages: PDFPage[], mark: PageMark, place: typeof ON_RENDERED): Promise<void> {
+  const numbers = pages.map((_, index) => mark.pageNumber?.(index + 1, pages.length));
+  const texts = [...mark.lines, ...numbers.filter((text) => text !== undefined)];
+  const faces = await DocumentFaces.for(
+    document,
+    texts.map((text): [FaceStyle, string] => ['regular', text]),
+  );
+  const qr = embedQr(document, mark.qr);
+  const quiet = (place.size / mark.qr.size) * QR_QUIET_MODULES;
   pages.forEach((page, index) => {
     const box = page.getMediaBox();
-    drawQr(page, qr, { x: box.x + place.left, y: box.y + place.bottom, size: place.size });
-    lines.forEach((line, row) => {
+    const canvas = new PageCanvas(page);
+    canvas.image('SealQr', qr, box.x + place.left - quiet, box.y + place.bottom - quiet, place.size + 2 * quiet, place.size + 2 * quiet);
+    mark.lines.forEach((line, row) => {
       const y = box.y + place.bottom + place.size - (row + 1) * (MARK_TEXT_SIZE + 2);
-      page.drawText(line, { x: box.x + place.left + place.size + 4, y, size: MARK_TEXT_SIZE, font, color });
+      canvas.text(faces.face('regular', line), MARK_TEXT_SIZE, box.x + place.left + place.size + quiet, y, line, MARK_INK);
     });
-    if (mark.pageNumber) {
-      const text = writable(font, mark.pageNumber(index + 1, pages.length));
-      const x = box.x + box.width - place.right - font.widthOfTextAtSize(text, MARK_TEXT_SIZE);
-      page.drawText(text, { x, y: box.y + place.bottom + place.size - (MARK_TEXT_SIZE + 2), size: MARK_TEXT_SIZE, font, color });
+    const number = numbers[index];
+    if (number !== undefined) {
+      const face = faces.face('regular', number);
+      const x = box.x + box.width - place.right - face.width(number, MARK_TEXT_SIZE);
+      canvas.text(face, MARK_TEXT_SIZE, x, box.y + place.bottom + place.size - (MARK_TEXT_SIZE + 2), number, MARK_INK);
     }
+    canvas.finish();
   });
 }
 
@@ -89,23 +90,26 @@ async function sign(update: IncrementalUpdate, seal: PdfSeal, page: PDFPage): Pr
 }
 
 /**
- * A PDF the service rendered itself, marked on every page and signed: a template document followed
- * by the certificate's pages (`certificatePages`), or the certificate followed by the table of the
- * final files (`finalFiles`). Pages are numbered through the whole file.
+ * A template document as the renderer made it, followed by the certificate's pages, marked on
+ * every page (numbered through the whole file) and signed.
  */
-export async function sealRenderedPdf(
-  pdf: Buffer,
-  options: { mark: PageMark; seal: PdfSeal; certificatePages?: Buffer; finalFiles?: FinalFilesTable },
-): Promise<Buffer> {
+export async function sealRenderedPdf(pdf: Buffer, options: { certificate: CertificateBlock[]; mark: PageMark; seal: PdfSeal }): Promise<Buffer> {
   const update = await IncrementalUpdate.open(pdf);
   if (!update) throw new Error('the renderer produced a PDF that cannot be read');
-  const { document } = update;
-  if (options.certificatePages) {
-    const certificate = await PDFDocument.load(options.certificatePages, { updateMetadata: false });
-    for (const page of await document.copyPages(certificate, certificate.getPageIndices())) document.addPage(page);
-  }
-  if (options.finalFiles) await addFinalFilesPages(document, options.finalFiles);
-  stampPages(document.getPages(), options.mark, ON_RENDERED, await markInk(document, options.mark));
+  await addCertificatePages(update.document, options.certificate);
+  await stampPages(update.document, update.document.getPages(), options.mark, ON_RENDERED);
+  return sign(update, options.seal, lastPage(update));
+}
+
+/** The stand-alone certificate: its pages alone, marked, numbered and signed. */
+export async function sealCertificatePdf(options: { certificate: CertificateBlock[]; mark: PageMark; seal: PdfSeal }): Promise<Buffer> {
+  const document = await PDFDocument.create({ updateMetadata: false });
+  await addCertificatePages(document, options.certificate);
+  await stampPages(document, document.getPages(), options.mark, ON_RENDERED);
+  // Signed by incremental update like every final file, over the saved pages. Without object
+  // streams, which pdf-lib would deflate in JavaScript only for the update to read them back.
+  const update = await IncrementalUpdate.open(Buffer.from(await document.save({ useObjectStreams: false })));
+  if (!update) throw new Error('the drawn certificate cannot be read back');
   return sign(update, options.seal, lastPage(update));
 }
 
@@ -116,16 +120,20 @@ export async function sealRenderedPdf(
  * on signed pages would be a change after signing). Undefined when the PDF cannot be opened
  * (encrypted or damaged): the caller keeps it as it is.
  */
-export async function sealUploadedPdf(original: Buffer, options: { certificatePages: Buffer; mark: PageMark; seal: PdfSeal }): Promise<Buffer | undefined> {
+export async function sealUploadedPdf(
+  original: Buffer,
+  options: { certificate: CertificateBlock[]; mark: PageMark; seal: PdfSeal },
+): Promise<Buffer | undefined> {
   const update = await IncrementalUpdate.open(original);
   if (!update) return undefined;
   if (!update.alreadySigned) {
-    stampPages(update.document.getPages(), { qr: options.mark.qr, lines: options.mark.lines }, ON_UPLOADED, await markInk(update.document, options.mark));
+    await stampPages(update.document, update.document.getPages(), { qr: options.mark.qr, lines: options.mark.lines }, ON_UPLOADED);
   }
   // The certificate's pages are new, never under an earlier signature: they always get the mark,
   // drawn before they are copied (pdf-lib cannot draw on a page hung under the appended node).
-  const certificate = await PDFDocument.load(options.certificatePages, { updateMetadata: false });
-  stampPages(certificate.getPages(), options.mark, ON_RENDERED, await markInk(certificate, options.mark));
+  const certificate = await PDFDocument.create({ updateMetadata: false });
+  await addCertificatePages(certificate, options.certificate);
+  await stampPages(certificate, certificate.getPages(), options.mark, ON_RENDERED);
   const appended = await update.appendPages(certificate);
   return sign(update, options.seal, appended.at(-1) ?? lastPage(update));
 }

@@ -11,13 +11,14 @@ import { sha256, signedBytes } from '../document-files.js';
 import { participantLink } from '../notify-participants.js';
 import { deletePreviews } from '../preview/document-preview.js';
 import { findProcessById, listDocuments, listParticipants, listProcessEvents, markSealed } from '../queries.js';
+import { prepareSignatureImage, type SignatureImage } from './drawing/signature-image.js';
 import { recordFinalFile } from './final-file-queries.js';
 import { qrModules } from './qr-image.js';
-import { type CertificateBlock, certificateBlocks, type FinalFile, finalFilesTable, type SealEvidence, signingTrail } from './seal-evidence.js';
+import { type CertificateBlock, certificateBlocks, type FinalFile, type SealEvidence, signingTrail } from './seal-evidence.js';
 import { sealTemplateHtml } from './seal-html.js';
-import { type SealLocale, sealLocale } from './seal-language.js';
-import { certificateDocument, signaturesSection, stampMarkup } from './seal-markup.js';
-import { type PageMark, type PdfSeal, sealRenderedPdf, sealUploadedPdf } from './seal-pdf.js';
+import { sealLocale } from './seal-language.js';
+import { signaturesSection, stampMarkup } from './seal-markup.js';
+import { type PageMark, type PdfSeal, sealCertificatePdf, sealRenderedPdf, sealUploadedPdf } from './seal-pdf.js';
 
 /** Sealing renders and signs: it needs the renderer and the instance's signer besides the store. */
 export interface SealContext extends ServiceContext {
@@ -38,14 +39,29 @@ export function verifyUrl(publicUrl: string, code: string): string {
   return `${publicUrl}/verify?code=${encodeURIComponent(code)}`;
 }
 
-/** Each participant's signature image as a data: URI, for the renderer, which loads nothing. */
-async function signatureImages(ctx: ServiceContext, participants: ParticipantRow[]): Promise<Map<string, string>> {
-  const images = new Map<string, string>();
+/** The PNG each participant signed with, by participant id. */
+async function signaturePngs(ctx: ServiceContext, participants: ParticipantRow[]): Promise<Map<string, Buffer>> {
+  const pngs = new Map<string, Buffer>();
   for (const participant of participants) {
     if (participant.signature_key === null) continue;
     const bytes = await readBlobBytes(ctx.blobs, participant.signature_key);
-    if (bytes) images.set(participant.participant_id, `data:image/png;base64,${bytes.toString('base64')}`);
+    if (bytes) pngs.set(participant.participant_id, bytes);
   }
+  return pngs;
+}
+
+/**
+ * The signature images ready to be drawn in the certificate, prepared by libvips's threads while
+ * Chromium renders the document. An image libvips cannot read (only its first bytes were checked
+ * on upload) is left out: the certificate then writes the name, as for a participant who sent no
+ * image, rather than leave the process unsealed for ever.
+ */
+async function drawableImages(pngs: ReadonlyMap<string, Buffer>): Promise<Map<string, SignatureImage>> {
+  const prepared = await Promise.all(
+    [...pngs].map(async ([participantId, png]) => [participantId, await prepareSignatureImage(png).catch(() => undefined)] as const),
+  );
+  const images = new Map<string, SignatureImage>();
+  for (const [participantId, image] of prepared) if (image) images.set(participantId, image);
   return images;
 }
 
@@ -53,39 +69,25 @@ async function signatureImages(ctx: ServiceContext, participants: ParticipantRow
 interface SealJob {
   ctx: SealContext;
   evidence: SealEvidence;
-  /** The certificate, carried inside each final file and, with the final files' hashes after it, on its own. */
-  certificate: CertificateBlock[];
+  /** The signature images ready to draw, prepared from the start of the seal. */
+  images: Promise<Map<string, SignatureImage>>;
+  /** The certificate each final document carries, made once the images are ready. */
+  certificate?: Promise<CertificateBlock[]>;
   mark: PageMark;
   seal: PdfSeal;
-  /** The certificate rendered once per seal, beside the first document. */
-  certificatePages?: Promise<Buffer>;
 }
 
-function certificateTitle(locale: SealLocale, code: string): string {
-  return `${locale.labels.certificateTitle} ${code}`;
-}
-
-/**
- * The certificate's pages, rendered once per seal: asked for before a document is rendered, so
- * the two renders run side by side.
- */
-function certificatePages(job: SealJob): Promise<Buffer> {
-  if (!job.certificatePages) {
-    const { locale, process } = job.evidence;
-    job.certificatePages = job.ctx.renderer.render(certificateDocument(job.certificate, { title: certificateTitle(locale, process.code), locale }));
-    // Awaited later, maybe after a document's render failed first: never an unhandled rejection.
-    job.certificatePages.catch(() => undefined);
-  }
-  return job.certificatePages;
+function documentCertificate(job: SealJob): Promise<CertificateBlock[]> {
+  job.certificate ??= job.images.then((images) => certificateBlocks(job.evidence, { images }));
+  return job.certificate;
 }
 
 /** The sealed copy of one document, carrying the certificate. */
 async function sealDocument(job: SealJob, document: ProcessDocumentRow, original: Buffer): Promise<{ bytes: Buffer; evidenceAppended: boolean }> {
   const { ctx, evidence } = job;
   const { locale } = evidence;
-  const certificate = certificatePages(job);
   if (document.source === 'pdf') {
-    const sealed = await sealUploadedPdf(original, { certificatePages: await certificate, mark: job.mark, seal: job.seal });
+    const sealed = await sealUploadedPdf(original, { certificate: await documentCertificate(job), mark: job.mark, seal: job.seal });
     // A PDF that cannot be opened stays as it was, rather than leave the process unsealed for
     // ever; the stand-alone certificate says so and carries its hash.
     return sealed ? { bytes: sealed, evidenceAppended: true } : { bytes: original, evidenceAppended: false };
@@ -97,12 +99,12 @@ async function sealDocument(job: SealJob, document: ProcessDocumentRow, original
       .filter((participant) => participant.signed_at !== null)
       .map((participant) => ({
         signerType: participant.signer_type,
-        markup: stampMarkup(participant, locale, evidence.signatureImages.get(participant.participant_id)),
+        markup: stampMarkup(participant, locale, evidence.signaturePngs.get(participant.participant_id)),
       })),
     unplaced: (stamps) => signaturesSection(stamps, locale),
   });
   const rendered = await ctx.renderer.render(html);
-  return { bytes: await sealRenderedPdf(rendered, { mark: job.mark, seal: job.seal, certificatePages: await certificate }), evidenceAppended: true };
+  return { bytes: await sealRenderedPdf(rendered, { certificate: await documentCertificate(job), mark: job.mark, seal: job.seal }), evidenceAppended: true };
 }
 
 function finishedEmails(ctx: ServiceContext, process: ProcessRow, participants: ParticipantRow[]): NewMessage[] {
@@ -145,14 +147,14 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
     documents: signed.map(({ row, sha256: hash }) => ({ row, sha256: hash })),
     participants,
     events: trail.events,
-    signatureImages: await signatureImages(ctx, participants),
+    signaturePngs: await signaturePngs(ctx, participants),
     locale,
   };
   const url = verifyUrl(ctx.publicUrl, process.code);
   const job: SealJob = {
     ctx,
     evidence,
-    certificate: certificateBlocks(evidence),
+    images: drawableImages(evidence.signaturePngs),
     mark: {
       qr: qrModules(url),
       lines: [`${locale.labels.verifyAt} ${url}`, `${locale.labels.code}: ${process.code}`],
@@ -192,10 +194,8 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
     finalFiles.push({ document, file, sha256: await write(key, final.bytes), evidenceAppended: final.evidenceAppended });
   }
   if ((await stored(keys.certificate)) === undefined) {
-    await write(
-      keys.certificate,
-      await sealRenderedPdf(await certificatePages(job), { mark: job.mark, seal: job.seal, finalFiles: finalFilesTable(evidence, finalFiles) }),
-    );
+    const certificate = certificateBlocks(evidence, { images: await job.images, finalFiles });
+    await write(keys.certificate, await sealCertificatePdf({ certificate, mark: job.mark, seal: job.seal }));
   }
 
   const sealed = await ctx.db.transaction().execute(async (trx) => {
