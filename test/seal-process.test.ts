@@ -425,6 +425,54 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     expect(await listFinalFiles(svc.deps.db, processId)).toEqual(recorded);
   });
 
+  it.runIf(pdfToolsInstalled)("a run whose document lost the race to another run's lists the stored document's hash in the certificate it writes", async () => {
+    const code = await createTemplateProcess();
+    const processId = await finish(code);
+    // The first run is held before it writes its document; a second run writes its own document
+    // and stops at its certificate; then the first run goes on and writes the certificate.
+    const blobs = svc.deps.blobs;
+    const write = blobs.writeBytes.bind(blobs);
+    let release: () => void = () => undefined;
+    let reached: () => void = () => undefined;
+    const atWrite = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    let held = false;
+    let certificateRefused = false;
+    blobs.writeBytes = async (key, bytes, contentType, options) => {
+      if (!held && key.includes('/final/')) {
+        held = true;
+        reached();
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+      } else if (!certificateRefused && key.endsWith('/certificate.pdf')) {
+        certificateRefused = true;
+        throw new Error('the store is down');
+      }
+      return write(key, bytes, contentType, options);
+    };
+    // Renders of the same document can come out byte for byte the same: the second run's differs.
+    const { renderer } = svc.deps;
+    const render = renderer.render.bind(renderer);
+    try {
+      const first = sealProcess(svc.deps, { processId });
+      await atWrite;
+      renderer.render = async (html) => Buffer.concat([await render(html), Buffer.from('% the second run\n')]);
+      await expect(sealProcess(svc.deps, { processId })).rejects.toThrow('the store is down');
+      renderer.render = render;
+      release();
+      expect(await first).toBe(true);
+    } finally {
+      blobs.writeBytes = write;
+      renderer.render = render;
+    }
+    const keys = finalFileKeys(processId, (await stored(code)).documents);
+    const document = await blob(keys.documents[0] ?? '');
+    expect(compact(await blob(keys.certificate))).toContain(sha256(document));
+    for (const row of await listFinalFiles(svc.deps.db, processId)) expect(sha256(await blob(row.file_key))).toBe(row.sha256);
+  });
+
   it('a second run (a job whose lease expired while it sealed) never replaces a final file once written: copies handed out stay verifiable', async () => {
     const code = await createTemplateProcess();
     const processId = await finish(code);

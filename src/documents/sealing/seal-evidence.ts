@@ -152,11 +152,17 @@ function participantFields(participant: ParticipantRow, evidence: SealEvidence):
   return fields;
 }
 
-/** The final files section: the files' hashes exist only once they are sealed, so only the stand-alone certificate lists them. */
-function finalFilesBlocks(locale: SealLocale, finalFiles: FinalFile[] | undefined): CertificateBlock[] {
+/**
+ * The certificate's last section. A final document's copy says where the final files' hashes are;
+ * the stand-alone certificate lists them (`finalFiles`), since they exist only once the documents
+ * are sealed.
+ */
+export function finalFilesSection(locale: SealLocale, finalFiles?: FinalFile[]): CertificateBlock[] {
   const { labels } = locale;
-  if (finalFiles === undefined) return [{ kind: 'paragraph', text: labels.finalFilesElsewhere }];
+  const heading: CertificateBlock = { kind: 'heading', text: labels.finalFiles };
+  if (finalFiles === undefined) return [heading, { kind: 'paragraph', text: labels.finalFilesElsewhere }];
   return [
+    heading,
     {
       kind: 'table',
       columns: [...labels.finalFileColumns],
@@ -172,14 +178,10 @@ function finalFilesBlocks(locale: SealLocale, finalFiles: FinalFile[] | undefine
 }
 
 /**
- * The certificate's content: carried inside each final document, whose last section points at the
- * stand-alone certificate, and the stand-alone certificate, whose last section lists the final
- * files (`finalFiles`) with their hashes. `images` are the signature images ready to draw.
+ * The certificate's content up to its last section (`finalFilesSection`), the same in each final
+ * document and in the stand-alone certificate. `images` are the signature images ready to draw.
  */
-export function certificateBlocks(
-  evidence: SealEvidence,
-  options: { images: ReadonlyMap<string, SignatureImage>; finalFiles?: FinalFile[] },
-): CertificateBlock[] {
+export function certificateBlocks(evidence: SealEvidence, options: { images: ReadonlyMap<string, SignatureImage> }): CertificateBlock[] {
   const { process, locale } = evidence;
   const { labels } = locale;
   const names = new Map(evidence.participants.map((p) => [p.participant_id, p.name]));
@@ -242,7 +244,5 @@ export function certificateBlocks(
     }),
     breakable: [],
   });
-  blocks.push({ kind: 'heading', text: labels.finalFiles });
-  blocks.push(...finalFilesBlocks(locale, options.finalFiles));
   return blocks;
 }

@@ -101,10 +101,8 @@ export async function sealRenderedPdf(pdf: Buffer, options: { certificate: Certi
   return sign(update, options.seal, lastPage(update));
 }
 
-/** The stand-alone certificate: its pages alone, marked, numbered and signed. */
-export async function sealCertificatePdf(options: { certificate: CertificateBlock[]; mark: PageMark; seal: PdfSeal }): Promise<Buffer> {
-  const document = await PDFDocument.create({ updateMetadata: false });
-  await addCertificatePages(document, options.certificate);
+/** The stand-alone certificate: a document holding only its drawn pages, marked, numbered and signed. */
+export async function sealCertificatePdf(document: PDFDocument, options: { mark: PageMark; seal: PdfSeal }): Promise<Buffer> {
   await stampPages(document, document.getPages(), options.mark, ON_RENDERED);
   // Signed by incremental update like every final file, over the saved pages. Without object
   // streams, which pdf-lib would deflate in JavaScript only for the update to read them back.

@@ -1,3 +1,4 @@
+import { PDFDocument } from 'pdf-lib';
 import type { ServiceContext } from '../../context.js';
 import type { ParticipantRow, ProcessDocumentRow, ProcessRow } from '../../db/schema.js';
 import { readBlobBytes, writeOnce } from '../../files/blob-bytes.js';
@@ -11,10 +12,11 @@ import { sha256, signedBytes } from '../document-files.js';
 import { participantLink } from '../notify-participants.js';
 import { deletePreviews } from '../preview/document-preview.js';
 import { findProcessById, listDocuments, listParticipants, listProcessEvents, markSealed } from '../queries.js';
+import { CertificatePages } from './drawing/certificate-pages.js';
 import { prepareSignatureImage, type SignatureImage } from './drawing/signature-image.js';
 import { recordFinalFile } from './final-file-queries.js';
 import { qrModules } from './qr-image.js';
-import { type CertificateBlock, certificateBlocks, type FinalFile, type SealEvidence, signingTrail } from './seal-evidence.js';
+import { type CertificateBlock, certificateBlocks, type FinalFile, finalFilesSection, type SealEvidence, signingTrail } from './seal-evidence.js';
 import { sealTemplateHtml } from './seal-html.js';
 import { sealLocale } from './seal-language.js';
 import { signaturesSection, stampMarkup } from './seal-markup.js';
@@ -71,15 +73,32 @@ interface SealJob {
   evidence: SealEvidence;
   /** The signature images ready to draw, prepared from the start of the seal. */
   images: Promise<Map<string, SignatureImage>>;
-  /** The certificate each final document carries, made once the images are ready. */
-  certificate?: Promise<CertificateBlock[]>;
+  /** The certificate up to its last section, made once the images are ready. */
+  body?: Promise<CertificateBlock[]>;
   mark: PageMark;
   seal: PdfSeal;
 }
 
-function documentCertificate(job: SealJob): Promise<CertificateBlock[]> {
-  job.certificate ??= job.images.then((images) => certificateBlocks(job.evidence, { images }));
-  return job.certificate;
+function certificateBody(job: SealJob): Promise<CertificateBlock[]> {
+  job.body ??= job.images.then((images) => certificateBlocks(job.evidence, { images }));
+  return job.body;
+}
+
+/** The certificate each final document carries: its last section says where the final files' hashes are. */
+async function documentCertificate(job: SealJob): Promise<CertificateBlock[]> {
+  return [...(await certificateBody(job)), ...finalFilesSection(job.evidence.locale)];
+}
+
+/** The stand-alone certificate drawn up to its last section, which lists the final files once they are made. */
+async function standaloneCertificate(job: SealJob): Promise<{ document: PDFDocument; pages: CertificatePages }> {
+  const document = await PDFDocument.create({ updateMetadata: false });
+  return { document, pages: await CertificatePages.start(document, await certificateBody(job)) };
+}
+
+async function finishCertificate(job: SealJob, drawn: { document: PDFDocument; pages: CertificatePages }, finalFiles: FinalFile[]): Promise<Buffer> {
+  await drawn.pages.add(finalFilesSection(job.evidence.locale, finalFiles));
+  drawn.pages.finish();
+  return sealCertificatePdf(drawn.document, { mark: job.mark, seal: job.seal });
 }
 
 /** The sealed copy of one document, carrying the certificate. */
@@ -180,22 +199,40 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
   const write = async (key: string, bytes: Buffer): Promise<string> => record(key, await writeOnce(ctx.blobs, key, bytes, contentTypeOf(key)));
 
   const keys = finalFileKeys(process.id, documents);
-  const finalFiles: FinalFile[] = [];
+  // A rerun finds the certificate written: nothing of it is drawn again.
+  const certificateKept = (await stored(keys.certificate)) !== undefined;
+  // Drawn while Chromium renders the first document.
+  const certificate = certificateKept ? undefined : standaloneCertificate(job);
+  certificate?.catch(() => undefined);
+
+  /**
+   * Each document's final file is written while the next one is made and the certificate finished:
+   * the certificate lists the hash of the bytes this run made, and is made again below when the
+   * store kept another run's file instead.
+   */
+  const files: { final: FinalFile; stored: Promise<string> }[] = [];
   for (const { row: document, bytes, sha256: signedHash } of signed) {
     const key = keys.documents[document.position];
     if (key === undefined) throw new Error(`document ${document.id} has no final key`);
     const file = key.slice(key.lastIndexOf('/') + 1);
     const existing = await stored(key);
     if (existing !== undefined) {
-      finalFiles.push({ document, file, sha256: existing, evidenceAppended: existing !== signedHash });
+      files.push({ final: { document, file, sha256: existing, evidenceAppended: existing !== signedHash }, stored: Promise.resolve(existing) });
       continue;
     }
-    const final = await sealDocument(job, document, bytes);
-    finalFiles.push({ document, file, sha256: await write(key, final.bytes), evidenceAppended: final.evidenceAppended });
+    const sealed = await sealDocument(job, document, bytes);
+    const storedHash = write(key, sealed.bytes);
+    storedHash.catch(() => undefined);
+    files.push({ final: { document, file, sha256: sha256(sealed.bytes), evidenceAppended: sealed.evidenceAppended }, stored: storedHash });
   }
-  if ((await stored(keys.certificate)) === undefined) {
-    const certificate = certificateBlocks(evidence, { images: await job.images, finalFiles });
-    await write(keys.certificate, await sealCertificatePdf({ certificate, mark: job.mark, seal: job.seal }));
+  const made = files.map((file) => file.final);
+  const certificateBytes = certificate && finishCertificate(job, await certificate, made);
+  certificateBytes?.catch(() => undefined);
+  const kept = await Promise.all(files.map((file) => file.stored));
+  if (certificateBytes) {
+    const raced = kept.some((hash, index) => hash !== made[index]?.sha256);
+    const listed = made.map((final, index) => ({ ...final, sha256: kept[index] ?? final.sha256 }));
+    await write(keys.certificate, raced ? await finishCertificate(job, await standaloneCertificate(job), listed) : await certificateBytes);
   }
 
   const sealed = await ctx.db.transaction().execute(async (trx) => {

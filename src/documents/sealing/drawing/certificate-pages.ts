@@ -305,13 +305,37 @@ function* styledTexts(blocks: CertificateBlock[]): Generator<[FaceStyle, string]
 }
 
 /**
- * The evidence certificate drawn on A4 pages added at the end of `document`, with the renderer's
- * margins (the bottom one left to the seal's mark). Drawn here rather than rendered by Chromium: a
- * render of its text took 47 – 56 ms, half of a seal. Answers the pages added.
+ * The evidence certificate drawn on A4 pages added at the end of a document, with the renderer's
+ * margins (the bottom one left to the seal's mark), in parts: what is known first, then what
+ * follows it on the same pages. Drawn here rather than rendered by Chromium: a render of its text
+ * took 47 – 56 ms, half of a seal.
  */
+export class CertificatePages {
+  private constructor(
+    private readonly document: PDFDocument,
+    private readonly drawer: CertificateDrawer,
+  ) {}
+
+  static async start(document: PDFDocument, blocks: CertificateBlock[]): Promise<CertificatePages> {
+    const pages = new CertificatePages(document, new CertificateDrawer(document, await DocumentFaces.for(document, styledTexts(blocks))));
+    for (const block of blocks) pages.drawer.draw(block);
+    return pages;
+  }
+
+  /** Draws `blocks` after what is drawn. */
+  async add(blocks: CertificateBlock[]): Promise<void> {
+    await DocumentFaces.for(this.document, styledTexts(blocks));
+    for (const block of blocks) this.drawer.draw(block);
+  }
+
+  /** Closes the last page; answers the pages added. */
+  finish(): PDFPage[] {
+    this.drawer.finish();
+    return this.drawer.pages;
+  }
+}
+
+/** The certificate's pages added at the end of `document` in one go. */
 export async function addCertificatePages(document: PDFDocument, blocks: CertificateBlock[]): Promise<PDFPage[]> {
-  const drawer = new CertificateDrawer(document, await DocumentFaces.for(document, styledTexts(blocks)));
-  for (const block of blocks) drawer.draw(block);
-  drawer.finish();
-  return drawer.pages;
+  return (await CertificatePages.start(document, blocks)).finish();
 }
