@@ -1,4 +1,4 @@
-import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFInvalidObject, PDFName, PDFNumber, type PDFObject, type PDFPage, PDFRef, PDFString } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFInvalidObject, PDFName, PDFNumber, type PDFObject, type PDFPage, PDFPageTree, PDFRef, PDFString } from 'pdf-lib';
 
 /** Bytes reserved for the CMS signature: the certificate chain and a timestamp token fit with room to spare. */
 export const SIGNATURE_BYTES = 16_384;
@@ -88,12 +88,14 @@ export class IncrementalUpdate {
     const rootRef = this.document.catalog.get(PDFName.of('Pages'));
     const root = this.document.catalog.lookup(PDFName.of('Pages'), PDFDict);
     if (!(rootRef instanceof PDFRef)) throw new Error('the page tree root is not an indirect object');
-    const kids = PDFArray.withContext(context);
-    const node = context.obj({ Type: 'Pages', Parent: rootRef, Kids: kids, Count: pages.length });
+    // A page-tree node pdf-lib knows as one, so the pages hung under it can be drawn on afterwards
+    // (resources are looked up through the parents).
+    const node = PDFPageTree.withContext(context, rootRef);
+    node.set(PDFName.of('Count'), PDFNumber.of(pages.length));
     const nodeRef = context.register(node);
     for (const page of pages) {
       page.node.set(PDFName.of('Parent'), nodeRef);
-      kids.push(context.register(page.node));
+      node.Kids().push(context.register(page.node));
     }
     root.lookup(PDFName.of('Kids'), PDFArray).push(nodeRef);
     const count = root.lookup(PDFName.of('Count'), PDFNumber).asNumber();

@@ -1,12 +1,10 @@
-import { PDFDocument, type PDFPage } from 'pdf-lib';
+import type { PDFDocument, PDFPage } from 'pdf-lib';
 import { IncrementalUpdate } from '../../pdf-signing/incremental-update.js';
 import { OID } from '../../pdf-signing/pki.js';
 import { type DocumentSigner, fillSignature } from '../../pdf-signing/seal-signature.js';
-import { addCertificatePages } from './drawing/certificate-pages.js';
 import { PageCanvas } from './drawing/page-canvas.js';
 import { DocumentFaces, type FaceStyle } from './drawing/text-faces.js';
 import { embedQr, QR_QUIET_MODULES, type QrModules } from './qr-image.js';
-import type { CertificateBlock } from './seal-evidence.js';
 
 /** How a final PDF is signed: by whom, when (the signature dictionary's /M) and with what words. */
 export interface PdfSeal {
@@ -90,14 +88,16 @@ async function sign(update: IncrementalUpdate, seal: PdfSeal, page: PDFPage): Pr
 }
 
 /**
- * A template document as the renderer made it, followed by the certificate's pages, marked on
- * every page (numbered through the whole file) and signed.
+ * A template document as the renderer made it, followed by a copy of the certificate's pages
+ * (`certificate`, a document holding only them), marked on every page (numbered through the whole
+ * file) and signed.
  */
-export async function sealRenderedPdf(pdf: Buffer, options: { certificate: CertificateBlock[]; mark: PageMark; seal: PdfSeal }): Promise<Buffer> {
+export async function sealRenderedPdf(pdf: Buffer, options: { certificate: PDFDocument; mark: PageMark; seal: PdfSeal }): Promise<Buffer> {
   const update = await IncrementalUpdate.open(pdf);
   if (!update) throw new Error('the renderer produced a PDF that cannot be read');
-  await addCertificatePages(update.document, options.certificate);
-  await stampPages(update.document, update.document.getPages(), options.mark, ON_RENDERED);
+  const { document } = update;
+  for (const page of await document.copyPages(options.certificate, options.certificate.getPageIndices())) document.addPage(page);
+  await stampPages(document, document.getPages(), options.mark, ON_RENDERED);
   return sign(update, options.seal, lastPage(update));
 }
 
@@ -118,20 +118,14 @@ export async function sealCertificatePdf(document: PDFDocument, options: { mark:
  * on signed pages would be a change after signing). Undefined when the PDF cannot be opened
  * (encrypted or damaged): the caller keeps it as it is.
  */
-export async function sealUploadedPdf(
-  original: Buffer,
-  options: { certificate: CertificateBlock[]; mark: PageMark; seal: PdfSeal },
-): Promise<Buffer | undefined> {
+export async function sealUploadedPdf(original: Buffer, options: { certificate: PDFDocument; mark: PageMark; seal: PdfSeal }): Promise<Buffer | undefined> {
   const update = await IncrementalUpdate.open(original);
   if (!update) return undefined;
   if (!update.alreadySigned) {
     await stampPages(update.document, update.document.getPages(), { qr: options.mark.qr, lines: options.mark.lines }, ON_UPLOADED);
   }
-  // The certificate's pages are new, never under an earlier signature: they always get the mark,
-  // drawn before they are copied (pdf-lib cannot draw on a page hung under the appended node).
-  const certificate = await PDFDocument.create({ updateMetadata: false });
-  await addCertificatePages(certificate, options.certificate);
-  await stampPages(certificate, certificate.getPages(), options.mark, ON_RENDERED);
-  const appended = await update.appendPages(certificate);
+  // The certificate's pages are new, never under an earlier signature: they always get the mark.
+  const appended = await update.appendPages(options.certificate);
+  await stampPages(update.document, appended, options.mark, ON_RENDERED);
   return sign(update, options.seal, appended.at(-1) ?? lastPage(update));
 }

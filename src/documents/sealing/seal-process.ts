@@ -12,7 +12,7 @@ import { sha256, signedBytes } from '../document-files.js';
 import { participantLink } from '../notify-participants.js';
 import { deletePreviews } from '../preview/document-preview.js';
 import { findProcessById, listDocuments, listParticipants, listProcessEvents, markSealed } from '../queries.js';
-import { CertificatePages } from './drawing/certificate-pages.js';
+import { addCertificatePages, CertificatePages } from './drawing/certificate-pages.js';
 import { prepareSignatureImage, type SignatureImage } from './drawing/signature-image.js';
 import { recordFinalFile } from './final-file-queries.js';
 import { qrModules } from './qr-image.js';
@@ -75,6 +75,8 @@ interface SealJob {
   images: Promise<Map<string, SignatureImage>>;
   /** The certificate up to its last section, made once the images are ready. */
   body?: Promise<CertificateBlock[]>;
+  /** The certificate's pages every final document carries a copy of, drawn once. */
+  certificate?: Promise<PDFDocument>;
   mark: PageMark;
   seal: PdfSeal;
 }
@@ -84,9 +86,17 @@ function certificateBody(job: SealJob): Promise<CertificateBlock[]> {
   return job.body;
 }
 
-/** The certificate each final document carries: its last section says where the final files' hashes are. */
-async function documentCertificate(job: SealJob): Promise<CertificateBlock[]> {
-  return [...(await certificateBody(job)), ...finalFilesSection(job.evidence.locale)];
+/**
+ * The certificate each final document carries, whose last section says where the final files'
+ * hashes are: drawn once, in a document of its own, and its pages copied into each final file.
+ */
+function documentCertificate(job: SealJob): Promise<PDFDocument> {
+  job.certificate ??= (async () => {
+    const document = await PDFDocument.create({ updateMetadata: false });
+    await addCertificatePages(document, [...(await certificateBody(job)), ...finalFilesSection(job.evidence.locale)]);
+    return document;
+  })();
+  return job.certificate;
 }
 
 /** The stand-alone certificate drawn up to its last section, which lists the final files once they are made. */
@@ -204,6 +214,7 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
   // Drawn while Chromium renders the first document.
   const certificate = certificateKept ? undefined : standaloneCertificate(job);
   certificate?.catch(() => undefined);
+  if (!certificateKept) documentCertificate(job).catch(() => undefined);
 
   /**
    * Each document's final file is written while the next one is made and the certificate finished:
