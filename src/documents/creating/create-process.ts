@@ -6,7 +6,7 @@ import { ApiError, badRequest } from '../../http/errors.js';
 import { newCode, newObjectId, newToken } from '../../ids.js';
 import { checkCreation } from '../../organizations/creation-checks.js';
 import { normalizeEmail } from '../../organizations/organizations.js';
-import { lockTemplate } from '../../templates/queries.js';
+import { lockTemplateExists } from '../../templates/queries.js';
 import { findTemplate } from '../../templates/read-templates.js';
 import type { TemplateBody } from '../../templates/schemas.js';
 import { parseBody } from '../../templates/template-document.js';
@@ -264,7 +264,7 @@ export async function createSigningProcess(ctx: ServiceContext, options: { organ
       // Locked so a template delete cannot slip between these checks and the insert.
       const templateIds = new Set(documents.flatMap((d) => (d.row.template_id ? [d.row.template_id] : [])));
       for (const id of templateIds) {
-        if (!(await lockTemplate(trx, ctx.dialect, organizationId, id))) throw badRequest('TEMPLATE_NOT_FOUND');
+        if (!(await lockTemplateExists(trx, ctx.dialect, organizationId, id))) throw badRequest('TEMPLATE_NOT_FOUND');
       }
       await insertProcess(trx, process);
       await insertDocuments(
