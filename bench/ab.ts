@@ -72,7 +72,7 @@ async function main(): Promise<void> {
     say(table(['creation', 'A created/s', 'B created/s', 'B/A created', 'B/A created per CPU s', 'B/A delivered', ''], rows));
     say(
       `(${ROUNDS} rounds of ${SLICE_SECONDS} s, A and B in turns; B/A is the median of the rounds' ratios; ` +
-        "created per CPU s counts the server process's CPU time during each slice, deliveries under way included)",
+        "created per CPU s counts the server process's CPU time from each slice's start until its outbox is drained)",
     );
   } finally {
     for (const side of SIDES) {

@@ -64,7 +64,10 @@ export interface CreationRuns {
   created: Run;
   /** Messages delivered from the slice's start until the outbox was drained. */
   delivered: Run;
-  /** The creations answered over the server's CPU seconds during the slice (deliveries under way included); undefined without /proc. */
+  /**
+   * The creations answered over the server's CPU seconds from the slice's start until the outbox was
+   * drained, so every slice pays for all of its invitations; undefined without /proc.
+   */
   cpu?: Run;
 }
 
@@ -75,8 +78,8 @@ export async function creationSlice(server: Server, store: StoreName, creation: 
   const started = performance.now();
   const cpuBefore = cpuSecondsOf(server.child);
   const created = await run(creation === 'veriface' ? verifaceOptions(address) : processOptions(address, creation), seconds);
-  const cpuAfter = cpuSecondsOf(server.child);
   const delivered = await drain(server, store);
+  const cpuAfter = cpuSecondsOf(server.child);
   return {
     created,
     delivered: { ok: delivered, seconds: (performance.now() - started) / 1000, problems: [] },
