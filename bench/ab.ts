@@ -39,32 +39,41 @@ async function main(): Promise<void> {
     const rows: string[][] = [];
     for (const creation of creations) {
       const delivered: Record<Side, Run[]> = { A: [], B: [] };
+      const cpu: Record<Side, Run[]> = { A: [], B: [] };
       const slice = async (side: Side, seconds: number): Promise<Run> => {
         const runs = await creationSlice(serverOf(side), 'service', creation, seconds);
         delivered[side].push(runs.delivered);
+        if (runs.cpu) cpu[side].push(runs.cpu);
         return runs.created;
       };
       for (const side of SIDES) await slice(side, SLICE_SECONDS);
-      delivered.A.length = 0;
-      delivered.B.length = 0;
+      for (const side of SIDES) {
+        delivered[side].length = 0;
+        cpu[side].length = 0;
+      }
       const runs = await inTurns(SIDES, ROUNDS, (side) => slice(side, SLICE_SECONDS));
       const a = runs.get('A') ?? [];
       const b = runs.get('B') ?? [];
       const created = figure(b, a);
       const invitations = figure(delivered.B, delivered.A);
+      const perCpu = cpu.B.length === ROUNDS && cpu.A.length === ROUNDS ? number(figure(cpu.B, cpu.A).ratio, 2) : '';
       rows.push([
         CREATION_LABEL[creation as Creation],
         number(figure(a, a).perSecond),
         number(created.perSecond),
         number(created.ratio, 2),
+        perCpu,
         number(invitations.ratio, 2),
         created.problems.length > 0 ? `ERROR: ${[...new Set(created.problems)].join('; ')}` : '',
       ]);
-      say(`${creation}: B/A ${number(created.ratio, 2)}`);
+      say(`${creation}: B/A ${number(created.ratio, 2)}${perCpu === '' ? '' : `, per CPU second ${perCpu}`}`);
     }
     say('');
-    say(table(['creation', 'A created/s', 'B created/s', 'B/A created', 'B/A delivered', ''], rows));
-    say(`(${ROUNDS} rounds of ${SLICE_SECONDS} s, A and B in turns; B/A is the median of the rounds' ratios)`);
+    say(table(['creation', 'A created/s', 'B created/s', 'B/A created', 'B/A created per CPU s', 'B/A delivered', ''], rows));
+    say(
+      `(${ROUNDS} rounds of ${SLICE_SECONDS} s, A and B in turns; B/A is the median of the rounds' ratios; ` +
+        "created per CPU s counts the server process's CPU time from each slice's start until its outbox is drained)",
+    );
   } finally {
     for (const side of SIDES) {
       const server = servers[side];

@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import type autocannon from 'autocannon';
 import { contractAnswers } from './contract-template.js';
-import { drain, PREFIX, type Run, run, type Server } from './load.js';
+import { cpuSecondsOf, drain, PREFIX, type Run, run, type Server } from './load.js';
 import { ANSWERS, type ProcessTemplate, type StoreAddress, type StoreName, verifaceBody } from './protocol.js';
 
 export const CREATIONS = ['sample', 'contract', 'veriface'] as const;
@@ -64,6 +64,11 @@ export interface CreationRuns {
   created: Run;
   /** Messages delivered from the slice's start until the outbox was drained. */
   delivered: Run;
+  /**
+   * The creations answered over the server's CPU seconds from the slice's start until the outbox was
+   * drained, so every slice pays for all of its invitations; undefined without /proc.
+   */
+  cpu?: Run;
 }
 
 /** One slice of `creation` on `store`, then the outbox drained. */
@@ -71,7 +76,13 @@ export async function creationSlice(server: Server, store: StoreName, creation: 
   const address = server.stores[store];
   if (!address) throw new Error(`the server runs no ${store} store`);
   const started = performance.now();
+  const cpuBefore = cpuSecondsOf(server.child);
   const created = await run(creation === 'veriface' ? verifaceOptions(address) : processOptions(address, creation), seconds);
   const delivered = await drain(server, store);
-  return { created, delivered: { ok: delivered, seconds: (performance.now() - started) / 1000, problems: [] } };
+  const cpuAfter = cpuSecondsOf(server.child);
+  return {
+    created,
+    delivered: { ok: delivered, seconds: (performance.now() - started) / 1000, problems: [] },
+    ...(cpuBefore === undefined || cpuAfter === undefined ? {} : { cpu: { ok: created.ok, seconds: cpuAfter - cpuBefore, problems: [] } }),
+  };
 }

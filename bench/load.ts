@@ -3,6 +3,7 @@
  * taken in turns, and figures as medians of each round's ratio.
  */
 import { type ChildProcess, fork } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { type ChildMessage, type DrainCommand, isChildMessage, type SeedCommand, type StoreAddress, type StoreName } from './protocol.js';
@@ -61,6 +62,28 @@ export async function startServer(options: { dataDir: string; profileDir?: strin
   });
   if (ready.type !== 'ready') throw new Error(`expected the server to be ready, got ${ready.type}`);
   return { child, bareUrl: ready.bareUrl, stores: ready.stores, delivered: {} };
+}
+
+// The kernel's unit for a process's CPU times in /proc (USER_HZ), 100 on every Linux build in use.
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * CPU seconds (user and system, all threads) the process has used so far, read from /proc; undefined
+ * where there is no /proc. The machine is shared, so a slice's rate moves with whatever else runs;
+ * the server's CPU time for each creation moves much less, as time spent waiting for a core or the
+ * disk is not counted.
+ */
+export function cpuSecondsOf(child: ChildProcess): number | undefined {
+  if (child.pid === undefined) return undefined;
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // The fields after the command name (in parentheses, which may hold spaces) start at the third: utime is the 14th, stime the 15th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
 }
 
 export function storeOf(server: Server, name: StoreName): StoreAddress {

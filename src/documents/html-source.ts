@@ -177,11 +177,21 @@ export class HtmlSource {
     return `<${tagName}${attrs.join('')}${raw.endsWith('/>') ? ' /' : ''}>`;
   }
 
-  /** The whole document with the edits made. They must not overlap: they apply from the end, so each one's offsets still hold. */
+  /**
+   * The whole document with the edits made. They must not overlap. Each edit is placed as if they
+   * applied from the end (of two at the same place, the later given comes first), but the output is
+   * joined once from the untouched stretches and the edits' texts: splicing the string once per
+   * edit copied the whole document for every edit (30 copies of 40 KB for a contract's answers).
+   */
   edited(edits: readonly SourceEdit[]): string {
-    const ordered = [...edits].sort((a, b) => b.start - a.start || b.end - a.end);
-    let output = this.text;
-    for (const edit of ordered) output = output.slice(0, edit.start) + edit.text + output.slice(edit.end);
-    return this.bom + output;
+    const fromTheStart = [...edits].sort((a, b) => b.start - a.start || b.end - a.end).reverse();
+    const parts = [this.bom];
+    let copied = 0;
+    for (const edit of fromTheStart) {
+      parts.push(this.text.slice(copied, edit.start), edit.text);
+      copied = edit.end;
+    }
+    parts.push(this.text.slice(copied));
+    return parts.join('');
   }
 }

@@ -42,6 +42,23 @@ const templateForUpdate = reusableQuery((db, p: { id: string; organizationId: st
   db.selectFrom('templates').selectAll().where('id', '=', p.id).where('organization_id', '=', p.organizationId).forUpdate(),
 );
 
+const templateIdForUpdate = reusableQuery((db, p: { id: string; organizationId: string }) =>
+  db.selectFrom('templates').select('id').where('id', '=', p.id).where('organization_id', '=', p.organizationId).forUpdate(),
+);
+
+const templateIdOfOrganization = reusableQuery((db, p: { id: string; organizationId: string }) =>
+  db.selectFrom('templates').select('id').where('id', '=', p.id).where('organization_id', '=', p.organizationId),
+);
+
+/**
+ * Whether the template is there, locked as `lockTemplate` locks it, for callers that need only that:
+ * the row holds the whole template body (kilobytes of questions), read into a string for nothing.
+ */
+export async function lockTemplateExists(db: Db, dialect: Dialect, organizationId: string, id: string): Promise<boolean> {
+  const rows = dialect === 'postgres' ? await templateIdForUpdate(db, { id, organizationId }) : await templateIdOfOrganization(db, { id, organizationId });
+  return rows.length > 0;
+}
+
 const templateIds = reusableQuery((db, p: { id: string }) => db.selectFrom('templates').select('id').where('id', '=', p.id));
 
 export async function templateExists(db: Db, id: string): Promise<boolean> {

@@ -6,10 +6,9 @@ import { ApiError, badRequest } from '../../http/errors.js';
 import { newCode, newObjectId, newToken } from '../../ids.js';
 import { checkCreation } from '../../organizations/creation-checks.js';
 import { normalizeEmail } from '../../organizations/organizations.js';
-import { lockTemplate } from '../../templates/queries.js';
+import { lockTemplateExists } from '../../templates/queries.js';
 import { findTemplate } from '../../templates/read-templates.js';
 import type { TemplateBody } from '../../templates/schemas.js';
-import { parseBody } from '../../templates/template-document.js';
 import { DOCUMENT_URL_LIFETIME_SECONDS, documentFileKey, looksLikePdf, sha256 } from '../document-files.js';
 import { type EffectiveValidations, resolveValidations } from '../identity-validations.js';
 import { nextReminderAt } from '../lifecycle/process-sweeps.js';
@@ -19,6 +18,7 @@ import { insertDocuments, insertParticipants, insertProcess } from '../queries.j
 import { type Answer, PROCESS_CODE_LENGTH, type ProcessFieldsInput, type SignerInput } from '../schemas.js';
 import { fillTemplateHtml } from './fill-template-html.js';
 import { resolveAnswers } from './template-answers.js';
+import { parsedTemplateBody } from './template-body.js';
 import { parsedTemplateHtml } from './template-html.js';
 import { signersFromTemplate } from './template-signers.js';
 
@@ -95,7 +95,7 @@ async function prepareDocument(
   }
   const template = await findTemplate(ctx, options.organizationId, draft.templateId);
   if (!template) throw badRequest('TEMPLATE_NOT_FOUND');
-  const body = parseBody(template);
+  const body = parsedTemplateBody(ctx, template);
   const resolved = resolveAnswers(body, draft.data);
   if (!resolved.ok) throw badRequest(answerMessage(resolved.message));
   const html = await parsedTemplateHtml(ctx, template);
@@ -264,7 +264,7 @@ export async function createSigningProcess(ctx: ServiceContext, options: { organ
       // Locked so a template delete cannot slip between these checks and the insert.
       const templateIds = new Set(documents.flatMap((d) => (d.row.template_id ? [d.row.template_id] : [])));
       for (const id of templateIds) {
-        if (!(await lockTemplate(trx, ctx.dialect, organizationId, id))) throw badRequest('TEMPLATE_NOT_FOUND');
+        if (!(await lockTemplateExists(trx, ctx.dialect, organizationId, id))) throw badRequest('TEMPLATE_NOT_FOUND');
       }
       await insertProcess(trx, process);
       await insertDocuments(

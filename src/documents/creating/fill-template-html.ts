@@ -1,7 +1,17 @@
 import type { Question, TemplateBody } from '../../templates/schemas.js';
 import { escapeHtml } from '../../text/escape-html.js';
 import { spanishDate } from '../../text/spanish-dates.js';
-import { attribute, type Element, HTML_NAMESPACE, HtmlSource, isElement, NO_MARKUP_CONTENT, type ParentNode, type SourceEdit } from '../html-source.js';
+import {
+  attribute,
+  type Element,
+  HTML_NAMESPACE,
+  HtmlSource,
+  isElement,
+  NO_MARKUP_CONTENT,
+  type ParentNode,
+  type SourceEdit,
+  type SourceRange,
+} from '../html-source.js';
 import { isCalendarDate, isImageDataUri } from './template-answers.js';
 
 /** Names filled when the process is sealed, never from answers. */
@@ -114,11 +124,6 @@ function isSignaturePlaceholder(element: Element): boolean {
   return classes?.split(/[ \t\n\f\r]+/).includes(SIGNATURE_PLACEHOLDER) === true;
 }
 
-interface Candidate {
-  element: Element;
-  markup: string;
-}
-
 /** Of edits that overlap, the one that starts first and reaches furthest: a nested name goes with its parent's content. */
 function outermost(edits: readonly SourceEdit[]): SourceEdit[] {
   const ordered = [...edits].sort((a, b) => a.start - b.start || b.end - a.end);
@@ -132,62 +137,50 @@ function outermost(edits: readonly SourceEdit[]): SourceEdit[] {
   return kept;
 }
 
-/**
- * Fills a parsed document by editing its source text: only the contents of filled elements and the
- * start tags of toggled clausula elements change, every other byte of the document stays as it was.
- */
-class Filler {
-  private readonly edits: SourceEdit[] = [];
-  private readonly candidates: Candidate[] = [];
+/** An element that answers can change: named, not reserved, outside every signature placeholder. */
+interface NamedElement {
+  name: string;
+  element: Element;
+  /** The source of its content when a fill may replace it (see `contentRange`), else undefined. */
+  content: SourceRange | undefined;
+}
 
-  constructor(
-    private readonly html: HtmlSource,
-    private readonly work: Plan,
-  ) {}
+/** Where an element's content is written, unless that source is not exactly its children (then it is never filled). */
+function contentRange(html: HtmlSource, element: Element): SourceRange | undefined {
+  const location = element.sourceCodeLocation;
+  const startTag = location?.startTag;
+  if (!location || !startTag || NO_MARKUP_CONTENT.has(element.tagName)) return undefined;
+  const selfClosing = html.text.slice(startTag.startOffset, startTag.endOffset).endsWith('/>');
+  if (selfClosing && element.namespaceURI !== HTML_NAMESPACE) return undefined;
+  const range = { start: startTag.endOffset, end: location.endTag?.startOffset ?? location.endOffset };
+  if (range.end < range.start || !html.holdsExactly(range, element)) return undefined;
+  return range;
+}
 
-  run(): string {
-    this.visit(this.html.document, false);
-    // Fills are added after every toggle, so that of two edits of the same range the toggle is kept.
-    for (const candidate of this.candidates) this.fill(candidate);
-    return this.html.edited(outermost(this.edits));
-  }
-
-  private visit(parent: ParentNode, inPlaceholder: boolean): void {
-    for (const node of parent.childNodes) {
-      if (!isElement(node)) continue;
-      // A template's content is inert (it lives in `content`, not `childNodes`), as in a browser.
-      const placeholder = inPlaceholder || isSignaturePlaceholder(node);
-      const name = attribute(node, 'name');
-      if (!placeholder && name !== undefined && !RESERVED_NAMES.has(name)) {
-        const show = this.work.toggles.get(name);
-        const toggle = show === undefined ? undefined : this.html.hiddenEdit(node, !show);
-        if (toggle) this.edits.push(toggle);
-        const markup = this.work.fills.get(name);
-        if (markup !== undefined && node.sourceCodeLocation) this.candidates.push({ element: node, markup });
-      }
-      this.visit(node, placeholder);
+/** The elements answers can change, in document order. */
+function namedElements(html: HtmlSource, parent: ParentNode, inPlaceholder: boolean, out: NamedElement[] = []): NamedElement[] {
+  for (const node of parent.childNodes) {
+    if (!isElement(node)) continue;
+    // A template's content is inert (it lives in `content`, not `childNodes`), as in a browser.
+    const placeholder = inPlaceholder || isSignaturePlaceholder(node);
+    const name = attribute(node, 'name');
+    if (!placeholder && name !== undefined && !RESERVED_NAMES.has(name)) {
+      out.push({ name, element: node, content: contentRange(html, node) });
     }
+    namedElements(html, node, placeholder, out);
   }
-
-  /** Replaces the content of an element, unless the source of that content is not exactly its children. */
-  private fill({ element, markup }: Candidate): void {
-    const location = element.sourceCodeLocation;
-    const startTag = location?.startTag;
-    if (!location || !startTag || NO_MARKUP_CONTENT.has(element.tagName)) return;
-    const selfClosing = this.html.text.slice(startTag.startOffset, startTag.endOffset).endsWith('/>');
-    if (selfClosing && element.namespaceURI !== HTML_NAMESPACE) return;
-    const range = { start: startTag.endOffset, end: location.endTag?.startOffset ?? location.endOffset };
-    if (range.end < range.start || !this.html.holdsExactly(range, element)) return;
-    this.edits.push({ ...range, text: markup });
-  }
+  return out;
 }
 
 /**
  * A Complete HTML parsed for filling. Filling only reads the parse, so one parse serves every
- * process created from the same HTML (src/documents/creating/template-html.ts keeps it).
+ * process created from the same HTML (src/documents/creating/template-html.ts keeps it). Which
+ * elements answers can change, and which of their contents may be replaced, depends on the HTML
+ * alone, so it is found here once: a fill then edits those elements without walking the document.
  */
 export class ParsedCompleteHtml {
   readonly source: HtmlSource;
+  readonly named: readonly NamedElement[];
   /** What the parse holds in memory: about 20 bytes for each character of the text, measured on a 40 KB contract. */
   readonly memoryBytes: number;
 
@@ -195,12 +188,32 @@ export class ParsedCompleteHtml {
     // Template contents are not counted: a template named for an answer has its content replaced whole
     // even when the parser found it unclosed or misnested, as filling has always done.
     this.source = new HtmlSource(html, { countTemplateContents: false });
+    this.named = namedElements(this.source, this.source.document, false);
     this.memoryBytes = 20 * html.length;
   }
+}
+
+/**
+ * Fills a parsed document by editing its source text: only the contents of filled elements and the
+ * start tags of toggled clausula elements change, every other byte of the document stays as it was.
+ */
+function fill(parsed: ParsedCompleteHtml, work: Plan): string {
+  const edits: SourceEdit[] = [];
+  for (const { name, element } of parsed.named) {
+    const show = work.toggles.get(name);
+    const toggle = show === undefined ? undefined : parsed.source.hiddenEdit(element, !show);
+    if (toggle) edits.push(toggle);
+  }
+  // Fills are added after every toggle, so that of two edits of the same range the toggle is kept.
+  for (const { name, content } of parsed.named) {
+    const markup = work.fills.get(name);
+    if (markup !== undefined && content) edits.push({ ...content, text: markup });
+  }
+  return parsed.source.edited(outermost(edits));
 }
 
 /** The Complete HTML with every answer in place, as REFERENCE 2.5 describes. */
 export function fillTemplateHtml(options: { html: string | ParsedCompleteHtml; body: TemplateBody; answers: Record<string, string> }): string {
   const parsed = typeof options.html === 'string' ? new ParsedCompleteHtml(options.html) : options.html;
-  return new Filler(parsed.source, plan(options.body, options.answers)).run();
+  return fill(parsed, plan(options.body, options.answers));
 }
