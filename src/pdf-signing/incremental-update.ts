@@ -1,4 +1,17 @@
-import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFInvalidObject, PDFName, PDFNumber, type PDFObject, type PDFPage, PDFPageTree, PDFRef, PDFString } from 'pdf-lib';
+import {
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFHexString,
+  PDFInvalidObject,
+  PDFName,
+  PDFNumber,
+  type PDFObject,
+  type PDFPage,
+  PDFPageTree,
+  PDFRef,
+  PDFString,
+} from 'pdf-lib';
 
 /** Bytes reserved for the CMS signature: the certificate chain and a timestamp token fit with room to spare. */
 export const SIGNATURE_BYTES = 16_384;
@@ -38,6 +51,69 @@ function largestObjectNumber(pdf: Buffer): number {
   for (const match of text.matchAll(/\/Size\s+(\d+)/g)) largest = Math.max(largest, Number(match[1]) - 1);
   for (const match of text.matchAll(/(?:^|[\r\n\s])(\d+)\s+\d+\s+obj\b/g)) largest = Math.max(largest, Number(match[1]));
   return largest;
+}
+
+/** What the signature dictionary says besides the signature itself. */
+export interface SignaturePlaceholder {
+  page: PDFPage;
+  fieldName: string;
+  signerName: string;
+  reason: string;
+  location: string;
+  signedAt: Date;
+  /** Written as plain ASCII (a URL), so it can be read back from the bytes of a changed copy. */
+  contactInfo?: string;
+}
+
+/**
+ * An invisible signature field on `page` whose value is a signature dictionary with a ByteRange
+ * and Contents placeholder, the form @signpdf/signpdf fills: in an incremental update, or in a
+ * document the service makes whole.
+ */
+export function addSignaturePlaceholder(document: PDFDocument, options: SignaturePlaceholder): void {
+  const context = document.context;
+  const text = (value: string) => PDFHexString.fromText(value).toString();
+  const dictionary = [
+    '<<',
+    '/Type /Sig',
+    '/Filter /Adobe.PPKLite',
+    '/SubFilter /ETSI.CAdES.detached',
+    BYTE_RANGE_PLACEHOLDER,
+    `/Contents <${'0'.repeat(SIGNATURE_BYTES * 2)}>`,
+    `/M ${PDFString.of(pdfDate(options.signedAt)).toString()}`,
+    `/Name ${text(options.signerName)}`,
+    `/Reason ${text(options.reason)}`,
+    `/Location ${text(options.location)}`,
+    ...(options.contactInfo === undefined ? [] : [`/ContactInfo (${options.contactInfo.replace(/[^\x21-\x7e]|[()\\]/g, (c) => encodeURIComponent(c))})`]),
+    '>>',
+  ].join('\n');
+  const signatureRef = context.register(PDFInvalidObject.of(Buffer.from(dictionary, 'latin1')));
+  const pageRef = context.getObjectRef(options.page.node);
+  const widget = context.obj({
+    Type: 'Annot',
+    Subtype: 'Widget',
+    FT: 'Sig',
+    // Print and locked: an invisible field that cannot be moved or deleted.
+    F: 132,
+    Rect: [0, 0, 0, 0],
+    T: PDFHexString.fromText(options.fieldName),
+    V: signatureRef,
+    ...(pageRef ? { P: pageRef } : {}),
+  });
+  const widgetRef = context.register(widget);
+  const annots = options.page.node.Annots();
+  if (annots) annots.push(widgetRef);
+  else options.page.node.set(PDFName.of('Annots'), context.obj([widgetRef]));
+
+  const catalog = document.catalog;
+  const existing = catalog.lookupMaybe(PDFName.of('AcroForm'), PDFDict);
+  const form = existing ?? context.obj({});
+  if (!existing) catalog.set(PDFName.of('AcroForm'), context.register(form));
+  const fields = form.lookupMaybe(PDFName.of('Fields'), PDFArray);
+  if (fields) fields.push(widgetRef);
+  else form.set(PDFName.of('Fields'), context.obj([widgetRef]));
+  // SignaturesExist and AppendOnly: viewers must keep further changes incremental.
+  form.set(PDFName.of('SigFlags'), PDFNumber.of(3));
 }
 
 /**
@@ -103,63 +179,9 @@ export class IncrementalUpdate {
     return pages;
   }
 
-  /**
-   * An invisible signature field on `page` whose value is a signature dictionary with a ByteRange
-   * and Contents placeholder, the form @signpdf/signpdf fills.
-   */
-  addSignaturePlaceholder(options: {
-    page: PDFPage;
-    fieldName: string;
-    signerName: string;
-    reason: string;
-    location: string;
-    signedAt: Date;
-    /** Written as plain ASCII (a URL), so it can be read back from the bytes of a changed copy. */
-    contactInfo?: string;
-  }): void {
-    const context = this.document.context;
-    const text = (value: string) => PDFHexString.fromText(value).toString();
-    const dictionary = [
-      '<<',
-      '/Type /Sig',
-      '/Filter /Adobe.PPKLite',
-      '/SubFilter /ETSI.CAdES.detached',
-      BYTE_RANGE_PLACEHOLDER,
-      `/Contents <${'0'.repeat(SIGNATURE_BYTES * 2)}>`,
-      `/M ${PDFString.of(pdfDate(options.signedAt)).toString()}`,
-      `/Name ${text(options.signerName)}`,
-      `/Reason ${text(options.reason)}`,
-      `/Location ${text(options.location)}`,
-      ...(options.contactInfo === undefined ? [] : [`/ContactInfo (${options.contactInfo.replace(/[^\x21-\x7e]|[()\\]/g, (c) => encodeURIComponent(c))})`]),
-      '>>',
-    ].join('\n');
-    const signatureRef = context.register(PDFInvalidObject.of(Buffer.from(dictionary, 'latin1')));
-    const pageRef = context.getObjectRef(options.page.node);
-    const widget = context.obj({
-      Type: 'Annot',
-      Subtype: 'Widget',
-      FT: 'Sig',
-      // Print and locked: an invisible field that cannot be moved or deleted.
-      F: 132,
-      Rect: [0, 0, 0, 0],
-      T: PDFHexString.fromText(options.fieldName),
-      V: signatureRef,
-      ...(pageRef ? { P: pageRef } : {}),
-    });
-    const widgetRef = context.register(widget);
-    const annots = options.page.node.Annots();
-    if (annots) annots.push(widgetRef);
-    else options.page.node.set(PDFName.of('Annots'), context.obj([widgetRef]));
-
-    const catalog = this.document.catalog;
-    const existing = catalog.lookupMaybe(PDFName.of('AcroForm'), PDFDict);
-    const form = existing ?? context.obj({});
-    if (!existing) catalog.set(PDFName.of('AcroForm'), context.register(form));
-    const fields = form.lookupMaybe(PDFName.of('Fields'), PDFArray);
-    if (fields) fields.push(widgetRef);
-    else form.set(PDFName.of('Fields'), context.obj([widgetRef]));
-    // SignaturesExist and AppendOnly: viewers must keep further changes incremental.
-    form.set(PDFName.of('SigFlags'), PDFNumber.of(3));
+  /** See `addSignaturePlaceholder`: the field added to this update. */
+  addSignaturePlaceholder(options: SignaturePlaceholder): void {
+    addSignaturePlaceholder(this.document, options);
   }
 
   /** The original bytes followed by the update: every object that changed or is new, its xref and trailer. */

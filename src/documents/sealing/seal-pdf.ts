@@ -1,10 +1,10 @@
 import type { PDFDocument, PDFPage } from 'pdf-lib';
-import { IncrementalUpdate } from '../../pdf-signing/incremental-update.js';
+import { addSignaturePlaceholder, IncrementalUpdate, type SignaturePlaceholder } from '../../pdf-signing/incremental-update.js';
 import { OID } from '../../pdf-signing/pki.js';
 import { type DocumentSigner, fillSignature } from '../../pdf-signing/seal-signature.js';
 import { PageCanvas } from './drawing/page-canvas.js';
 import { DocumentFaces, type FaceStyle } from './drawing/text-faces.js';
-import { embedQr, QR_QUIET_MODULES, type QrModules } from './qr-image.js';
+import { embedQr, QR_QUIET_MODULES, type QrModules, qrModules } from './qr-image.js';
 
 /** How a final PDF is signed: by whom, when (the signature dictionary's /M) and with what words. */
 export interface PdfSeal {
@@ -22,10 +22,11 @@ export interface PdfSeal {
  * and, on pages the service rendered, the page number.
  */
 export interface PageMark {
-  qr: QrModules;
+  /** What the QR code holds: the document's /verify address. */
+  url: string;
   lines: string[];
-  /** `Página 2 de 5`: drawn at the right only on rendered pages, whose bottom margin is kept free. */
-  pageNumber?: (page: number, pages: number) => string;
+  /** `Página 2 de 5`: drawn at the right only on the pages the service laid out, whose bottom margin is kept free. */
+  pageNumber: (page: number, pages: number) => string;
 }
 
 /**
@@ -33,8 +34,8 @@ export interface PageMark {
  * margin, aligned with the text. `size` is the side of the code's modules; its quiet zone is
  * around it.
  */
-const ON_UPLOADED = { left: 10, bottom: 10, size: 34, right: 10 };
-const ON_RENDERED = { left: 42.5, bottom: 12, size: 40, right: 42.5 };
+const ON_UPLOADED = { left: 10, bottom: 10, size: 34, right: 10, numbered: false };
+const ON_RENDERED = { left: 42.5, bottom: 12, size: 40, right: 42.5, numbered: true };
 const MARK_TEXT_SIZE = 6;
 const MARK_INK = 0.25;
 
@@ -45,16 +46,28 @@ function lastPage(update: IncrementalUpdate): PDFPage {
   return page;
 }
 
+/** Each mark's QR code, made when the first page is marked (after the render it need not delay) and shared by every file. */
+const qrCodes = new WeakMap<PageMark, QrModules>();
+function qrOf(mark: PageMark): QrModules {
+  let modules = qrCodes.get(mark);
+  if (!modules) {
+    modules = qrModules(mark.url);
+    qrCodes.set(mark, modules);
+  }
+  return modules;
+}
+
 /** The mark over what the pages show, in their bottom-left corner (and their number at the right). */
 async function stampPages(document: PDFDocument, pages: PDFPage[], mark: PageMark, place: typeof ON_RENDERED): Promise<void> {
-  const numbers = pages.map((_, index) => mark.pageNumber?.(index + 1, pages.length));
+  const numbers = pages.map((_, index) => (place.numbered ? mark.pageNumber(index + 1, pages.length) : undefined));
   const texts = [...mark.lines, ...numbers.filter((text) => text !== undefined)];
   const faces = await DocumentFaces.for(
     document,
     texts.map((text): [FaceStyle, string] => ['regular', text]),
   );
-  const qr = embedQr(document, mark.qr);
-  const quiet = (place.size / mark.qr.size) * QR_QUIET_MODULES;
+  const modules = qrOf(mark);
+  const qr = embedQr(document, modules);
+  const quiet = (place.size / modules.size) * QR_QUIET_MODULES;
   pages.forEach((page, index) => {
     const box = page.getMediaBox();
     const canvas = new PageCanvas(page);
@@ -73,9 +86,10 @@ async function stampPages(document: PDFDocument, pages: PDFPage[], mark: PageMar
   });
 }
 
-async function sign(update: IncrementalUpdate, seal: PdfSeal, page: PDFPage): Promise<Buffer> {
+/** The seal's signature field, on `page`. */
+function sealField(seal: PdfSeal, page: PDFPage): SignaturePlaceholder {
   const commonName = seal.signer.identity.certificate.subject.typesAndValues.find((t) => t.type === OID.commonName)?.value.valueBlock.value;
-  update.addSignaturePlaceholder({
+  return {
     page,
     fieldName: 'Seal',
     signerName: typeof commonName === 'string' ? commonName : 'Document seal',
@@ -83,7 +97,11 @@ async function sign(update: IncrementalUpdate, seal: PdfSeal, page: PDFPage): Pr
     location: seal.location,
     signedAt: seal.signedAt,
     contactInfo: seal.verifyUrl,
-  });
+  };
+}
+
+async function sign(update: IncrementalUpdate, seal: PdfSeal, page: PDFPage): Promise<Buffer> {
+  update.addSignaturePlaceholder(sealField(seal, page));
   return fillSignature(await update.bytes(), seal.signer);
 }
 
@@ -103,12 +121,14 @@ export async function sealRenderedPdf(pdf: Buffer, options: { certificate: PDFDo
 
 /** The stand-alone certificate: a document holding only its drawn pages, marked, numbered and signed. */
 export async function sealCertificatePdf(document: PDFDocument, options: { mark: PageMark; seal: PdfSeal }): Promise<Buffer> {
-  await stampPages(document, document.getPages(), options.mark, ON_RENDERED);
-  // Signed by incremental update like every final file, over the saved pages. Without object
-  // streams, which pdf-lib would deflate in JavaScript only for the update to read them back.
-  const update = await IncrementalUpdate.open(Buffer.from(await document.save({ useObjectStreams: false })));
-  if (!update) throw new Error('the drawn certificate cannot be read back');
-  return sign(update, options.seal, lastPage(update));
+  const pages = document.getPages();
+  await stampPages(document, pages, options.mark, ON_RENDERED);
+  const last = pages.at(-1);
+  if (!last) throw new Error('a certificate without pages cannot be sealed');
+  // Made whole here, so signed in its one revision. Without object streams, which pdf-lib deflates
+  // in JavaScript.
+  addSignaturePlaceholder(document, sealField(options.seal, last));
+  return fillSignature(Buffer.from(await document.save({ useObjectStreams: false })), options.seal.signer);
 }
 
 /**
@@ -122,7 +142,7 @@ export async function sealUploadedPdf(original: Buffer, options: { certificate: 
   const update = await IncrementalUpdate.open(original);
   if (!update) return undefined;
   if (!update.alreadySigned) {
-    await stampPages(update.document, update.document.getPages(), { qr: options.mark.qr, lines: options.mark.lines }, ON_UPLOADED);
+    await stampPages(update.document, update.document.getPages(), options.mark, ON_UPLOADED);
   }
   // The certificate's pages are new, never under an earlier signature: they always get the mark.
   const appended = await update.appendPages(options.certificate);

@@ -15,7 +15,6 @@ import { findProcessById, listDocuments, listParticipants, listProcessEvents, ma
 import { addCertificatePages, CertificatePages } from './drawing/certificate-pages.js';
 import { prepareSignatureImage, type SignatureImage } from './drawing/signature-image.js';
 import { recordFinalFile } from './final-file-queries.js';
-import { qrModules } from './qr-image.js';
 import { type CertificateBlock, certificateBlocks, type FinalFile, finalFilesSection, type SealEvidence, signingTrail } from './seal-evidence.js';
 import { sealTemplateHtml } from './seal-html.js';
 import { sealLocale } from './seal-language.js';
@@ -185,7 +184,7 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
     evidence,
     images: drawableImages(evidence.signaturePngs),
     mark: {
-      qr: qrModules(url),
+      url,
       lines: [`${locale.labels.verifyAt} ${url}`, `${locale.labels.code}: ${process.code}`],
       pageNumber: (page, pages) => `${locale.labels.page} ${page} ${locale.labels.of} ${pages}`,
     },
@@ -209,8 +208,9 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
   const write = async (key: string, bytes: Buffer): Promise<string> => record(key, await writeOnce(ctx.blobs, key, bytes, contentTypeOf(key)));
 
   const keys = finalFileKeys(process.id, documents);
-  // A rerun finds the certificate written: nothing of it is drawn again.
-  const certificateKept = (await stored(keys.certificate)) !== undefined;
+  // A rerun finds files written: those are kept, and nothing of them is made again.
+  const [certificateHash, ...documentHashes] = await Promise.all([keys.certificate, ...documents.map((row) => keys.documents[row.position] ?? '')].map(stored));
+  const certificateKept = certificateHash !== undefined;
   // Drawn while Chromium renders the first document.
   const certificate = certificateKept ? undefined : standaloneCertificate(job);
   certificate?.catch(() => undefined);
@@ -222,11 +222,11 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
    * store kept another run's file instead.
    */
   const files: { final: FinalFile; stored: Promise<string> }[] = [];
-  for (const { row: document, bytes, sha256: signedHash } of signed) {
+  for (const [index, { row: document, bytes, sha256: signedHash }] of signed.entries()) {
     const key = keys.documents[document.position];
     if (key === undefined) throw new Error(`document ${document.id} has no final key`);
     const file = key.slice(key.lastIndexOf('/') + 1);
-    const existing = await stored(key);
+    const existing = documentHashes[index];
     if (existing !== undefined) {
       files.push({ final: { document, file, sha256: existing, evidenceAppended: existing !== signedHash }, stored: Promise.resolve(existing) });
       continue;
