@@ -425,11 +425,11 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     expect(await listFinalFiles(svc.deps.db, processId)).toEqual(recorded);
   });
 
-  it.runIf(pdfToolsInstalled)("a run whose document lost the race to another run's lists the stored document's hash in the certificate it writes", async () => {
-    const code = await createTemplateProcess();
-    const processId = await finish(code);
-    // The first run is held before it writes its document; a second run writes its own document
-    // and stops at its certificate; then the first run goes on and writes the certificate.
+  /**
+   * Holds the next write of a final file until `release` is called, as a run stalled there while a
+   * second run seals; `refuse` makes the store fail the writes it names. `restore` undoes both.
+   */
+  function holdFirstFinalWrite(refuse: (key: string) => boolean = () => false) {
     const blobs = svc.deps.blobs;
     const write = blobs.writeBytes.bind(blobs);
     let release: () => void = () => undefined;
@@ -438,7 +438,6 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
       reached = resolve;
     });
     let held = false;
-    let certificateRefused = false;
     blobs.writeBytes = async (key, bytes, contentType, options) => {
       if (!held && key.includes('/final/')) {
         held = true;
@@ -446,25 +445,38 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
         await new Promise<void>((resolve) => {
           release = resolve;
         });
-      } else if (!certificateRefused && key.endsWith('/certificate.pdf')) {
-        certificateRefused = true;
+      } else if (refuse(key)) {
         throw new Error('the store is down');
       }
       return write(key, bytes, contentType, options);
     };
+    return { atWrite, release: () => release(), restore: () => (blobs.writeBytes = write) };
+  }
+
+  it.runIf(pdfToolsInstalled)("a run whose document lost the race to another run's lists the stored document's hash in the certificate it writes", async () => {
+    const code = await createTemplateProcess();
+    const processId = await finish(code);
+    // The first run is held before it writes its document; a second run writes its own document
+    // and stops at its certificate; then the first run goes on and writes the certificate.
+    let certificateRefused = false;
+    const hold = holdFirstFinalWrite((key) => {
+      if (certificateRefused || !key.endsWith('/certificate.pdf')) return false;
+      certificateRefused = true;
+      return true;
+    });
     // Renders of the same document can come out byte for byte the same: the second run's differs.
     const { renderer } = svc.deps;
     const render = renderer.render.bind(renderer);
     try {
       const first = sealProcess(svc.deps, { processId });
-      await atWrite;
+      await hold.atWrite;
       renderer.render = async (html) => Buffer.concat([await render(html), Buffer.from('% the second run\n')]);
       await expect(sealProcess(svc.deps, { processId })).rejects.toThrow('the store is down');
       renderer.render = render;
-      release();
+      hold.release();
       expect(await first).toBe(true);
     } finally {
-      blobs.writeBytes = write;
+      hold.restore();
       renderer.render = render;
     }
     const keys = finalFileKeys(processId, (await stored(code)).documents);
@@ -477,36 +489,19 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     const code = await createTemplateProcess();
     const processId = await finish(code);
     // The first run is held just before it writes its first final file, while a second run seals.
-    const blobs = svc.deps.blobs;
-    const write = blobs.writeBytes.bind(blobs);
-    let release: () => void = () => undefined;
-    let reached: () => void = () => undefined;
-    const atWrite = new Promise<void>((resolve) => {
-      reached = resolve;
-    });
-    let held = false;
-    blobs.writeBytes = async (key, bytes, contentType, options) => {
-      if (!held && key.includes('/final/')) {
-        held = true;
-        reached();
-        await new Promise<void>((resolve) => {
-          release = resolve;
-        });
-      }
-      return write(key, bytes, contentType, options);
-    };
+    const hold = holdFirstFinalWrite();
     try {
       const first = sealProcess(svc.deps, { processId });
-      await atWrite;
+      await hold.atWrite;
       expect(await sealProcess(svc.deps, { processId })).toBe(true);
       const handedOut = await blob(finalFileKeys(processId, (await stored(code)).documents).documents[0] ?? '');
-      release();
+      hold.release();
       expect(await first).toBe(false);
       for (const row of await listFinalFiles(svc.deps.db, processId)) expect(sha256(await blob(row.file_key))).toBe(row.sha256);
       const verified = await svc.app.inject({ method: 'POST', url: '/verify', payload: handedOut, headers: { 'content-type': 'application/pdf' } });
       expect(verified.json().result).toBe('unchanged');
     } finally {
-      blobs.writeBytes = write;
+      hold.restore();
     }
   });
 
