@@ -1,4 +1,3 @@
-import { PDFDocument } from 'pdf-lib';
 import type { ServiceContext } from '../../context.js';
 import type { ParticipantRow, ProcessDocumentRow, ProcessRow } from '../../db/schema.js';
 import { readBlobBytes, writeOnce } from '../../files/blob-bytes.js';
@@ -6,26 +5,19 @@ import { contentTypeOf } from '../../files/blob-store.js';
 import { templatedEmail } from '../../messages/message-templates.js';
 import { readSettings } from '../../organizations/settings.js';
 import { enqueue, type NewMessage } from '../../outbox/enqueue.js';
-import type { DocumentSigner } from '../../pdf-signing/seal-signature.js';
-import type { PdfRenderer } from '../../rendering/renderer.js';
 import { sha256, signedBytes } from '../document-files.js';
 import { participantLink } from '../notify-participants.js';
 import { deletePreviews } from '../preview/document-preview.js';
 import { findProcessById, listDocuments, listParticipants, listProcessEvents, markSealed } from '../queries.js';
-import { addCertificatePages, CertificatePages } from './drawing/certificate-pages.js';
-import { prepareSignatureImage, type SignatureImage } from './drawing/signature-image.js';
 import { recordFinalFile } from './final-file-queries.js';
-import { type CertificateBlock, certificateBlocks, type FinalFile, finalFilesSection, type SealEvidence, signingTrail } from './seal-evidence.js';
+import { type FinalFile, type SealEvidence, signingTrail } from './seal-evidence.js';
 import { sealTemplateHtml } from './seal-html.js';
+import { documentCertificate, drawableImages, finishCertificate, type SealContext, type SealJob, standaloneCertificate } from './seal-job.js';
 import { sealLocale } from './seal-language.js';
 import { signaturesSection, stampMarkup } from './seal-markup.js';
-import { type PageMark, type PdfSeal, sealCertificatePdf, sealRenderedPdf, sealUploadedPdf } from './seal-pdf.js';
+import { sealRenderedPdf, sealUploadedPdf } from './seal-pdf.js';
 
-/** Sealing renders and signs: it needs the renderer and the instance's signer besides the store. */
-export interface SealContext extends ServiceContext {
-  renderer: PdfRenderer;
-  documentSigner: DocumentSigner;
-}
+export type { SealContext } from './seal-job.js';
 
 /** Where the final files of a process live; `documents[position]`. Every final file is a PDF. */
 export function finalFileKeys(processId: string, documents: Pick<ProcessDocumentRow, 'position'>[]): { certificate: string; documents: string[] } {
@@ -49,65 +41,6 @@ async function signaturePngs(ctx: ServiceContext, participants: ParticipantRow[]
     if (bytes) pngs.set(participant.participant_id, bytes);
   }
   return pngs;
-}
-
-/**
- * The signature images ready to be drawn in the certificate, prepared by libvips's threads while
- * Chromium renders the document. An image libvips cannot read (only its first bytes were checked
- * on upload) is left out: the certificate then writes the name, as for a participant who sent no
- * image, rather than leave the process unsealed for ever.
- */
-async function drawableImages(pngs: ReadonlyMap<string, Buffer>): Promise<Map<string, SignatureImage>> {
-  const prepared = await Promise.all(
-    [...pngs].map(async ([participantId, png]) => [participantId, await prepareSignatureImage(png).catch(() => undefined)] as const),
-  );
-  const images = new Map<string, SignatureImage>();
-  for (const [participantId, image] of prepared) if (image) images.set(participantId, image);
-  return images;
-}
-
-/** What every final file of one process shares: its evidence, page mark and seal. */
-interface SealJob {
-  ctx: SealContext;
-  evidence: SealEvidence;
-  /** The signature images ready to draw, prepared from the start of the seal. */
-  images: Promise<Map<string, SignatureImage>>;
-  /** The certificate up to its last section, made once the images are ready. */
-  body?: Promise<CertificateBlock[]>;
-  /** The certificate's pages every final document carries a copy of, drawn once. */
-  certificate?: Promise<PDFDocument>;
-  mark: PageMark;
-  seal: PdfSeal;
-}
-
-function certificateBody(job: SealJob): Promise<CertificateBlock[]> {
-  job.body ??= job.images.then((images) => certificateBlocks(job.evidence, { images }));
-  return job.body;
-}
-
-/**
- * The certificate each final document carries, whose last section says where the final files'
- * hashes are: drawn once, in a document of its own, and its pages copied into each final file.
- */
-function documentCertificate(job: SealJob): Promise<PDFDocument> {
-  job.certificate ??= (async () => {
-    const document = await PDFDocument.create({ updateMetadata: false });
-    await addCertificatePages(document, [...(await certificateBody(job)), ...finalFilesSection(job.evidence.locale)]);
-    return document;
-  })();
-  return job.certificate;
-}
-
-/** The stand-alone certificate drawn up to its last section, which lists the final files once they are made. */
-async function standaloneCertificate(job: SealJob): Promise<{ document: PDFDocument; pages: CertificatePages }> {
-  const document = await PDFDocument.create({ updateMetadata: false });
-  return { document, pages: await CertificatePages.start(document, await certificateBody(job)) };
-}
-
-async function finishCertificate(job: SealJob, drawn: { document: PDFDocument; pages: CertificatePages }, finalFiles: FinalFile[]): Promise<Buffer> {
-  await drawn.pages.add(finalFilesSection(job.evidence.locale, finalFiles));
-  drawn.pages.finish();
-  return sealCertificatePdf(drawn.document, { mark: job.mark, seal: job.seal });
 }
 
 /** The sealed copy of one document, carrying the certificate. */
