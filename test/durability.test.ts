@@ -89,7 +89,20 @@ describe.skipIf(!hasStrace)('a process the service acknowledged is on disk befor
     ) as { privateKey: string };
     child = spawn(
       'strace',
-      ['-f', '-y', '-s', '4200', '-e', 'trace=read,recvfrom,write,writev,pwrite64,fsync,fdatasync', '-o', trace, process.execPath, '--import', 'tsx', 'src/server.ts'],
+      [
+        '-f',
+        '-y',
+        '-s',
+        '4200',
+        '-e',
+        'trace=read,recvfrom,write,writev,pwrite64,fsync,fdatasync',
+        '-o',
+        trace,
+        process.execPath,
+        '--import',
+        'tsx',
+        'src/server.ts',
+      ],
       {
         cwd: root,
         env,
