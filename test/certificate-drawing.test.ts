@@ -3,7 +3,7 @@ import { PDFArray, PDFDocument, PDFRawStream } from 'pdf-lib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { addCertificatePages } from '../src/documents/sealing/drawing/certificate-pages.js';
-import { prepareSignatureImage } from '../src/documents/sealing/drawing/signature-image.js';
+import { keptSignature, prepareSignatureImage } from '../src/documents/sealing/drawing/signature-image.js';
 import { DocumentFaces, standardWritable } from '../src/documents/sealing/drawing/text-faces.js';
 import { textLines } from '../src/documents/sealing/drawing/text-lines.js';
 import type { CertificateBlock } from '../src/documents/sealing/seal-evidence.js';
@@ -136,6 +136,20 @@ describe('a signature image is drawn as 8-bit RGB on white, whatever PNG it came
       .join('\n');
     // 300 × 90 scaled into 165 × 42: the height limits, to 140 × 42.
     expect(operators).toMatch(/q 140 0 0 42 [\d.]+ [\d.]+ cm \/\S+ Do Q/);
+  });
+
+  it('a signature kept since signing is drawn from its own rows, not decoded again', async () => {
+    const kept = await keptSignature(await sharp(Buffer.from(stroke)).png().toBuffer());
+    const image = await prepareSignatureImage(kept);
+    const idat = kept.indexOf('IDAT', 0, 'latin1');
+    expect(image.rows.subarray(0, 16).equals(kept.subarray(idat + 4, idat + 20))).toBe(true);
+  });
+
+  it('a kept signature is no larger than 1600 × 600 pixels, its proportions kept', async () => {
+    const wide = await sharp({ create: { width: 3200, height: 600, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+      .png()
+      .toBuffer();
+    expect(await sharp(await keptSignature(wide)).metadata()).toMatchObject({ width: 1600, height: 300, channels: 3 });
   });
 
   it('a file that only starts like a PNG is refused', async () => {

@@ -14,7 +14,7 @@ import { listFinalFiles } from '../src/documents/sealing/final-file-queries.js';
 import { sealLocale } from '../src/documents/sealing/seal-language.js';
 import { signaturesSection, stampMarkup } from '../src/documents/sealing/seal-markup.js';
 import { finalFileKeys, sealProcess } from '../src/documents/sealing/seal-process.js';
-import { readBlobBytes } from '../src/files/blob-bytes.js';
+import { readBlobBytes, writeBlobBytes } from '../src/files/blob-bytes.js';
 import { updateSettings } from '../src/organizations/settings.js';
 import { IncrementalUpdate } from '../src/pdf-signing/incremental-update.js';
 import { asn1js, OID, parseDer, pkijs, sha256Of } from '../src/pdf-signing/pki.js';
@@ -370,17 +370,27 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
       expect(qpdfCheck(pdf).output).toContain('No syntax or stream encoding errors found');
     });
 
-    it('the signature image is stored under the participant and recorded with the signature', async () => {
+    it('the signature image is stored under the participant, flattened on white as 8-bit RGB of its own size, and recorded with the signature', async () => {
       const { participants } = await stored(code);
       const buyer = participants.find((p) => p.signer_type === 'buyer');
       const seller = participants.find((p) => p.signer_type === 'seller');
       expect(buyer?.signature_key).toMatch(new RegExp(`^processes/${processId}/participants/${buyer?.participant_id}/signature-.+\\.png$`));
-      expect((await blob(buyer?.signature_key ?? '')).equals(await drawnSignature())).toBe(true);
+      const kept = await blob(buyer?.signature_key ?? '');
+      const { width, height } = await sharp(await drawnSignature()).metadata();
+      expect(await sharp(kept).metadata()).toMatchObject({ format: 'png', width, height, channels: 3, depth: 'uchar', hasAlpha: false });
+      const onWhite = await sharp(await drawnSignature())
+        .flatten({ background: '#ffffff' })
+        .removeAlpha()
+        .raw()
+        .toBuffer();
+      const keptPixels = await sharp(kept).raw().toBuffer();
+      expect(keptPixels.length).toBe(onWhite.length);
+      expect(keptPixels.every((value, index) => Math.abs(value - (onWhite[index] ?? 0)) <= 1)).toBe(true);
       expect(seller?.signature_key).toBeNull();
     });
   });
 
-  it('the signature image is a PNG of at most 512 KB, checked by its first bytes: 400 empty, 413 too large, 415 not a PNG, and nothing is kept', async () => {
+  it('the signature image is a PNG of at most 512 KB and 4096 × 4096 pixels that can be decoded: 400 empty, 413 too large, 415 not a PNG, 422 unreadable, and nothing is kept', async () => {
     const code = await createPdfProcess([{ name: 'Picky Signer', email: 'picky@people.test' }], await makePdf(1));
     const { participants } = await stored(code);
     const token = participants[0]?.link_token ?? '';
@@ -393,6 +403,13 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     expect(await refusal(Buffer.alloc(0))).toEqual({ statusCode: 400, message: 'SIGNATURE_IMAGE_EMPTY' });
     expect(await refusal(Buffer.concat([png, Buffer.alloc(512 * 1024)]))).toEqual({ statusCode: 413, message: 'SIGNATURE_IMAGE_TOO_LARGE' });
     expect(await refusal(await sharp(png).jpeg().toBuffer())).toEqual({ statusCode: 415, message: 'SIGNATURE_IMAGE_NOT_PNG' });
+    const huge = await sharp({ create: { width: 5000, height: 4000, channels: 3, background: '#ffffff' } })
+      .png()
+      .toBuffer();
+    expect(huge.length).toBeLessThan(512 * 1024);
+    expect(await refusal(huge)).toEqual({ statusCode: 413, message: 'SIGNATURE_IMAGE_TOO_LARGE' });
+    const damaged = Buffer.concat([png.subarray(0, 16), Buffer.alloc(200, 7)]);
+    expect(await refusal(damaged)).toEqual({ statusCode: 422, message: 'SIGNATURE_IMAGE_UNREADABLE' });
     const { participants: after } = await stored(code);
     expect(after[0]?.status).not.toBe('FINISH');
     expect(after[0]?.signature_key).toBeNull();
@@ -566,9 +583,10 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     async () => {
       const code = await createPdfProcess([{ name: 'Łukasz Дмитрий', email: 'lukasz@people.test' }], await makePdf(1));
       const { participants } = await stored(code);
-      // Only the first bytes of an image are checked when it is sent: these say PNG, the rest is not.
-      const damaged = Buffer.concat([(await drawnSignature()).subarray(0, 16), Buffer.alloc(200, 7)]);
-      await signDocument(svc.deps, { token: participants[0]?.link_token ?? '', signatureImage: damaged });
+      await signDocument(svc.deps, { token: participants[0]?.link_token ?? '', signatureImage: await drawnSignature() });
+      // As a signature stored before images were decoded on signing: its first bytes say PNG, the rest is not.
+      const key = (await stored(code)).participants[0]?.signature_key ?? '';
+      await writeBlobBytes(svc.deps.blobs, key, Buffer.concat([(await drawnSignature()).subarray(0, 16), Buffer.alloc(200, 7)]), 'image/png');
       const { process, documents } = await stored(code);
       expect(await sealProcess(svc.deps, { processId: process.id })).toBe(true);
       const certificate = pdftotext(await blob(finalFileKeys(process.id, documents).certificate));

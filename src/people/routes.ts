@@ -122,6 +122,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
         'SIGNATURE_IMAGE_EMPTY',
         'SIGNATURE_IMAGE_TOO_LARGE',
         'SIGNATURE_IMAGE_NOT_PNG',
+        'SIGNATURE_IMAGE_UNREADABLE',
       ],
       rateLimit: PAGE_LIMIT,
       handler: ({ linkToken, request, body }) =>

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import type { ServiceContext } from '../../context.js';
 import type { ParticipantRow, ProcessStatus } from '../../db/schema.js';
 import { writeBlobBytes } from '../../files/blob-bytes.js';
@@ -6,6 +7,7 @@ import { newToken } from '../../ids.js';
 import { enqueue } from '../../outbox/enqueue.js';
 import { imageTypeOf } from '../../veriface/images.js';
 import { closeProcess } from '../lifecycle/close-process.js';
+import { keptSignature, SIGNATURE_MAX_PIXELS } from '../sealing/drawing/signature-image.js';
 import { recordProcessEvent } from '../process-events.js';
 import { changeSigning, loadSigning, requirementsOf, type SigningView, signingView } from './signer-access.js';
 import { everyoneFinished, markOpened } from './signer-queries.js';
@@ -29,11 +31,21 @@ export const REJECT_REASON_MAX_LENGTH = 1000;
 /** Largest signature image (drawn or typed on the participant's page) the service keeps. */
 export const SIGNATURE_IMAGE_MAX_BYTES = 512 * 1024;
 
-/** A PNG recognised by its first bytes, as the photos are, not by what the client claims. */
-function checkSignatureImage(image: Buffer): void {
+/**
+ * A PNG recognised by its first bytes, as the photos are, not by what the client claims; then
+ * decoded and kept in the form the final documents draw (src/documents/sealing/drawing/signature-image.ts).
+ */
+async function signatureToKeep(image: Buffer): Promise<Buffer> {
   if (image.length === 0) throw badRequest('SIGNATURE_IMAGE_EMPTY');
   if (image.length > SIGNATURE_IMAGE_MAX_BYTES) throw new ApiError(413, `SIGNATURE_IMAGE_TOO_LARGE: at most ${SIGNATURE_IMAGE_MAX_BYTES} bytes`);
   if (imageTypeOf(image) !== 'png') throw new ApiError(415, 'SIGNATURE_IMAGE_NOT_PNG');
+  const { width = 0, height = 0 } = await sharp(image)
+    .metadata()
+    .catch(() => ({ width: 0, height: 0 }));
+  if (width * height > SIGNATURE_MAX_PIXELS) throw new ApiError(413, `SIGNATURE_IMAGE_TOO_LARGE: at most ${SIGNATURE_MAX_PIXELS} pixels`);
+  return keptSignature(image).catch(() => {
+    throw new ApiError(422, 'SIGNATURE_IMAGE_UNREADABLE');
+  });
 }
 
 export interface SigningOutcome {
@@ -71,10 +83,10 @@ async function finish(
   };
   let signatureKey: string | undefined;
   if (options.signatureImage !== undefined) {
-    checkSignatureImage(options.signatureImage);
+    const kept = await signatureToKeep(options.signatureImage);
     // A key of its own per attempt: a signature refused below never replaces one kept.
     signatureKey = `processes/${signing.process.id}/participants/${signing.participant.participant_id}/signature-${newToken(9)}.png`;
-    await writeBlobBytes(ctx.blobs, signatureKey, options.signatureImage, 'image/png');
+    await writeBlobBytes(ctx.blobs, signatureKey, kept, 'image/png');
   }
   const written = signatureKey;
   return changeSigning(ctx, signing, async ({ trx, fresh, now, update }) => {

@@ -20,10 +20,10 @@ export interface SealContext extends ServiceContext {
 }
 
 /**
- * The signature images ready to be drawn in the certificate, prepared by libvips's threads while
- * Chromium renders the document. An image libvips cannot read (only its first bytes were checked
- * on upload) is left out: the certificate then writes the name, as for a participant who sent no
- * image, rather than leave the process unsealed for ever.
+ * The signature images ready to be drawn in the certificate, while Chromium renders the document.
+ * An image that cannot be read (one stored before signatures were decoded on signing) is left out:
+ * the certificate then writes the name, as for a participant who sent no image, rather than leave
+ * the process unsealed for ever.
  */
 export async function drawableImages(pngs: ReadonlyMap<string, Buffer>): Promise<Map<string, SignatureImage>> {
   const prepared = await Promise.all(

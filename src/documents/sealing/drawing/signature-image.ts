@@ -11,34 +11,63 @@ export interface SignatureImage {
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
+/** A signature with more pixels than this is refused before it is decoded (a small PNG can hold a huge image). */
+export const SIGNATURE_MAX_PIXELS = 4096 * 4096;
+
+/** The largest signature kept: the people's page's canvas is 180 CSS pixels high, at most 3 device pixels each. */
+const KEPT_SIZE = { width: 1600, height: 600 };
+
 /**
- * The signature on white, as an 8-bit RGB PNG whose compressed rows go into the PDF as they are.
- * A drawn signature is dark strokes on a transparent canvas and the certificate's page is white,
- * so flattening loses nothing; without an alpha channel nothing has to be split and deflated again
- * in JavaScript (pdf-lib's embedPng took 20 ms for a 600 × 200 signature). libvips does the work
- * off the event loop.
+ * The form a signature is kept in, made when the participant signs: a PNG of 8-bit RGB on white,
+ * no larger than it is ever drawn. A drawn signature is dark strokes on a transparent canvas and
+ * the pages it goes on are white, so flattening loses nothing; decoding it here also refuses an
+ * image libvips cannot read while the participant can still send another. Throws when it cannot.
  */
-export async function prepareSignatureImage(png: Buffer): Promise<SignatureImage> {
-  const flat = await sharp(png).flatten({ background: '#ffffff' }).toColourspace('srgb').png({ compressionLevel: 6, progressive: false }).toBuffer();
-  if (!flat.subarray(0, 8).equals(PNG_SIGNATURE)) throw new Error('not a PNG');
+export async function keptSignature(png: Buffer): Promise<Buffer> {
+  return sharp(png, { limitInputPixels: SIGNATURE_MAX_PIXELS })
+    .resize({ ...KEPT_SIZE, fit: 'inside', withoutEnlargement: true })
+    .flatten({ background: '#ffffff' })
+    .toColourspace('srgb')
+    .png({ compressionLevel: 6, progressive: false })
+    .toBuffer();
+}
+
+/**
+ * The pixels of a PNG in the kept form (8-bit RGB, not interlaced, no transparent colour), as the
+ * compressed rows a PDF image stream reads with the PNG predictor; undefined for any other PNG.
+ */
+function rowsOfKeptForm(png: Buffer): SignatureImage | undefined {
+  if (!png.subarray(0, 8).equals(PNG_SIGNATURE)) return undefined;
   let width = 0;
   let height = 0;
   const rows: Buffer[] = [];
-  for (let at = 8; at + 8 <= flat.length; ) {
-    const length = flat.readUInt32BE(at);
-    const type = flat.toString('latin1', at + 4, at + 8);
-    const data = flat.subarray(at + 8, at + 8 + length);
+  for (let at = 8; at + 12 <= png.length; ) {
+    const length = png.readUInt32BE(at);
+    if (at + 12 + length > png.length) return undefined;
+    const type = png.toString('latin1', at + 4, at + 8);
+    const data = png.subarray(at + 8, at + 8 + length);
     if (type === 'IHDR') {
       width = data.readUInt32BE(0);
       height = data.readUInt32BE(4);
-      // Bit depth 8, colour type 2 (RGB), no interlacing: the only form the predictor below reads.
-      if (data[8] !== 8 || data[9] !== 2 || data[12] !== 0) throw new Error('unexpected PNG form from the image library');
+      if (data[8] !== 8 || data[9] !== 2 || data[12] !== 0) return undefined;
     }
+    if (type === 'tRNS') return undefined;
     if (type === 'IDAT') rows.push(data);
     at += 12 + length;
   }
-  if (width === 0 || rows.length === 0) throw new Error('a PNG without pixels');
+  if (width === 0 || rows.length === 0) return undefined;
   return { width, height, rows: Buffer.concat(rows) };
+}
+
+/**
+ * A signature ready to draw. One kept since signing goes in as it is, its compressed rows copied
+ * (pdf-lib's embedPng took 20 ms for a 600 × 200 signature); any other PNG (one stored before the
+ * kept form) is brought to that form first, by libvips off the event loop.
+ */
+export async function prepareSignatureImage(png: Buffer): Promise<SignatureImage> {
+  const image = rowsOfKeptForm(png) ?? rowsOfKeptForm(await keptSignature(png));
+  if (!image) throw new Error('unexpected PNG form from the image library');
+  return image;
 }
 
 /** The image as an XObject of `document`. */
