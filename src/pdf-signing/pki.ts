@@ -39,11 +39,25 @@ export function parseDer<T>(der: Uint8Array, make: (schema: asn1js.AsnType) => T
 }
 
 /**
+ * The SHA-256 of each certificate's DER, kept for the life of the certificate object: pkijs encodes
+ * a parsed certificate again by decoding its bytes, 3 ms a signature for the same answer each time.
+ */
+const certificateHashes = new WeakMap<pkijs.Certificate, Promise<ArrayBuffer>>();
+
+function certificateHash(certificate: pkijs.Certificate): Promise<ArrayBuffer> {
+  let hash = certificateHashes.get(certificate);
+  if (!hash) {
+    hash = sha256Of(new Uint8Array(certificate.toSchema().toBER(false)));
+    certificateHashes.set(certificate, hash);
+  }
+  return hash;
+}
+
+/**
  * The ESS signing-certificate-v2 attribute (RFC 5035) PAdES B-B requires: the SHA-256 of the
  * signer's certificate with its issuer and serial number, binding the signature to that certificate.
  */
 export async function signingCertificateV2(certificate: pkijs.Certificate): Promise<pkijs.Attribute> {
-  const der = certificate.toSchema().toBER(false);
   const issuerSerial = new asn1js.Sequence({
     value: [
       new asn1js.Sequence({ value: [new asn1js.Constructed({ idBlock: { tagClass: 3, tagNumber: 4 }, value: [certificate.issuer.toSchema()] })] }),
@@ -51,7 +65,7 @@ export async function signingCertificateV2(certificate: pkijs.Certificate): Prom
     ],
   });
   // The hash algorithm is left out: SHA-256 is its DEFAULT, and DER omits defaults.
-  const essCertIdV2 = new asn1js.Sequence({ value: [new asn1js.OctetString({ valueHex: await sha256Of(new Uint8Array(der)) }), issuerSerial] });
+  const essCertIdV2 = new asn1js.Sequence({ value: [new asn1js.OctetString({ valueHex: await certificateHash(certificate) }), issuerSerial] });
   return new pkijs.Attribute({
     type: OID.signingCertificateV2,
     values: [new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [essCertIdV2] })] })],
