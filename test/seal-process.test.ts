@@ -433,13 +433,15 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     const first = [await blob(keys.documents[0] ?? ''), await blob(keys.certificate)];
     const recorded = await listFinalFiles(svc.deps.db, processId);
     expect(recorded.map((r) => r.sha256).sort()).toEqual(first.map(sha256).sort());
-    // As if the mark had not committed: the files exist, the mark does not.
+    // As if the mark had not committed: the files exist, the mark and the hashes recorded with it do not.
     await svc.deps.db.updateTable('processes').set({ sealed_at: null }).where('id', '=', processId).execute();
+    await svc.deps.db.deleteFrom('final_files').where('process_id', '=', processId).execute();
     svc.clock.advance(60_000);
     expect(await sealProcess(svc.deps, { processId })).toBe(true);
     const second = [await blob(keys.documents[0] ?? ''), await blob(keys.certificate)];
     expect(second.map((b, i) => b.equals(first[i] ?? Buffer.alloc(0)))).toEqual([true, true]);
-    expect(await listFinalFiles(svc.deps.db, processId)).toEqual(recorded);
+    const hashes = (rows: { file_key: string; sha256: string }[]) => rows.map((row) => `${row.file_key} ${row.sha256}`).sort();
+    expect(hashes(await listFinalFiles(svc.deps.db, processId))).toEqual(hashes(recorded));
   });
 
   /**
@@ -514,7 +516,9 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
       const handedOut = await blob(finalFileKeys(processId, (await stored(code)).documents).documents[0] ?? '');
       hold.release();
       expect(await first).toBe(false);
-      for (const row of await listFinalFiles(svc.deps.db, processId)) expect(sha256(await blob(row.file_key))).toBe(row.sha256);
+      const rows = await listFinalFiles(svc.deps.db, processId);
+      expect(rows).toHaveLength(2);
+      for (const row of rows) expect(sha256(await blob(row.file_key))).toBe(row.sha256);
       const verified = await svc.app.inject({ method: 'POST', url: '/verify', payload: handedOut, headers: { 'content-type': 'application/pdf' } });
       expect(verified.json().result).toBe('unchanged');
     } finally {

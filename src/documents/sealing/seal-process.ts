@@ -126,19 +126,25 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
 
   /**
    * A final file is written once: the first run to write it wins, and any other run (a rerun after
-   * a stop half-way, or a second run after a job's lease expired) takes the bytes that are there
-   * and records their hash, so what is stored and what is recorded never differ.
+   * a stop half-way, or a second run after a job's lease expired) takes the bytes that are there,
+   * so what is stored and what is recorded never differ. The hashes are recorded with the mark, in
+   * its one transaction: a run that stops before it leaves nothing recorded, and the next run finds
+   * the files.
    */
+  const recorded = new Map<string, string>();
   const stored = async (key: string): Promise<string | undefined> => {
     const bytes = await readBlobBytes(ctx.blobs, key);
-    return bytes && (await record(key, bytes));
-  };
-  const record = async (key: string, bytes: Buffer): Promise<string> => {
+    if (!bytes) return undefined;
     const hash = sha256(bytes);
-    await recordFinalFile(ctx.db, { process_id: process.id, file_key: key, sha256: hash, created_at: ctx.clock.now().toISOString() });
+    recorded.set(key, hash);
     return hash;
   };
-  const write = async (key: string, bytes: Buffer): Promise<string> => record(key, await writeOnce(ctx.blobs, key, bytes, contentTypeOf(key)));
+  const write = async (key: string, bytes: Buffer, hash: string): Promise<string> => {
+    const there = await writeOnce(ctx.blobs, key, bytes, contentTypeOf(key));
+    const storedHash = there === bytes ? hash : sha256(there);
+    recorded.set(key, storedHash);
+    return storedHash;
+  };
 
   const keys = finalFileKeys(process.id, documents);
   // A rerun finds files written: those are kept, and nothing of them is made again.
@@ -165,9 +171,10 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
       continue;
     }
     const sealed = await sealDocument(job, document, bytes);
-    const storedHash = write(key, sealed.bytes);
+    const hash = sha256(sealed.bytes);
+    const storedHash = write(key, sealed.bytes, hash);
     storedHash.catch(() => undefined);
-    files.push({ final: { document, file, sha256: sha256(sealed.bytes), evidenceAppended: sealed.evidenceAppended }, stored: storedHash });
+    files.push({ final: { document, file, sha256: hash, evidenceAppended: sealed.evidenceAppended }, stored: storedHash });
   }
   const made = files.map((file) => file.final);
   const certificateBytes = certificate && finishCertificate(job, await certificate, made);
@@ -176,11 +183,14 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
   if (certificateBytes) {
     const raced = kept.some((hash, index) => hash !== made[index]?.sha256);
     const listed = made.map((final, index) => ({ ...final, sha256: kept[index] ?? final.sha256 }));
-    await write(keys.certificate, raced ? await finishCertificate(job, await standaloneCertificate(job), listed) : await certificateBytes);
+    const bytes = raced ? await finishCertificate(job, await standaloneCertificate(job), listed) : await certificateBytes;
+    await write(keys.certificate, bytes, sha256(bytes));
   }
 
   const sealed = await ctx.db.transaction().execute(async (trx) => {
-    if (!(await markSealed(trx, process.id, ctx.clock.now().toISOString()))) return false;
+    const now = ctx.clock.now().toISOString();
+    if (!(await markSealed(trx, process.id, now))) return false;
+    for (const [key, hash] of recorded) await recordFinalFile(trx, { process_id: process.id, file_key: key, sha256: hash, created_at: now });
     await enqueue(trx, ctx.clock, finishedEmails(ctx, process, participants));
     return true;
   });
