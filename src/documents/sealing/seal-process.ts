@@ -19,12 +19,21 @@ import { sealRenderedPdf, sealUploadedPdf } from './seal-pdf.js';
 
 export type { SealContext } from './seal-job.js';
 
-/** Where the final files of a process live; `documents[position]`. Every final file is a PDF. */
+/** Where the final copy of a process's document at `position` lives. Every final file is a PDF. */
+function finalDocumentKey(processId: string, position: number): string {
+  return `processes/${processId}/final/${position}.pdf`;
+}
+
+/** Where the stand-alone evidence certificate of a process lives. */
+function finalCertificateKey(processId: string): string {
+  return `processes/${processId}/final/certificate.pdf`;
+}
+
+/** Where the final files of a process live; `documents[position]`. */
 export function finalFileKeys(processId: string, documents: Pick<ProcessDocumentRow, 'position'>[]): { certificate: string; documents: string[] } {
-  const folder = `processes/${processId}/final`;
   const keys: string[] = [];
-  for (const document of documents) keys[document.position] = `${folder}/${document.position}.pdf`;
-  return { certificate: `${folder}/certificate.pdf`, documents: keys };
+  for (const document of documents) keys[document.position] = finalDocumentKey(processId, document.position);
+  return { certificate: finalCertificateKey(processId), documents: keys };
 }
 
 /** The public page where anyone checks a final document of the process. */
@@ -34,12 +43,11 @@ export function verifyUrl(publicUrl: string, code: string): string {
 
 /** The PNG each participant signed with, by participant id. */
 async function signaturePngs(ctx: ServiceContext, participants: ParticipantRow[]): Promise<Map<string, Buffer>> {
+  const read = await Promise.all(
+    participants.map(async ({ participant_id, signature_key }) => [participant_id, signature_key && (await readBlobBytes(ctx.blobs, signature_key))] as const),
+  );
   const pngs = new Map<string, Buffer>();
-  for (const participant of participants) {
-    if (participant.signature_key === null) continue;
-    const bytes = await readBlobBytes(ctx.blobs, participant.signature_key);
-    if (bytes) pngs.set(participant.participant_id, bytes);
-  }
+  for (const [participantId, bytes] of read) if (bytes) pngs.set(participantId, bytes);
   return pngs;
 }
 
@@ -146,9 +154,11 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
     return storedHash;
   };
 
-  const keys = finalFileKeys(process.id, documents);
+  const certificateKey = finalCertificateKey(process.id);
   // A rerun finds files written: those are kept, and nothing of them is made again.
-  const [certificateHash, ...documentHashes] = await Promise.all([keys.certificate, ...documents.map((row) => keys.documents[row.position] ?? '')].map(stored));
+  const [certificateHash, ...documentHashes] = await Promise.all(
+    [certificateKey, ...documents.map((row) => finalDocumentKey(process.id, row.position))].map(stored),
+  );
   const certificateKept = certificateHash !== undefined;
   // Drawn while Chromium renders the first document.
   const certificate = certificateKept ? undefined : standaloneCertificate(job);
@@ -162,8 +172,7 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
    */
   const files: { final: FinalFile; stored: Promise<string> }[] = [];
   for (const [index, { row: document, bytes, sha256: signedHash }] of signed.entries()) {
-    const key = keys.documents[document.position];
-    if (key === undefined) throw new Error(`document ${document.id} has no final key`);
+    const key = finalDocumentKey(process.id, document.position);
     const file = key.slice(key.lastIndexOf('/') + 1);
     const existing = documentHashes[index];
     if (existing !== undefined) {
@@ -184,7 +193,7 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
     const raced = kept.some((hash, index) => hash !== made[index]?.sha256);
     const listed = made.map((final, index) => ({ ...final, sha256: kept[index] ?? final.sha256 }));
     const bytes = raced ? await finishCertificate(job, await standaloneCertificate(job), listed) : await certificateBytes;
-    await write(keys.certificate, bytes, sha256(bytes));
+    await write(certificateKey, bytes, sha256(bytes));
   }
 
   const sealed = await ctx.db.transaction().execute(async (trx) => {
