@@ -62,6 +62,20 @@ describe('the PDF renderer: one long-lived bundled Chromium, pages reused, no ne
     }
   });
 
+  it("the browser starts without the package's flags for trusted pages nor its GPU emulated in software, and without a GPU", async () => {
+    await renderer.render('<p>flags</p>');
+    const args = execFileSync('ps', ['-o', 'args=', '--ppid', String(process.pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => line.startsWith(executablePath))
+      .join(' ')
+      .split(/\s+/);
+    expect(args).toContain('--disable-gpu');
+    expect(args).toContain('--single-process');
+    for (const flag of ['--disable-web-security', '--allow-running-insecure-content', '--use-gl=angle', '--use-angle=swiftshader', '--in-process-gpu']) {
+      expect(args).not.toContain(flag);
+    }
+  });
+
   it.runIf(pdfToolsInstalled)('renders side by side within its concurrency, each page its own', async () => {
     const pdfs = await Promise.all(
       Array.from({ length: 5 }, (_, i) => renderer.render(`<p>Document ${i}</p><p style="break-before:page">second page ${i}</p>`)),

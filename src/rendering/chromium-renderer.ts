@@ -10,6 +10,12 @@ import { rendererSelfTest } from './self-test.js';
 export const PAGE_MARGINS = { top: '15mm', bottom: '22mm', left: '15mm', right: '15mm' } as const;
 
 /**
+ * Whatever Chromium renders: no GPU (printing needs none, and one emulated in software costs a
+ * render as much CPU again as the render itself).
+ */
+const RENDER_FLAGS = ['--disable-gpu'];
+
+/**
  * Renders with one long-lived Chromium: at most `concurrency` pages render at once, each reused
  * afterwards; a browser that died is started again on the next render. Pages run no JavaScript
  * and every request they would make is aborted, so a document can neither reach the network nor
@@ -34,7 +40,12 @@ export class ChromiumRenderer implements PdfRenderer {
       // Loaded here, not at start: playwright-core takes a second or more to import, which every
       // start of the service (and of each test file) would otherwise pay before the first render.
       const { chromium } = await import('playwright-core');
-      const browser = await chromium.launch({ executablePath: how.executablePath, args: how.args, headless: true, ...(how.env ? { env: how.env } : {}) });
+      const browser = await chromium.launch({
+        executablePath: how.executablePath,
+        args: [...how.args, ...RENDER_FLAGS],
+        headless: true,
+        ...(how.env ? { env: how.env } : {}),
+      });
       const context = await browser.newContext({ javaScriptEnabled: false, offline: true });
       await context.route('**/*', (route) => route.abort('blockedbyclient'));
       browser.on('disconnected', () => {
