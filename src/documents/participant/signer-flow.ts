@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 import type { ServiceContext } from '../../context.js';
 import type { ParticipantRow, ProcessStatus } from '../../db/schema.js';
 import { writeBlobBytes } from '../../files/blob-bytes.js';
@@ -7,8 +6,8 @@ import { newToken } from '../../ids.js';
 import { enqueue } from '../../outbox/enqueue.js';
 import { imageTypeOf } from '../../veriface/images.js';
 import { closeProcess } from '../lifecycle/close-process.js';
-import { keptSignature, SIGNATURE_MAX_PIXELS } from '../sealing/drawing/signature-image.js';
 import { recordProcessEvent } from '../process-events.js';
+import { keptSignature, SIGNATURE_MAX_PIXELS, signaturePixels } from '../sealing/drawing/signature-image.js';
 import { changeSigning, loadSigning, requirementsOf, type SigningView, signingView } from './signer-access.js';
 import { everyoneFinished, markOpened } from './signer-queries.js';
 import { startNextTurn } from './turns.js';
@@ -39,10 +38,7 @@ async function signatureToKeep(image: Buffer): Promise<Buffer> {
   if (image.length === 0) throw badRequest('SIGNATURE_IMAGE_EMPTY');
   if (image.length > SIGNATURE_IMAGE_MAX_BYTES) throw new ApiError(413, `SIGNATURE_IMAGE_TOO_LARGE: at most ${SIGNATURE_IMAGE_MAX_BYTES} bytes`);
   if (imageTypeOf(image) !== 'png') throw new ApiError(415, 'SIGNATURE_IMAGE_NOT_PNG');
-  const { width = 0, height = 0 } = await sharp(image)
-    .metadata()
-    .catch(() => ({ width: 0, height: 0 }));
-  if (width * height > SIGNATURE_MAX_PIXELS) throw new ApiError(413, `SIGNATURE_IMAGE_TOO_LARGE: at most ${SIGNATURE_MAX_PIXELS} pixels`);
+  if ((await signaturePixels(image)) > SIGNATURE_MAX_PIXELS) throw new ApiError(413, `SIGNATURE_IMAGE_TOO_LARGE: at most ${SIGNATURE_MAX_PIXELS} pixels`);
   return keptSignature(image).catch(() => {
     throw new ApiError(422, 'SIGNATURE_IMAGE_UNREADABLE');
   });

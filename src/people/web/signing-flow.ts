@@ -67,6 +67,10 @@ const REFUSALS: Record<string, MessageKey> = {
   IMAGE_NOT_JPEG_OR_PNG: 'imageUnreadable',
   IMAGE_EMPTY: 'imageUnreadable',
   IMAGE_TOO_LARGE: 'imageTooLarge',
+  SIGNATURE_IMAGE_EMPTY: 'signatureUnreadable',
+  SIGNATURE_IMAGE_TOO_LARGE: 'signatureUnreadable',
+  SIGNATURE_IMAGE_NOT_PNG: 'signatureUnreadable',
+  SIGNATURE_IMAGE_UNREADABLE: 'signatureUnreadable',
   TOO_MANY_REQUESTS: 'tooMany',
 };
 

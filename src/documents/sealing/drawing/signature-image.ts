@@ -14,6 +14,14 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 /** A signature with more pixels than this is refused before it is decoded (a small PNG can hold a huge image). */
 export const SIGNATURE_MAX_PIXELS = 4096 * 4096;
 
+/** Its width × height as the PNG's header says, read before anything is decoded; 0 when the header cannot be read. */
+export async function signaturePixels(png: Buffer): Promise<number> {
+  const { width = 0, height = 0 } = await sharp(png)
+    .metadata()
+    .catch(() => ({ width: 0, height: 0 }));
+  return width * height;
+}
+
 /** The largest signature kept: the people's page's canvas is 180 CSS pixels high, at most 3 device pixels each. */
 const KEPT_SIZE = { width: 1600, height: 600 };
 
