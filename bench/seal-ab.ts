@@ -4,6 +4,10 @@
  * (and Chromium) in this process, and their seals alternate one by one (the order flipped every
  * round), so whatever else loads the machine falls on both sides alike; each side's time is also
  * given as the median of its ratios to the first checkout's seal of the same round.
+ *
+ * It cannot see a change to the work Chromium does after a render returns (both browsers live
+ * through the whole run, so that work lands on whichever seal comes next, of either side): such a
+ * change is measured with whole `bench/seal.ts` runs, the checkouts taking turns.
  */
 import { performance } from 'node:perf_hooks';
 import { drawnSignature, TWO_PAGES } from './seal-document.js';
