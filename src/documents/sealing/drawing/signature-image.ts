@@ -1,5 +1,6 @@
 import { type PDFDocument, PDFRawStream, type PDFRef } from 'pdf-lib';
 import sharp from 'sharp';
+import { imageTypeOf } from '../../../veriface/images.js';
 
 /** A signature image ready to be placed in any number of PDFs: its pixels as a PDF image stream's data. */
 export interface SignatureImage {
@@ -8,8 +9,6 @@ export interface SignatureImage {
   /** The PNG's compressed rows (its IDAT chunks), which a PDF reads with the PNG predictor. */
   rows: Buffer;
 }
-
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** A signature with more pixels than this is refused before it is decoded (a small PNG can hold a huge image). */
 export const SIGNATURE_MAX_PIXELS = 4096 * 4096;
@@ -45,7 +44,7 @@ export async function keptSignature(png: Buffer): Promise<Buffer> {
  * compressed rows a PDF image stream reads with the PNG predictor; undefined for any other PNG.
  */
 function rowsOfKeptForm(png: Buffer): SignatureImage | undefined {
-  if (!png.subarray(0, 8).equals(PNG_SIGNATURE)) return undefined;
+  if (imageTypeOf(png) !== 'png') return undefined;
   let width = 0;
   let height = 0;
   const rows: Buffer[] = [];
