@@ -205,7 +205,7 @@ function creationTable(bareRuns: Run[], created: (creation: Creation) => Figure,
   });
   return [
     table(
-      ['creations, SQLite (synchronous = FULL)', 'created/s', 'x bare', 'invitations delivered/s', 'goal', 'result'],
+      ['creations, SQLite (each answer after its log is on disk)', 'created/s', 'x bare', 'invitations delivered/s', 'goal', 'result'],
       [['bare Fastify GET / (baseline)', number(bare.perSecond), '1.0000', '', '', bare.problems.length > 0 ? 'ERROR' : ''], ...rows],
     ),
     `(${ROUNDS} rounds of ${SLICE_SECONDS} s in turns; created/s counts the API's answers during the slices; ` +

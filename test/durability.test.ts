@@ -12,11 +12,11 @@ import { PDF_BASE64 } from './support/signing.js';
 const root = path.resolve(import.meta.dirname, '..');
 const hasStrace = spawnSync('strace', ['-V']).status === 0;
 
-describe('every connection to the SQLite file runs in WAL mode with synchronous = FULL', () => {
+describe('the service’s connection to the SQLite file runs in WAL mode and flushes the log itself after each COMMIT', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-pragmas-'));
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-  it('the service’s connection reads back journal_mode wal, synchronous 2 (FULL), foreign keys on, temp_store 2 (MEMORY)', async () => {
+  it('the service’s connection reads back journal_mode wal, synchronous 1 (NORMAL: the group commit flushes the log), foreign keys on, temp_store 2 (MEMORY)', async () => {
     const handle = await openDatabase({ databaseUrl: undefined, databaseSchema: 'public', dataDir });
     try {
       const read = async (name: string) => Object.values((await sql.raw(`PRAGMA ${name}`).execute(handle.db)).rows[0] as Record<string, unknown>)[0];

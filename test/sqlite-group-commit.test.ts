@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type DatabaseHandle, type Db, openDatabase } from '../src/db/database.js';
 import { reusableQuery } from '../src/db/reusable-query.js';
 import { type GroupCommitSqlite, groupCommitOf } from '../src/db/sqlite-group-commit.js';
@@ -13,6 +13,46 @@ const organizationInsert = reusableQuery((db, p: { id: string; name: string; cre
 );
 const insertOrganization = (db: Db, id: string, name: string, createdAt: string) => organizationInsert(db, { id, name, createdAt });
 const organizationNamed = reusableQuery((db, p: { name: string }) => db.selectFrom('organizations').select('id').where('name', '=', p.name));
+
+/** Holds back the flushes of files (the real fdatasync, called once released), to look at what happens while the disk works. */
+function holdFlushes(): { held(): number; release(): void } {
+  const real = fs.fdatasync;
+  const held: (() => void)[] = [];
+  const spy = vi.spyOn(fs, 'fdatasync').mockImplementation((fd, callback) => {
+    held.push(() => real(fd, callback));
+  });
+  return {
+    held: () => held.length,
+    release: () => {
+      spy.mockRestore();
+      for (const flush of held.splice(0)) flush();
+    },
+  };
+}
+
+function settles<T>(promise: Promise<T>): { promise: Promise<T>; settled: boolean } {
+  const state = { promise, settled: false };
+  promise.then(
+    () => {
+      state.settled = true;
+    },
+    () => {
+      state.settled = true;
+    },
+  );
+  return state;
+}
+
+const nextTurns = async (turns: number) => {
+  for (let i = 0; i < turns; i++) await new Promise((resolve) => setImmediate(resolve));
+};
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let turn = 0; !condition(); turn++) {
+    if (turn > 1000) throw new Error('the condition never held');
+    await nextTurns(1);
+  }
+}
 
 describe('SQLite group commit: writes arriving together commit together, and nobody hears of a write before it is committed', () => {
   let dataDir: string;
@@ -35,6 +75,7 @@ describe('SQLite group commit: writes arriving together commit together, and nob
     await insertOrganization(db, 'org-b', 'Globex', '2026-01-01T00:00:00.000Z');
   });
   afterEach(async () => {
+    vi.restoreAllMocks();
     outside.close();
     await handle.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -108,11 +149,13 @@ describe('SQLite group commit: writes arriving together commit together, and nob
       expect((await organizationNamed(db, { name: 'Initech' })).map((row) => row.id)).toEqual(['id-initech']);
     });
 
-    it('a plain Kysely write while writes are pending commits them first', async () => {
-      const written = addInTransaction('Initech');
-      await sql`update organizations set name = name where id = 'none'`.execute(db);
-      expect(committedNames()).toContain('Initech');
+    it('a plain Kysely write outside a transaction joins the group and answers once it is committed', async () => {
+      const before = group.commits;
+      const written = insertOrganization(db, 'id-initech', 'Initech', '2026-01-02T00:00:00.000Z');
+      await sql`update organizations set name = 'Initech Ltd' where id = 'id-initech'`.execute(db);
+      expect(committedNames()).toContain('Initech Ltd');
       await written;
+      expect(group.commits - before).toBe(1);
     });
   });
 
@@ -139,6 +182,59 @@ describe('SQLite group commit: writes arriving together commit together, and nob
       const globex = await db.selectFrom('organizations').select('name').where('id', '=', 'org-b').execute();
       expect(acme).toEqual([{ name: 'Acme' }]);
       expect(globex).toEqual([{ name: 'Globex' }]);
+    });
+  });
+
+  describe('the log is on disk before anyone hears of a COMMIT or reads it', () => {
+    it('no member is told of its write until the flush after its COMMIT has ended', async () => {
+      const flushes = holdFlushes();
+      const written = settles(insertOrganization(db, 'id-initech', 'Initech', '2026-01-02T00:00:00.000Z'));
+      const inTransaction = settles(addInTransaction('Umbrella'));
+      await until(() => flushes.held() === 1);
+      await nextTurns(3);
+      expect(committedNames()).toEqual(['Acme', 'Globex', 'Initech', 'Umbrella']);
+      expect([written.settled, inTransaction.settled]).toEqual([false, false]);
+      flushes.release();
+      await Promise.all([written.promise, inTransaction.promise]);
+    });
+
+    it('a read issued while a COMMIT waits for its flush waits for it, then sees the write', async () => {
+      const flushes = holdFlushes();
+      const written = insertOrganization(db, 'id-initech', 'Initech', '2026-01-02T00:00:00.000Z');
+      await until(() => flushes.held() === 1);
+      const read = settles(organizationNamed(db, { name: 'Initech' }));
+      const built = settles(db.selectFrom('organizations').select('id').where('name', '=', 'Initech').execute());
+      await nextTurns(3);
+      expect([read.settled, built.settled]).toEqual([false, false]);
+      flushes.release();
+      expect(await read.promise).toEqual([{ id: 'id-initech' }]);
+      expect(await built.promise).toEqual([{ id: 'id-initech' }]);
+      await written;
+    });
+
+    it('writes arriving while a COMMIT waits for its flush gather into the next COMMIT', async () => {
+      const flushes = holdFlushes();
+      const before = group.commits;
+      const first = insertOrganization(db, 'id-initech', 'Initech', '2026-01-02T00:00:00.000Z');
+      await until(() => flushes.held() === 1);
+      const names = Array.from({ length: 10 }, (_, i) => `Org ${i}`);
+      const later = Promise.all(names.map((name) => addInTransaction(name)));
+      await nextTurns(3);
+      expect(group.commits - before).toBe(1);
+      flushes.release();
+      await Promise.all([first, later]);
+      expect(group.commits - before).toBe(2);
+    });
+
+    it('a flush that fails fails every member of its COMMIT; the next COMMIT flushes again', async () => {
+      const failing = vi
+        .spyOn(fs, 'fdatasync')
+        .mockImplementationOnce((_fd, callback) => callback(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' })));
+      const results = await Promise.allSettled([addInTransaction('Initech'), insertOrganization(db, 'id-umbrella', 'Umbrella', '2026-01-02T00:00:00.000Z')]);
+      expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+      failing.mockRestore();
+      await addInTransaction('Hooli');
+      expect(committedNames()).toContain('Hooli');
     });
   });
 

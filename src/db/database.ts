@@ -20,6 +20,7 @@ import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
 import { GroupCommitSqlite, groupCommitDialect } from './sqlite-group-commit.js';
 import { applySqlitePragmas, applySqliteReaderPragmas } from './sqlite-pragmas.js';
 import { statementCache } from './statement-cache.js';
+import { openWalFlusher } from './wal-flusher.js';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -72,10 +73,12 @@ function openSqlite(dataDir: string): DatabaseHandle {
   const filePath = path.join(dataDir, 'service.sqlite');
   const file = new BetterSqlite3(filePath);
   applySqlitePragmas(file);
-  // Opened after the main connection has put the file in WAL mode, which a read-only one cannot do.
+  // Opened after the main connection has put the file in WAL mode (and so made its log), which a read-only one cannot do.
   const reader = new BetterSqlite3(filePath, { readonly: true, fileMustExist: true });
   applySqliteReaderPragmas(reader);
-  const grouped = groupCommitDialect(new GroupCommitSqlite(file, statementCache(file), { prepare: statementCache(reader), close: () => reader.close() }));
+  const grouped = groupCommitDialect(
+    new GroupCommitSqlite(file, statementCache(file), { prepare: statementCache(reader), close: () => reader.close() }, openWalFlusher(`${filePath}-wal`)),
+  );
   const db = new Kysely<Database>({ dialect: grouped.dialect });
   grouped.register(db);
   let checkpointer: Checkpointer | undefined;

@@ -27,7 +27,7 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { fileMustExist: true });
-// The same durability as the service's own connection: a checkpoint syncs what it copies.
+// A checkpoint syncs the log before it copies it, and the database before the log may start over.
 db.pragma('synchronous = FULL');
 if (db.pragma('synchronous', { simple: true }) !== 2) throw new Error('the checkpoint connection did not take synchronous = FULL');
 const timer = setInterval(() => {

@@ -14,32 +14,42 @@ import {
   SqliteQueryCompiler,
 } from 'kysely';
 import type { Db } from './database.js';
+import type { WalFlusher } from './wal-flusher.js';
 
 /**
  * SQLite's one connection, shared by Kysely and by statements run directly, with group commit.
  *
  * What a write costs on SQLite is mostly the pages it appends to the WAL when it commits, and
  * writes arriving together touch the same pages (the last leaf of a table, of its indexes). So
- * transactions, and single writes run directly, commit together in one open transaction, which
- * commits once the event loop has handled the requests that arrived with them (setImmediate). Each
- * transaction runs in a savepoint and, if it fails, rolls back to it alone; a single statement
- * needs none, as SQLite undoes a failed statement by itself.
+ * transactions, and single writes, commit together in one open transaction, which commits once the
+ * event loop has handled the requests that arrived with it (setImmediate). Each transaction runs in
+ * a savepoint and, if it fails, rolls back to it alone; a single statement needs none, as SQLite
+ * undoes a failed statement by itself.
  *
- * Nobody is told a write succeeded before it is committed: a member's promise settles when the
- * shared COMMIT does, and a failed COMMIT fails every member. A plain write outside the group first
- * commits what is pending. A read outside a transaction (a SELECT) runs on a second, read-only
- * connection when there is one, and sees exactly what is committed: every write anyone was told of,
- * and nothing still pending, which nobody was told of. It leaves the group to grow (committing it
- * first, as it did before, held the group to one or two members under load). Without that
- * connection, such a read commits what is pending first, so it too only ever sees committed data.
+ * The connection runs with `synchronous = NORMAL`: its COMMIT writes the log without waiting for the
+ * disk, and this class flushes the log itself (src/db/wal-flusher.ts) in libuv's pool, so the event
+ * loop serves requests while the disk works instead of stopping in every COMMIT's fsync. One COMMIT
+ * at a time waits for its flush; the writes arriving meanwhile gather in the next group, committed
+ * when the flush ends.
+ *
+ * Nobody is told a write succeeded before it is committed and its COMMIT is on disk: a member's
+ * promise settles when the flush after its COMMIT does, and a failed COMMIT or flush fails every
+ * member. A read outside a transaction runs on a second, read-only connection, and sees exactly
+ * what is committed and on disk: while a COMMIT waits for its flush, reads wait with it, and run
+ * before the next COMMIT. So every write anyone was told of is seen, and nothing that a power loss
+ * could still take away. Reads leave the group to grow (committing it first held the group to one
+ * or two members under load).
  */
 export class GroupCommitSqlite {
   /** Real COMMITs of groups, for tests and for whoever wants to see how writes are grouped. */
   commits = 0;
   private held = false;
   private readonly waiting: (() => void)[] = [];
-  private pending: { resolve(): void; reject(error: unknown): void }[] = [];
+  private pending: Member[] = [];
   private flushScheduled = false;
+  /** Set from a COMMIT until its flush has ended: no other COMMIT, and no read outside, meanwhile. */
+  private flushing = false;
+  private readonly afterFlush: (() => void)[] = [];
 
   /** Reads answered by the read-only connection, for tests. */
   readerReads = 0;
@@ -48,19 +58,29 @@ export class GroupCommitSqlite {
     private readonly database: BetterSqlite3.Database,
     private readonly prepare: (sql: string) => BetterSqlite3.Statement,
     /** A read-only connection to the same file (WAL: it sees every commit at once), closed with this one. */
-    private readonly reader?: { prepare: (sql: string) => BetterSqlite3.Statement; close(): void },
+    private readonly reader: { prepare: (sql: string) => BetterSqlite3.Statement; close(): void },
+    private readonly wal: WalFlusher,
   ) {}
 
   /**
-   * A SELECT outside the group, on the read-only connection: it sees what is committed without
-   * committing what is pending. Only plain SELECTs: a pragma reads the connection's own settings.
+   * A read outside the group, on the read-only connection: it sees what is committed and flushed,
+   * without committing what is pending.
    */
-  private readOutside<R>(sql: string, parameters: readonly unknown[]): R[] | undefined {
-    if (!this.reader || !READ_ONLY_SQL.test(sql)) return undefined;
+  private readOutside<R>(sql: string, parameters: readonly unknown[]): R[] | Promise<R[]> | undefined {
+    if (!READ_SQL.test(sql)) return undefined;
     const statement = this.reader.prepare(sql);
     if (!statement.readonly || !statement.reader) return undefined;
     this.readerReads++;
-    return rowsOf<R>(statement, parameters);
+    if (!this.flushing) return rowsOf<R>(statement, parameters);
+    return new Promise<R[]>((resolve, reject) =>
+      this.afterFlush.push(() => {
+        try {
+          resolve(rowsOf<R>(statement, parameters));
+        } catch (error) {
+          reject(error);
+        }
+      }),
+    );
   }
 
   /**
@@ -73,21 +93,20 @@ export class GroupCommitSqlite {
     if (outside) return outside;
     if (this.held) return undefined;
     const statement = this.prepare(query.sql);
-    if (statement.readonly) {
-      this.flush();
-      return rowsOf<R>(statement, parameters);
-    }
-    // One statement needs no savepoint: SQLite undoes a failed statement by itself, and nothing more.
+    if (statement.readonly) return rowsOf<R>(statement, parameters);
+    const rows = this.runInGroup<R>(statement, parameters).rows;
+    return this.joinGroup().then(() => rows);
+  }
+
+  /** One statement in the open group, without a savepoint: SQLite undoes a failed statement by itself, and nothing more. */
+  private runInGroup<R>(statement: BetterSqlite3.Statement, parameters: readonly unknown[]): QueryResult<R> {
     this.openGroup();
-    let rows: R[] = [];
     try {
-      if (statement.reader) rows = rowsOf<R>(statement, parameters);
-      else statement.run(parameters);
+      return runStatement<R>(statement, parameters);
     } catch (error) {
       this.afterFailure();
       throw error;
     }
-    return this.joinGroup().then(() => rows);
   }
 
   async lock(): Promise<void> {
@@ -109,17 +128,19 @@ export class GroupCommitSqlite {
     this.scheduleFlush();
   }
 
-  /** A statement of Kysely's: a member's runs in its savepoint; any other first commits what is pending. */
-  execute<R>(query: CompiledQuery, member: boolean): QueryResult<R> {
+  /**
+   * A statement of Kysely's: a member's runs in its savepoint; a read outside goes to the read-only
+   * connection; a write outside joins the group, and `committed` tells when it is on disk.
+   */
+  execute<R>(query: CompiledQuery, member: boolean): { result: QueryResult<R> | Promise<QueryResult<R>>; committed?: Promise<void> } {
     if (!member) {
       const outside = this.readOutside<R>(query.sql, query.parameters);
-      if (outside) return { rows: outside };
-      this.flush();
+      if (outside) return { result: Array.isArray(outside) ? { rows: outside } : outside.then((rows) => ({ rows })) };
     }
     const statement = this.prepare(query.sql);
-    if (statement.reader) return { rows: rowsOf<R>(statement, query.parameters) };
-    const { changes, lastInsertRowid } = statement.run(query.parameters);
-    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+    if (member || statement.readonly) return { result: runStatement<R>(statement, query.parameters) };
+    const result = this.runInGroup<R>(statement, query.parameters);
+    return { result, committed: this.joinGroup() };
   }
 
   beginMember(): void {
@@ -127,7 +148,7 @@ export class GroupCommitSqlite {
     this.run('savepoint group_member');
   }
 
-  /** Keeps the member's work in the group; settles with the group's COMMIT. */
+  /** Keeps the member's work in the group; settles with the group's COMMIT and its flush. */
   commitMember(): Promise<void> {
     this.run('release group_member');
     return this.joinGroup();
@@ -161,9 +182,24 @@ export class GroupCommitSqlite {
     }
   }
 
-  /** Commits what is pending, now; only called while no member is halfway through its work. */
-  flush(): void {
-    if (!this.database.inTransaction) return;
+  /**
+   * Commits what is pending and flushes the log; only called while no member is halfway through
+   * its work. While an earlier COMMIT waits for its flush, this waits too: the flush's end commits.
+   */
+  private commitGroup(): void {
+    if (this.flushing) return;
+    const members = this.commit();
+    if (!members) return;
+    this.flushing = true;
+    this.wal.flush().then(
+      () => this.flushed(members),
+      (error: unknown) => this.flushed(members, error),
+    );
+  }
+
+  /** The COMMIT itself: the members it holds, or undefined when nothing was pending or it failed (its members are told). */
+  private commit(): Member[] | undefined {
+    if (!this.database.inTransaction) return undefined;
     const members = this.pending;
     this.pending = [];
     try {
@@ -171,16 +207,34 @@ export class GroupCommitSqlite {
     } catch (error) {
       if (this.database.inTransaction) this.run('rollback');
       for (const member of members) member.reject(error);
-      return;
+      return undefined;
     }
     this.commits++;
-    for (const member of members) member.resolve();
+    return members;
   }
 
-  close(): void {
-    this.flush();
+  /** The log is on disk (or the flush failed): the members hear of it, the reads that waited run, the next group commits. */
+  private flushed(members: Member[], error?: unknown): void {
+    this.flushing = false;
+    for (const member of members) {
+      if (error === undefined) member.resolve();
+      else member.reject(error);
+    }
+    for (const read of this.afterFlush.splice(0)) read();
+    if (!this.held) this.commitGroup();
+  }
+
+  /** Waits for a flush under way, then commits and flushes what is pending, on this thread. */
+  async close(): Promise<void> {
+    while (this.flushing) await new Promise<void>((resolve) => this.afterFlush.push(resolve));
+    const members = this.commit();
+    if (members) {
+      this.wal.flushNow();
+      for (const member of members) member.resolve();
+    }
     this.database.close();
-    this.reader?.close();
+    this.reader.close();
+    this.wal.close();
   }
 
   private scheduleFlush(): void {
@@ -189,7 +243,7 @@ export class GroupCommitSqlite {
     setImmediate(() => {
       this.flushScheduled = false;
       // Held: the holder's unlock() schedules the flush again.
-      if (!this.held) this.flush();
+      if (!this.held) this.commitGroup();
     });
   }
 
@@ -204,8 +258,22 @@ export class GroupCommitSqlite {
   }
 }
 
-/** What Kysely compiles a plain read to; anything else (pragmas, writes with RETURNING) stays on the main connection. */
-const READ_ONLY_SQL = /^\s*select\b/i;
+interface Member {
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * What Kysely compiles a read to. Anything else stays on the main connection: a pragma reads or sets
+ * that connection's own settings; a write, `RETURNING` included, is refused by the reader anyway.
+ */
+const READ_SQL = /^\s*(select|with)\b/i;
+
+function runStatement<R>(statement: BetterSqlite3.Statement, parameters: readonly unknown[]): QueryResult<R> {
+  if (statement.reader) return { rows: rowsOf<R>(statement, parameters) };
+  const { changes, lastInsertRowid } = statement.run(parameters);
+  return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+}
 
 /** The rows as Kysely's own SQLite driver returns them, typed as it types them. */
 function rowsOf<R>(statement: BetterSqlite3.Statement, parameters: readonly unknown[]): R[] {
@@ -217,12 +285,16 @@ class HeldConnection implements DatabaseConnection {
   member = false;
   /** Set once a member's commit has handed the connection over: nothing may run on it any more. */
   handedOver = false;
+  /** Writes made outside a transaction: their caller hears of them once they are on disk, after the connection is released. */
+  readonly committed: Promise<void>[] = [];
 
   constructor(private readonly owner: GroupCommitSqlite) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     if (this.handedOver) throw new Error('This connection was handed over when its transaction committed');
-    return this.owner.execute<R>(query, this.member);
+    const { result, committed } = this.owner.execute<R>(query, this.member);
+    if (committed) this.committed.push(committed);
+    return result;
   }
 
   streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
@@ -263,12 +335,15 @@ class GroupCommitDriver implements Driver {
     this.owner.rollbackMember();
   }
 
+  /** Kysely awaits this before answering the statements run on the connection: a write outside a transaction is answered once on disk. */
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
-    if (!held(connection).handedOver) this.owner.unlock();
+    const state = held(connection);
+    if (!state.handedOver) this.owner.unlock();
+    await Promise.all(state.committed);
   }
 
   async destroy(): Promise<void> {
-    this.owner.close();
+    await this.owner.close();
   }
 }
 
