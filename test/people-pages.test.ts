@@ -41,11 +41,9 @@ async function codeFromMailbox(svc: TestService, email: string): Promise<string>
   for (let attempt = 0; attempt < 50; attempt++) {
     const entries = await listMailbox(root, { channel: 'email' });
     const entry = entries.find((e) => e.to === email && /code/i.test(e.summary));
-    if (entry) {
-      const file = JSON.parse(fs.readFileSync(entry.file, 'utf8')) as { message: { text: string } };
-      const code = /\b(\d{6})\b/.exec(file.message.text)?.[1];
-      if (code) return code;
-    }
+    const text = entry?.message.text;
+    const code = typeof text === 'string' ? /\b(\d{6})\b/.exec(text)?.[1] : undefined;
+    if (code) return code;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`no code e-mailed to ${email}`);

@@ -2,7 +2,9 @@ import crypto from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Clock } from '../clock.js';
+import { isRecord } from '../is-record.js';
 import type { EmailPayload, SmsPayload, WhatsAppPayload } from '../outbox/types.js';
+import { GroupedAppender } from './grouped-appender.js';
 import type { Mailer } from './mailer.js';
 import type { SendResult } from './send-result.js';
 import type { SmsSender } from './sms.js';
@@ -20,8 +22,9 @@ export function mailboxDir(dataDir: string): string {
   return path.join(dataDir, 'mailbox');
 }
 
-/** One file of the mailbox: what the listing shows, then the message exactly as it would have gone out. */
-interface MailboxFile {
+/** One line of the mailbox: what the listing shows, then the message exactly as it would have gone out. */
+interface MailboxLine {
+  id: string;
   channel: Channel;
   createdAt: string;
   to: string;
@@ -30,12 +33,17 @@ interface MailboxFile {
 }
 
 export interface MailboxEntry {
+  /** The message's id, as its delivery records it: sortable by time. */
+  id: string;
   channel: Channel;
   to: string;
   /** The e-mail's subject, or the start of the text. */
   summary: string;
   time: string;
+  /** The file holding it: one line of JSON among that day's messages of the channel. */
   file: string;
+  /** The message as it would have gone out: subject, text and HTML of an e-mail, the text or template of the others. */
+  message: Record<string, unknown>;
 }
 
 export interface ListOptions {
@@ -44,17 +52,17 @@ export interface ListOptions {
   limit?: number;
 }
 
-// Final names only: the time first, so that name order is time order. Temporary files start with a dot.
-const FILE_NAME = /^\d{8}T\d{9}Z-\d{6}-[0-9a-f]{8}\.json$/;
+/** A day's file of one channel: the date (UTC) first, so that name order is time order. */
+const DAY_FILE = /^\d{4}-\d{2}-\d{2}\.jsonl$/;
 const SUMMARY_LENGTH = 80;
 
 let sequence = 0;
 
 /** Sortable by time, and in order of writing within one millisecond of this process. */
-function fileName(now: Date): string {
+function messageId(now: Date): string {
   const stamp = now.toISOString().replace(/[-:.]/g, '');
   sequence = (sequence + 1) % 1_000_000;
-  return `${stamp}-${String(sequence).padStart(6, '0')}-${crypto.randomBytes(4).toString('hex')}.json`;
+  return `${stamp}-${String(sequence).padStart(6, '0')}-${crypto.randomBytes(4).toString('hex')}`;
 }
 
 function shorten(text: string): string {
@@ -68,15 +76,18 @@ function whatsAppSummary(message: WhatsAppPayload): string {
 }
 
 /**
- * The default when no provider is configured: every message becomes one JSON file under
- * DATA_DIR/mailbox/<channel>/, for developers and tests to read instead of a real inbox or phone.
- * Each file is written beside its final name and renamed once complete and flushed, so a reader
- * (or a crash mid-write) never sees part of one.
+ * The default when no provider is configured: every message is one line of JSON in
+ * DATA_DIR/mailbox/<channel>/<day>.jsonl (the day in UTC), for developers and tests to read instead
+ * of a real inbox or phone (`tail -f` it, or `admin mailbox list`). A message is reported sent
+ * once its line is on disk. Messages sent together are appended in one write and one flush
+ * (src/messages/grouped-appender.ts), as a provider takes many in one request: a stand-in must not
+ * cost the service a flushed file per message, three for every process created.
  */
 export class LocalMailbox {
   readonly mailer: Mailer = { send: (mail) => this.write('email', mail.to, mail.subject, mail) };
   readonly whatsapp: WhatsAppSender = { send: (message) => this.write('whatsapp', message.to, whatsAppSummary(message), message) };
   readonly sms: SmsSender = { send: (message) => this.write('sms', message.to, shorten(message.text), message) };
+  private readonly appenders = new Map<string, GroupedAppender>();
 
   constructor(
     private readonly root: string,
@@ -87,64 +98,70 @@ export class LocalMailbox {
     return listMailbox(this.root, options);
   }
 
-  private async write(channel: Channel, to: string, summary: string, message: MailboxFile['message']): Promise<SendResult> {
+  private async write(channel: Channel, to: string, summary: string, message: MailboxLine['message']): Promise<SendResult> {
     const now = this.clock.now();
-    const name = fileName(now);
-    const folder = path.join(this.root, channel);
-    const target = path.join(folder, name);
-    const temporary = path.join(folder, `.${name}.part`);
-    const file: MailboxFile = { channel, createdAt: now.toISOString(), to, summary, message };
-    await fsp.mkdir(folder, { recursive: true });
-    try {
-      const handle = await fsp.open(temporary, 'wx');
-      try {
-        await handle.writeFile(`${JSON.stringify(file, null, 2)}\n`);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await fsp.rename(temporary, target);
-    } catch (error) {
-      await fsp.rm(temporary, { force: true });
-      throw error;
+    const line: MailboxLine = { id: messageId(now), channel, createdAt: now.toISOString(), to, summary, message };
+    await this.appenderOf(path.join(this.root, channel, `${now.toISOString().slice(0, 10)}.jsonl`)).append(`${JSON.stringify(line)}\n`);
+    return { id: `${channel}/${line.id}`, response: 'kept in the local mailbox' };
+  }
+
+  /** One appender per file, so that messages to the same file share its writes. */
+  private appenderOf(file: string): GroupedAppender {
+    let appender = this.appenders.get(file);
+    if (!appender) {
+      appender = new GroupedAppender(file);
+      this.appenders.set(file, appender);
     }
-    return { id: `${channel}/${name}`, response: 'kept in the local mailbox' };
+    return appender;
   }
 }
 
 /** The mailbox's messages, newest first, optionally of one channel. */
 export async function listMailbox(root: string, options: ListOptions = {}): Promise<MailboxEntry[]> {
+  const limit = options.limit ?? 20;
   const channels = options.channel ? [options.channel] : CHANNELS;
-  const found = await Promise.all(channels.map(async (channel) => (await finishedFiles(path.join(root, channel))).map((name) => ({ channel, name }))));
-  const newestFirst = found.flat().sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
-  const chosen = newestFirst.slice(0, options.limit ?? 20);
-  return Promise.all(chosen.map(({ channel, name }) => readEntry(channel, path.join(root, channel, name))));
+  const found = await Promise.all(channels.map((channel) => newestOf(path.join(root, channel), channel, limit)));
+  return found
+    .flat()
+    .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+    .slice(0, limit);
 }
 
-async function finishedFiles(folder: string): Promise<string[]> {
+/** At least the newest `limit` messages of a channel (whole days of them), from its newest day back. */
+async function newestOf(folder: string, channel: Channel, limit: number): Promise<MailboxEntry[]> {
+  const days = (await dayFiles(folder)).sort().reverse();
+  const entries: MailboxEntry[] = [];
+  for (const day of days) {
+    const file = path.join(folder, day);
+    for (const line of (await fsp.readFile(file, 'utf8')).split('\n')) {
+      const entry = entryOf(line, channel, file);
+      if (entry) entries.push(entry);
+    }
+    if (entries.length >= limit) break;
+  }
+  return entries;
+}
+
+async function dayFiles(folder: string): Promise<string[]> {
   try {
-    return (await fsp.readdir(folder)).filter((name) => FILE_NAME.test(name));
+    return (await fsp.readdir(folder)).filter((name) => DAY_FILE.test(name));
   } catch (error) {
     if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return [];
     throw error;
   }
 }
 
-async function readEntry(channel: Channel, file: string): Promise<MailboxEntry> {
-  const parsed: unknown = JSON.parse(await fsp.readFile(file, 'utf8'));
-  if (!isListable(parsed)) throw new Error(`Not a mailbox message: ${file}`);
-  return { channel, to: parsed.to, summary: parsed.summary, time: parsed.createdAt, file };
-}
-
-function isListable(value: unknown): value is Pick<MailboxFile, 'to' | 'summary' | 'createdAt'> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    'to' in value &&
-    typeof value.to === 'string' &&
-    'summary' in value &&
-    typeof value.summary === 'string' &&
-    'createdAt' in value &&
-    typeof value.createdAt === 'string'
-  );
+/** A whole line of the mailbox as the listing shows it; undefined for an empty line or one a crash cut off. */
+function entryOf(line: string, channel: Channel, file: string): MailboxEntry | undefined {
+  if (line === '') return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(parsed) || !isRecord(parsed.message)) return undefined;
+  const { id, to, summary, createdAt, message } = parsed;
+  if (typeof id !== 'string' || typeof to !== 'string' || typeof summary !== 'string' || typeof createdAt !== 'string') return undefined;
+  return { id, channel, to, summary, time: createdAt, file, message };
 }

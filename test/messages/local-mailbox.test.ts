@@ -29,16 +29,38 @@ function newMailbox(): { mailbox: LocalMailbox; root: string; clock: ManualClock
 
 const welcome: EmailPayload = { to: 'ana@example.test', subject: 'Welcome', text: 'Hello Ana', html: '<p>Hello Ana</p>', template: 'welcome' };
 
-describe('The local mailbox keeps each message as one JSON file under DATA_DIR/mailbox/<channel>/', () => {
-  it('an e-mail is a file under mailbox/email holding the whole message', async () => {
+/** What every FileHandle's datasync comes from, to watch or fail the mailbox's flushes. */
+async function fileHandlePrototype(): Promise<{ datasync(): Promise<void> }> {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'mailbox-probe-'));
+  folders.push(folder);
+  const handle = await fsp.open(path.join(folder, 'probe'), 'w');
+  await handle.close();
+  return Object.getPrototypeOf(handle);
+}
+
+const lines = (file: string): unknown[] =>
+  fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line): unknown => JSON.parse(line));
+
+describe('The local mailbox keeps each message as one line of JSON in DATA_DIR/mailbox/<channel>/<day>.jsonl', () => {
+  it('an e-mail is a line of mailbox/email/<day>.jsonl holding the whole message', async () => {
     const { mailbox, root } = newMailbox();
     const outcome = await emailHandler(mailbox.mailer).deliver(outboxMessage('email', welcome));
     expect(outcome.ok).toBe(true);
-    const files = fs.readdirSync(path.join(root, 'email'));
-    expect(files).toHaveLength(1);
-    expect(outcome.response).toBe(`email/${files[0]} kept in the local mailbox`);
-    const stored: unknown = JSON.parse(fs.readFileSync(path.join(root, 'email', files[0] ?? ''), 'utf8'));
-    expect(stored).toEqual({ channel: 'email', createdAt: '2026-03-01T10:00:00.000Z', to: 'ana@example.test', summary: 'Welcome', message: welcome });
+    expect(fs.readdirSync(path.join(root, 'email'))).toEqual(['2026-03-01.jsonl']);
+    const [stored] = lines(path.join(root, 'email', '2026-03-01.jsonl'));
+    expect(stored).toEqual({
+      id: expect.stringMatching(/^20260301T100000000Z-\d{6}-[0-9a-f]{8}$/),
+      channel: 'email',
+      createdAt: '2026-03-01T10:00:00.000Z',
+      to: 'ana@example.test',
+      summary: 'Welcome',
+      message: welcome,
+    });
+    expect(outcome.response).toBe(`email/${(stored as { id: string }).id} kept in the local mailbox`);
   });
 
   it('WhatsApp and SMS messages go to mailbox/whatsapp and mailbox/sms', async () => {
@@ -46,29 +68,39 @@ describe('The local mailbox keeps each message as one JSON file under DATA_DIR/m
     await whatsAppHandler(mailbox.whatsapp).deliver(outboxMessage('whatsapp', { to: '+573001234567', text: 'Hi' }));
     await smsHandler(mailbox.sms).deliver(outboxMessage('sms', { to: '+573001234567', text: 'Hi' }));
     expect(fs.readdirSync(root).sort()).toEqual(['sms', 'whatsapp']);
-    expect(fs.readdirSync(path.join(root, 'whatsapp'))).toHaveLength(1);
-    expect(fs.readdirSync(path.join(root, 'sms'))).toHaveLength(1);
+    expect(lines(path.join(root, 'whatsapp', '2026-03-01.jsonl'))).toHaveLength(1);
+    expect(lines(path.join(root, 'sms', '2026-03-01.jsonl'))).toHaveLength(1);
   });
 
-  it('file names sort by time', async () => {
+  it('ids sort by time, and each day of messages has its own file', async () => {
     const { mailbox, root, clock } = newMailbox();
     const written: (string | undefined)[] = [];
     for (let i = 0; i < 3; i++) {
       written.push((await mailbox.sms.send({ to: '+1', text: `message ${i}` })).id);
-      clock.advance(1_000);
+      clock.advance(12 * 60 * 60 * 1000);
     }
-    expect(
-      fs
-        .readdirSync(path.join(root, 'sms'))
-        .sort()
-        .map((name) => `sms/${name}`),
-    ).toEqual(written);
-    expect(written[0]).toMatch(/^sms\/20260301T100000000Z-\d{6}-[0-9a-f]{8}\.json$/);
-    expect(written[2]).toMatch(/^sms\/20260301T100002000Z-/);
+    expect([...written].sort()).toEqual(written);
+    expect(written[0]).toMatch(/^sms\/20260301T100000000Z-\d{6}-[0-9a-f]{8}$/);
+    expect(written[2]).toMatch(/^sms\/20260302T100000000Z-/);
+    expect(fs.readdirSync(path.join(root, 'sms')).sort()).toEqual(['2026-03-01.jsonl', '2026-03-02.jsonl']);
+  });
+
+  it('messages sent together are appended in one write and flushed once, each told only after that flush', async () => {
+    const { mailbox, root } = newMailbox();
+    const prototype = await fileHandlePrototype();
+    const flushes: number[] = [];
+    const datasync = prototype.datasync;
+    vi.spyOn(prototype, 'datasync').mockImplementation(async function (this: fsp.FileHandle) {
+      await datasync.call(this);
+      flushes.push(lines(path.join(root, 'sms', '2026-03-01.jsonl')).length);
+    });
+    const sent = await Promise.all(Array.from({ length: 20 }, (_, i) => mailbox.sms.send({ to: '+1', text: `message ${i}` })));
+    expect(sent).toHaveLength(20);
+    expect(flushes).toEqual([20]);
   });
 });
 
-describe('The listing shows the newest first, with channel, to, subject or text, time and file', () => {
+describe('The listing shows the newest first, with id, channel, to, subject or text, time, file and the whole message', () => {
   it('newest first across channels: subject for e-mail, the start of the text otherwise', async () => {
     const { mailbox, root, clock } = newMailbox();
     await mailbox.mailer.send(welcome);
@@ -88,9 +120,10 @@ describe('The listing shows the newest first, with channel, to, subject or text,
     expect(entries[0]?.summary).toMatch(/^Your verification code\. x+…$/);
     expect(entries[0]?.summary).toHaveLength(80);
     for (const entry of entries) {
-      expect(path.dirname(entry.file)).toBe(path.join(root, entry.channel));
-      expect(fs.existsSync(entry.file)).toBe(true);
+      expect(entry.file).toBe(path.join(root, entry.channel, '2026-03-01.jsonl'));
+      expect(lines(entry.file)).toContainEqual(expect.objectContaining({ id: entry.id, message: entry.message }));
     }
+    expect(entries[2]?.message).toEqual(welcome);
   });
 
   it('--channel shows one channel only', async () => {
@@ -122,42 +155,31 @@ describe('The listing shows the newest first, with channel, to, subject or text,
   });
 });
 
-describe('A crash mid-write leaves no partial file visible to the listing', () => {
-  it('a message being written is not listed until it is complete', async () => {
-    const { mailbox, root } = newMailbox();
-    const rename = fsp.rename;
-    let seenMidWrite: { files: string[]; listed: number } | undefined;
-    vi.spyOn(fsp, 'rename').mockImplementation(async (from, to) => {
-      seenMidWrite = { files: fs.readdirSync(path.join(root, 'email')), listed: (await mailbox.list()).length };
-      return rename(from, to);
-    });
-    await mailbox.mailer.send(welcome);
-    expect(seenMidWrite?.files).toHaveLength(1);
-    expect(seenMidWrite?.listed).toBe(0);
-    expect(await mailbox.list()).toHaveLength(1);
-  });
-
-  it('what a crash leaves behind, whole or cut off, is never listed', async () => {
+describe('A line cut off by a crash or a failed write is never listed, and never spoils the next', () => {
+  it('a cut-off last line is not listed; the next message starts on a line of its own', async () => {
     const { mailbox, root } = newMailbox();
     await mailbox.mailer.send(welcome);
-    // The process dies before the rename, and so cleans up nothing.
-    vi.spyOn(fsp, 'rename').mockRejectedValue(new Error('killed'));
-    vi.spyOn(fsp, 'rm').mockResolvedValue(undefined);
-    await expect(mailbox.mailer.send({ ...welcome, subject: 'Second' })).rejects.toThrow('killed');
-    vi.restoreAllMocks();
-    const leftover = fs.readdirSync(path.join(root, 'email')).find((name) => name.endsWith('.part'));
-    expect(leftover).toBeDefined();
-    expect((await mailbox.list()).map((e) => e.summary)).toEqual(['Welcome']);
-    // Or it dies in the middle of writing the temporary file.
-    fs.writeFileSync(path.join(root, 'email', leftover ?? ''), '{"channel":"em');
+    const file = path.join(root, 'email', '2026-03-01.jsonl');
+    // The process died in the middle of writing a line.
+    fs.appendFileSync(file, '{"id":"20260301T100000000Z-000001-00000000","channel":"em');
+    expect((await listMailbox(root)).map((e) => e.summary)).toEqual(['Welcome']);
 
-    expect((await mailbox.list()).map((e) => e.summary)).toEqual(['Welcome']);
+    const restarted = new LocalMailbox(root, new ManualClock(new Date('2026-03-01T11:00:00.000Z')));
+    await restarted.mailer.send({ ...welcome, subject: 'Second' });
+    expect((await listMailbox(root)).map((e) => e.summary)).toEqual(['Second', 'Welcome']);
+    expect(fs.readFileSync(file, 'utf8').endsWith('\n')).toBe(true);
   });
 
-  it('a failed write removes its temporary file', async () => {
+  it('a write whose flush fails fails its messages and takes back what it added', async () => {
     const { mailbox, root } = newMailbox();
-    vi.spyOn(fsp, 'rename').mockRejectedValue(Object.assign(new Error('disk full'), { code: 'ENOSPC' }));
-    await expect(mailbox.mailer.send(welcome)).rejects.toThrow('disk full');
-    expect(fs.readdirSync(path.join(root, 'email'))).toEqual([]);
+    await mailbox.mailer.send(welcome);
+    const prototype = await fileHandlePrototype();
+    vi.spyOn(prototype, 'datasync').mockRejectedValueOnce(Object.assign(new Error('disk full'), { code: 'ENOSPC' }));
+    const failed = await Promise.allSettled([mailbox.mailer.send({ ...welcome, subject: 'Lost 1' }), mailbox.sms.send({ to: '+1', text: 'kept' })]);
+    expect(failed.map((r) => r.status)).toEqual(['rejected', 'fulfilled']);
+    expect((await listMailbox(root)).map((e) => e.summary)).toEqual(['kept', 'Welcome']);
+    // The outbox sends it again: once, whole.
+    await mailbox.mailer.send({ ...welcome, subject: 'Lost 1' });
+    expect((await listMailbox(root, { channel: 'email' })).map((e) => e.summary)).toEqual(['Lost 1', 'Welcome']);
   });
 });
