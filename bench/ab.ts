@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CREATION_LABEL, CREATIONS, type Creation, creationSlice } from './creation.js';
-import { figure, inTurns, number, type Run, type Server, say, startServer, stopServer, table } from './load.js';
+import { figure, fileCreationMicros, inTurns, number, type Run, type Server, say, startServer, stopServer, table } from './load.js';
 
 const ROUNDS = Number(process.env.AB_ROUNDS ?? 8);
 const SLICE_SECONDS = Number(process.env.AB_SLICE_SECONDS ?? 1);
@@ -35,7 +35,10 @@ async function main(): Promise<void> {
       if (!server) throw new Error(`side ${side} did not start`);
       return server;
     };
-    say(`A/B of creations: A = ${checkouts.A}, B = ${checkouts.B}; ${os.cpus().length} cores, load average ${number(os.loadavg()[0] ?? 0, 2)}`);
+    say(
+      `A/B of creations: A = ${checkouts.A}, B = ${checkouts.B}; ${os.cpus().length} cores, load average ${number(os.loadavg()[0] ?? 0, 2)}; ` +
+        `creating a file costs ${number(fileCreationMicros(dataDir))} µs of CPU here`,
+    );
     const rows: string[][] = [];
     for (const creation of creations) {
       const delivered: Record<Side, Run[]> = { A: [], B: [] };

@@ -176,3 +176,22 @@ export function table(header: string[], rows: string[][]): string {
 }
 
 export const say = (text: string) => process.stdout.write(`${text}\n`);
+
+const PROBE_FILES = 300;
+
+/**
+ * What creating a small file costs here, in CPU microseconds: each process created writes one. On
+ * ext4 without a journal (this machine's disk), creating files in the minutes after many were
+ * deleted (a test run, a bench's own cleanup) costs up to ten times as much, as the kernel skips
+ * recently freed inodes one by one; printed so that a slow run can be told from a slow service. The
+ * files stay in `folder`, removed with it.
+ */
+export function fileCreationMicros(folder: string): number {
+  const probe = path.join(folder, 'file-probe');
+  fs.mkdirSync(probe, { recursive: true });
+  const bytes = Buffer.alloc(1024, 120);
+  const before = process.cpuUsage();
+  for (let i = 0; i < PROBE_FILES; i++) fs.writeFileSync(path.join(probe, `${i}`), bytes, { flag: 'wx' });
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / PROBE_FILES;
+}

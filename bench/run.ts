@@ -25,6 +25,7 @@ import {
   CONNECTIONS,
   type Figure,
   figure,
+  fileCreationMicros,
   inTurns,
   number,
   PREFIX,
@@ -229,7 +230,8 @@ async function main(): Promise<void> {
     server = live;
     say(
       `Template API on SQLite vs a bare Fastify route; ${CONNECTIONS} connections over loopback; ` +
-        `Node ${process.version}, ${os.cpus().length} cores, load average ${number(os.loadavg()[0] ?? 0, 2)}`,
+        `Node ${process.version}, ${os.cpus().length} cores, load average ${number(os.loadavg()[0] ?? 0, 2)}; ` +
+        `creating a file costs ${number(fileCreationMicros(dataDir))} µs of CPU here (each process created writes one)`,
     );
     const serviceSeed = await seed(live, 'service', STORE_SIZE.service);
     const smallSeed = await seed(live, 'small', STORE_SIZE.small);
