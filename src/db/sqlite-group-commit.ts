@@ -38,7 +38,8 @@ import type { WalFlusher } from './wal-flusher.js';
  * what is committed and on disk: while a COMMIT waits for its flush, reads wait with it, and run
  * before the next COMMIT. So every write anyone was told of is seen, and nothing that a power loss
  * could still take away. Reads leave the group to grow (committing it first held the group to one
- * or two members under load).
+ * or two members under load). A flush the disk refuses fails its members; what they wrote stays
+ * committed, and may or may not survive a power loss, as any write whose answer was lost.
  */
 export class GroupCommitSqlite {
   /** Real COMMITs of groups, for tests and for whoever wants to see how writes are grouped. */
