@@ -75,8 +75,8 @@ export class LocalBlobStore implements BlobStore {
   /**
    * The same temporary file, flush and rename as `write`, in direct calls: the folders, the file and
    * the rename are a few microseconds each on the event loop, where each would otherwise wait its turn
-   * for the 4 threads of libuv's pool behind other files' fsyncs (the outbox's local mailbox writes
-   * three per process created). Only the fdatasync, which waits for the disk, goes to the pool. The
+   * for the 4 threads of libuv's pool behind other files' fsyncs (the database's log, the local
+   * mailbox's). Only the fdatasync, which waits for the disk, goes to the pool. The
    * content type is not stored: a local file's type follows from its key's extension.
    */
   async writeBytes(key: string, bytes: Buffer, _contentType: string, options: { ifAbsent?: boolean } = {}): Promise<void> {
