@@ -95,8 +95,11 @@ export async function launchBrowser(options: { camera?: string } = {}): Promise<
   };
 }
 
-/** Screenshots the README shows, remade by every run. */
-export const SCREENSHOTS_DIR = path.resolve(import.meta.dirname, '../../docs/screenshots');
+/**
+ * Where the pages' screenshots go: a folder git ignores, so a test run changes no tracked file.
+ * `npm run screenshots` points it at docs/screenshots to refresh the copies the README shows.
+ */
+export const SCREENSHOTS_DIR = path.resolve(import.meta.dirname, '../..', process.env.SCREENSHOTS_DIR ?? 'test-output/screenshots');
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOTS_DIR, { recursive: true });

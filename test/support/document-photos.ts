@@ -16,11 +16,11 @@ export async function numberedCard(options: { number: string; person?: Person })
   const svg = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="630">
     <rect width="1000" height="630" rx="30" fill="#f3efe2"/>
     <rect width="1000" height="90" rx="30" fill="#c8a43c"/>
-    <text x="40" y="62" font-family="sans-serif" font-size="40" font-weight="bold" fill="#1d2a57">REPUBLICA DE COLOMBIA</text>
-    <text x="320" y="170" font-family="sans-serif" font-size="30" fill="#111">CEDULA DE CIUDADANIA</text>
-    <text x="320" y="270" font-family="monospace" font-size="52" font-weight="bold" fill="#111">${escapeXml(options.number)}</text>
-    <text x="320" y="360" font-family="sans-serif" font-size="30" fill="#111">PEREZ GONZALEZ</text>
-    <text x="320" y="410" font-family="sans-serif" font-size="30" fill="#111">JUAN CARLOS</text>
+    <text x="40" y="62" font-family="DejaVu Sans" font-size="40" font-weight="bold" fill="#1d2a57">REPUBLICA DE COLOMBIA</text>
+    <text x="320" y="170" font-family="DejaVu Sans" font-size="30" fill="#111">CEDULA DE CIUDADANIA</text>
+    <text x="320" y="270" font-family="DejaVu Sans Mono" font-size="52" font-weight="bold" fill="#111">${escapeXml(options.number)}</text>
+    <text x="320" y="360" font-family="DejaVu Sans" font-size="30" fill="#111">PEREZ GONZALEZ</text>
+    <text x="320" y="410" font-family="DejaVu Sans" font-size="30" fill="#111">JUAN CARLOS</text>
   </svg>`);
   const card = sharp(svg);
   if (options.person) card.composite([{ input: await portrait(options.person), left: 40, top: 130 }]);
@@ -87,11 +87,11 @@ export async function passportPage(holder: PassportHolder, person: Person): Prom
   const [first, second] = td3Lines(holder);
   const svg = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="1300" height="800">
     <rect width="1300" height="800" fill="#e8eef4"/>
-    <text x="40" y="70" font-family="sans-serif" font-size="40" fill="#1d2a57">PASAPORTE PASSPORT</text>
-    <text x="360" y="200" font-family="sans-serif" font-size="32" fill="#111">${holder.surname}</text>
-    <text x="360" y="260" font-family="sans-serif" font-size="32" fill="#111">${holder.givenNames}</text>
-    <text x="30" y="660" font-family="monospace" font-size="44" fill="#000">${escapeXml(first)}</text>
-    <text x="30" y="740" font-family="monospace" font-size="44" fill="#000">${escapeXml(second)}</text>
+    <text x="40" y="70" font-family="DejaVu Sans" font-size="40" fill="#1d2a57">PASAPORTE PASSPORT</text>
+    <text x="360" y="200" font-family="DejaVu Sans" font-size="32" fill="#111">${holder.surname}</text>
+    <text x="360" y="260" font-family="DejaVu Sans" font-size="32" fill="#111">${holder.givenNames}</text>
+    <text x="30" y="660" font-family="DejaVu Sans Mono" font-size="44" fill="#000">${escapeXml(first)}</text>
+    <text x="30" y="740" font-family="DejaVu Sans Mono" font-size="44" fill="#000">${escapeXml(second)}</text>
   </svg>`);
   const page = await sharp(svg)
     .composite([{ input: await portrait(person), left: 40, top: 120 }])

@@ -70,13 +70,13 @@ export async function identityCard(person: Person): Promise<Buffer> {
   const text = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="640" height="400">
     <rect width="640" height="400" rx="24" fill="#f3efe2"/>
     <rect width="640" height="70" rx="24" fill="#c8a43c"/>
-    <text x="24" y="46" font-family="sans-serif" font-size="28" font-weight="bold" fill="#1d2a57">REPUBLICA DE COLOMBIA</text>
-    <text x="210" y="120" font-family="sans-serif" font-size="18" fill="#333">IDENTIFICACION PERSONAL</text>
-    <text x="210" y="160" font-family="sans-serif" font-size="24" fill="#111">CEDULA DE CIUDADANIA</text>
-    <text x="210" y="205" font-family="monospace" font-size="26" fill="#111">1.001.001.010</text>
-    <text x="210" y="250" font-family="sans-serif" font-size="20" fill="#111">PEREZ GONZALEZ</text>
-    <text x="210" y="285" font-family="sans-serif" font-size="20" fill="#111">JUAN CARLOS</text>
-    <text x="210" y="350" font-family="sans-serif" font-size="14" fill="#555">FIRMA ___________________</text>
+    <text x="24" y="46" font-family="DejaVu Sans" font-size="28" font-weight="bold" fill="#1d2a57">REPUBLICA DE COLOMBIA</text>
+    <text x="210" y="120" font-family="DejaVu Sans" font-size="18" fill="#333">IDENTIFICACION PERSONAL</text>
+    <text x="210" y="160" font-family="DejaVu Sans" font-size="24" fill="#111">CEDULA DE CIUDADANIA</text>
+    <text x="210" y="205" font-family="DejaVu Sans Mono" font-size="26" fill="#111">1.001.001.010</text>
+    <text x="210" y="250" font-family="DejaVu Sans" font-size="20" fill="#111">PEREZ GONZALEZ</text>
+    <text x="210" y="285" font-family="DejaVu Sans" font-size="20" fill="#111">JUAN CARLOS</text>
+    <text x="210" y="350" font-family="DejaVu Sans" font-size="14" fill="#555">FIRMA ___________________</text>
   </svg>`);
   const card = await sharp(text)
     .composite([{ input: portrait, left: 32, top: 100 }])
