@@ -156,3 +156,44 @@ describe('the admin command shares the service configuration', () => {
     expect(unknown.stderr).toContain('ORGANIZATION_NOT_FOUND');
   });
 });
+
+describe('the admin command refuses a data folder that holds no database', () => {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function adminIn(dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    try {
+      const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/admin/cli.ts', ...args], {
+        cwd: root,
+        env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
+      });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const failed = error as { code: number; stdout: string; stderr: string };
+      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+    }
+  }
+
+  it('mailbox list with a DATA_DIR other than the service’s is refused with a message naming the folder, and makes no database', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-admin-empty-'));
+    dirs.push(empty);
+    const listed = await adminIn(empty, 'mailbox', 'list');
+    expect(listed.code).toBe(2);
+    expect(JSON.parse(listed.stderr.split('\n')[0] ?? '')).toEqual({ message: expect.stringContaining(`DATA_DIR ${empty} holds no database and no mailbox`) });
+    expect(fs.existsSync(path.join(empty, 'service.sqlite'))).toBe(false);
+  });
+
+  it('org create in an empty folder makes the database and says so on stderr; the next command finds it', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-admin-new-'));
+    dirs.push(empty);
+    const created = await adminIn(empty, 'org', 'create', '--name', 'Initech', '--email', 'owner@initech.test');
+    expect(created.code).toBe(0);
+    expect(created.stderr).toContain(`DATA_DIR ${empty} held no database: a new one was made there`);
+    const listed = await adminIn(empty, 'org', 'list');
+    expect(listed.code).toBe(0);
+    expect(listed.stderr).toBe('');
+    expect((JSON.parse(listed.stdout) as { name: string }[]).map((o) => o.name)).toEqual(['Initech']);
+  });
+});

@@ -1,7 +1,9 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../clock.js';
 import { type Config, ConfigError, loadConfig } from '../config.js';
-import { type Db, openDatabase } from '../db/database.js';
+import { type Db, openDatabase, sqliteFileOf } from '../db/database.js';
 import type { ApiKeyKind } from '../db/schema.js';
 import { ApiError } from '../http/errors.js';
 // The API's own validation, so the command accepts exactly what the API accepts.
@@ -188,6 +190,24 @@ async function run(db: Db, config: Config, command: string, flags: Flags): Promi
   }
 }
 
+/**
+ * On SQLite, a DATA_DIR other than the service's would silently open a new, empty database (and an
+ * empty mailbox): every command but the first `org create` refuses a folder that holds neither,
+ * and that one says it made a database.
+ */
+function checkDataFolder(config: Config, command: string): void {
+  if (config.databaseUrl || existsSync(sqliteFileOf(config.dataDir)) || existsSync(mailboxDir(config.dataDir))) return;
+  const folder = path.resolve(config.dataDir);
+  if (command !== 'org create') {
+    throw new ConfigError(
+      `DATA_DIR ${folder} holds no database and no mailbox: set DATA_DIR to the folder the service runs with (its default is ./data in the folder it was started from)`,
+    );
+  }
+  process.stderr.write(
+    `DATA_DIR ${folder} held no database: a new one was made there; the service sees this organization only when it runs with the same DATA_DIR\n`,
+  );
+}
+
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
@@ -219,9 +239,11 @@ async function main(argv: string[]): Promise<number> {
     return values.help ? 0 : 2;
   }
   const config = loadConfig(process.env);
+  const command = positionals.slice(0, 2).join(' ');
+  checkDataFolder(config, command);
   const database = await openDatabase(config);
   try {
-    const result = await run(database.db, config, positionals.slice(0, 2).join(' '), values);
+    const result = await run(database.db, config, command, values);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } finally {

@@ -68,9 +68,14 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   return handle;
 }
 
+/** The SQLite file of a data folder. */
+export function sqliteFileOf(dataDir: string): string {
+  return path.join(dataDir, 'service.sqlite');
+}
+
 function openSqlite(dataDir: string): DatabaseHandle {
   fs.mkdirSync(dataDir, { recursive: true });
-  const filePath = path.join(dataDir, 'service.sqlite');
+  const filePath = sqliteFileOf(dataDir);
   const file = new BetterSqlite3(filePath);
   applySqlitePragmas(file);
   // Opened after the main connection has put the file in WAL mode (and so made its log), which a read-only one cannot do.
