@@ -147,6 +147,8 @@ describe("the people's pages, in Chromium on a phone's screen", { timeout: 120_0
     await ana.page.getByRole('button', { name: 'Firmar' }).click();
     await ana.page.getByRole('alert').filter({ hasText: 'marca la casilla' }).waitFor();
     await ana.page.getByLabel(/Acepto firmar electrónicamente/).check();
+    // Once the box is ticked, its refusal no longer stands on the screen.
+    expect(await ana.page.getByRole('alert').filter({ hasText: 'marca la casilla' }).count()).toBe(0);
     await ana.page.getByRole('button', { name: 'Firmar' }).click();
     await ana.page.getByRole('heading', { name: 'Listo, firmaste el documento.' }).waitFor();
     await ana.page.getByText('Falta que terminen: Luis Pérez.').waitFor();
@@ -156,6 +158,8 @@ describe("the people's pages, in Chromium on a phone's screen", { timeout: 120_0
     // Luis: the camera step, a review of the photo, then his typed name as signature.
     const luis = await open(links['luis@people.test'] ?? '');
     await luis.page.getByRole('heading', { name: 'Tómate una foto de la cara' }).waitFor();
+    // He is on his phone already: continuing "on my phone" is not offered.
+    expect(await luis.page.getByRole('button', { name: 'Seguir en mi teléfono' }).count()).toBe(0);
     await luis.page.getByRole('button', { name: 'Abrir la cámara' }).click();
     await luis.page.getByRole('button', { name: 'Tomar la foto' }).waitFor();
     await expect.poll(() => luis.page.locator('video').evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 10_000 }).toBeGreaterThan(0);
@@ -210,8 +214,16 @@ describe("the people's pages, in Chromium on a phone's screen", { timeout: 120_0
     await screenshot(eva.page, '09-rejecting');
     await eva.page.getByRole('button', { name: 'Rechazar', exact: true }).click();
     await eva.page.getByRole('heading', { name: 'Documento rechazado' }).waitFor();
+    // Eva is told what she did, not that "someone" rejected it.
+    await eva.page.getByText('Rechazaste este documento.', { exact: false }).waitFor();
+    expect(await eva.page.getByText('Alguien rechazó').count()).toBe(0);
+    await screenshot(eva.page, '17-rejected-by-you');
     const juan = await open(links['juan@people.test'] ?? '');
     await juan.page.getByRole('heading', { name: 'Documento rechazado' }).waitFor();
+    await juan.page.getByText('Alguien rechazó este documento', { exact: false }).waitFor();
+    // Nobody "can sign now" in a rejected process: Juan did not sign.
+    expect(await juan.page.getByText('Puede firmar ahora').count()).toBe(0);
+    await juan.page.getByText('No firmó').waitFor();
     await expectAccessible(juan.page);
     const { process } = await stored(svc, svc.orgA, code);
     expect(process.status).toBe('REJECTED');
@@ -333,6 +345,35 @@ describe("the people's pages, in Chromium on a phone's screen", { timeout: 120_0
     expect(await page.getAttribute('html', 'lang')).toBe('en');
     await expectAccessible(page);
     await context.close();
+  });
+
+  it("the service's address opened in a browser says what it is and where to go next, in words", async () => {
+    const context = await phone.browser.newContext({ locale: 'es-CO', viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(`${base}/`);
+    await page.getByRole('heading', { name: 'Aquí se firman documentos y se valida la identidad' }).waitFor();
+    await page.getByText('abre el enlace completo que te llegó por correo, SMS o WhatsApp', { exact: false }).waitFor();
+    expect(await page.getByText('Este enlace no es válido').count()).toBe(0);
+    await expectAccessible(page);
+    await screenshot(page, '18-service-address');
+    await context.close();
+  });
+
+  it('on a computer, the photo step offers to continue on a phone (a QR code of the link); on a phone it does not', async () => {
+    const { links } = await createProcess([{ name: 'Olga Paz', email: 'olga@people.test', camera: true }]);
+    const context = await phone.browser.newContext({ locale: 'es-CO', viewport: { width: 1280, height: 800 }, permissions: ['camera'] });
+    const page = await context.newPage();
+    await page.goto(links['olga@people.test'] ?? '');
+    await page.getByRole('heading', { name: 'Tómate una foto de la cara' }).waitFor();
+    await page.getByRole('button', { name: 'Seguir en mi teléfono' }).click();
+    await page.getByRole('img', { name: /QR/ }).waitFor();
+    await expectAccessible(page);
+    await screenshot(page, '19-continue-on-a-phone-from-a-computer');
+    await context.close();
+    const onPhone = await open(links['olga@people.test'] ?? '');
+    await onPhone.page.getByRole('heading', { name: 'Tómate una foto de la cara' }).waitFor();
+    expect(await onPhone.page.getByRole('button', { name: 'Seguir en mi teléfono' }).count()).toBe(0);
+    await onPhone.context.close();
   });
 
   it('cancelled and expired processes each have their own page, accessible', async () => {

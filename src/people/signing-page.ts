@@ -2,6 +2,7 @@ import type { ParticipantRow, ProcessDocumentRow, ProcessRow } from '../db/schem
 import { DOCUMENT_URL_LIFETIME_SECONDS } from '../documents/document-files.js';
 import { findSigning } from '../documents/participant/signer-access.js';
 import { openSigning, type SigningRequirements } from '../documents/participant/signer-flow.js';
+import { IDENTITY_REJECTED } from '../documents/participant/unlock-participant.js';
 import { type PreviewContext, readableFile } from '../documents/preview/document-preview.js';
 import { listDocuments, listParticipants } from '../documents/queries.js';
 import { finalFileKeys } from '../documents/sealing/seal-process.js';
@@ -44,6 +45,8 @@ export interface SigningPage {
   canSign?: boolean;
   /** A finished process whose signed files are still being written. */
   sealing?: boolean;
+  /** A rejected process that this participant's own step ended: they rejected, or their identity was. */
+  rejection?: 'yours' | 'identity';
 }
 
 function stateOf(process: ProcessRow, participant: ParticipantRow, now: string): SigningPageState {
@@ -111,5 +114,6 @@ export async function readSigningPage(ctx: PreviewContext, options: { token: str
     phoneOnRecord: participant.phone !== null,
     ...(opened ? { requirements: opened.requirements, canSign: opened.canSign } : {}),
     ...(state === 'finished' && process.sealed_at === null ? { sealing: true } : {}),
+    ...(state === 'rejected' && participant.status === 'REJECT' ? { rejection: participant.reject_reason === IDENTITY_REJECTED ? 'identity' : 'yours' } : {}),
   };
 }

@@ -10,6 +10,9 @@ import { findProcessByCode, listParticipants, type ParticipantPatch, updateParti
 import { PROCESS_CODE_LENGTH, type UnlockInput } from '../schemas.js';
 import { lockProcess } from './signer-queries.js';
 
+/** The reason recorded when the organization rejects a blocked participant's identity. */
+export const IDENTITY_REJECTED = 'IDENTITY_REJECTED';
+
 /** The reason a block was made for, and what approving it by hand verifies. */
 function approvedIdentity(participant: ParticipantRow, now: string): ParticipantPatch {
   if (participant.block_reason === 'OTP_CODE_INVALID') return { otp_verified_at: now, otp_hash: null, otp_expires_at: null };
@@ -62,8 +65,8 @@ export async function unlockParticipant(ctx: ServiceContext, options: { organiza
       return;
     }
     if (input.status === 'reject') {
-      const rejected = await change({ status: 'REJECT', rejected_at: now, reject_reason: 'IDENTITY_REJECTED' });
-      await closeProcess(trx, ctx.clock, { process, to: 'REJECTED', participant: rejected, message: 'IDENTITY_REJECTED', actor: reviewer });
+      const rejected = await change({ status: 'REJECT', rejected_at: now, reject_reason: IDENTITY_REJECTED });
+      await closeProcess(trx, ctx.clock, { process, to: 'REJECTED', participant: rejected, message: IDENTITY_REJECTED, actor: reviewer });
       return;
     }
     const patch = input.status === 'approve' ? approvedIdentity(participant, now) : RESET;

@@ -56,7 +56,7 @@ export interface CaptureOptions {
   /** Sends the photo; a message thrown back is shown and the person retakes. */
   send(photo: Blob): Promise<void>;
   /** Extra controls under the camera (continuing on a phone). */
-  extra?: HTMLElement;
+  extra?: HTMLElement | undefined;
 }
 
 /**

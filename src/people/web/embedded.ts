@@ -40,7 +40,12 @@ function applyColours(options: InitMessage['uxOptions']): void {
  * `SDK-CLOSE` when the person is done.
  */
 export function runEmbedded(root: HTMLElement): void {
-  const parent = window.parent === window ? undefined : parentOrigin();
+  // Opened directly rather than framed: someone typed the service's address.
+  if (window.parent === window) {
+    show(root, h('h1', {}, t('homeTitle')), h('p', {}, t('homeHelp')));
+    return;
+  }
+  const parent = parentOrigin();
   if (!parent) {
     show(root, h('h1', {}, t('unknownTitle')), h('p', {}, t('unknownHelp')));
     return;

@@ -15,10 +15,20 @@ export interface HandoffOptions {
 }
 
 /**
+ * A phone or a tablet: every pointer it has is a finger. Such a device takes the photo itself, so
+ * offering to continue "on my phone" would only confuse.
+ */
+function onTouchDevice(): boolean {
+  return !window.matchMedia('(any-pointer: fine)').matches;
+}
+
+/**
  * Continuing on a phone: a QR code of the person's own link (and an offer to send it by SMS or
  * WhatsApp to the number on record); this page follows along and moves on when the phone is done.
+ * Nothing on a device that is itself a phone.
  */
-export function phoneHandoff(options: HandoffOptions): HTMLElement {
+export function phoneHandoff(options: HandoffOptions): HTMLElement | undefined {
+  if (onTouchDevice()) return undefined;
   const status = statusLine();
   const panel = h('div', { class: 'handoff', hidden: true });
   const open = h('button', { type: 'button', class: 'link', 'aria-expanded': 'false' }, t('phoneShow'));

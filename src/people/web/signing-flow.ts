@@ -35,6 +35,7 @@ export interface SigningPage {
   requirements?: Requirements;
   canSign?: boolean;
   sealing?: boolean;
+  rejection?: 'yours' | 'identity';
 }
 
 export interface SigningHooks {
@@ -49,6 +50,13 @@ const STATUS_WORDS: Record<ParticipantStatus, MessageKey> = {
   REJECT: 'statusReject',
   BLOCK: 'statusBlock',
 };
+
+/** Once a process is closed unfinished, nobody "can sign now" or "waits for a turn" any more. */
+const CLOSED: ReadonlySet<State> = new Set(['rejected', 'expired', 'cancelled']);
+
+function statusWord(page: SigningPage, status: ParticipantStatus): MessageKey {
+  return CLOSED.has(page.state) && (status === 'PENDING' || status === 'NOTIFICATION') ? 'statusNotSigned' : STATUS_WORDS[status];
+}
 
 /** What the person can do about a refusal, in their words. */
 const REFUSALS: Record<string, MessageKey> = {
@@ -164,7 +172,7 @@ export class SigningFlow {
             { class: `person ${p.status.toLowerCase()}` },
             h('span', { class: 'name' }, p.name, p.you ? ` ${t('you')}` : ''),
             h('span', { class: 'role' }, t(p.role === 'SIGNER' ? 'roleSigner' : 'roleApprover')),
-            h('span', { class: 'state' }, t(STATUS_WORDS[p.status])),
+            h('span', { class: 'state' }, t(statusWord(page, p.status))),
           ),
         ),
       ),
@@ -206,7 +214,8 @@ export class SigningFlow {
           blocked: ['blockedTitle', 'blockedHelp'],
         };
         const [title, help] = words[page.state];
-        show(action, h('h2', {}, t(title)), h('p', {}, t(help)));
+        const ownRejection: Record<'yours' | 'identity', MessageKey> = { yours: 'rejectedByYouHelp', identity: 'rejectedIdentityHelp' };
+        show(action, h('h2', {}, t(title)), h('p', {}, t(page.rejection ? ownRejection[page.rejection] : help)));
         focusFirstHeading(action);
         return;
       }
@@ -432,6 +441,10 @@ export class SigningFlow {
       alert.element,
       submit,
     );
+    // The refusal is about the box: once it is ticked, the message would only mislead.
+    consent.addEventListener('change', () => {
+      if (consent.checked && alert.element.textContent === t('consentRequired')) alert.say('');
+    });
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       if (!consent.checked) {
