@@ -11,6 +11,7 @@ import { ApiError } from './http/errors.js';
 import { parseJsonBody } from './http/json-body.js';
 import { webhookDocs } from './http/openapi-webhooks.js';
 import type { ApiRoute } from './http/route.js';
+import { logTransport } from './log-output.js';
 import { routeTable } from './routes.js';
 
 export { API_PREFIX } from './http/prefix.js';
@@ -44,6 +45,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
         ? false
         : {
             level: config.logLevel,
+            ...logTransport(),
             // Query strings carry URL signatures, and the paths of people's links their tokens: neither is logged.
             serializers: { req: (request) => ({ method: request.method, path: loggablePath(request.url), remoteAddress: request.ip }) },
           },

@@ -3,13 +3,14 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataFolderInUseError, lockDataFolder } from './db/data-folder-lock.js';
 import { createDeps, RECURRING_JOBS } from './deps.js';
+import { logTransport } from './log-output.js';
 import { mailboxDir } from './messages/local-mailbox.js';
 import { scheduleRecurringJobs } from './outbox/jobs.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const folderLock = config.databaseUrl ? undefined : lockDataFolder(config.dataDir);
-  const deps = await createDeps(config, { logger: pino({ level: config.logLevel, name: 'outbox' }) });
+  const deps = await createDeps(config, { logger: pino({ level: config.logLevel, name: 'outbox', ...logTransport() }) });
   const app = await buildApp(config, deps);
   await app.listen({ port: config.port, host: config.host });
   deps.startBackgroundWork();
