@@ -4,6 +4,7 @@ import { type DefaultTreeAdapterTypes, parse } from 'parse5';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fillFinalFilePositions } from '../src/db/migrations/016_final_file_positions.js';
 import type { ParticipantRow } from '../src/db/schema.js';
 import { sha256 } from '../src/documents/document-files.js';
 import { closeProcess } from '../src/documents/lifecycle/close-process.js';
@@ -526,6 +527,29 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     expect(await sealProcess(svc.deps, { processId })).toBe(true);
     const keys = await expectRecordedSetWhole(processId);
     expect(pdfsig(await blob(keys.certificate), nss)).toContain('Signature is Valid.');
+  });
+
+  it('a process sealed before run folders keeps its final files: their positions are read from the keys recorded then', async () => {
+    const code = await createPdfProcess([{ name: 'Old Signer', email: 'old@people.test' }], await makePdf(2));
+    const processId = await finish(code);
+    expect(await sealProcess(svc.deps, { processId })).toBe(true);
+    const current = await recorded(processId);
+    // As sealed before: the files at processes/<id>/final/<n>.pdf, rows without positions.
+    const oldKeys = { document: `processes/${processId}/final/0.pdf`, certificate: `processes/${processId}/final/certificate.pdf` };
+    for (const [from, to] of [
+      [current.documents[0] ?? '', oldKeys.document],
+      [current.certificate, oldKeys.certificate],
+    ] as const) {
+      await writeBlobBytes(svc.deps.blobs, to, await blob(from), 'application/pdf');
+      await svc.deps.db.updateTable('final_files').set({ file_key: to, document_position: null }).where('file_key', '=', from).execute();
+    }
+    await fillFinalFilePositions(svc.deps.db);
+    expect(await recorded(processId)).toEqual({ certificate: oldKeys.certificate, documents: [oldKeys.document] });
+    const view = (await call(svc.app, 'GET', '/document', { key: svc.orgA.privateKey, query: { code } })).json();
+    const downloaded = await svc.app.inject({ method: 'GET', url: localPath(view.documents[0].signedUrl) });
+    expect(downloaded.rawPayload.equals(await blob(oldKeys.document))).toBe(true);
+    expect(view.certificateUrl).toContain('/final/certificate.pdf');
+    expect((await call(svc.app, 'GET', '/document', { key: svc.orgB.privateKey, query: { code } })).json()).toEqual({ message: 'DOCUMENT_NOT_FOUND' });
   });
 
   it.runIf(pdfToolsInstalled)('a PDF signed before upload keeps its first signature valid after sealing', async () => {
