@@ -153,7 +153,7 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
     files.push({ process_id: process.id, file_key: `${folder}/certificate.pdf`, sha256: sha256(certificateBytes), document_position: null });
 
     marking = true;
-    const sealed = await ctx.db.transaction().execute(async (trx) => {
+    const marked = await ctx.db.transaction().execute(async (trx) => {
       if (options.claim && !(await options.claim.renew(trx))) return false;
       const now = ctx.clock.now().toISOString();
       if (!(await markSealed(trx, process.id, now))) return false;
@@ -164,7 +164,7 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
       await enqueue(trx, ctx.clock, finishedEmails(ctx, process, participants));
       return true;
     });
-    if (!sealed) {
+    if (!marked) {
       await writer.removeWritten();
       return false;
     }
