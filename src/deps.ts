@@ -228,7 +228,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
           'process-reminders': () => remindDueParticipants(deps),
           'document-uploads': () => collectUploadedPdfs(deps),
           'photo-retention': () => purgeDuePhotos(deps),
-          [SEAL_PROCESS_JOB]: (data) => sealProcess(deps, { processId: typeof data?.processId === 'string' ? data.processId : '' }),
+          [SEAL_PROCESS_JOB]: (data, claim) => sealProcess(deps, { processId: typeof data?.processId === 'string' ? data.processId : '', claim }),
         },
         clock,
       ),

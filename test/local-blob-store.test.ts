@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../src/clock.js';
 import { LocalBlobStore } from '../src/files/local-blob-store.js';
@@ -102,9 +103,10 @@ describe('LocalBlobStore.writeBytes replaces a blob whole and flushed, in direct
   });
 
   it('with ifAbsent, the first write stays: a second is refused with FILE_EXISTS and leaves nothing behind', async () => {
-    const key = 'processes/0123456789abcdef01234567/final/0.pdf';
-    await store.writeBytes(key, Buffer.from('first'), 'application/pdf', { ifAbsent: true });
-    await expect(store.writeBytes(key, Buffer.from('second'), 'application/pdf', { ifAbsent: true })).rejects.toThrow('FILE_EXISTS');
+    const key = 'processes/0123456789abcdef01234567/documents/0.pdf';
+    const options = { contentType: 'application/pdf', maxBytes: 100, ifAbsent: true };
+    await store.write(key, Readable.from([Buffer.from('first')]), options);
+    await expect(store.write(key, Readable.from([Buffer.from('second')]), options)).rejects.toThrow('FILE_EXISTS');
     expect(bytesAt(key).toString()).toBe('first');
     expect(folderOf(key)).toEqual(['0.pdf']);
   });

@@ -1,5 +1,6 @@
 import { Agent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import type { Claim } from '../src/outbox/claim.js';
 import { enqueue } from '../src/outbox/enqueue.js';
 import type { JobPayload, OutboxHandler } from '../src/outbox/types.js';
 import { OutboxWorker } from '../src/outbox/worker.js';
@@ -146,6 +147,75 @@ describe.each(dialects)('the outbox worker (%s)', (dialect) => {
       svc.clock.advance(60_001);
       expect(await svc.deps.worker.deliverDue()).toBe(1);
       expect(receiver.received).toHaveLength(1);
+    });
+  });
+
+  describe("a handler's claim holds until the message is claimed again, even by the same worker, or finished", () => {
+    /** A job handler that waits until `release`, having handed out each message's claim. */
+    function heldJobs() {
+      const claims: Claim[] = [];
+      let release: () => void = () => undefined;
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const job: OutboxHandler<JobPayload> = {
+        async deliver(message) {
+          if (message.claim) claims.push(message.claim);
+          await released;
+          return { ok: true, durationMs: 0 };
+        },
+      };
+      return { claims, release, job };
+    }
+
+    it('renewed while held it extends the lease, so no other worker claims the message; once the lease runs out and another claims it, it no longer holds', async () => {
+      const held = heldJobs();
+      const worker = (handlers: { job: OutboxHandler<JobPayload> }) =>
+        new OutboxWorker({ db: svc.deps.db, dialect: svc.deps.dialect, clock: svc.clock, logger: { error: () => undefined }, leaseMs: 60_000, handlers });
+      const first = worker({ job: held.job });
+      await enqueue(svc.deps.db, svc.clock, [{ kind: 'job', organizationId: svc.orgA.id, payload: { name: 'long' } }]);
+      const round = first.deliverDue();
+      await expect.poll(() => held.claims.length).toBe(1);
+      const [claim] = held.claims;
+      svc.clock.advance(50_000);
+      expect(await claim?.renew()).toBe(true);
+      svc.clock.advance(50_000);
+      // 100 s after the claim, but 50 s after the renewal: still held.
+      const second = worker({ job: { deliver: async () => ({ ok: true, durationMs: 0 }) } });
+      expect(await second.deliverDue()).toBe(0);
+      svc.clock.advance(10_001);
+      expect(await second.deliverDue()).toBe(1);
+      expect(await claim?.renew()).toBe(false);
+      held.release();
+      expect(await round).toBe(1);
+      const row = await svc.deps.db.selectFrom('outbox').selectAll().where('kind', '=', 'job').executeTakeFirstOrThrow();
+      expect(row.status).toBe('delivered');
+      // Organization B has nothing in the outbox.
+      expect(await svc.deps.db.selectFrom('outbox').select('id').where('organization_id', '=', svc.orgB.id).execute()).toEqual([]);
+    });
+
+    it('the same worker claiming the message again after its lease ran out makes the earlier claim lapse', async () => {
+      const held = heldJobs();
+      const worker = new OutboxWorker({
+        db: svc.deps.db,
+        dialect: svc.deps.dialect,
+        clock: svc.clock,
+        logger: { error: () => undefined },
+        leaseMs: 60_000,
+        handlers: { job: held.job },
+      });
+      await enqueue(svc.deps.db, svc.clock, [{ kind: 'job', organizationId: svc.orgA.id, payload: { name: 'long' } }]);
+      const firstRound = worker.deliverDue();
+      await expect.poll(() => held.claims.length).toBe(1);
+      svc.clock.advance(60_001);
+      const secondRound = worker.deliverDue();
+      await expect.poll(() => held.claims.length).toBe(2);
+      const [earlier, later] = held.claims;
+      expect(await earlier?.renew()).toBe(false);
+      expect(await later?.renew()).toBe(true);
+      held.release();
+      await Promise.all([firstRound, secondRound]);
+      expect(await later?.renew()).toBe(false);
     });
   });
 

@@ -4,16 +4,17 @@ import { type DefaultTreeAdapterTypes, parse } from 'parse5';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fillFinalFilePositions } from '../src/db/migrations/016_final_file_positions.js';
 import type { ParticipantRow } from '../src/db/schema.js';
 import { sha256 } from '../src/documents/document-files.js';
 import { closeProcess } from '../src/documents/lifecycle/close-process.js';
 import { signDocument } from '../src/documents/participant/signer-flow.js';
 import { recordProcessEvent } from '../src/documents/process-events.js';
 import { findProcessByCode, listDocuments, listParticipants, type ParticipantPatch, updateParticipant } from '../src/documents/queries.js';
-import { listFinalFiles } from '../src/documents/sealing/final-file-queries.js';
+import { finalFileKeys, listFinalFiles } from '../src/documents/sealing/final-file-queries.js';
 import { sealLocale } from '../src/documents/sealing/seal-language.js';
 import { signaturesSection, stampMarkup } from '../src/documents/sealing/seal-markup.js';
-import { finalFileKeys, sealProcess } from '../src/documents/sealing/seal-process.js';
+import { sealProcess } from '../src/documents/sealing/seal-process.js';
 import { readBlobBytes, writeBlobBytes } from '../src/files/blob-bytes.js';
 import { updateSettings } from '../src/organizations/settings.js';
 import { IncrementalUpdate } from '../src/pdf-signing/incremental-update.js';
@@ -143,6 +144,13 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     return bytes;
   }
 
+  /** The final files the seal of a process recorded. */
+  async function recorded(processId: string) {
+    const keys = await finalFileKeys(svc.deps.db, processId);
+    if (!keys) throw new Error(`no final files recorded for ${processId}`);
+    return keys;
+  }
+
   async function finishedMails(processName: string) {
     const rows = await svc.deps.db.selectFrom('outbox').selectAll().where('kind', '=', 'email').execute();
     return rows
@@ -162,13 +170,6 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     const attributes = walk(parse(html));
     expect(attributes.filter((name) => !allowed.has(name))).toEqual([]);
     expect(html).not.toContain('<script>');
-  });
-
-  it('final file keys: one PDF per document position, and the certificate as a PDF', () => {
-    expect(finalFileKeys('p1', [{ position: 1 }, { position: 0 }])).toEqual({
-      certificate: 'processes/p1/final/certificate.pdf',
-      documents: ['processes/p1/final/0.pdf', 'processes/p1/final/1.pdf'],
-    });
   });
 
   describe('an uploaded PDF', () => {
@@ -202,8 +203,10 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
       expect(await sealProcess(svc.deps, { processId })).toBe(true);
       expect(await sealProcess(svc.deps, { processId })).toBe(false);
       expect((await stored(code)).process.sealed_at).toBe(svc.clock.now().toISOString());
-      const { documents } = await stored(code);
-      const keys = finalFileKeys(processId, documents);
+      const keys = await recorded(processId);
+      // The files of the run that sealed, in a folder of its own.
+      expect(keys.certificate).toMatch(new RegExp(`^processes/${processId}/final/[0-9a-f]{24}/certificate\\.pdf$`));
+      expect(keys.documents).toEqual([keys.certificate.replace('certificate.pdf', '0.pdf')]);
       sealed = await blob(keys.documents[0] ?? '');
       certificate = await blob(keys.certificate);
     });
@@ -331,7 +334,7 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
       expect(outcome.processStatus).toBe('FINISH');
       processId = (await stored(code)).process.id;
       expect(await sealProcess(svc.deps, { processId })).toBe(true);
-      pdf = await blob(finalFileKeys(processId, (await stored(code)).documents).documents[0] ?? '');
+      pdf = await blob((await recorded(processId)).documents[0] ?? '');
     });
 
     it.runIf(pdfToolsInstalled)('renders the filled document to a PDF whose text holds the answers, the signers and the signing date in Spanish', async () => {
@@ -424,101 +427,78 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     expect((await stored(code)).participants[0]?.signature_key).toBeNull();
   });
 
-  it('sealing run twice writes nothing new: the second run finds the stored files and keeps them', async () => {
+  /** Every recorded final file is stored with the hash recorded, and the certificate lists the recorded documents' hashes. */
+  async function expectRecordedSetWhole(processId: string) {
+    const keys = await recorded(processId);
+    for (const row of await listFinalFiles(svc.deps.db, processId)) expect(sha256(await blob(row.file_key))).toBe(row.sha256);
+    const certificate = compact(await blob(keys.certificate));
+    for (const key of keys.documents) expect(certificate).toContain(sha256(await blob(key)));
+    return keys;
+  }
+
+  it('a rerun after a stop before the mark writes and records a whole set of its own; the earlier files are never handed out', async () => {
     const code = await createPdfProcess([{ name: 'Retry Signer', email: 'retry@people.test' }], await makePdf(1));
     const processId = await finish(code);
     expect(await sealProcess(svc.deps, { processId })).toBe(true);
-    const { documents } = await stored(code);
-    const keys = finalFileKeys(processId, documents);
-    const first = [await blob(keys.documents[0] ?? ''), await blob(keys.certificate)];
-    const recorded = await listFinalFiles(svc.deps.db, processId);
-    expect(recorded.map((r) => r.sha256).sort()).toEqual(first.map(sha256).sort());
-    // As if the mark had not committed: the files exist, the mark and the hashes recorded with it do not.
+    const first = await recorded(processId);
+    // As if the mark had not committed: the files exist, the mark and the records made with it do not.
     await svc.deps.db.updateTable('processes').set({ sealed_at: null }).where('id', '=', processId).execute();
     await svc.deps.db.deleteFrom('final_files').where('process_id', '=', processId).execute();
     svc.clock.advance(60_000);
     expect(await sealProcess(svc.deps, { processId })).toBe(true);
-    const second = [await blob(keys.documents[0] ?? ''), await blob(keys.certificate)];
-    expect(second.map((b, i) => b.equals(first[i] ?? Buffer.alloc(0)))).toEqual([true, true]);
-    const hashes = (rows: { file_key: string; sha256: string }[]) => rows.map((row) => `${row.file_key} ${row.sha256}`).sort();
-    expect(hashes(await listFinalFiles(svc.deps.db, processId))).toEqual(hashes(recorded));
+    const second = await recorded(processId);
+    expect(second.certificate).not.toBe(first.certificate);
+    expect(second.documents[0]).not.toBe(first.documents[0]);
+    if (pdfToolsInstalled) await expectRecordedSetWhole(processId);
+    const view = (await call(svc.app, 'GET', '/document', { key: svc.orgA.privateKey, query: { code } })).json();
+    const downloaded = await svc.app.inject({ method: 'GET', url: localPath(view.documents[0].signedUrl) });
+    expect(downloaded.rawPayload.equals(await blob(second.documents[0] ?? ''))).toBe(true);
+    expect((await call(svc.app, 'GET', '/document', { key: svc.orgB.privateKey, query: { code } })).json()).toEqual({ message: 'DOCUMENT_NOT_FOUND' });
   });
 
   /**
-   * Holds the next write of a final file until `release` is called, as a run stalled there while a
-   * second run seals; `refuse` makes the store fail the writes it names. `restore` undoes both.
+   * Holds the next write of a final file until `release` is called, as a run stalled in a slow
+   * store call while a second run seals; `key` is the key it was writing. `restore` undoes it.
    */
-  function holdFirstFinalWrite(refuse: (key: string) => boolean = () => false) {
+  function holdFirstFinalWrite() {
     const blobs = svc.deps.blobs;
     const write = blobs.writeBytes.bind(blobs);
     let release: () => void = () => undefined;
-    let reached: () => void = () => undefined;
-    const atWrite = new Promise<void>((resolve) => {
+    let reached: (key: string) => void = () => undefined;
+    const atWrite = new Promise<string>((resolve) => {
       reached = resolve;
     });
     let held = false;
-    blobs.writeBytes = async (key, bytes, contentType, options) => {
+    blobs.writeBytes = async (key, bytes, contentType) => {
       if (!held && key.includes('/final/')) {
         held = true;
-        reached();
+        reached(key);
         await new Promise<void>((resolve) => {
           release = resolve;
         });
-      } else if (refuse(key)) {
-        throw new Error('the store is down');
       }
-      return write(key, bytes, contentType, options);
+      return write(key, bytes, contentType);
     };
     return { atWrite, release: () => release(), restore: () => (blobs.writeBytes = write) };
   }
 
-  it.runIf(pdfToolsInstalled)("a run whose document lost the race to another run's lists the stored document's hash in the certificate it writes", async () => {
+  it('a second run (a job whose lease expired while it sealed) never replaces a final file once recorded: copies handed out stay verifiable, and the first run removes what it wrote', async () => {
     const code = await createTemplateProcess();
     const processId = await finish(code);
-    // The first run is held before it writes its document; a second run writes its own document
-    // and stops at its certificate; then the first run goes on and writes the certificate.
-    let certificateRefused = false;
-    const hold = holdFirstFinalWrite((key) => {
-      if (certificateRefused || !key.endsWith('/certificate.pdf')) return false;
-      certificateRefused = true;
-      return true;
-    });
-    // Renders of the same document can come out byte for byte the same: the second run's differs.
-    const { renderer } = svc.deps;
-    const render = renderer.render.bind(renderer);
-    try {
-      const first = sealProcess(svc.deps, { processId });
-      await hold.atWrite;
-      renderer.render = async (html) => Buffer.concat([await render(html), Buffer.from('% the second run\n')]);
-      await expect(sealProcess(svc.deps, { processId })).rejects.toThrow('the store is down');
-      renderer.render = render;
-      hold.release();
-      expect(await first).toBe(true);
-    } finally {
-      hold.restore();
-      renderer.render = render;
-    }
-    const keys = finalFileKeys(processId, (await stored(code)).documents);
-    const document = await blob(keys.documents[0] ?? '');
-    expect(compact(await blob(keys.certificate))).toContain(sha256(document));
-    for (const row of await listFinalFiles(svc.deps.db, processId)) expect(sha256(await blob(row.file_key))).toBe(row.sha256);
-  });
-
-  it('a second run (a job whose lease expired while it sealed) never replaces a final file once written: copies handed out stay verifiable', async () => {
-    const code = await createTemplateProcess();
-    const processId = await finish(code);
-    // The first run is held just before it writes its first final file, while a second run seals.
+    // The first run is held inside the store call of its first final file, while a second run seals.
     const hold = holdFirstFinalWrite();
     try {
       const first = sealProcess(svc.deps, { processId });
-      await hold.atWrite;
+      const heldKey = await hold.atWrite;
       expect(await sealProcess(svc.deps, { processId })).toBe(true);
-      const handedOut = await blob(finalFileKeys(processId, (await stored(code)).documents).documents[0] ?? '');
+      const handedOut = await blob((await recorded(processId)).documents[0] ?? '');
       hold.release();
       expect(await first).toBe(false);
       const rows = await listFinalFiles(svc.deps.db, processId);
       expect(rows).toHaveLength(2);
-      for (const row of rows) expect(sha256(await blob(row.file_key))).toBe(row.sha256);
+      expect(rows.map((row) => row.file_key)).not.toContain(heldKey);
+      expect(await readBlobBytes(svc.deps.blobs, heldKey)).toBeUndefined();
+      if (pdfToolsInstalled) await expectRecordedSetWhole(processId);
       const verified = await svc.app.inject({ method: 'POST', url: '/verify', payload: handedOut, headers: { 'content-type': 'application/pdf' } });
       expect(verified.json().result).toBe('unchanged');
     } finally {
@@ -526,20 +506,50 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     }
   });
 
-  it.runIf(pdfToolsInstalled)('a run that stopped half-way keeps the files it wrote and writes the rest', async () => {
+  it.runIf(pdfToolsInstalled)('a run that stopped half-way records nothing and leaves no file; the next run writes and records a whole set', async () => {
     const code = await createPdfProcess([{ name: 'Half Signer', email: 'half@people.test' }], await makePdf(1));
     const processId = await finish(code);
+    const blobs = svc.deps.blobs;
+    const write = blobs.writeBytes.bind(blobs);
+    blobs.writeBytes = async (key, bytes, contentType) => {
+      if (key.includes('/final/') && key.endsWith('/certificate.pdf')) throw new Error('the store is down');
+      return write(key, bytes, contentType);
+    };
+    try {
+      await expect(sealProcess(svc.deps, { processId })).rejects.toThrow('the store is down');
+    } finally {
+      blobs.writeBytes = write;
+    }
+    expect((await stored(code)).process.sealed_at).toBeNull();
+    expect(await listFinalFiles(svc.deps.db, processId)).toEqual([]);
+    const finalFolder = path.join(svc.config.dataDir, 'files', 'processes', processId, 'final');
+    expect(fs.existsSync(finalFolder) ? fs.readdirSync(finalFolder, { recursive: true }).filter((f) => String(f).endsWith('.pdf')) : []).toEqual([]);
     expect(await sealProcess(svc.deps, { processId })).toBe(true);
-    const { documents } = await stored(code);
-    const keys = finalFileKeys(processId, documents);
-    const document = await blob(keys.documents[0] ?? '');
-    await svc.deps.blobs.delete([keys.certificate]);
-    await svc.deps.db.updateTable('processes').set({ sealed_at: null }).where('id', '=', processId).execute();
+    const keys = await expectRecordedSetWhole(processId);
+    expect(pdfsig(await blob(keys.certificate), nss)).toContain('Signature is Valid.');
+  });
+
+  it('a process sealed before run folders keeps its final files: their positions are read from the keys recorded then', async () => {
+    const code = await createPdfProcess([{ name: 'Old Signer', email: 'old@people.test' }], await makePdf(2));
+    const processId = await finish(code);
     expect(await sealProcess(svc.deps, { processId })).toBe(true);
-    expect((await blob(keys.documents[0] ?? '')).equals(document)).toBe(true);
-    const certificate = await blob(keys.certificate);
-    expect(compact(certificate)).toContain(sha256(document));
-    expect(pdfsig(certificate, nss)).toContain('Signature is Valid.');
+    const current = await recorded(processId);
+    // As sealed before: the files at processes/<id>/final/<n>.pdf, rows without positions.
+    const oldKeys = { document: `processes/${processId}/final/0.pdf`, certificate: `processes/${processId}/final/certificate.pdf` };
+    for (const [from, to] of [
+      [current.documents[0] ?? '', oldKeys.document],
+      [current.certificate, oldKeys.certificate],
+    ] as const) {
+      await writeBlobBytes(svc.deps.blobs, to, await blob(from), 'application/pdf');
+      await svc.deps.db.updateTable('final_files').set({ file_key: to, document_position: null }).where('file_key', '=', from).execute();
+    }
+    await fillFinalFilePositions(svc.deps.db);
+    expect(await recorded(processId)).toEqual({ certificate: oldKeys.certificate, documents: [oldKeys.document] });
+    const view = (await call(svc.app, 'GET', '/document', { key: svc.orgA.privateKey, query: { code } })).json();
+    const downloaded = await svc.app.inject({ method: 'GET', url: localPath(view.documents[0].signedUrl) });
+    expect(downloaded.rawPayload.equals(await blob(oldKeys.document))).toBe(true);
+    expect(view.certificateUrl).toContain('/final/certificate.pdf');
+    expect((await call(svc.app, 'GET', '/document', { key: svc.orgB.privateKey, query: { code } })).json()).toEqual({ message: 'DOCUMENT_NOT_FOUND' });
   });
 
   it.runIf(pdfToolsInstalled)('a PDF signed before upload keeps its first signature valid after sealing', async () => {
@@ -558,7 +568,7 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     const code = await createPdfProcess([{ name: 'Second Signer', email: 'second@people.test' }], signedBefore);
     const processId = await finish(code);
     expect(await sealProcess(svc.deps, { processId })).toBe(true);
-    const sealed = await blob(finalFileKeys(processId, (await stored(code)).documents).documents[0] ?? '');
+    const sealed = await blob((await recorded(processId)).documents[0] ?? '');
     expect(sealed.subarray(0, signedBefore.length).equals(signedBefore)).toBe(true);
     const report = pdfsig(sealed, nss);
     const signatures = report.split(/Signature #\d+:/).slice(1);
@@ -576,8 +586,7 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     const code = await createPdfProcess([{ name: 'Locked Signer', email: 'locked@people.test' }], encrypted);
     const processId = await finish(code);
     expect(await sealProcess(svc.deps, { processId })).toBe(true);
-    const { documents } = await stored(code);
-    const keys = finalFileKeys(processId, documents);
+    const keys = await recorded(processId);
     expect((await blob(keys.documents[0] ?? '')).equals(encrypted)).toBe(true);
     expect(text(await blob(keys.certificate))).toContain('PDF original sin cambios');
   });
@@ -591,9 +600,9 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
       // As a signature stored before images were decoded on signing: its first bytes say PNG, the rest is not.
       const key = (await stored(code)).participants[0]?.signature_key ?? '';
       await writeBlobBytes(svc.deps.blobs, key, Buffer.concat([(await drawnSignature()).subarray(0, 16), Buffer.alloc(200, 7)]), 'image/png');
-      const { process, documents } = await stored(code);
+      const { process } = await stored(code);
       expect(await sealProcess(svc.deps, { processId: process.id })).toBe(true);
-      const certificate = pdftotext(await blob(finalFileKeys(process.id, documents).certificate));
+      const certificate = pdftotext(await blob((await recorded(process.id)).certificate));
       expect(certificate).toContain('Łukasz Дмитрий');
       const fromB = await call(svc.app, 'GET', '/document', { key: svc.orgB.publicKey, query: { code } });
       expect(fromB.json()).toEqual({ message: 'DOCUMENT_NOT_FOUND' });
@@ -602,12 +611,11 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
 
   it('a process that is not finished, or unknown, is not sealed and gets no files', async () => {
     const code = await createPdfProcess([{ name: 'Waiting Signer', email: 'waiting@people.test' }], await makePdf(1));
-    const { process, documents } = await stored(code);
+    const { process } = await stored(code);
     expect(await sealProcess(svc.deps, { processId: process.id })).toBe(false);
     expect(await sealProcess(svc.deps, { processId: 'ffffffffffffffffffffffff' })).toBe(false);
-    const keys = finalFileKeys(process.id, documents);
-    expect(await readBlobBytes(svc.deps.blobs, keys.certificate)).toBeUndefined();
-    expect(await readBlobBytes(svc.deps.blobs, keys.documents[0] ?? '')).toBeUndefined();
+    expect(await finalFileKeys(svc.deps.db, process.id)).toBeUndefined();
+    expect(fs.existsSync(path.join(svc.config.dataDir, 'files', 'processes', process.id, 'final'))).toBe(false);
     expect((await stored(code)).process.sealed_at).toBeNull();
   });
 
@@ -616,8 +624,7 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     const code = await createPdfProcess([{ name: 'Tokyo Signer', email: 'tokyo@people.test' }], await makePdf(1), svc.orgB);
     const processId = await finish(code, () => ({}), svc.orgB);
     expect(await sealProcess(svc.deps, { processId })).toBe(true);
-    const { documents } = await stored(code, svc.orgB);
-    const certificate = text(await blob(finalFileKeys(processId, documents).certificate));
+    const certificate = text(await blob((await recorded(processId)).certificate));
     expect(certificate).toContain('Evidence certificate');
     expect(certificate).toContain('Asia/Tokyo');
     expect(certificate).toMatch(/GMT\+9/);
@@ -634,11 +641,11 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
       const code = await createPdfProcess([{ name: `Signer ${language}`, email: `${language}@people.test` }], await makePdf(1), svc.orgB);
       const processId = await finish(code, () => ({}), svc.orgB);
       expect(await sealProcess(svc.deps, { processId })).toBe(true);
-      const { documents } = await stored(code, svc.orgB);
-      const certificate = text(await blob(finalFileKeys(processId, documents).certificate));
+      const keys = await recorded(processId);
+      const certificate = text(await blob(keys.certificate));
       expect(certificate).toContain(title);
       expect(certificate).not.toContain('Certificado de evidencias');
-      expect(text(await blob(finalFileKeys(processId, documents).documents[0] ?? ''))).toContain(signed);
+      expect(text(await blob(keys.documents[0] ?? ''))).toContain(signed);
     }
   });
 });
@@ -683,7 +690,7 @@ describe.each(dialects)('PAdES B-T with a timestamp authority (%s)', (dialect) =
     await signDocument(svc.deps, { token: participant?.link_token ?? '' });
     expect(await sealProcess(svc.deps, { processId: process.id })).toBe(true);
     expect(tsa.issued).toBe(2);
-    const sealed = await readBlobBytes(svc.deps.blobs, finalFileKeys(process.id, [{ position: 0 }]).documents[0] ?? '');
+    const sealed = await readBlobBytes(svc.deps.blobs, (await finalFileKeys(svc.deps.db, process.id))?.documents[0] ?? '');
     const { cms } = lastSignature(sealed ?? Buffer.alloc(0));
     const signed = new pkijs.SignedData({ schema: parseDer(cms, (schema) => new pkijs.ContentInfo({ schema })).content });
     const signerInfo = signed.signerInfos[0];

@@ -7,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { createDeps } from '../src/deps.js';
 import { signDocument } from '../src/documents/participant/signer-flow.js';
-import { findProcessByCode, listDocuments, listParticipants } from '../src/documents/queries.js';
-import { finalFileKeys, sealProcess } from '../src/documents/sealing/seal-process.js';
+import { findProcessByCode, listParticipants } from '../src/documents/queries.js';
+import { finalFileKeys } from '../src/documents/sealing/final-file-queries.js';
+import { sealProcess } from '../src/documents/sealing/seal-process.js';
 import { readBlobBytes } from '../src/files/blob-bytes.js';
 import { certificatePem } from '../src/pdf-signing/signing-identity.js';
 import { pdfsig, pdfToolsInstalled, trustStore } from './support/pdf-tools.js';
@@ -45,7 +46,7 @@ async function sealedPdf(svc: TestService): Promise<Buffer> {
   await signDocument(svc.deps, { token: participant?.link_token ?? '' });
   expect(await sealProcess(svc.deps, { processId: process.id })).toBe(true);
   expect((await call(svc.app, 'GET', '/document', { key: svc.orgB.publicKey, query: { code: res.json().code } })).statusCode).toBe(400);
-  const key = finalFileKeys(process.id, await listDocuments(svc.deps.db, process.id)).documents[0] ?? '';
+  const key = (await finalFileKeys(svc.deps.db, process.id))?.documents[0] ?? '';
   return (await readBlobBytes(svc.deps.blobs, key)) ?? Buffer.alloc(0);
 }
 

@@ -3,8 +3,9 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signDocument } from '../src/documents/participant/signer-flow.js';
-import { findProcessByCode, listDocuments, listParticipants } from '../src/documents/queries.js';
-import { finalFileKeys, sealProcess } from '../src/documents/sealing/seal-process.js';
+import { findProcessByCode, listParticipants } from '../src/documents/queries.js';
+import { finalFileKeys } from '../src/documents/sealing/final-file-queries.js';
+import { sealProcess } from '../src/documents/sealing/seal-process.js';
 import { readBlobBytes } from '../src/files/blob-bytes.js';
 import { bundledChromium } from '../src/rendering/bundled-chromium.js';
 import { call, dialects, startTestService, type TestOrganization, type TestService } from './support/service.js';
@@ -35,7 +36,8 @@ async function sealedProcess(svc: TestService, org: TestOrganization, signer: { 
   const [participant] = await listParticipants(svc.deps.db, process.id);
   await signDocument(svc.deps, { token: participant?.link_token ?? '', ip: '192.0.2.1' });
   expect(await sealProcess(svc.deps, { processId: process.id })).toBe(true);
-  const keys = finalFileKeys(process.id, await listDocuments(svc.deps.db, process.id));
+  const keys = await finalFileKeys(svc.deps.db, process.id);
+  if (!keys) throw new Error('no final files recorded');
   const read = async (key: string) => (await readBlobBytes(svc.deps.blobs, key)) ?? Buffer.alloc(0);
   return { code, document: await read(keys.documents[0] ?? ''), certificate: await read(keys.certificate) };
 }

@@ -192,6 +192,8 @@ export interface FinalFilesTable {
   file_key: string;
   sha256: string;
   created_at: string;
+  /** The document this file is the final copy of; null for the evidence certificate. */
+  document_position: number | null;
 }
 
 export interface SettingsTable {

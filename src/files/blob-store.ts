@@ -15,6 +15,8 @@ export interface WriteOptions {
   /**
    * Keep the blob already at `key` if there is one (BlobExistsError): for files written once, where a
    * second upload finishing after the first must not replace the bytes whose hash was recorded.
+   * Held by the local store; S3 stores that ignore `If-None-Match` (s3rver among them) write over
+   * it, so nothing written to S3 depends on it (final files: src/documents/sealing/final-file-writer.ts).
    */
   ifAbsent?: boolean;
 }
@@ -33,9 +35,8 @@ export interface BlobStore {
   /**
    * Replaces the blob at `key` with bytes already in memory, as `write` does (atomically, flushed
    * before it resolves), but without a stream: a process's document is written on every creation.
-   * With `ifAbsent`, keeps a blob already there (BlobExistsError), as `write` does.
    */
-  writeBytes(key: string, bytes: Buffer, contentType: string, options?: { ifAbsent?: boolean }): Promise<void>;
+  writeBytes(key: string, bytes: Buffer, contentType: string): Promise<void>;
   /** The blob with an open body: the caller must read the body to its end or destroy it. */
   read(key: string): Promise<StoredBlob | undefined>;
   /** Whether a blob is at `key`, opening nothing. */

@@ -79,7 +79,7 @@ export class LocalBlobStore implements BlobStore {
    * mailbox's). Only the fdatasync, which waits for the disk, goes to the pool. The
    * content type is not stored: a local file's type follows from its key's extension.
    */
-  async writeBytes(key: string, bytes: Buffer, _contentType: string, options: { ifAbsent?: boolean } = {}): Promise<void> {
+  async writeBytes(key: string, bytes: Buffer, _contentType: string): Promise<void> {
     if (bytes.length === 0) throw new BlobEmptyError();
     const target = this.pathOf(key);
     const temporary = `${target}.${crypto.randomBytes(6).toString('hex')}.part`;
@@ -91,7 +91,7 @@ export class LocalBlobStore implements BlobStore {
       } finally {
         fs.closeSync(fd);
       }
-      await putInPlace(temporary, target, options.ifAbsent === true);
+      fs.renameSync(temporary, target);
     } catch (error) {
       fs.rmSync(temporary, { force: true });
       throw error;
@@ -177,7 +177,6 @@ function folderOf(key: string): string {
   return key.slice(0, key.lastIndexOf('/') + 1);
 }
 
-/** Puts `temporary` at `target` unless something is there already; `temporary` stays for the caller to remove. */
 /**
  * Puts a whole, flushed temporary file at its target: renamed over what is there, or, to keep a
  * file already there, linked (which fails when the target exists) and then unlinked.

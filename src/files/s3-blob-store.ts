@@ -61,7 +61,7 @@ export class S3BlobStore implements BlobStore {
     if (size === 0) throw new BlobEmptyError();
     const put = { Bucket: this.config.bucket, Key: key, Body: Buffer.concat(chunks), ContentType: options.contentType };
     try {
-      // A conditional write: S3 refuses it with 412 when the key exists.
+      // A conditional write: S3 refuses it with 412 when the key exists; some compatible stores ignore it (WriteOptions.ifAbsent).
       await this.client.send(new PutObjectCommand(options.ifAbsent ? { ...put, IfNoneMatch: '*' } : put));
     } catch (error) {
       if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 412) throw new BlobExistsError();
@@ -70,8 +70,8 @@ export class S3BlobStore implements BlobStore {
     return { size };
   }
 
-  async writeBytes(key: string, bytes: Buffer, contentType: string, options: { ifAbsent?: boolean } = {}): Promise<void> {
-    await this.write(key, Readable.from([bytes]), { contentType, maxBytes: Math.max(bytes.length, 1), ...options });
+  async writeBytes(key: string, bytes: Buffer, contentType: string): Promise<void> {
+    await this.write(key, Readable.from([bytes]), { contentType, maxBytes: Math.max(bytes.length, 1) });
   }
 
   async exists(key: string): Promise<boolean> {

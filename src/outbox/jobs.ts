@@ -1,10 +1,14 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
+import type { Claim } from './claim.js';
 import { enqueue } from './enqueue.js';
 import type { DeliveryOutcome, JobPayload, OutboxHandler } from './types.js';
 
-/** Runs a job; one-off jobs receive the data they were queued with. */
-export type JobRunner = (data: Record<string, unknown> | undefined) => Promise<unknown>;
+/**
+ * Runs a job; one-off jobs receive the data they were queued with, and the worker's claim on the
+ * job, which a job whose effects must happen once asks before each of them.
+ */
+export type JobRunner = (data: Record<string, unknown> | undefined, claim: Claim | undefined) => Promise<unknown>;
 
 export interface RecurringJob {
   name: string;
@@ -18,7 +22,7 @@ export function jobHandler(jobs: Record<string, JobRunner>, clock: Clock): Outbo
       const run = jobs[message.payload.name];
       if (!run) return { ok: false, retryable: false, durationMs: 0, error: `Unknown job ${message.payload.name}` };
       const started = performance.now();
-      await run(message.payload.data);
+      await run(message.payload.data, message.claim);
       const every = message.payload.everyMs;
       return { ok: true, durationMs: performance.now() - started, ...(every ? { repeatAt: new Date(clock.now().getTime() + every) } : {}) };
     },

@@ -42,6 +42,23 @@ export async function claimDueMessages(
     .execute();
 }
 
+/**
+ * Extends a claim by its holder: only while the message is still pending and held by that worker
+ * under the lease it was given (`lockedUntil`), which no other claim of the message can have.
+ * Answers whether it still held it.
+ */
+export async function renewClaim(db: Db, options: { id: string; workerId: string; lockedUntil: string; leaseUntil: string }): Promise<boolean> {
+  const result = await db
+    .updateTable('outbox')
+    .set({ locked_until: options.leaseUntil })
+    .where('id', '=', options.id)
+    .where('status', '=', 'pending')
+    .where('locked_by', '=', options.workerId)
+    .where('locked_until', '=', options.lockedUntil)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 export type MessageResult =
   | { id: string; status: 'delivered' | 'failed'; attempts: number; lastError: string | null }
   | { id: string; status: 'pending'; attempts: number; lastError: string | null; nextAttemptAt: string };

@@ -1,3 +1,5 @@
+import type { Claim } from './claim.js';
+
 /** What the outbox carries: each kind has one handler that delivers it to the outside world. */
 export type OutboxKind = 'webhook' | 'email' | 'whatsapp' | 'sms' | 'job';
 
@@ -42,6 +44,8 @@ export interface OutboxMessage<P = unknown> {
   /** Attempts already made before this one. */
   attempts: number;
   createdAt: string;
+  /** The worker's hold on the message while it delivers it; absent when handed over outside a worker. */
+  claim?: Claim;
 }
 
 export interface DeliveryOutcome {

@@ -5,6 +5,7 @@ import type { Db, Dialect } from '../db/database.js';
 import type { OutboxRow } from '../db/schema.js';
 import { newObjectId } from '../ids.js';
 import { AttemptRecorder } from './attempt-recorder.js';
+import { OutboxClaim } from './claim.js';
 import { claimDueMessages, finishMessages, type MessageResult } from './queries.js';
 import { MAX_ATTEMPTS, nextRetryAt } from './retry-schedule.js';
 import type { DeliveryOutcome, OutboxHandler, OutboxKind, OutboxMessage } from './types.js';
@@ -88,14 +89,10 @@ export class OutboxWorker {
   async deliverDue(): Promise<number> {
     const { db, dialect, clock } = this.options;
     const now = clock.now();
-    const claimed = await claimDueMessages(db, dialect, {
-      workerId: this.id,
-      now: now.toISOString(),
-      leaseUntil: new Date(now.getTime() + this.leaseMs).toISOString(),
-      limit: this.batchSize,
-    });
+    const leaseUntil = new Date(now.getTime() + this.leaseMs).toISOString();
+    const claimed = await claimDueMessages(db, dialect, { workerId: this.id, now: now.toISOString(), leaseUntil, limit: this.batchSize });
     if (claimed.length === 0) return 0;
-    const results = await this.attemptAll(claimed);
+    const results = await this.attemptAll(claimed, leaseUntil);
     const finishedAt = clock.now().toISOString();
     await db.transaction().execute((trx) => finishMessages(trx, { workerId: this.id, now: finishedAt, results }));
     return claimed.length;
@@ -129,13 +126,16 @@ export class OutboxWorker {
    * as that delivery ends and naming this worker: a worker that dies mid-round leaves the record of
    * every delivery it finished, though the messages stay claimed until their lease runs out.
    */
-  private async attemptAll(rows: OutboxRow[]): Promise<MessageResult[]> {
+  private async attemptAll(rows: OutboxRow[], leaseUntil: string): Promise<MessageResult[]> {
     const startedAt = this.options.clock.now();
     const kinds = [...new Set(rows.map((r) => r.kind))];
     const outcomes = new Map<string, Promise<DeliveryOutcome>>();
     for (const kind of kinds) {
       const group = rows.filter((r) => r.kind === kind);
-      const pending = this.deliverGroup(kind, group.map(toMessage));
+      const pending = this.deliverGroup(
+        kind,
+        group.map((row) => this.toMessage(row, leaseUntil)),
+      );
       for (const [i, row] of group.entries()) outcomes.set(row.id, pending[i] ?? Promise.resolve(NO_OUTCOME));
     }
     return Promise.all(
@@ -186,15 +186,18 @@ export class OutboxWorker {
     }
     return pending.map((outcome) => outcome.catch(failure));
   }
-}
 
-function toMessage(row: OutboxRow): OutboxMessage {
-  return {
-    id: row.id,
-    organizationId: row.organization_id,
-    kind: row.kind,
-    payload: JSON.parse(row.payload),
-    attempts: row.attempts,
-    createdAt: row.created_at,
-  };
+  /** The message as its handler gets it, with the claim this round holds it by until `leaseUntil`. */
+  private toMessage(row: OutboxRow, leaseUntil: string): OutboxMessage {
+    const { db, clock } = this.options;
+    return {
+      id: row.id,
+      organizationId: row.organization_id,
+      kind: row.kind,
+      payload: JSON.parse(row.payload),
+      attempts: row.attempts,
+      createdAt: row.created_at,
+      claim: new OutboxClaim({ db, clock, id: row.id, workerId: this.id, lockedUntil: leaseUntil, leaseMs: this.leaseMs }),
+    };
+  }
 }

@@ -5,7 +5,7 @@ import { openSigning, type SigningRequirements } from '../documents/participant/
 import { IDENTITY_REJECTED } from '../documents/participant/unlock-participant.js';
 import { type PreviewContext, readableFile } from '../documents/preview/document-preview.js';
 import { listDocuments, listParticipants } from '../documents/queries.js';
-import { finalFileKeys } from '../documents/sealing/seal-process.js';
+import { finalFileKeys } from '../documents/sealing/final-file-queries.js';
 import { contentTypeOf } from '../files/blob-store.js';
 import { findOrganization } from '../organizations/queries.js';
 import { type Language, settingsOf } from '../organizations/settings.js';
@@ -75,8 +75,8 @@ async function documentsOf(ctx: PreviewContext, process: ProcessRow, documents: 
     url: await ctx.blobs.presign(key, { method: 'GET', expiresInSeconds: DOCUMENT_URL_LIFETIME_SECONDS }),
     contentType: contentTypeOf(key),
   });
-  if (process.status === 'FINISH' && process.sealed_at !== null) {
-    const sealed = finalFileKeys(process.id, documents);
+  const sealed = process.status === 'FINISH' && process.sealed_at !== null ? await finalFileKeys(ctx.db, process.id) : undefined;
+  if (sealed) {
     const signed = documents.flatMap((d) => {
       const key = sealed.documents[d.position];
       return key === undefined ? [] : [download(d.name, key)];

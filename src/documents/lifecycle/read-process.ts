@@ -7,7 +7,7 @@ import { DOCUMENT_URL_LIFETIME_SECONDS } from '../document-files.js';
 import type { EffectiveValidations } from '../identity-validations.js';
 import { validationsOf } from '../notify-participants.js';
 import * as q from '../queries.js';
-import { finalFileKeys } from '../sealing/seal-process.js';
+import { finalFileKeys } from '../sealing/final-file-queries.js';
 
 export interface ParticipantView {
   id: string;
@@ -118,9 +118,12 @@ function photoEntries(ctx: ServiceContext, p: ParticipantRow): Pick<ParticipantV
 export async function readProcess(ctx: ServiceContext, options: { organizationId: string; code: string; image?: boolean }): Promise<ProcessView> {
   const process = await q.findProcessByCode(ctx.db, options.organizationId, options.code);
   if (!process) throw badRequest('DOCUMENT_NOT_FOUND');
-  const [documents, participants] = await Promise.all([q.listDocuments(ctx.db, process.id), q.listParticipants(ctx.db, process.id)]);
+  const [documents, participants, sealed] = await Promise.all([
+    q.listDocuments(ctx.db, process.id),
+    q.listParticipants(ctx.db, process.id),
+    process.sealed_at !== null ? finalFileKeys(ctx.db, process.id) : undefined,
+  ]);
   const download = (key: string) => ctx.blobs.presign(key, { method: 'GET', expiresInSeconds: DOCUMENT_URL_LIFETIME_SECONDS });
-  const sealed = process.sealed_at !== null ? finalFileKeys(process.id, documents) : undefined;
   const custom = parseJson<Record<string, unknown>>(process.custom);
   const targetWebhooks = parseJson<string[]>(process.target_webhooks);
   const tags = parseJson<string[]>(process.tags);

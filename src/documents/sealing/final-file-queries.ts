@@ -5,15 +5,28 @@ export async function listFinalFiles(db: Db, processId: string): Promise<FinalFi
   return db.selectFrom('final_files').selectAll().where('process_id', '=', processId).execute();
 }
 
-/** Records the hash of a final file as stored; a record that already says so is kept as it is. */
-export async function recordFinalFile(db: Db, row: FinalFileRow): Promise<void> {
-  await db
-    .insertInto('final_files')
-    .values(row)
-    .onConflict((oc) =>
-      oc.columns(['process_id', 'file_key']).doUpdateSet({ sha256: row.sha256, created_at: row.created_at }).where('final_files.sha256', '!=', row.sha256),
-    )
-    .execute();
+/** Where the final files of a sealed process are, as its seal recorded them: `documents[position]`. */
+export interface FinalFileKeys {
+  certificate: string;
+  documents: string[];
+}
+
+/**
+ * The keys a process's seal recorded, the only final files ever handed out or certified; undefined
+ * while none are recorded (not sealed yet). Files of runs that did not record are never read.
+ */
+export async function finalFileKeys(db: Db, processId: string): Promise<FinalFileKeys | undefined> {
+  const rows = await listFinalFiles(db, processId);
+  const certificate = rows.find((row) => row.document_position === null)?.file_key;
+  if (certificate === undefined) return undefined;
+  const documents: string[] = [];
+  for (const row of rows) if (row.document_position !== null) documents[row.document_position] = row.file_key;
+  return { certificate, documents };
+}
+
+/** Records the final files of a seal, in the transaction that marks the process sealed. */
+export async function recordFinalFiles(db: Db, rows: FinalFileRow[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('final_files').values(rows).execute();
 }
 
 /** The sealed process a final file with this hash belongs to; codes and hashes are global, as /verify is. */

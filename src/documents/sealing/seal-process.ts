@@ -1,15 +1,17 @@
 import type { ServiceContext } from '../../context.js';
-import type { ParticipantRow, ProcessDocumentRow, ProcessRow } from '../../db/schema.js';
-import { readBlobBytes, writeOnce } from '../../files/blob-bytes.js';
-import { contentTypeOf } from '../../files/blob-store.js';
+import type { FinalFileRow, ParticipantRow, ProcessDocumentRow, ProcessRow } from '../../db/schema.js';
+import { readBlobBytes } from '../../files/blob-bytes.js';
+import { newObjectId } from '../../ids.js';
 import { templatedEmail } from '../../messages/message-templates.js';
 import { readSettings } from '../../organizations/settings.js';
+import type { Claim } from '../../outbox/claim.js';
 import { enqueue, type NewMessage } from '../../outbox/enqueue.js';
 import { sha256, signedBytes } from '../document-files.js';
 import { participantLink } from '../notify-participants.js';
 import { deletePreviews } from '../preview/document-preview.js';
 import { findProcessById, listDocuments, listParticipants, listProcessEvents, markSealed } from '../queries.js';
-import { recordFinalFile } from './final-file-queries.js';
+import { recordFinalFiles } from './final-file-queries.js';
+import { ClaimLostError, FinalFileWriter } from './final-file-writer.js';
 import { type FinalFile, type SealEvidence, signingTrail } from './seal-evidence.js';
 import { sealTemplateHtml } from './seal-html.js';
 import { documentCertificate, drawableImages, finishCertificate, type SealContext, type SealJob, standaloneCertificate } from './seal-job.js';
@@ -19,21 +21,12 @@ import { sealRenderedPdf, sealUploadedPdf } from './seal-pdf.js';
 
 export type { SealContext } from './seal-job.js';
 
-/** Where the final copy of a process's document at `position` lives. Every final file is a PDF. */
-function finalDocumentKey(processId: string, position: number): string {
-  return `processes/${processId}/final/${position}.pdf`;
-}
-
-/** Where the stand-alone evidence certificate of a process lives. */
-function finalCertificateKey(processId: string): string {
-  return `processes/${processId}/final/certificate.pdf`;
-}
-
-/** Where the final files of a process live; `documents[position]`. */
-export function finalFileKeys(processId: string, documents: Pick<ProcessDocumentRow, 'position'>[]): { certificate: string; documents: string[] } {
-  const keys: string[] = [];
-  for (const document of documents) keys[document.position] = finalDocumentKey(processId, document.position);
-  return { certificate: finalCertificateKey(processId), documents: keys };
+/**
+ * Where one seal run writes the final files of a process: a folder of its own (the run's id), so
+ * no run ever writes over another's files. Which run's files are final is what the mark records.
+ */
+function runFolder(processId: string, runId: string): string {
+  return `processes/${processId}/final/${runId}`;
 }
 
 /** The public page where anyone checks a final document of the process. */
@@ -91,12 +84,14 @@ function finishedEmails(ctx: ServiceContext, process: ProcessRow, participants: 
  * the instance), marks it sealed and tells the participants; idempotent. Answers whether this
  * call sealed it.
  *
- * Each file is written once and its hash recorded from the bytes stored, and the mark comes last:
- * a run that stopped half-way leaves the process unsealed, and the next run keeps every file
- * already written (rendering and timestamps differ from run to run, so a file is never made
- * twice), then writes the rest; two runs at once end with the same files and records.
+ * Each run writes a whole set of final files under keys of its own (runFileKeys) and records them
+ * with the mark, in its one transaction: the first mark wins, and only recorded files are ever
+ * handed out or certified (`finalFileKeys`), so a run that resumes late can never replace them.
+ * `claim`, the outbox's hold on the seal job, is renewed before each write and in the mark: a
+ * run that lost it stops without writing more. A run that stopped half-way recorded nothing; the
+ * next makes a whole set again rather than reuse files no record vouches for.
  */
-export async function sealProcess(ctx: SealContext, options: { processId: string }): Promise<boolean> {
+export async function sealProcess(ctx: SealContext, options: { processId: string; claim?: Claim }): Promise<boolean> {
   const process = await findProcessById(ctx.db, options.processId);
   if (process?.status !== 'FINISH' || process.sealed_at !== null) return false;
   const [documents, participants, allEvents, settings] = await Promise.all([
@@ -132,81 +127,55 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
     seal: { signer: ctx.documentSigner, signedAt: new Date(evidence.finishedAt), reason: locale.labels.sealReason, location: ctx.publicUrl, verifyUrl: url },
   };
 
-  /**
-   * A final file is written once: the first run to write it wins, and any other run (a rerun after
-   * a stop half-way, or a second run after a job's lease expired) takes the bytes that are there,
-   * so what is stored and what is recorded never differ. The hashes are recorded with the mark, in
-   * its one transaction: a run that stops before it leaves nothing recorded, and the next run finds
-   * the files.
-   */
-  const recorded = new Map<string, string>();
-  const stored = async (key: string): Promise<string | undefined> => {
-    const bytes = await readBlobBytes(ctx.blobs, key);
-    if (!bytes) return undefined;
-    const hash = sha256(bytes);
-    recorded.set(key, hash);
-    return hash;
-  };
-  const write = async (key: string, bytes: Buffer, hash: string): Promise<string> => {
-    const there = await writeOnce(ctx.blobs, key, bytes, contentTypeOf(key));
-    const storedHash = there === bytes ? hash : sha256(there);
-    recorded.set(key, storedHash);
-    return storedHash;
-  };
-
-  const certificateKey = finalCertificateKey(process.id);
-  // A rerun finds files written: those are kept, and nothing of them is made again.
-  const [certificateHash, ...documentHashes] = await Promise.all(
-    [certificateKey, ...documents.map((row) => finalDocumentKey(process.id, row.position))].map(stored),
-  );
-  const certificateKept = certificateHash !== undefined;
+  const folder = runFolder(process.id, newObjectId(ctx.clock.now()));
+  const writer = new FinalFileWriter(ctx, options.claim);
   // Drawn while Chromium renders the first document.
-  const certificate = certificateKept ? undefined : standaloneCertificate(job);
-  certificate?.catch(() => undefined);
-  if (!certificateKept) documentCertificate(job).catch(() => undefined);
+  const certificate = standaloneCertificate(job);
+  certificate.catch(() => undefined);
+  documentCertificate(job).catch(() => undefined);
 
-  /**
-   * Each document's final file is written while the next one is made and the certificate finished:
-   * the certificate lists the hash of the bytes this run made, and is made again below when the
-   * store kept another run's file instead.
-   */
-  const files: { final: FinalFile; stored: Promise<string> }[] = [];
-  for (const [index, { row: document, bytes, sha256: signedHash }] of signed.entries()) {
-    const key = finalDocumentKey(process.id, document.position);
-    const file = key.slice(key.lastIndexOf('/') + 1);
-    const existing = documentHashes[index];
-    if (existing !== undefined) {
-      files.push({ final: { document, file, sha256: existing, evidenceAppended: existing !== signedHash }, stored: Promise.resolve(existing) });
-      continue;
+  let marking = false;
+  try {
+    // Each document's final file is written while the next one is made and the certificate finished.
+    const made: FinalFile[] = [];
+    const files: Omit<FinalFileRow, 'created_at'>[] = [];
+    for (const { row: document, bytes } of signed) {
+      if (writer.stopped) break;
+      const file = `${document.position}.pdf`;
+      const sealed = await sealDocument(job, document, bytes);
+      const hash = sha256(sealed.bytes);
+      writer.write(`${folder}/${file}`, sealed.bytes).catch(() => undefined);
+      made.push({ document, file, sha256: hash, evidenceAppended: sealed.evidenceAppended });
+      files.push({ process_id: process.id, file_key: `${folder}/${file}`, sha256: hash, document_position: document.position });
     }
-    const sealed = await sealDocument(job, document, bytes);
-    const hash = sha256(sealed.bytes);
-    const storedHash = write(key, sealed.bytes, hash);
-    storedHash.catch(() => undefined);
-    files.push({ final: { document, file, sha256: hash, evidenceAppended: sealed.evidenceAppended }, stored: storedHash });
-  }
-  const made = files.map((file) => file.final);
-  const certificateBytes = certificate && finishCertificate(job, await certificate, made);
-  certificateBytes?.catch(() => undefined);
-  const kept = await Promise.all(files.map((file) => file.stored));
-  if (certificateBytes) {
-    const raced = kept.some((hash, index) => hash !== made[index]?.sha256);
-    const listed = made.map((final, index) => ({ ...final, sha256: kept[index] ?? final.sha256 }));
-    const bytes = raced ? await finishCertificate(job, await standaloneCertificate(job), listed) : await certificateBytes;
-    await write(certificateKey, bytes, sha256(bytes));
-  }
+    const certificateBytes = await finishCertificate(job, await certificate, made);
+    await writer.write(`${folder}/certificate.pdf`, certificateBytes);
+    files.push({ process_id: process.id, file_key: `${folder}/certificate.pdf`, sha256: sha256(certificateBytes), document_position: null });
 
-  const sealed = await ctx.db.transaction().execute(async (trx) => {
-    const now = ctx.clock.now().toISOString();
-    if (!(await markSealed(trx, process.id, now))) return false;
-    for (const [key, hash] of recorded) await recordFinalFile(trx, { process_id: process.id, file_key: key, sha256: hash, created_at: now });
-    await enqueue(trx, ctx.clock, finishedEmails(ctx, process, participants));
-    return true;
-  });
-  if (sealed) {
-    ctx.outbox.wake();
-    // Best effort: a preview left behind is a spare copy, never read once the final files exist.
-    await deletePreviews(ctx, documents).catch(() => undefined);
+    marking = true;
+    const marked = await ctx.db.transaction().execute(async (trx) => {
+      if (options.claim && !(await options.claim.renew(trx))) return false;
+      const now = ctx.clock.now().toISOString();
+      if (!(await markSealed(trx, process.id, now))) return false;
+      await recordFinalFiles(
+        trx,
+        files.map((file) => ({ ...file, created_at: now })),
+      );
+      await enqueue(trx, ctx.clock, finishedEmails(ctx, process, participants));
+      return true;
+    });
+    if (!marked) {
+      await writer.removeWritten();
+      return false;
+    }
+  } catch (error) {
+    // A mark that failed may still have committed: its files stay. Otherwise nothing recorded them.
+    if (!marking) await writer.removeWritten();
+    if (error instanceof ClaimLostError) return false;
+    throw error;
   }
-  return sealed;
+  ctx.outbox.wake();
+  // Best effort: a preview left behind is a spare copy, never read once the final files exist.
+  await deletePreviews(ctx, documents).catch(() => undefined);
+  return true;
 }
