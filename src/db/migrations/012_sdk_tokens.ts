@@ -1,12 +1,21 @@
-import type { Kysely, Migration } from 'kysely';
+import { type Kysely, type Migration, PostgresAdapter } from 'kysely';
 
 /**
- * Embedding with a token: the tokens an integrator's backend mints with the private key (kept by
+ * Participant ids of 16 characters (they were 2), and embedding with a token: the tokens an integrator's backend mints with the private key (kept by
  * their SHA-256 only, each for one document, one origin, a few minutes and one use), and whether
  * the organization refuses embedding without one.
  */
 export const sdkTokens: Migration = {
   async up(db: Kysely<unknown>) {
+    // SQLite ignores a varchar's length; PostgreSQL enforces it.
+    if (db.getExecutor().adapter instanceof PostgresAdapter) {
+      for (const table of ['participants', 'process_events']) {
+        await db.schema
+          .alterTable(table)
+          .alterColumn('participant_id', (c) => c.setDataType('varchar(16)'))
+          .execute();
+      }
+    }
     await db.schema
       .createTable('sdk_tokens')
       .addColumn('token_hash', 'text', (c) => c.primaryKey())
