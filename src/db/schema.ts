@@ -128,7 +128,7 @@ export type ParticipantStatus = 'PENDING' | 'NOTIFICATION' | 'FINISH' | 'REJECT'
 export interface ParticipantsTable {
   id: string;
   process_id: string;
-  /** The two-character participant id of the real service (`G8`), unique within the process. */
+  /** 16 random characters (two in processes created before, as the real service's `G8`), unique within the process. */
   participant_id: string;
   position: number;
   role: ParticipantRole;
