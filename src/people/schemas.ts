@@ -90,6 +90,11 @@ export const embedSchema = Joi.object<EmbedBody, true>({
   token: Joi.string().pattern(SDK_TOKEN_PATTERN).messages({ 'string.pattern.base': '{{#label}} must be a token answered by POST /sdk/token' }),
 });
 
+export const sdkTokenResponse = Joi.object({
+  token: Joi.string().pattern(SDK_TOKEN_PATTERN).required().description("for the SDK: what the page's onSDKToken answers"),
+  expiresAt: Joi.string().isoDate().required().description('ten minutes after it was minted'),
+});
+
 export const sdkTokenSchema = Joi.object<SdkTokenInput, true>({
   document: embedDocument.required(),
   origin: Joi.string().max(300).required().description('the origin (scheme, host and port) of the page that embeds the frame'),
