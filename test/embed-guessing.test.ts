@@ -165,7 +165,7 @@ describe.each(dialects)('a token minted with the private key opens one flow, fro
     expect(opened.json()).toEqual({ flow: 'sign', token: people[0]?.token });
   });
 
-  it('a token for one participant does not open another; a used, expired or other-origin token is refused', async () => {
+  it('a token for one participant does not open another; a used (even by a request at the same moment), expired or other-origin token is refused', async () => {
     const { people } = await twoSigners(svc, svc.orgA);
     const [first, second] = [people[0]?.document ?? '', people[1]?.document ?? ''];
     const body = (document: string, token: string, parentOrigin = ORIGIN_A) => ({ keyPublic: svc.orgA.publicKey, document, parentOrigin, token });
@@ -179,6 +179,10 @@ describe.each(dialects)('a token minted with the private key opens one flow, fro
     const once = await mintedToken(svc, svc.orgA, first, ORIGIN_A);
     expect((await embed(svc, body(first, once))).statusCode).toBe(200);
     expect((await embed(svc, body(first, once))).json()).toEqual(REFUSED);
+
+    const raced = await mintedToken(svc, svc.orgA, first, ORIGIN_A);
+    const both = await Promise.all([embed(svc, body(first, raced), '127.0.3.1'), embed(svc, body(first, raced), '127.0.3.2')]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 404]);
 
     const expiring = await mintedToken(svc, svc.orgA, first, ORIGIN_A);
     svc.clock.advance(10 * 60_000 + 1);
