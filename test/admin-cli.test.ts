@@ -107,7 +107,7 @@ describe('the admin command shares the service configuration', () => {
     expect((await admin('webhook', 'delete', '--org', organization, '--name', 'default')).json).toEqual({ name: 'default', deleted: true });
   });
 
-  it('org update sets the SDK origins, language, time zone and photo retention of one organization only', async () => {
+  it('org update sets the SDK origins, the SDK token requirement, language, time zone and photo retention of one organization only', async () => {
     const { organization } = (await admin('org', 'create', '--name', 'Embeds', '--email', 'e@e.test')).json as { organization: string };
     const { organization: other } = (await admin('org', 'create', '--name', 'Other', '--email', 'o@o.test')).json as { organization: string };
     const updated = await admin(
@@ -117,6 +117,8 @@ describe('the admin command shares the service configuration', () => {
       organization,
       '--sdk-origins',
       'https://app.example.com, http://localhost:8080',
+      '--sdk-require-token',
+      'on',
       '--language',
       'en',
       '--time-zone',
@@ -128,6 +130,7 @@ describe('the admin command shares the service configuration', () => {
       organization,
       sdkIntegration: false,
       sdkOrigins: ['https://app.example.com', 'http://localhost:8080'],
+      sdkRequireToken: true,
       language: 'en',
       timeZone: 'Europe/Madrid',
       photoRetentionDays: 30,
@@ -139,12 +142,19 @@ describe('the admin command shares the service configuration', () => {
       timeZone: string;
       photoRetentionDays: number;
     }[];
-    expect(listed.find((o) => o.organization === other)).toMatchObject({ sdkOrigins: [], language: 'es', timeZone: 'America/Bogota', photoRetentionDays: 180 });
+    expect(listed.find((o) => o.organization === other)).toMatchObject({
+      sdkOrigins: [],
+      sdkRequireToken: false,
+      language: 'es',
+      timeZone: 'America/Bogota',
+      photoRetentionDays: 180,
+    });
     const withPath = await admin('org', 'update', '--org', organization, '--sdk-origins', 'https://app.example.com/page');
     expect(withPath.code).toBe(2);
     expect(withPath.stderr).toContain('must be an origin');
     expect((await admin('org', 'update', '--org', organization, '--time-zone', 'Mars/Olympus')).stderr).toContain('IANA time zone');
     expect((await admin('org', 'update', '--org', organization, '--language', 'de')).code).toBe(2);
+    expect((await admin('org', 'update', '--org', organization, '--sdk-require-token', 'yes')).stderr).toContain('--sdk-require-token must be on or off');
     expect((await admin('org', 'update', '--org', organization)).stderr).toContain('at least one setting');
   });
 

@@ -29,8 +29,8 @@ describe.each(dialects)('signing processes: creation (%s)', (dialect) => {
         code: expect.stringMatching(/^[A-Z0-9]{10}$/),
         document: body.code,
         signProfile: [
-          { id: expect.stringMatching(/^[A-Z0-9]{2}$/), name: 'Signer 0', email: 'signer0@people.test', role: 'SIGNER' },
-          { id: expect.stringMatching(/^[A-Z0-9]{2}$/), name: 'Signer 1', email: 'signer1@people.test', role: 'SIGNER' },
+          { id: expect.stringMatching(/^[A-Z0-9]{16}$/), name: 'Signer 0', email: 'signer0@people.test', role: 'SIGNER' },
+          { id: expect.stringMatching(/^[A-Z0-9]{16}$/), name: 'Signer 1', email: 'signer1@people.test', role: 'SIGNER' },
         ],
         documents: [{ name: 'Lease' }],
       });

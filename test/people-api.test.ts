@@ -218,7 +218,13 @@ describe.each(dialects)("the people's API, authorised by the link's token (%s)",
         key: svc.orgA.privateKey,
         body: { sdkOrigins: ['https://app.example.com'], timeZone: 'Europe/Madrid' },
       });
-      expect(put.json()).toEqual({ sdkOrigins: ['https://app.example.com'], language: 'es', timeZone: 'Europe/Madrid', photoRetentionDays: 180 });
+      expect(put.json()).toEqual({
+        sdkOrigins: ['https://app.example.com'],
+        sdkRequireToken: false,
+        language: 'es',
+        timeZone: 'Europe/Madrid',
+        photoRetentionDays: 180,
+      });
       expect((await call(svc.app, 'GET', '/organization', { key: svc.orgA.publicKey })).json()).toMatchObject({ timeZone: 'Europe/Madrid' });
       expect((await call(svc.app, 'GET', '/organization', { key: svc.orgB.privateKey })).json()).toMatchObject({ sdkOrigins: [], timeZone: 'America/Bogota' });
       expect((await call(svc.app, 'PUT', '/organization', { key: svc.orgA.publicKey, body: { language: 'en' } })).statusCode).toBe(401);

@@ -123,6 +123,7 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
   }),
   'POST /people/validation/finish': (o) => ({ headers: { 'x-link-token': o.validationLink } }),
   'POST /people/validation/send-link': (o) => ({ headers: { 'x-link-token': o.validationLink }, body: { channel: 'whatsapp' } }),
+  'POST /v1.5/ext/sdk/token': (o) => ({ body: { document: o.veriface, origin: 'https://app.example.com' } }),
   'POST /people/embed': (o, org) => ({ body: { keyPublic: org.publicKey, document: o.veriface, parentOrigin: 'https://app.example.com' } }),
   'GET /s/:token': () => ({}),
   'GET /v/:token': () => ({}),

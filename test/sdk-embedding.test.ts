@@ -14,12 +14,32 @@ import { PDF_BASE64, stored } from './support/signing.js';
 
 const SDK_FILE = path.resolve(import.meta.dirname, '../node_modules/auco-sdk-integration/dist/auco-sdk-integration.esm.js');
 
+/** The integrator's backend minting a token for its page: the document the page embeds, for the page's origin. */
+type Mint = (document: string, origin: string) => Promise<string>;
+
 /**
  * An integrator's page on an origin of its own: it loads the real SDK (auco-sdk-integration) and
  * points it at the service with `customOrigin`, recording the SDK's events for the test to read.
+ * With `hostToken: true` in the settings the page gives the SDK an `onSDKToken` that asks its own
+ * backend (`POST /token`, answered with `mint`) for a token.
  */
-async function startHost(config: () => Record<string, unknown>): Promise<{ origin: string; close(): Promise<void> }> {
+async function startHost(config: () => Record<string, unknown>, mint?: Mint): Promise<{ origin: string; close(): Promise<void> }> {
+  let origin = '';
   const server = http.createServer((request, response) => {
+    if (request.url === '/token' && request.method === 'POST' && mint) {
+      const { sdkData } = config() as { sdkData: { document: string } };
+      mint(sdkData.document, origin).then(
+        (token) => {
+          response.writeHead(200, { 'content-type': 'application/json' });
+          response.end(JSON.stringify({ token }));
+        },
+        () => {
+          response.writeHead(500);
+          response.end();
+        },
+      );
+      return;
+    }
     if (request.url === '/sdk.js') {
       response.writeHead(200, { 'content-type': 'text/javascript' });
       response.end(`${fs.readFileSync(SDK_FILE, 'utf8')}\nwindow.AucoSDK = AucoSDK;`);
@@ -32,19 +52,25 @@ async function startHost(config: () => Record<string, unknown>): Promise<{ origi
 <script type="module">
 await import('/sdk.js');
 window.sdkEvents = [];
-const settings = ${settings};
+const { hostToken, ...settings } = ${settings};
+const onSDKToken = async () => {
+  window.sdkEvents.push({ event: 'token' });
+  const answer = await fetch('/token', { method: 'POST' });
+  return (await answer.json()).token;
+};
 window.AucoSDK({
   ...settings,
   iframeId: 'sdk',
   events: {
     onSDKReady: () => window.sdkEvents.push({ event: 'ready' }),
     onSDKClose: (...args) => window.sdkEvents.push({ event: 'close', args }),
+    ...(hostToken ? { onSDKToken } : {}),
   },
 });
 </script></body></html>`);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${portOf(server.address())}`;
+  origin = `http://127.0.0.1:${portOf(server.address())}`;
   return {
     origin,
     close: () =>
@@ -55,7 +81,7 @@ window.AucoSDK({
   };
 }
 
-type SdkEvent = { event: 'ready' } | { event: 'close'; args: unknown[] };
+type SdkEvent = { event: 'ready' } | { event: 'token' } | { event: 'close'; args: unknown[] };
 
 const eventsOf = (page: Page) => page.evaluate(() => (window as unknown as { sdkEvents?: SdkEvent[] }).sdkEvents ?? []);
 
@@ -70,7 +96,14 @@ describe('embedding with the real SDK (auco-sdk-integration, customOrigin)', { t
 
   beforeAll(async () => {
     ({ svc, base: service } = await startServedService('sqlite', { FACE_MATCHER: 'manual' }));
-    allowed = await startHost(() => sdkSettings);
+    allowed = await startHost(
+      () => sdkSettings,
+      async (document, origin) => {
+        const minted = await call(svc.app, 'POST', '/sdk/token', { key: svc.orgA.privateKey, body: { document, origin } });
+        if (minted.statusCode !== 200) throw new Error(minted.body);
+        return (minted.json() as { token: string }).token;
+      },
+    );
     other = await startHost(() => sdkSettings);
     await updateSettings(svc.deps.db, { organizationId: svc.orgA.id, changes: { sdkOrigins: [allowed.origin] } });
     const samples = path.resolve(import.meta.dirname, '../node_modules/@vladmandic/human/assets/samples.jpg');
@@ -155,6 +188,44 @@ describe('embedding with the real SDK (auco-sdk-integration, customOrigin)', { t
     expect(await eventsOf(page)).toEqual([]);
     expect(await page.frameLocator('#sdk').getByRole('heading').count()).toBe(0);
     await context.close();
+  });
+
+  describe('an organization that requires a token (sdkRequireToken)', () => {
+    beforeAll(() => updateSettings(svc.deps.db, { organizationId: svc.orgA.id, changes: { sdkRequireToken: true } }));
+    afterAll(() => updateSettings(svc.deps.db, { organizationId: svc.orgA.id, changes: { sdkRequireToken: false } }));
+
+    it("sign through a token: the frame asks the SDK, whose onSDKToken gets it from the host's backend (POST /sdk/token)", async () => {
+      const { code, document } = await signingDocument();
+      sdkSettings = { sdkType: 'sign', language: 'es', keyPublic: svc.orgA.publicKey, customOrigin: service, sdkData: { document }, hostToken: true };
+      const context = await phone.phone();
+      const page = await context.newPage();
+      await page.goto(`${allowed.origin}/`);
+      const frame = page.frameLocator('#sdk');
+      await frame.getByRole('heading', { name: 'Embedded lease' }).waitFor();
+      expect(await eventsOf(page)).toContainEqual({ event: 'token' });
+      await frame.getByRole('tab', { name: 'Escribir' }).click();
+      await frame.getByLabel(/Acepto firmar electrónicamente/).check();
+      await frame.getByRole('button', { name: 'Firmar' }).click();
+      await expect
+        .poll(() => eventsOf(page), { timeout: 15_000 })
+        .toContainEqual({ event: 'close', args: [document, '', [expect.objectContaining({ name: 'Sara Vega' })]] });
+      expect((await stored(svc, svc.orgA, code)).process.status).toBe('FINISH');
+      await context.close();
+    });
+
+    it('the same host page without onSDKToken is refused: the frame says the link is not valid', async () => {
+      const { code, document } = await signingDocument();
+      sdkSettings = { sdkType: 'sign', language: 'es', keyPublic: svc.orgA.publicKey, customOrigin: service, sdkData: { document } };
+      const context = await phone.phone();
+      const page = await context.newPage();
+      await page.goto(`${allowed.origin}/`);
+      const frame = page.frameLocator('#sdk');
+      await frame.getByRole('heading', { name: 'Este enlace no es válido' }).waitFor({ timeout: 15_000 });
+      expect(await frame.getByRole('heading', { name: 'Embedded lease' }).count()).toBe(0);
+      expect(await eventsOf(page)).not.toContainEqual(expect.objectContaining({ event: 'close' }));
+      expect((await stored(svc, svc.orgA, code)).participants[0]?.opened_at).toBeNull();
+      await context.close();
+    });
   });
 
   it("another organization's key, a wrong participant or an origin not listed opens nothing", async () => {

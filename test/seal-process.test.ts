@@ -279,7 +279,11 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
       expect(content).toContain(svc.orgA.email);
       expect(content).toContain(documents[0]?.sha256);
       expect(compact(certificate)).toContain(sha256(sealed));
-      for (const p of participants) expect(content).toContain(p.participant_id);
+      // Participants by their number, never by their id (with the process code it opens their flow in the SDK).
+      for (const p of participants) {
+        expect(content).toContain(`${p.position + 1}. ${p.name}`);
+        expect(content).not.toContain(p.participant_id);
+      }
       expect(content).toContain('CC 12345678');
       expect(content).toContain('Similitud facial 93%');
       expect(content).toContain('código de un solo uso por correo electrónico');

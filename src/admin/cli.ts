@@ -20,7 +20,7 @@ const USAGE = `Usage: npm run --silent admin -- <command>
   org create --name NAME --email OWNER_EMAIL [--sdk-integration on|off]
   org list
   org update --org ORG_ID [--sdk-integration on|off] [--sdk-origins "https://a.example,https://b.example"]
-             [--language es|en|pt|fr] [--time-zone America/Bogota] [--photo-retention-days DAYS]
+             [--sdk-require-token on|off] [--language es|en|pt|fr] [--time-zone America/Bogota] [--photo-retention-days DAYS]
   user add --org ORG_ID --email EMAIL
   user list --org ORG_ID
   key create --org ORG_ID [--kind private|public]
@@ -103,6 +103,7 @@ function settingsFlags(flags: Flags): SettingsChanges {
             .map((o) => o.trim())
             .filter((o) => o !== ''),
         }),
+    ...(flags['sdk-require-token'] === undefined ? {} : { sdkRequireToken: onOff(flags, 'sdk-require-token') }),
     ...(optional(flags, 'language') === undefined ? {} : { language: optional(flags, 'language') }),
     ...(optional(flags, 'time-zone') === undefined ? {} : { timeZone: optional(flags, 'time-zone') }),
     ...(days === undefined ? {} : { photoRetentionDays: /^\d{1,6}$/.test(days) ? Number(days) : days }),
@@ -228,6 +229,7 @@ async function main(argv: string[]): Promise<number> {
       limit: { type: 'string' },
       'sdk-integration': { type: 'string' },
       'sdk-origins': { type: 'string' },
+      'sdk-require-token': { type: 'string' },
       language: { type: 'string' },
       'time-zone': { type: 'string' },
       'photo-retention-days': { type: 'string' },

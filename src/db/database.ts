@@ -14,6 +14,7 @@ import { organizationSettings } from './migrations/008_organization_settings.js'
 import { sealedPdfs } from './migrations/009_sealed_pdfs.js';
 import { faceFailure } from './migrations/010_face_failure.js';
 import { photoVault } from './migrations/011_photo_vault.js';
+import { sdkTokens } from './migrations/012_sdk_tokens.js';
 import { finalFilePositions } from './migrations/016_final_file_positions.js';
 import type { Database } from './schema.js';
 import { SchemaScopedPostgresDialect } from './schema-introspector.js';
@@ -57,6 +58,7 @@ const migrations: MigrationProvider = {
       '009_sealed_pdfs': sealedPdfs,
       '010_face_failure': faceFailure,
       '011_photo_vault': photoVault,
+      '012_sdk_tokens': sdkTokens,
       '016_final_file_positions': finalFilePositions,
     };
   },

@@ -16,6 +16,8 @@ export interface OrganizationsTable {
   time_zone: Generated<string>;
   /** Days identity photos are kept after a process ends. */
   photo_retention_days: Generated<number>;
+  /** 1 when embedding with the SDK needs a token minted with the private key. */
+  sdk_require_token: Generated<number>;
   created_at: string;
 }
 
@@ -126,7 +128,7 @@ export type ParticipantStatus = 'PENDING' | 'NOTIFICATION' | 'FINISH' | 'REJECT'
 export interface ParticipantsTable {
   id: string;
   process_id: string;
-  /** The two-character participant id of the real service (`G8`), unique within the process. */
+  /** 16 random characters (two in processes created before, as the real service's `G8`), unique within the process. */
   participant_id: string;
   position: number;
   role: ParticipantRole;
@@ -194,6 +196,20 @@ export interface FinalFilesTable {
   created_at: string;
   /** The document this file is the final copy of; null for the evidence certificate. */
   document_position: number | null;
+}
+
+/** A token an integrator's backend minted for one embedded flow (src/people/sdk-token.ts). */
+export interface SdkTokensTable {
+  /** SHA-256 of the token, hex: the token itself is never stored. */
+  token_hash: string;
+  organization_id: string;
+  /** The SDK's `document`: a process code followed by a participant id, or a face-validation code. */
+  document: string;
+  /** The one origin whose page may use it. */
+  origin: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
 }
 
 export interface SettingsTable {
@@ -322,6 +338,7 @@ export interface Database {
   settings: SettingsTable;
   photo_blobs: PhotoBlobsTable;
   final_files: FinalFilesTable;
+  sdk_tokens: SdkTokensTable;
 }
 
 export type TemplateRow = Selectable<TemplatesTable>;
@@ -331,6 +348,7 @@ export type ProcessDocumentRow = Selectable<ProcessDocumentsTable>;
 export type ParticipantRow = Selectable<ParticipantsTable>;
 export type ProcessEventRow = Selectable<ProcessEventsTable>;
 export type FinalFileRow = Selectable<FinalFilesTable>;
+export type SdkTokenRow = Selectable<SdkTokensTable>;
 export type ReferenceLinkRow = Selectable<ReferenceLinksTable>;
 export type OrganizationRow = Selectable<OrganizationsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;

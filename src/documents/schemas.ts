@@ -6,6 +6,13 @@ import { webhookName } from '../webhooks/schemas.js';
 import type { ValidationFieldsInput, ValidationOptionsInput } from './identity-validations.js';
 
 export const PROCESS_CODE_LENGTH = 10;
+/**
+ * A participant's id follows the process code in the SDK's `document` and in unlock codes: 16
+ * random characters (82 bits), so knowing a process code opens nobody's flow. Processes created
+ * before have ids of two characters, which keep working.
+ */
+export const PARTICIPANT_ID_LENGTH = 16;
+export const LEGACY_PARTICIPANT_ID_LENGTH = 2;
 export const MAX_PARTICIPANTS = 50;
 export const MAX_PACKAGE_DOCUMENTS = 20;
 
@@ -250,15 +257,15 @@ export interface UnlockInput {
   message?: string;
 }
 
-/** REFERENCE §3.9: `code` is the process code followed by the participant's two-character id. */
+/** REFERENCE §3.9: `code` is the process code followed by the participant's id (16 characters, or 2 for processes created before). */
 export const unlockSchema = Joi.object<UnlockInput, true>({
   code: Joi.string()
     .min(PROCESS_CODE_LENGTH)
-    .max(PROCESS_CODE_LENGTH + 2)
+    .max(PROCESS_CODE_LENGTH + PARTICIPANT_ID_LENGTH)
     .pattern(/^[A-Z0-9]+$/)
     .required()
     .messages({ 'string.pattern.base': '{{#label}} must only contain uppercase letters and digits' })
-    .description('<process code><participant id>, e.g. TR99AQMY31G8'),
+    .description('<process code><participant id>, e.g. TR99AQMY31G8RK2D7QX0PLM4WZ'),
   email: Joi.string()
     .email({ tlds: { allow: false } })
     .max(320)

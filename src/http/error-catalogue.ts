@@ -117,8 +117,10 @@ export const ERROR_CATALOGUE = {
   LINK_NOT_FOUND: { status: [404], meaning: 'The request carries no well-formed link token (X-Link-Token)' },
   EMBED_NOT_FOUND: {
     status: [404],
-    meaning: 'The embedded flow cannot open: the key, the document, the participant or the embedding origin is not one the organization allows',
+    meaning:
+      'The embedded flow cannot open: the key, the document, the participant, the embedding origin or the token is not one the organization allows (or it requires a token and none was sent)',
   },
+  SDK_ORIGIN_NOT_ALLOWED: { status: [400], meaning: "A token for embedding is minted only for an origin of the organization's SDK origins" },
   PHONE_NOT_ON_RECORD: { status: [400], meaning: 'The participant has no phone number to send the link to' },
 
   // Verification of final documents

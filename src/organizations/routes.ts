@@ -15,7 +15,7 @@ export function organizationRoutes(ctx: ServiceContext): ApiRoute[] {
       url,
       access: 'any-key',
       tag,
-      summary: "The organization's settings: SDK origins, language, time zone, photo retention",
+      summary: "The organization's settings: SDK origins and whether embedding needs a token, language, time zone, photo retention",
       body: noInput,
       query: noInput,
       errors: ['ORGANIZATION_NOT_FOUND'],
@@ -28,7 +28,7 @@ export function organizationRoutes(ctx: ServiceContext): ApiRoute[] {
       tag,
       summary: "Change the organization's settings; those not sent stay as they are",
       description:
-        'sdkOrigins: the origins (scheme, host and port) allowed to embed the pages with the SDK; language: es, en, pt or fr; timeZone: an IANA zone; photoRetentionDays: 1 to 3650.',
+        'sdkOrigins: the origins (scheme, host and port) allowed to embed the pages with the SDK; sdkRequireToken: embedding needs a token minted with the private key (POST /sdk/token); language: es, en, pt or fr; timeZone: an IANA zone; photoRetentionDays: 1 to 3650.',
       body: settingsChangesSchema,
       query: noInput,
       errors: ['ORGANIZATION_NOT_FOUND'],

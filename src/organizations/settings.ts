@@ -10,6 +10,8 @@ export type Language = (typeof LANGUAGES)[number];
 export interface OrganizationSettings {
   /** Origins (scheme, host and port) allowed to embed the organization's pages with the SDK. */
   sdkOrigins: string[];
+  /** Embedding needs a token the organization's backend mints with the private key (POST /sdk/token). */
+  sdkRequireToken: boolean;
   language: Language;
   timeZone: string;
   /** Days identity photos are kept after a process ends. */
@@ -42,6 +44,7 @@ const origin = Joi.string()
 
 export const settingsChangesSchema = Joi.object<SettingsChanges, true>({
   sdkOrigins: Joi.array().items(origin).max(SDK_ORIGINS_MAX).unique(),
+  sdkRequireToken: Joi.boolean(),
   language: Joi.string().valid(...LANGUAGES),
   timeZone: Joi.string()
     .max(64)
@@ -62,6 +65,7 @@ export function originsOf(stored: string): string[] {
 export function settingsOf(row: OrganizationRow): OrganizationSettings {
   return {
     sdkOrigins: originsOf(row.sdk_origins),
+    sdkRequireToken: row.sdk_require_token === 1,
     language: isLanguage(row.language) ? row.language : 'es',
     timeZone: row.time_zone,
     photoRetentionDays: row.photo_retention_days,
@@ -73,6 +77,7 @@ export async function updateSettings(db: Db, options: { organizationId: string; 
   const { changes } = options;
   const row = await q.updateOrganizationSettings(db, options.organizationId, {
     ...(changes.sdkOrigins === undefined ? {} : { sdk_origins: JSON.stringify(changes.sdkOrigins) }),
+    ...(changes.sdkRequireToken === undefined ? {} : { sdk_require_token: changes.sdkRequireToken ? 1 : 0 }),
     ...(changes.language === undefined ? {} : { language: changes.language }),
     ...(changes.timeZone === undefined ? {} : { time_zone: changes.timeZone }),
     ...(changes.photoRetentionDays === undefined ? {} : { photo_retention_days: changes.photoRetentionDays }),

@@ -1,11 +1,16 @@
+import crypto from 'node:crypto';
 import type { ApiKeyResolver } from '../auth/key-resolver.js';
 import type { ServiceContext } from '../context.js';
+import type { Db } from '../db/database.js';
 import { findProcessByCode, listParticipants } from '../documents/queries.js';
 import { PROCESS_CODE_LENGTH } from '../documents/schemas.js';
+import type { ApiError } from '../http/errors.js';
 import { notFound } from '../http/errors.js';
 import { findOrganization, listEmbeddingOrigins } from '../organizations/queries.js';
 import { originsOf, settingsOf } from '../organizations/settings.js';
 import { findVerifaceByCode } from '../veriface/queries.js';
+import { VERIFACE_CODE_LENGTH } from '../veriface/schemas.js';
+import { useSdkToken } from './queries.js';
 
 export type EmbedFlow = 'sign' | 'validation';
 
@@ -15,6 +20,8 @@ export interface EmbedInput {
   document: string;
   /** The origin of the page that embeds the frame, as the browser gave it to the frame (`event.origin`). */
   parentOrigin: string;
+  /** A token the organization's backend minted for this document and origin (POST /sdk/token), through the SDK's `onSDKToken`. */
+  token?: string;
 }
 
 export interface EmbeddedFlow {
@@ -23,29 +30,70 @@ export interface EmbeddedFlow {
   token: string;
 }
 
-const VERIFACE_CODE_LENGTH = 16;
+/** Refused lookups counted per organization, whatever address they come from (src/people/embed-limit.ts). */
+export interface EmbedFailures {
+  /** A 429 to answer when the organization's lookups without a token are locked for now, else undefined. */
+  refusal(organizationId: string): Promise<ApiError | undefined>;
+  fail(organizationId: string): Promise<void>;
+}
+
+export function sdkTokenHash(token: string): string {
+  return crypto.createHash('sha256').update(token).digest('hex');
+}
+
+/** The flow the SDK's `document` names in the organization, if any. */
+export async function findEmbeddedFlow(db: Db, organizationId: string, document: string): Promise<EmbeddedFlow | undefined> {
+  if (document.length === VERIFACE_CODE_LENGTH) {
+    const validation = await findVerifaceByCode(db, organizationId, document);
+    if (validation) return { flow: 'validation', token: validation.link_token };
+  }
+  if (document.length <= PROCESS_CODE_LENGTH) return undefined;
+  const process = await findProcessByCode(db, organizationId, document.slice(0, PROCESS_CODE_LENGTH));
+  const participantId = document.slice(PROCESS_CODE_LENGTH);
+  const participant = process ? (await listParticipants(db, process.id)).find((p) => p.participant_id === participantId) : undefined;
+  return participant ? { flow: 'sign', token: participant.link_token } : undefined;
+}
 
 /**
  * What an embedding page may open: the flow of a document of the organization whose key it holds,
- * only from an origin that organization allowed. Every refusal is the same answer, so a wrong key,
- * code, participant or origin tells nothing about which part was wrong.
+ * only from an origin that organization allowed, and with a token minted for that document and
+ * origin when one is sent or the organization requires one. Every refusal is the same answer, so a
+ * wrong key, code, participant, origin or token tells nothing about which part was wrong. Refused
+ * lookups count against the organization: past its limit, lookups without a token are answered
+ * 429, right or wrong, so guessing participants is slow from any number of addresses; a token
+ * cannot be guessed, so lookups with one still open.
  */
-export async function openEmbeddedFlow(ctx: ServiceContext & { keys: ApiKeyResolver }, input: EmbedInput): Promise<EmbeddedFlow> {
+export async function openEmbeddedFlow(
+  ctx: ServiceContext & { keys: ApiKeyResolver },
+  options: { input: EmbedInput; failures: EmbedFailures },
+): Promise<EmbeddedFlow> {
+  const { input, failures } = options;
   const refused = notFound('EMBED_NOT_FOUND');
   const key = await ctx.keys.resolve(input.keyPublic);
-  if (!key) throw refused;
-  const organization = await findOrganization(ctx.db, key.organizationId);
-  if (!organization || !settingsOf(organization).sdkOrigins.includes(input.parentOrigin)) throw refused;
-  if (input.document.length === VERIFACE_CODE_LENGTH) {
-    const validation = await findVerifaceByCode(ctx.db, organization.id, input.document);
-    if (validation) return { flow: 'validation', token: validation.link_token };
+  const organization = key && (await findOrganization(ctx.db, key.organizationId));
+  if (!organization) throw refused;
+  const settings = settingsOf(organization);
+  if (input.token === undefined) {
+    if (settings.sdkRequireToken) throw refused;
+    const tooMany = await failures.refusal(organization.id);
+    if (tooMany) throw tooMany;
   }
-  if (input.document.length <= PROCESS_CODE_LENGTH) throw refused;
-  const process = await findProcessByCode(ctx.db, organization.id, input.document.slice(0, PROCESS_CODE_LENGTH));
-  const participantId = input.document.slice(PROCESS_CODE_LENGTH);
-  const participant = process ? (await listParticipants(ctx.db, process.id)).find((p) => p.participant_id === participantId) : undefined;
-  if (!participant) throw refused;
-  return { flow: 'sign', token: participant.link_token };
+  const allowed =
+    settings.sdkOrigins.includes(input.parentOrigin) &&
+    (input.token === undefined ||
+      (await useSdkToken(ctx.db, {
+        tokenHash: sdkTokenHash(input.token),
+        organizationId: organization.id,
+        document: input.document,
+        origin: input.parentOrigin,
+        now: ctx.clock.now().toISOString(),
+      })));
+  const flow = allowed ? await findEmbeddedFlow(ctx.db, organization.id, input.document) : undefined;
+  if (!flow) {
+    await failures.fail(organization.id);
+    throw refused;
+  }
+  return flow;
 }
 
 /**

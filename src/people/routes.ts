@@ -1,11 +1,25 @@
 import type { ApiKeyResolver } from '../auth/key-resolver.js';
 import { approveDocument, rejectDocument, requestOtp, type SignerContext, signDocument, submitPhoto, verifyOtp } from '../documents/participant/signer-flow.js';
 import type { PreviewContext } from '../documents/preview/document-preview.js';
+import { API_PREFIX } from '../http/prefix.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
 import { finishVeriface, submitDocumentPhoto, submitFacePhoto } from '../veriface/person-flow.js';
 import { openEmbeddedFlow } from './embed.js';
+import { EMBED_FAILURES_PER_ORGANIZATION, OrganizationEmbedFailures } from './embed-limit.js';
 import { signingLinkQr, validationLinkQr } from './link-qr.js';
-import { embedSchema, finishSchema, otpCheckSchema, PHOTO_BODY_LIMIT, photoSchema, rejectSchema, sendLinkSchema, signSchema } from './schemas.js';
+import {
+  embedSchema,
+  finishSchema,
+  otpCheckSchema,
+  PHOTO_BODY_LIMIT,
+  photoSchema,
+  rejectSchema,
+  sdkTokenResponse,
+  sdkTokenSchema,
+  sendLinkSchema,
+  signSchema,
+} from './schemas.js';
+import { mintSdkToken } from './sdk-token.js';
 import { emailSigningCopy, sendSigningLinkToPhone, sendValidationLinkToPhone } from './send-link.js';
 import { readSigningPage } from './signing-page.js';
 import { readValidationPage } from './validation-page.js';
@@ -48,6 +62,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
   const signing = `${PEOPLE_API}/signing`;
   const validation = `${PEOPLE_API}/validation`;
   const base = { access: 'link-token', tag } as const;
+  const embedFailures = new OrganizationEmbedFailures(EMBED_FAILURES_PER_ORGANIZATION);
   return [
     defineRoute({
       ...base,
@@ -252,12 +267,26 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       tag,
       summary: 'Open a flow embedded with the SDK: the organization key, the document and the embedding origin, as the frame received them',
       description:
-        "Answers {flow: 'sign' | 'validation', token}: the link token the embedded frame acts with. The same 404 EMBED_NOT_FOUND for a wrong key, document, participant or origin (one the organization did not list in its SDK origins).",
+        "Answers {flow: 'sign' | 'validation', token}: the link token the embedded frame acts with. `token` is one minted by POST /v1.5/ext/sdk/token for this document and origin (required when the organization sets sdkRequireToken). The same 404 EMBED_NOT_FOUND for a wrong key, document, participant, origin (one the organization did not list in its SDK origins) or token. Limited per client address, and per organization: past 100 refused lookups of an organization in 10 minutes, its lookups without a token are answered 429 until the window ends.",
       body: embedSchema,
       query: noInput,
-      errors: ['EMBED_NOT_FOUND'],
+      errors: ['EMBED_NOT_FOUND', 'TOO_MANY_REQUESTS'],
       rateLimit: { max: 30, windowMs: MINUTE },
-      handler: ({ body }) => openEmbeddedFlow(ctx, body),
+      handler: ({ body, request }) => openEmbeddedFlow(ctx, { input: body, failures: embedFailures.of(request) }),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: `${API_PREFIX}/sdk/token`,
+      access: 'private-key',
+      tag,
+      summary: "Mint a token for one embedded flow: the integrator's backend answers it to its page's onSDKToken",
+      description:
+        'Answers {token, expiresAt}: the token opens the flow of `document` (a process code followed by a participant id, or a face-validation code) once, from `origin` (one of the SDK origins), within ten minutes.',
+      body: sdkTokenSchema,
+      query: noInput,
+      response: sdkTokenResponse,
+      errors: [['DOCUMENT_NOT_FOUND', 404], 'SDK_ORIGIN_NOT_ALLOWED', 'ORGANIZATION_NOT_FOUND'],
+      handler: ({ organizationId, body }) => mintSdkToken(ctx, { organizationId, input: body }),
     }),
   ];
 }

@@ -1,6 +1,9 @@
 import Joi from 'joi';
 import { REJECT_REASON_MAX_LENGTH } from '../documents/participant/signer-flow.js';
+import { LEGACY_PARTICIPANT_ID_LENGTH, PARTICIPANT_ID_LENGTH, PROCESS_CODE_LENGTH } from '../documents/schemas.js';
 import { IMAGE_MAX_BYTES } from '../veriface/images.js';
+import { VERIFACE_CODE_LENGTH } from '../veriface/schemas.js';
+import type { SdkTokenInput } from './sdk-token.js';
 import type { PhoneChannel } from './send-link.js';
 
 /** An image as base64 in JSON: the pages send photos already scaled down, far below the limit. */
@@ -63,15 +66,36 @@ export const sendLinkSchema = Joi.object<SendLinkInput, true>({
   channel: Joi.string().valid('sms', 'whatsapp').required(),
 });
 
+/** The SDK's `document`: a face-validation code, or a process code and a participant id (16 characters, or 2 before). */
+const DOCUMENT_LENGTHS = [VERIFACE_CODE_LENGTH, PROCESS_CODE_LENGTH + LEGACY_PARTICIPANT_ID_LENGTH, PROCESS_CODE_LENGTH + PARTICIPANT_ID_LENGTH].map(
+  (length) => `[A-Z0-9]{${length}}`,
+);
+const embedDocument = Joi.string()
+  .pattern(new RegExp(`^(?:${DOCUMENT_LENGTHS.join('|')})$`))
+  .messages({ 'string.pattern.base': '{{#label}} must be a face-validation code, or a process code followed by a participant id' });
+
+/** What POST /sdk/token answers: `sdt_` and 24 random bytes in base64url. */
+const SDK_TOKEN_PATTERN = /^sdt_[A-Za-z0-9_-]{32}$/;
+
 export interface EmbedBody {
   keyPublic: string;
   document: string;
   parentOrigin: string;
+  token?: string;
 }
 export const embedSchema = Joi.object<EmbedBody, true>({
   keyPublic: Joi.string().max(64).required(),
-  document: Joi.string()
-    .pattern(/^[A-Z0-9]{11,24}$/)
-    .required(),
+  document: embedDocument.required(),
   parentOrigin: Joi.string().max(300).required(),
+  token: Joi.string().pattern(SDK_TOKEN_PATTERN).messages({ 'string.pattern.base': '{{#label}} must be a token answered by POST /sdk/token' }),
+});
+
+export const sdkTokenResponse = Joi.object({
+  token: Joi.string().pattern(SDK_TOKEN_PATTERN).required().description("for the SDK: what the page's onSDKToken answers"),
+  expiresAt: Joi.string().isoDate().required().description('ten minutes after it was minted'),
+});
+
+export const sdkTokenSchema = Joi.object<SdkTokenInput, true>({
+  document: embedDocument.required(),
+  origin: Joi.string().max(300).required().description('the origin (scheme, host and port) of the page that embeds the frame'),
 });

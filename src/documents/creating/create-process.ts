@@ -15,7 +15,7 @@ import { nextReminderAt } from '../lifecycle/process-sweeps.js';
 import { notifyParticipants, participantLink } from '../notify-participants.js';
 import { recordProcessEvent } from '../process-events.js';
 import { insertDocuments, insertParticipants, insertProcess } from '../queries.js';
-import { type Answer, PROCESS_CODE_LENGTH, type ProcessFieldsInput, type SignerInput } from '../schemas.js';
+import { type Answer, PARTICIPANT_ID_LENGTH, PROCESS_CODE_LENGTH, type ProcessFieldsInput, type SignerInput } from '../schemas.js';
 import { fillTemplateHtml } from './fill-template-html.js';
 import { resolveAnswers } from './template-answers.js';
 import { parsedTemplateBody } from './template-body.js';
@@ -61,10 +61,13 @@ interface PreparedDocument {
   template?: { row: TemplateRow; body: TemplateBody; answers: Record<string, string> };
 }
 
-/** Two characters, unique within the process, like the real service's participant ids (`G8`). */
+/**
+ * Unique within the process. The real service's are two characters (`G8`); here they are long
+ * enough that nobody guesses one: with the process code they open the person's flow in the SDK.
+ */
 function participantIds(count: number): string[] {
   const ids = new Set<string>();
-  while (ids.size < count) ids.add(newCode(2));
+  while (ids.size < count) ids.add(newCode(PARTICIPANT_ID_LENGTH));
   return [...ids];
 }
 
@@ -150,7 +153,7 @@ function participantRows(options: {
   return signers.map((signer, position) => ({
     id: newObjectId(new Date(now)),
     process_id: options.processId,
-    participant_id: ids[position] ?? newCode(2),
+    participant_id: ids[position] ?? newCode(PARTICIPANT_ID_LENGTH),
     position,
     role: signer.role,
     sign_order: signer.order,

@@ -100,6 +100,15 @@ export function verificationSummary(participant: ParticipantRow, locale: SealLoc
   return { code, identity };
 }
 
+/**
+ * How the final documents name a participant: their number in the process. Never their id, which
+ * every participant receiving the documents would otherwise read, and which with the process code
+ * opens that participant's flow in the SDK.
+ */
+export function participantNumber(participant: Pick<ParticipantRow, 'position'>): string {
+  return String(participant.position + 1);
+}
+
 export function actedLabel(participant: Pick<ParticipantRow, 'role'>, locale: SealLocale): string {
   return participant.role === 'APPROVER' ? locale.labels.approvedElectronically : locale.labels.signedElectronically;
 }
@@ -121,7 +130,7 @@ function participantFields(participant: ParticipantRow, evidence: SealEvidence):
   const { labels } = locale;
   const validations = validationsOf(participant);
   const fields: [string, string][] = [
-    [labels.participantId, participant.participant_id],
+    [labels.participantNumber, participantNumber(participant)],
     [labels.name, participant.name],
     [labels.email, participant.email],
   ];
@@ -184,7 +193,7 @@ export function finalFilesSection(locale: SealLocale, finalFiles?: FinalFile[]):
 export function certificateBlocks(evidence: SealEvidence, options: { images: ReadonlyMap<string, SignatureImage> }): CertificateBlock[] {
   const { process, locale } = evidence;
   const { labels } = locale;
-  const names = new Map(evidence.participants.map((p) => [p.participant_id, p.name]));
+  const byId = new Map(evidence.participants.map((p) => [p.participant_id, p]));
   const blocks: CertificateBlock[] = [
     { kind: 'title', text: labels.certificateTitle },
     { kind: 'paragraph', text: labels.intro(process.code, locale.timeZone) },
@@ -214,7 +223,7 @@ export function certificateBlocks(evidence: SealEvidence, options: { images: Rea
     { kind: 'heading', text: labels.participants },
   ];
   for (const participant of evidence.participants) {
-    blocks.push({ kind: 'subheading', text: `${participant.name} (${participant.participant_id})` });
+    blocks.push({ kind: 'subheading', text: `${participantNumber(participant)}. ${participant.name}` });
     blocks.push({ kind: 'fields', fields: participantFields(participant, evidence) });
     if (participant.signed_at !== null) {
       blocks.push({
@@ -230,8 +239,8 @@ export function certificateBlocks(evidence: SealEvidence, options: { images: Rea
     kind: 'table',
     columns: [...labels.auditColumns],
     rows: evidence.events.map((event) => {
-      const name = event.participant_id === null ? undefined : names.get(event.participant_id);
-      const participant = event.participant_id === null ? '' : name === undefined ? event.participant_id : `${event.participant_id} ${name}`;
+      const who = event.participant_id === null ? undefined : byId.get(event.participant_id);
+      const participant = who === undefined ? '' : `${participantNumber(who)}. ${who.name}`;
       return [
         locale.dateTimeWithUtc(event.at),
         event.action,

@@ -1,6 +1,6 @@
 import type { ParticipantRow } from '../../db/schema.js';
 import { escapeHtml } from '../../text/escape-html.js';
-import { actedLabel, verificationSummary } from './seal-evidence.js';
+import { actedLabel, participantNumber, verificationSummary } from './seal-evidence.js';
 import type { SealLocale } from './seal-language.js';
 
 /*
@@ -26,12 +26,12 @@ export function stampMarkup(participant: ParticipantRow, locale: SealLocale, png
     `<div style="font-size:11px;font-weight:bold;border-top:1px solid #1f4e79;margin-top:2px;padding-top:2px">${escapeHtml(participant.name)}</div>`,
     `<div>${escapeHtml(actedLabel(participant, locale))}</div>`,
     `<div>${escapeHtml(participant.signed_at === null ? '' : locale.dateTime(participant.signed_at))}</div>`,
-    `<div>${escapeHtml(`${labels.participantId}: ${participant.participant_id}`)}</div>`,
+    `<div>${escapeHtml(`${labels.participantNumber}: ${participantNumber(participant)}`)}</div>`,
     `<div>${escapeHtml(`${labels.codeVerification}: ${summary.code}`)}</div>`,
     `<div>${escapeHtml(`${labels.identityVerification}: ${summary.identity}`)}</div>`,
   ];
   return (
-    `<div class="seal-stamp" data-participant="${escapeHtml(participant.participant_id)}" ` +
+    `<div class="seal-stamp" data-participant="${participantNumber(participant)}" ` +
     `style="display:inline-block;border:1px solid #1f4e79;padding:4px 8px;margin:4px 4px 4px 0;${FONT};font-size:9px;line-height:1.3;text-align:left;break-inside:avoid">` +
     `${lines.join('')}</div>`
   );

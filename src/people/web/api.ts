@@ -44,6 +44,7 @@ export async function openEmbedded(input: {
   keyPublic: string;
   document: string;
   parentOrigin: string;
+  token?: string;
 }): Promise<{ flow: 'sign' | 'validation'; token: string }> {
   const response = await fetch('/people/embed', {
     method: 'POST',

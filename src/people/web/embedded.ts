@@ -26,6 +26,28 @@ function parentOrigin(): string | undefined {
   }
 }
 
+/** How long the frame waits for its host's token before it says the flow cannot open (a late token still opens it). */
+const TOKEN_WAIT_MS = 5000;
+
+/**
+ * The token the host page's backend minted for this flow: asked for as the SDK expects (a message
+ * whose `type` contains `token`); the SDK calls the page's `onSDKToken` and posts `{type: 'token', token}`.
+ */
+function tokenFromHost(parent: string, post: (message: Record<string, unknown>) => void): Promise<string> {
+  return new Promise((resolve) => {
+    const listen = (event: MessageEvent<unknown>) => {
+      if (event.origin !== parent || event.source !== window.parent) return;
+      const data = event.data;
+      if (typeof data !== 'object' || data === null || !('type' in data) || data.type !== 'token') return;
+      if (!('token' in data) || typeof data.token !== 'string') return;
+      window.removeEventListener('message', listen);
+      resolve(data.token);
+    };
+    window.addEventListener('message', listen);
+    post({ type: 'token-request' });
+  });
+}
+
 const COLOUR = /^#[0-9a-fA-F]{3,8}$/;
 
 function applyColours(options: InitMessage['uxOptions']): void {
@@ -62,13 +84,21 @@ export function runEmbedded(root: HTMLElement): void {
     if (isLanguage(init.language)) setLanguage(init.language);
     applyColours(init.uxOptions);
     const document = init.document;
+    const keyPublic = init.keyPublic;
     const redirectTo = typeof init.uxOptions?.redirectUrl === 'string' ? init.uxOptions.redirectUrl : '';
-    let opened: { flow: 'sign' | 'validation'; token: string };
-    try {
-      opened = await openEmbedded({ keyPublic: init.keyPublic, document, parentOrigin: parent });
-    } catch {
-      show(root, h('h1', {}, t('unknownTitle')), h('p', {}, t('unknownHelp')));
-      return;
+    const open = (token?: string) =>
+      openEmbedded({ keyPublic, document, parentOrigin: parent, ...(token === undefined ? {} : { token }) }).catch(() => undefined);
+    const unknown = () => show(root, h('h1', {}, t('unknownTitle')), h('p', {}, t('unknownHelp')));
+    let opened = await open();
+    if (!opened) {
+      // Refused without a token: the organization may require one, which only the host's backend can mint.
+      const waited = window.setTimeout(unknown, TOKEN_WAIT_MS);
+      opened = await open(await tokenFromHost(parent, post));
+      window.clearTimeout(waited);
+      if (!opened) {
+        unknown();
+        return;
+      }
     }
     const api = new PeopleApi(opened.token);
     if (opened.flow === 'sign') {

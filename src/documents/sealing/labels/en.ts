@@ -16,7 +16,7 @@ export const en: SealLabels = {
   templateType: 'Template',
   pdfType: 'PDF',
   participants: 'Participants',
-  participantId: 'Participant ID',
+  participantNumber: 'Participant no.',
   email: 'E-mail',
   phone: 'Phone',
   role: 'Role',

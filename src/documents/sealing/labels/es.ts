@@ -16,7 +16,7 @@ export const es: SealLabels = {
   templateType: 'Plantilla',
   pdfType: 'PDF',
   participants: 'Participantes',
-  participantId: 'ID de participante',
+  participantNumber: 'Participante n.º',
   email: 'Correo electrónico',
   phone: 'Teléfono',
   role: 'Rol',

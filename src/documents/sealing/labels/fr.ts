@@ -16,7 +16,7 @@ export const fr: SealLabels = {
   templateType: 'Modèle',
   pdfType: 'PDF',
   participants: 'Participants',
-  participantId: 'ID du participant',
+  participantNumber: 'Participant n°',
   email: 'Courriel',
   phone: 'Téléphone',
   role: 'Rôle',

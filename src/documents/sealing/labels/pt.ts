@@ -16,7 +16,7 @@ export const pt: SealLabels = {
   templateType: 'Modelo',
   pdfType: 'PDF',
   participants: 'Participantes',
-  participantId: 'ID do participante',
+  participantNumber: 'Participante n.º',
   email: 'E-mail',
   phone: 'Telefone',
   role: 'Papel',

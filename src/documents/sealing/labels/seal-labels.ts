@@ -14,7 +14,8 @@ export interface SealLabels {
   templateType: string;
   pdfType: string;
   participants: string;
-  participantId: string;
+  /** Participants are shown by their number in the process: their id, with the process code, opens their flow in the SDK. */
+  participantNumber: string;
   email: string;
   phone: string;
   role: string;
