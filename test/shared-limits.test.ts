@@ -122,6 +122,17 @@ describe.skipIf(!postgresUrl)('per-address limits hold for the deployment: three
     for (let n = 4; n < 7; n++) expect((await verify(n)).statusCode).toBe(429);
   });
 
+  it('past its limit a client costs the database nothing: once each instance has seen the count reach it, the count stops', async () => {
+    const verify = (n: number) => at(n).inject({ method: 'GET', url: '/verify', query: { code: 'ABCDEFGHIJ' }, remoteAddress: '203.0.113.81' });
+    const counted = async () =>
+      (await svc.deps.db.selectFrom('rate_limit_hits').select('hits').where('key', '=', 'GET /verify 203.0.113.81').executeTakeFirstOrThrow()).hits;
+    for (let n = 0; n < 7; n++) await verify(n);
+    const reached = await counted();
+    for (let n = 7; n < 20; n++) expect((await verify(n)).statusCode).toBe(429);
+    expect(await counted()).toBe(reached);
+    expect(reached).toBeLessThanOrEqual(4 + 2);
+  });
+
   it('hits counted at once on every instance are none lost: each count from 1 to 60 is answered once', async () => {
     const key = `test ${crypto.randomUUID()}`;
     const counters = instances.deps.map((deps) => deps.rateLimitHits!);

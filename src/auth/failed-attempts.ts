@@ -1,6 +1,7 @@
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
+import { ExpiringKeys } from '../http/expiring-keys.js';
 
 export interface FailedAttemptsLimit {
   max: number;
@@ -8,9 +9,6 @@ export interface FailedAttemptsLimit {
 }
 
 type Counter = ReturnType<FastifyInstance['createRateLimit']>;
-
-/** Below this many remembered addresses, the ones whose window has ended are not looked for. */
-const SWEEP_FROM = 1024;
 
 /**
  * Failed attempts per client address, counted in @fastify/rate-limit's store (shared by every
@@ -25,9 +23,8 @@ const SWEEP_FROM = 1024;
  * failures, and any request of the address with a key not seen within the second.
  */
 export class FailedAttempts {
-  /** Client address → when its window ends (ms since the epoch, the plugin's clock). */
-  private readonly locked = new Map<string, number>();
-  private sweepAt = SWEEP_FROM;
+  /** Client addresses past the limit, until their window ends. */
+  private readonly locked = new ExpiringKeys();
 
   private constructor(private readonly counter: Counter) {}
 
@@ -46,13 +43,8 @@ export class FailedAttempts {
   /** Without waiting: a 429 to answer when this instance knows the request's address is past the limit. */
   knownRefusal(request: FastifyRequest): ApiError | undefined {
     if (this.locked.size === 0) return undefined;
-    const address = addressOf(request);
-    const until = this.locked.get(address);
-    if (until === undefined) return undefined;
-    const left = until - Date.now();
-    if (left > 0) return tooMany(left);
-    this.locked.delete(address);
-    return undefined;
+    const left = this.locked.left(addressOf(request));
+    return left > 0 ? tooMany(left) : undefined;
   }
 
   /** Resolves with a 429 to answer when the request's address has used up its attempts, else undefined. */
@@ -61,24 +53,14 @@ export class FailedAttempts {
     if (known) return known;
     const seen = await this.counter(request, { increment: false });
     if (seen.isAllowed || seen.remaining > 0) return undefined;
-    this.remember(request, seen.ttl);
+    this.locked.keep(addressOf(request), seen.ttl);
     return tooMany(seen.ttl);
   }
 
   /** Counts one failure. */
   async fail(request: FastifyRequest): Promise<void> {
     const counted = await this.counter(request);
-    if (!counted.isAllowed && counted.remaining === 0) this.remember(request, counted.ttl);
-  }
-
-  private remember(request: FastifyRequest, ttlMs: number): void {
-    const now = Date.now();
-    // Each lock costs `max` failures, so the map grows slowly; the ended ones go once it doubles.
-    if (this.locked.size >= this.sweepAt) {
-      for (const [address, until] of this.locked) if (until <= now) this.locked.delete(address);
-      this.sweepAt = Math.max(SWEEP_FROM, this.locked.size * 2);
-    }
-    this.locked.set(addressOf(request), now + ttlMs);
+    if (!counted.isAllowed && counted.remaining === 0) this.locked.keep(addressOf(request), counted.ttl);
   }
 }
 

@@ -17,19 +17,28 @@ interface CountRow {
 const toWindowCount = (row: CountRow | undefined): WindowCount =>
   row === undefined ? { hits: 0, ttlMs: 0 } : { hits: Number(row.hits), ttlMs: Math.max(0, Number(row.ttl_ms)) };
 
+/** Hits to add to a key, whose window (if it starts now) lasts `windowMs`. */
+export interface KeyHits {
+  key: string;
+  hits: number;
+  windowMs: number;
+}
+
 /**
- * Counts one hit in one statement (PostgreSQL): the first hit of a key, or the first after its
- * window ended, starts a window of `windowMs`; the others add one to it. Concurrent hits on
- * several instances serialize on the key's row, so none is lost.
+ * Adds hits to keys in one statement (PostgreSQL): a key's first hits, or the first after its
+ * window ended, start a window of `windowMs`; the others add to it. Answers each key's count with
+ * these hits in. Concurrent statements on several instances serialize on each key's row, so no
+ * hit is lost; callers give the keys sorted, so that two statements lock rows in the same order.
  */
-export async function countHit(db: Db, key: string, windowMs: number): Promise<WindowCount> {
-  const { rows } = await sql<CountRow>`
-    INSERT INTO rate_limit_hits AS r (key, hits, resets_at) VALUES (${key}, 1, ${nowMs} + ${windowMs})
+export async function countHits(db: Db, keys: readonly KeyHits[]): Promise<Map<string, WindowCount>> {
+  const values = keys.map(({ key, hits, windowMs }) => sql`(${key}, ${hits}::integer, ${nowMs} + ${windowMs}::bigint)`);
+  const { rows } = await sql<CountRow & { key: string }>`
+    INSERT INTO rate_limit_hits AS r (key, hits, resets_at) VALUES ${sql.join(values)}
     ON CONFLICT (key) DO UPDATE SET
-      hits = CASE WHEN r.resets_at <= ${nowMs} THEN 1 ELSE r.hits + 1 END,
+      hits = CASE WHEN r.resets_at <= ${nowMs} THEN excluded.hits ELSE r.hits + excluded.hits END,
       resets_at = CASE WHEN r.resets_at <= ${nowMs} THEN excluded.resets_at ELSE r.resets_at END
-    RETURNING hits, resets_at - ${nowMs} AS ttl_ms`.execute(db);
-  return toWindowCount(rows[0]);
+    RETURNING key, hits, resets_at - ${nowMs} AS ttl_ms`.execute(db);
+  return new Map(rows.map((row) => [row.key, toWindowCount(row)]));
 }
 
 /** The hits of a key's current window, without counting one (none once the window has ended). */
