@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { createDeps, type Deps, RECURRING_JOBS } from '../src/deps.js';
@@ -156,5 +157,9 @@ describe.skipIf(!postgresUrl)('per-address limits hold for the deployment: three
     expect(keys).toEqual([kept]);
     expect(await counter.hit(short, 60_000)).toMatchObject({ hits: 1 });
     expect(RECURRING_JOBS).toContainEqual({ name: 'rate-limit-windows', everyMs: 60_000 });
+    // UNLOGGED: a hit writes no WAL and waits for no flush.
+    const table = await sql<{ relpersistence: string }>`SELECT relpersistence FROM pg_class
+      WHERE relname = 'rate_limit_hits' AND relnamespace = to_regnamespace(current_schema())`.execute(svc.deps.db);
+    expect(table.rows).toEqual([{ relpersistence: 'u' }]);
   });
 });
