@@ -48,7 +48,12 @@ export async function readHits(db: Db, key: string): Promise<WindowCount> {
   return toWindowCount(rows[0]);
 }
 
-/** Forgets the windows that have ended (a recurring job); a hit on a forgotten key starts afresh, as it would anyway. */
+/**
+ * Forgets the windows that have ended (a recurring job); a hit on a forgotten key starts afresh, as
+ * it would anyway. Rows a hit holds are left for the next run: the delete never waits for a lock,
+ * so it cannot deadlock with a statement counting several keys.
+ */
 export async function deleteEndedWindows(db: Db): Promise<void> {
-  await sql`DELETE FROM rate_limit_hits WHERE resets_at <= ${nowMs}`.execute(db);
+  await sql`DELETE FROM rate_limit_hits WHERE key IN (
+    SELECT key FROM rate_limit_hits WHERE resets_at <= ${nowMs} FOR UPDATE SKIP LOCKED)`.execute(db);
 }
