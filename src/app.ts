@@ -10,6 +10,7 @@ import { answerClientError, answerFrameworkError } from './http/client-errors.js
 import { ApiError } from './http/errors.js';
 import { parseJsonBody } from './http/json-body.js';
 import { webhookDocs } from './http/openapi-webhooks.js';
+import { counterStore } from './http/rate-limit-store.js';
 import type { ApiRoute } from './http/route.js';
 import { logTransport } from './log-output.js';
 import { routeTable } from './routes.js';
@@ -84,6 +85,8 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
 
   await app.register(rateLimit, {
     global: false,
+    // Counted where deps.ts says (shared by every instance on PostgreSQL), else in this process's memory.
+    ...(deps.rateLimitHits ? { store: counterStore(deps.rateLimitHits) } : {}),
     // Routes that declare a rate limit (src/http/route.ts) answer in the catalogue's words.
     errorResponseBuilder: (_request, context) => {
       const seconds = Math.max(1, Math.ceil(context.ttl / 1000));

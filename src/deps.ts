@@ -16,6 +16,7 @@ import type { BlobStore } from './files/blob-store.js';
 import { LocalBlobStore } from './files/local-blob-store.js';
 import { S3BlobStore } from './files/s3-blob-store.js';
 import { UrlSigner } from './files/url-signer.js';
+import { type HitCounter, PostgresHitCounter } from './http/rate-limit-store.js';
 import { chooseSenders } from './messages/choose-senders.js';
 import { emailHandler, smsHandler, whatsAppHandler } from './messages/handlers.js';
 import type { Channel } from './messages/local-mailbox.js';
@@ -54,6 +55,7 @@ export const RECURRING_JOBS: RecurringJob[] = [
   { name: 'process-reminders', everyMs: 60_000 },
   { name: 'document-uploads', everyMs: 60_000 },
   { name: 'photo-retention', everyMs: 60 * 60_000 },
+  { name: 'rate-limit-windows', everyMs: 60_000 },
 ];
 
 export interface Deps extends ServiceContext {
@@ -70,6 +72,11 @@ export interface Deps extends ServiceContext {
   /** The people's pages' scripts and styles. */
   pageAssets: PageAssets;
   embeddingOrigins: EmbeddingOrigins;
+  /**
+   * Where per-address limits are counted: in the database on PostgreSQL, so that instances behind
+   * one balancer share them; undefined on SQLite (one instance), where @fastify/rate-limit counts in memory.
+   */
+  rateLimitHits: HitCounter | undefined;
   /** What a serving instance runs beside its requests: the outbox worker and the store's upkeep. */
   startBackgroundWork(): void;
   /** Channels that write to DATA_DIR/mailbox because no provider is configured for them. */
@@ -201,6 +208,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     whatsapp: config.whatsapp,
     sms: config.sms,
   });
+  const rateLimitHits = database.dialect === 'postgres' ? new PostgresHitCounter(database.db) : undefined;
   const worker = new OutboxWorker({
     db: database.db,
     dialect: database.dialect,
@@ -228,6 +236,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
           'process-reminders': () => remindDueParticipants(deps),
           'document-uploads': () => collectUploadedPdfs(deps),
           'photo-retention': () => purgeDuePhotos(deps),
+          'rate-limit-windows': async () => rateLimitHits?.deleteEndedWindows(),
           [SEAL_PROCESS_JOB]: (data, claim) => sealProcess(deps, { processId: typeof data?.processId === 'string' ? data.processId : '', claim }),
         },
         clock,
@@ -255,6 +264,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     keys: new ApiKeyResolver(database.db, clock),
     pageAssets: await pageAssets(),
     embeddingOrigins: new EmbeddingOrigins({ db: database.db, clock }),
+    rateLimitHits,
     faceMatcher,
     textReader,
     worker,

@@ -38,6 +38,9 @@ export function authenticate(app: FastifyInstance, keys: ApiKeyResolver, attempt
     const wellFormed = KEY_PATTERN.test(key);
     const cached = wellFormed ? keys.cached(key) : undefined;
     if (admits(access, cached)) {
+      // Still refused past the failed-attempts limit, right or wrong, without waiting on its store.
+      const refused = attempts.knownRefusal(request);
+      if (refused) return done(refused);
       request.organizationId = cached.organizationId;
       return done();
     }

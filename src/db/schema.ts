@@ -312,6 +312,13 @@ export interface PhotoBlobsTable {
   created_at: string;
 }
 
+/** Hits per key (a route or limiter, and a client address) in the window ending at `resets_at` (ms, the database's clock). */
+export interface RateLimitHitsTable {
+  key: string;
+  hits: number;
+  resets_at: string | number;
+}
+
 export interface VerifaceStagesTable {
   id: string;
   process_id: string;
@@ -339,6 +346,7 @@ export interface Database {
   photo_blobs: PhotoBlobsTable;
   final_files: FinalFilesTable;
   sdk_tokens: SdkTokensTable;
+  rate_limit_hits: RateLimitHitsTable;
 }
 
 export type TemplateRow = Selectable<TemplatesTable>;
