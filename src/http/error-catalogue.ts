@@ -13,6 +13,7 @@ export const ERROR_CATALOGUE = {
   BODY_REQUIRED: { status: [400], meaning: 'The route takes a JSON body and none was sent' },
   BODY_FORBIDDEN_KEY: { status: [400], meaning: 'The body holds a "__proto__" or "constructor.prototype" key' },
   TEXT_HAS_NUL: { status: [400], meaning: 'A text field holds the character U+0000, which no store keeps' },
+  TEXT_NOT_WELL_FORMED: { status: [400], meaning: 'A text field holds a lone UTF-16 surrogate (U+D800 to U+DFFF), which no store keeps' },
   UNSUPPORTED_MEDIA_TYPE: { status: [415], meaning: 'The body is not of the media type the route takes (application/json for the API)' },
   BODY_TOO_LARGE: { status: [413], meaning: 'The body is larger than the route takes' },
   HEADERS_TOO_LARGE: { status: [431], meaning: 'The request headers are larger than the server takes' },
