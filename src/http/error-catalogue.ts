@@ -102,7 +102,12 @@ export const ERROR_CATALOGUE = {
   IMAGE_EMPTY: { status: [400], meaning: 'The image had no bytes' },
   IMAGE_TOO_LARGE: { status: [413], meaning: 'The image is larger than the service takes' },
   IMAGE_NOT_JPEG_OR_PNG: { status: [415], meaning: 'Images must be JPEG or PNG' },
-  IMAGE_UNREADABLE: { status: [422], meaning: 'A photo could not be decoded as an image; the page asks for a retake' },
+  IMAGE_UNREADABLE: { status: [422], meaning: 'A photo is not one whole JPEG or PNG that decodes; the page asks for a retake' },
+  IMAGE_TOO_SMALL: { status: [422], meaning: 'A photo is smaller than 200 pixels on a side; the page asks for a retake' },
+  PHOTO_ATTEMPTS_EXCEEDED: {
+    status: [429],
+    meaning: 'More photos were sent today for this participant or face validation than the service takes (30 a day); try again tomorrow',
+  },
   NO_FACE: { status: [422], meaning: 'No face was found in the photo of the face; the page asks for a retake' },
   MULTIPLE_FACES: { status: [422], meaning: 'More than one face is in the photo of the face; the page asks for a retake alone' },
   FACE_TOO_SMALL: { status: [422], meaning: 'The face (or the portrait on the document) is too small to compare; the page asks for a closer retake' },
