@@ -191,6 +191,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   const renderer = new ChromiumRenderer(chromiumPath ? async () => ({ executablePath: chromiumPath, args: [] }) : bundledChromium, {
     concurrency: config.renderConcurrency,
     engine: chromiumPath ? `chromium at ${chromiumPath}` : 'bundled chromium (@sparticuz/chromium)',
+    warn: (details, message) => (logger.warn ?? logger.error).call(logger, details, message),
   });
   const s3 = config.s3 ? new S3BlobStore(config.s3, clock) : undefined;
   const blobs: BlobStore = s3 ?? new LocalBlobStore(path.join(config.dataDir, 'files'), config.publicUrl, signer);

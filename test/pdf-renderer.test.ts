@@ -18,6 +18,26 @@ function chromiumChildren(executablePath: string): number[] {
   });
 }
 
+/** Every process this test process started, however deep (Chromium's renderers are its grandchildren), that runs Chromium. */
+function chromiumDescendants(): { pid: number; args: string; status: string }[] {
+  const rows = fs.readdirSync('/proc').flatMap((name) => {
+    if (!/^\d+$/.test(name)) return [];
+    try {
+      const status = fs.readFileSync(`/proc/${name}/status`, 'utf8');
+      const args = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      return [{ pid: Number(name), ppid: Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]), args, status }];
+    } catch {
+      return [];
+    }
+  });
+  const ours = new Set([process.pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const row of rows) if (ours.has(row.ppid) && !ours.has(row.pid)) grew = Boolean(ours.add(row.pid));
+  }
+  return rows.filter((row) => row.pid !== process.pid && ours.has(row.pid) && row.args.includes('chromium'));
+}
+
 describe('the PDF renderer: one long-lived bundled Chromium, pages reused, no network, no JavaScript', () => {
   let renderer: ChromiumRenderer;
   let executablePath: string;
@@ -70,10 +90,32 @@ describe('the PDF renderer: one long-lived bundled Chromium, pages reused, no ne
       .join(' ')
       .split(/\s+/);
     expect(args).toContain('--disable-gpu');
-    expect(args).toContain('--single-process');
-    for (const flag of ['--disable-web-security', '--allow-running-insecure-content', '--use-gl=angle', '--use-angle=swiftshader', '--in-process-gpu']) {
+    for (const flag of [
+      '--disable-web-security',
+      '--allow-running-insecure-content',
+      '--use-gl=angle',
+      '--use-angle=swiftshader',
+      '--in-process-gpu',
+      '--single-process',
+      '--no-zygote',
+      '--no-sandbox',
+    ]) {
       expect(args).not.toContain(flag);
     }
+  });
+
+  it('Chromium runs sandboxed: its renderers are under seccomp-bpf, in a user namespace of their own, and never as root', async () => {
+    await renderer.render('<p>sandboxed</p>');
+    const processes = chromiumDescendants();
+    const renderers = processes.filter((p) => p.args.includes('--type=renderer'));
+    expect(renderers.length).toBeGreaterThan(0);
+    const ownNamespace = fs.readlinkSync('/proc/self/ns/user');
+    for (const p of renderers) {
+      expect(p.status).toMatch(/^Seccomp:\s+2$/m);
+      expect(fs.readlinkSync(`/proc/${p.pid}/ns/user`)).not.toBe(ownNamespace);
+    }
+    // As root the service starts Chromium as another user: no Chromium process keeps root's rights.
+    if (process.getuid?.() === 0) for (const p of processes) expect(p.status).toMatch(/^Uid:\s+[1-9]\d*\s/m);
   });
 
   it.runIf(pdfToolsInstalled)('renders side by side within its concurrency, each page its own', async () => {

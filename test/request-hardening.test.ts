@@ -137,6 +137,36 @@ describe.each(dialects)('request hardening (%s)', (dialect) => {
     });
   });
 
+  describe('a lone UTF-16 surrogate in any text is the same 400 on both stores, like U+0000', () => {
+    const LONE = 'Ana \ud800 Gómez';
+    const REFUSED = { message: 'TEXT_NOT_WELL_FORMED: text may not contain a lone UTF-16 surrogate (U+D800 to U+DFFF)' };
+    it('in values and keys of bodies: nothing is stored', async () => {
+      const cases: [string, string, Record<string, unknown>][] = [
+        ['POST', '/template', sampleTemplate({ name: LONE })],
+        ['POST', '/webhooks', { name: 'lone', url: 'https://hooks.example.test/lone', description: LONE }],
+        ['POST', '/veriface', verifaceBody(svc.orgA.email, { name: LONE })],
+        ['POST', '/veriface', verifaceBody(svc.orgA.email, { custom: { ['key \udfff']: 'value' } })],
+        ['POST', '/document/upload', pdfProcess(svc.orgA, { signProfile: [{ name: 'Ana \udc00', email: 'a@people.test' }] })],
+      ];
+      for (const [method, url, body] of cases) {
+        const res = await call(svc.app, method as 'POST', url, { key: keyA(), body });
+        expect(res.statusCode, url).toBe(400);
+        expect(res.json(), url).toEqual(REFUSED);
+      }
+      const names = (await svc.deps.db.selectFrom('veriface_processes').select('name').execute()).map((row) => row.name);
+      expect(names.filter((name) => name.includes('Gómez') || name.includes('\ufffd'))).toEqual([]);
+    });
+
+    it('a well-formed pair of surrogates (an emoji) is kept as sent, and only by its organization', async () => {
+      const created = await call(svc.app, 'POST', '/veriface', { key: keyA(), body: verifaceBody(svc.orgA.email, { name: 'Ana 😀 Pérez' }) });
+      expect(created.statusCode).toBe(200);
+      const code = created.json().code;
+      const read = await call(svc.app, 'GET', '/veriface', { key: keyA(), query: { code } });
+      expect(read.json().name).toBe('Ana 😀 Pérez');
+      expect((await call(svc.app, 'GET', '/veriface', { key: svc.orgB.privateKey, query: { code } })).statusCode).toBe(400);
+    });
+  });
+
   describe('every 4xx is exactly {"message": ...}', () => {
     it('headers too large: 431 {message} and Connection: close', async () => {
       const answer = parseRaw(await rawExchange(port, `GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));

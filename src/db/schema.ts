@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 /**
  * Table shapes shared by SQLite and PostgreSQL. Ids and timestamps (ISO-8601 UTC text) are made by
@@ -310,6 +310,15 @@ export interface PhotoBlobsTable {
   key: string;
   owner_id: string;
   created_at: string;
+  /** When a decision (a match, a block) was taken on this photo: such a photo is never replaced. */
+  decided_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Photos sent per participant or face validation and UTC day (`YYYY-MM-DD`). */
+export interface PhotoAttemptsTable {
+  owner_id: string;
+  day: string;
+  attempts: number;
 }
 
 /** Hits per key (a route or limiter, and a client address) in the window ending at `resets_at` (ms, the database's clock). */
@@ -344,6 +353,7 @@ export interface Database {
   process_events: ProcessEventsTable;
   settings: SettingsTable;
   photo_blobs: PhotoBlobsTable;
+  photo_attempts: PhotoAttemptsTable;
   final_files: FinalFilesTable;
   sdk_tokens: SdkTokensTable;
   rate_limit_hits: RateLimitHitsTable;

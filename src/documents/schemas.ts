@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import type { ProcessStatus } from '../db/schema.js';
+import { instantJoi } from '../http/instant.js';
 import { DEFAULT_PAGE_SIZE, templateId } from '../templates/schemas.js';
 import { phoneJoi } from '../veriface/phone.js';
 import { webhookName } from '../webhooks/schemas.js';
@@ -132,7 +133,7 @@ const processFields = {
   name: Joi.string().trim().min(1).max(200).required(),
   subject: Joi.string().trim().min(1).max(200),
   message: Joi.string().max(5000),
-  expiredDate: Joi.date().iso(),
+  expiredDate: instantJoi,
   remember: Joi.number().integer().min(3).max(720).multiple(3).description('hours between reminders to who has not acted yet'),
   custom: Joi.object().unknown(true),
   targetWebhooks: Joi.array().items(webhookName).min(1).unique(),

@@ -10,9 +10,15 @@ export function encodeCursor(row: CursorPosition): string {
   return Buffer.from(`${row.created_at}|${row.id}`).toString('base64url');
 }
 
+/** The shape of every stored date (`toISOString()` of a year 0000 to 9999), so that it compares with them as text. */
+function isStoredInstant(text: string): boolean {
+  const time = Date.parse(text);
+  return text.length === 24 && !Number.isNaN(time) && new Date(time).toISOString() === text;
+}
+
 export function decodeCursor(cursor: string): CursorPosition {
   const [createdAt, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!createdAt || !id || !/^[0-9a-f]{24}$/.test(id) || Number.isNaN(Date.parse(createdAt))) {
+  if (!createdAt || !id || !/^[0-9a-f]{24}$/.test(id) || !isStoredInstant(createdAt)) {
     throw badRequest('"cursor" is invalid');
   }
   return { created_at: createdAt, id };

@@ -10,16 +10,29 @@ export const MAX_JSON_DEPTH = 32;
 const FORBIDDEN_KEYS = new Set(['__proto__']);
 
 /**
+ * With the `u` flag a pair of surrogates is one code point, so this finds only lone ones
+ * (what `String.prototype.isWellFormed` answers, which the ES2022 library types here lack).
+ */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+function checkText(text: string): void {
+  if (text.includes('\u0000')) throw badRequest('TEXT_HAS_NUL: text may not contain the character U+0000');
+  if (LONE_SURROGATE.test(text)) throw badRequest('TEXT_NOT_WELL_FORMED: text may not contain a lone UTF-16 surrogate (U+D800 to U+DFFF)');
+}
+
+/**
  * Looks through parsed input once, without recursion: depth, the U+0000 character (PostgreSQL
- * refuses it in text and SQLite would keep it, so both stores answer the same 400 instead), and
- * keys that would reach an object's prototype when code merges the input into another object.
+ * refuses it in text and SQLite would keep it, so both stores answer the same 400 instead), lone
+ * UTF-16 surrogates (no UTF-8 encodes them: PostgreSQL and SQLite would each store something else
+ * in their place), and keys that would reach an object's prototype when code merges the input
+ * into another object.
  */
 export function checkInput(value: unknown, maxDepth: number = MAX_JSON_DEPTH): void {
   const stack: [unknown, number][] = [[value, 0]];
   while (stack.length > 0) {
     const [item, depth] = stack.pop()!;
     if (typeof item === 'string') {
-      if (item.includes('\u0000')) throw badRequest('TEXT_HAS_NUL: text may not contain the character U+0000');
+      checkText(item);
       continue;
     }
     if (typeof item !== 'object' || item === null) continue;
@@ -32,7 +45,7 @@ export function checkInput(value: unknown, maxDepth: number = MAX_JSON_DEPTH): v
       if (FORBIDDEN_KEYS.has(key) || (key === 'constructor' && typeof child === 'object' && child !== null && 'prototype' in child)) {
         throw badRequest(`BODY_FORBIDDEN_KEY: the key "${key}" is not accepted`);
       }
-      if (key.includes('\u0000')) throw badRequest('TEXT_HAS_NUL: text may not contain the character U+0000');
+      checkText(key);
       stack.push([child, depth + 1]);
     }
   }

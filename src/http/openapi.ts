@@ -43,6 +43,7 @@ function errorsByStatus(doc: RouteDoc): Map<number, ErrorCode[]> {
     if (!doc.rawBody) for (const code of ['BODY_REQUIRED', 'BODY_NOT_JSON', 'BODY_TOO_DEEP', 'BODY_FORBIDDEN_KEY'] as const) codes.set(code, 400);
   }
   codes.set('TEXT_HAS_NUL', 400);
+  codes.set('TEXT_NOT_WELL_FORMED', 400);
   const byStatus = new Map<number, ErrorCode[]>();
   for (const [code, status] of codes) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   return byStatus;

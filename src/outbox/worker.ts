@@ -12,6 +12,8 @@ import type { DeliveryOutcome, OutboxHandler, OutboxKind, OutboxMessage } from '
 
 export interface WorkerLogger {
   error(details: object, message: string): void;
+  /** Something the operator should fix that the service works around (pino's level); error when absent. */
+  warn?(details: object, message: string): void;
 }
 
 export interface OutboxWorkerOptions {

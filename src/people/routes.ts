@@ -116,6 +116,9 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
         'IMAGE_EMPTY',
         'IMAGE_TOO_LARGE',
         'IMAGE_NOT_JPEG_OR_PNG',
+        'IMAGE_UNREADABLE',
+        'IMAGE_TOO_SMALL',
+        'PHOTO_ATTEMPTS_EXCEEDED',
         'PHOTO_MISSING',
       ],
       rateLimit: PAGE_LIMIT,
@@ -228,7 +231,16 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       body: photoSchema,
       query: noInput,
       bodyLimit: PHOTO_BODY_LIMIT,
-      errors: [...VALIDATION_STEP_ERRORS, 'LINK_NOT_FOUND', 'IMAGE_EMPTY', 'IMAGE_TOO_LARGE', 'IMAGE_NOT_JPEG_OR_PNG'],
+      errors: [
+        ...VALIDATION_STEP_ERRORS,
+        'LINK_NOT_FOUND',
+        'IMAGE_EMPTY',
+        'IMAGE_TOO_LARGE',
+        'IMAGE_NOT_JPEG_OR_PNG',
+        'IMAGE_UNREADABLE',
+        'IMAGE_TOO_SMALL',
+        'PHOTO_ATTEMPTS_EXCEEDED',
+      ],
       rateLimit: PAGE_LIMIT,
       handler: ({ linkToken, body }) =>
         body.kind === 'face'

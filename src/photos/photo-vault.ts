@@ -5,7 +5,7 @@ import type { BlobStore } from '../files/blob-store.js';
 import type { UrlSigner } from '../files/url-signer.js';
 import { ApiError } from '../http/errors.js';
 import { decryptPhoto, encryptPhoto, PhotoDecryptionError } from './photo-cipher.js';
-import { forgetPhotoBlobs, recordPhotoBlob } from './queries.js';
+import { forgetPhotoBlobs, recordPhotoBlob, undecidedPhotoKeys } from './queries.js';
 
 /** Photos are served by the service's own route, which decrypts them; never by the store directly. */
 export const PHOTOS_ROUTE_PREFIX = '/photos/';
@@ -65,5 +65,18 @@ export class PhotoVault {
   async delete(keys: readonly string[]): Promise<void> {
     await this.erase(keys);
     await forgetPhotoBlobs(this.options.db, keys);
+  }
+
+  /**
+   * Deletes the photos a retake replaced, but not one a decision was taken on (marked by
+   * markPhotosDecided): those stay as its evidence until the retention deletes them. Called once
+   * no row names `keys` any more, so no decision can mark them after this reads them.
+   */
+  async deleteReplaced(keys: readonly (string | null)[]): Promise<void> {
+    const replaced = await undecidedPhotoKeys(
+      this.options.db,
+      keys.filter((key) => key !== null),
+    );
+    await this.delete(replaced);
   }
 }

@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../context.js';
 import { deleteProcessPhotos, deleteVerifacePhotos } from './delete-photos.js';
-import { processesWithDuePhotos, retentionPeriods, verifacesWithDuePhotos } from './queries.js';
+import { forgetPhotoAttemptsBefore, processesWithDuePhotos, retentionPeriods, verifacesWithDuePhotos } from './queries.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Processes handled per query; a run handles at most MAX_BATCHES of them per kind and period, the next run the rest. */
@@ -25,7 +25,7 @@ async function inBatches<T>(next: () => Promise<T[]>, each: (row: T) => Promise<
  * The recurring job `photo-retention`: deletes the photos of signing processes and face
  * validations that ended more than their organization's `photo_retention_days` ago. A process's
  * last change is when it ended, since an ended process changes no more. One query per retention
- * period in use, whatever the number of organizations.
+ * period in use, whatever the number of organizations. Counts of photo attempts of earlier days go too.
  */
 export async function purgeDuePhotos(ctx: ServiceContext): Promise<{ processes: number; verifaces: number }> {
   const now = ctx.clock.now().getTime();
@@ -42,5 +42,7 @@ export async function purgeDuePhotos(ctx: ServiceContext): Promise<{ processes: 
       (process) => deleteVerifacePhotos(ctx, { process, reason: 'retention' }),
     );
   }
+  // The day's bound on photo attempts needs only today's counts.
+  await forgetPhotoAttemptsBefore(ctx.db, new Date(now).toISOString().slice(0, 10));
   return { processes, verifaces };
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { ProcessRow, ProcessStatus, VerifaceRow } from '../db/schema.js';
 
@@ -11,6 +12,34 @@ export async function recordPhotoBlob(db: Db, row: { key: string; owner_id: stri
     .values(row)
     .onConflict((oc) => oc.column('key').doNothing())
     .execute();
+}
+
+/** Marks the photos a decision (a match, a block) was taken on: retakes never replace them. */
+export async function markPhotosDecided(db: Db, keys: readonly string[], at: string): Promise<void> {
+  if (keys.length > 0) await db.updateTable('photo_blobs').set({ decided_at: at }).where('key', 'in', keys).where('decided_at', 'is', null).execute();
+}
+
+/** Of `keys`, those no decision was taken on. */
+export async function undecidedPhotoKeys(db: Db, keys: readonly string[]): Promise<string[]> {
+  if (keys.length === 0) return [];
+  const rows = await db.selectFrom('photo_blobs').select('key').where('key', 'in', keys).where('decided_at', 'is', null).execute();
+  return rows.map((row) => row.key);
+}
+
+/** Counts one more photo of `ownerId` on `day` and answers how many it has sent that day, this one included. */
+export async function countPhotoAttempt(db: Db, ownerId: string, day: string): Promise<number> {
+  const row = await db
+    .insertInto('photo_attempts')
+    .values({ owner_id: ownerId, day, attempts: 1 })
+    .onConflict((oc) => oc.columns(['owner_id', 'day']).doUpdateSet({ attempts: sql<number>`photo_attempts.attempts + 1` }))
+    .returning('attempts')
+    .executeTakeFirstOrThrow();
+  return Number(row.attempts);
+}
+
+/** Forgets the counts of days before `day`: the bound is per day. */
+export async function forgetPhotoAttemptsBefore(db: Db, day: string): Promise<void> {
+  await db.deleteFrom('photo_attempts').where('day', '<', day).execute();
 }
 
 export async function listPhotoKeys(db: Db, ownerId: string): Promise<string[]> {

@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { ChromiumLaunch } from './bundled-chromium.js';
+import { withSandbox } from './chromium-sandbox.js';
 import type { PdfRenderer, RendererStatus } from './renderer.js';
 import { rendererSelfTest } from './self-test.js';
 
@@ -19,7 +20,9 @@ const RENDER_FLAGS = ['--disable-gpu'];
  * Renders with one long-lived Chromium: at most `concurrency` pages render at once, each reused
  * afterwards; a browser that died is started again on the next render. Pages run no JavaScript
  * and every request they would make is aborted, so a document can neither reach the network nor
- * read local files: what is printed is the HTML given, with data: images only.
+ * read local files: what is printed is the HTML given, with data: images only. Chromium runs
+ * with its sandbox whenever the machine allows it (src/rendering/chromium-sandbox.ts); when it
+ * cannot, `warn` is told why, once per renderer.
  */
 export class ChromiumRenderer implements PdfRenderer {
   private browser: Promise<{ browser: Browser; context: BrowserContext }> | undefined;
@@ -31,12 +34,18 @@ export class ChromiumRenderer implements PdfRenderer {
 
   constructor(
     private readonly launch: () => Promise<ChromiumLaunch>,
-    private readonly options: { concurrency: number; engine: string },
+    private readonly options: { concurrency: number; engine: string; warn?: (details: object, message: string) => void },
   ) {}
+
+  private warned = false;
 
   private start(): Promise<{ browser: Browser; context: BrowserContext }> {
     this.browser ??= (async () => {
-      const how = await this.launch();
+      const how = await withSandbox(await this.launch());
+      if (!how.sandbox && !this.warned) {
+        this.warned = true;
+        this.options.warn?.({ reason: how.reason }, `Chromium renders without its sandbox: ${how.reason}`);
+      }
       // Loaded here, not at start: playwright-core takes a second or more to import, which every
       // start of the service (and of each test file) would otherwise pay before the first render.
       const { chromium } = await import('playwright-core');
@@ -44,6 +53,8 @@ export class ChromiumRenderer implements PdfRenderer {
         executablePath: how.executablePath,
         args: [...how.args, ...RENDER_FLAGS],
         headless: true,
+        // Playwright adds --no-sandbox unless told the sandbox is wanted.
+        chromiumSandbox: how.sandbox,
         ...(how.env ? { env: how.env } : {}),
       });
       const context = await browser.newContext({ javaScriptEnabled: false, offline: true });

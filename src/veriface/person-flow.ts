@@ -2,8 +2,11 @@ import type { ServiceContext } from '../context.js';
 import type { VerifaceRow } from '../db/schema.js';
 import { MAX_FAILURES } from '../documents/participant/signer-access.js';
 import { ApiError, badRequest, notFound } from '../http/errors.js';
+import { newToken } from '../ids.js';
+import { countPhotoSent } from '../photos/photo-attempts.js';
+import { markPhotosDecided } from '../photos/queries.js';
 import { type FaceMatcher, UNUSABLE_PHOTO_EXPLANATIONS } from './face-matcher.js';
-import { IMAGE_MAX_BYTES, imageTypeOf } from './images.js';
+import { checkPhoto } from './images.js';
 import { findVerifaceByToken, listStages, updateInProgress, type VerifacePatch } from './queries.js';
 import { recordStage, type VerifaceStage } from './stages.js';
 
@@ -24,15 +27,25 @@ async function openProcess(ctx: ServiceContext, token: string): Promise<Veriface
   return process;
 }
 
-/** Applies a change and records its stage together, unless the process closed meanwhile. */
+/**
+ * Applies a change and records its stage together, unless the process closed meanwhile. `decided`:
+ * the photos the change is a decision on, kept from then on; the process must still name them.
+ */
 async function advance(
   ctx: ServiceContext,
   process: VerifaceRow,
-  change: { patch: VerifacePatch; stage: VerifaceStage; detail?: Record<string, unknown> },
+  change: { patch: VerifacePatch; stage: VerifaceStage; detail?: Record<string, unknown>; decided?: PhotoKeys },
 ): Promise<VerifaceRow> {
   const updated: VerifaceRow = { ...process, ...change.patch, updated_at: ctx.clock.now().toISOString() };
   await ctx.db.transaction().execute(async (trx) => {
-    if (!(await updateInProgress(trx, process.id, { ...change.patch, updated_at: updated.updated_at }))) throw badRequest('VERIFACE_CLOSED');
+    const { decided } = change;
+    if (!(await updateInProgress(trx, process.id, { ...change.patch, updated_at: updated.updated_at }, decided))) {
+      if (decided && (await updateInProgress(trx, process.id, { updated_at: updated.updated_at }))) {
+        throw new ApiError(409, 'PHOTO_MISSING: a photo was taken again meanwhile, finish again');
+      }
+      throw badRequest('VERIFACE_CLOSED');
+    }
+    if (decided) await markPhotosDecided(trx, photoKeysOf(decided), updated.updated_at);
     await recordStage(trx, ctx.clock, { process: updated, stage: change.stage, detail: change.detail });
   });
   ctx.outbox.wake();
@@ -67,29 +80,50 @@ export async function openVeriface(ctx: ServiceContext, options: { token: string
   return personView(process);
 }
 
-async function storePhoto(ctx: ServiceContext, process: VerifaceRow, name: string, image: Buffer): Promise<string> {
-  if (image.length === 0) throw badRequest('IMAGE_EMPTY');
-  if (image.length > IMAGE_MAX_BYTES) throw new ApiError(413, `IMAGE_TOO_LARGE: at most ${IMAGE_MAX_BYTES} bytes`);
-  const type = imageTypeOf(image);
-  if (!type) throw new ApiError(415, 'IMAGE_NOT_JPEG_OR_PNG');
-  const key = `veriface/${process.id}/${name}.${type}`;
+type PhotoKeys = Pick<VerifaceRow, 'document_front' | 'document_back' | 'face'>;
+
+function photoKeysOf(keys: PhotoKeys): string[] {
+  return [keys.document_front, keys.document_back, keys.face].filter((key) => key !== null);
+}
+
+/**
+ * Counts the photo against the day's bound, checks it as a whole image (src/veriface/images.ts)
+ * and stores it under a key of its own; the photo it replaces is deleted once the process names
+ * the new one, unless a decision was taken on it.
+ */
+async function replacePhoto(ctx: ServiceContext, process: VerifaceRow, name: 'document-front' | 'document-back' | 'face', image: Buffer): Promise<VerifaceRow> {
+  await countPhotoSent(ctx, process.id);
+  const type = await checkPhoto(image);
+  const key = `veriface/${process.id}/${name}-${newToken(9)}.${type}`;
   await ctx.photos.store({ key, image, ownerId: process.id });
-  return key;
+  const change = ((): { patch: VerifacePatch; stage: VerifaceStage; detail?: Record<string, unknown>; replaced: string | null } => {
+    switch (name) {
+      case 'document-front':
+        return { patch: { document_front: key }, stage: 'document_captured', detail: { side: 'front' }, replaced: process.document_front };
+      case 'document-back':
+        return { patch: { document_back: key }, stage: 'document_captured', detail: { side: 'back' }, replaced: process.document_back };
+      case 'face':
+        return { patch: { face: key }, stage: 'face_captured', replaced: process.face };
+    }
+  })();
+  const updated = await advance(ctx, process, change).catch(async (error: unknown) => {
+    await ctx.photos.delete([key]);
+    throw error;
+  });
+  await ctx.photos.deleteReplaced([change.replaced]);
+  return updated;
 }
 
 /** A photo of the document's front or back; a new one replaces the previous. */
 export async function submitDocumentPhoto(ctx: ServiceContext, options: { token: string; side: 'front' | 'back'; image: Buffer }): Promise<PersonView> {
   const process = await openProcess(ctx, options.token);
-  const key = await storePhoto(ctx, process, `document-${options.side}`, options.image);
-  const patch: VerifacePatch = options.side === 'front' ? { document_front: key } : { document_back: key };
-  return personView(await advance(ctx, process, { patch, stage: 'document_captured', detail: { side: options.side } }));
+  return personView(await replacePhoto(ctx, process, `document-${options.side}`, options.image));
 }
 
 /** The photo of the person's face; a new one replaces the previous. */
 export async function submitFacePhoto(ctx: ServiceContext, options: { token: string; image: Buffer }): Promise<PersonView> {
   const process = await openProcess(ctx, options.token);
-  const key = await storePhoto(ctx, process, 'face', options.image);
-  return personView(await advance(ctx, process, { patch: { face: key }, stage: 'face_captured' }));
+  return personView(await replacePhoto(ctx, process, 'face', options.image));
 }
 
 async function readPhoto(ctx: ServiceContext, key: string): Promise<Buffer> {
@@ -127,6 +161,7 @@ export async function finishVeriface(ctx: PersonFlowContext, options: { token: s
       patch: { status: 'BLOCKED', result_reason: 'MANUAL_REVIEW_REQUIRED' },
       stage: 'blocked',
       detail: { reason: 'MANUAL_REVIEW_REQUIRED' },
+      decided: process,
     });
     return { code: process.code, status: 'BLOCKED', failures: earlier };
   }
@@ -138,7 +173,7 @@ export async function finishVeriface(ctx: PersonFlowContext, options: { token: s
   // Two decimals, as the real service shows it, whatever precision a matcher answers with.
   const similarity = Math.round(comparison.similarity * 100) / 100;
   if (comparison.matches) {
-    await advance(ctx, process, { patch: { status: 'APPROVED', similarity }, stage: 'approved', detail: { similarity } });
+    await advance(ctx, process, { patch: { status: 'APPROVED', similarity }, stage: 'approved', detail: { similarity }, decided: process });
     return { code: process.code, status: 'APPROVED', failures: earlier };
   }
   const failures = earlier + 1;
@@ -146,6 +181,7 @@ export async function finishVeriface(ctx: PersonFlowContext, options: { token: s
     patch: { similarity },
     stage: 'rejected',
     detail: { similarity, reason: 'FACE_MISMATCH', failures },
+    decided: failures < MAX_FAILURES ? undefined : process,
   });
   if (failures < MAX_FAILURES) return { code: process.code, status: 'INPROGRESS', failures };
   await advance(ctx, failed, {

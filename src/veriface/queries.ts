@@ -29,8 +29,24 @@ export async function findVerifaceByToken(db: Db, token: string): Promise<Verifa
 export type VerifacePatch = Partial<Pick<VerifaceRow, 'status' | 'document_front' | 'document_back' | 'face' | 'similarity' | 'result_reason'>>;
 
 /** Changes a process only while it is still in progress; answers whether it did. */
-export async function updateInProgress(db: Db, id: string, patch: VerifacePatch & { updated_at: string }): Promise<boolean> {
-  const result = await db.updateTable('veriface_processes').set(patch).where('id', '=', id).where('status', '=', 'INPROGRESS').executeTakeFirst();
+/**
+ * Applies `patch` to a process still in progress; with `photos`, only while it still names those
+ * photos (a decision on photos a retake replaced meanwhile is not taken).
+ */
+export async function updateInProgress(
+  db: Db,
+  id: string,
+  patch: VerifacePatch & { updated_at: string },
+  photos?: Pick<VerifaceRow, 'document_front' | 'document_back' | 'face'>,
+): Promise<boolean> {
+  let update = db.updateTable('veriface_processes').set(patch).where('id', '=', id).where('status', '=', 'INPROGRESS');
+  if (photos) {
+    update = update
+      .where('document_front', 'is not distinct from', photos.document_front)
+      .where('document_back', 'is not distinct from', photos.document_back)
+      .where('face', 'is not distinct from', photos.face);
+  }
+  const result = await update.executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 

@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { instantJoi } from '../http/instant.js';
 import { webhookName } from '../webhooks/schemas.js';
 import { phoneJoi } from './phone.js';
 
@@ -35,7 +36,7 @@ export const createVerifaceSchema = Joi.object<CreateVerifaceInput, true>({
     .email({ tlds: { allow: false } })
     .max(320),
   custom: Joi.object().unknown(true),
-  expiredDate: Joi.date().iso(),
+  expiredDate: instantJoi,
   targetWebhooks: Joi.array().items(webhookName).min(1).unique(),
   tags: Joi.array().items(Joi.string().min(1).max(100)).unique(),
 });

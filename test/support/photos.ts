@@ -52,8 +52,8 @@ export interface PhotographedProcess {
 
 /**
  * A signing process of `org` whose one signer has the camera validation 'identification': a first
- * face the comparison refuses (kept under its own key as part of the trail), the document front,
- * then a retaken face that passes; ended as asked.
+ * face the comparison refuses (deleted when the retake replaces it), the document front, then a
+ * retaken face that passes; ended as asked.
  */
 export async function photographedProcess(
   svc: TestService,

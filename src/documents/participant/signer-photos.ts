@@ -1,8 +1,10 @@
 import type { ParticipantRow } from '../../db/schema.js';
 import { ApiError, badRequest } from '../../http/errors.js';
 import { newToken } from '../../ids.js';
+import { countPhotoSent } from '../../photos/photo-attempts.js';
+import { markPhotosDecided } from '../../photos/queries.js';
 import { UNUSABLE_PHOTO_EXPLANATIONS } from '../../veriface/face-matcher.js';
-import { IMAGE_MAX_BYTES, type ImageType, imageTypeOf } from '../../veriface/images.js';
+import { checkPhoto } from '../../veriface/images.js';
 import type { EffectiveValidations } from '../identity-validations.js';
 import { validationsOf } from '../notify-participants.js';
 import { recordProcessEvent } from '../process-events.js';
@@ -23,13 +25,20 @@ function photoPatch(kind: PhotoKind, key: string): ParticipantPatch {
   }
 }
 
-/** The same checks as the face-validation flow: recognised by its first bytes, not by what the client claims. */
-function checkImage(image: Buffer): ImageType {
-  if (image.length === 0) throw badRequest('IMAGE_EMPTY');
-  if (image.length > IMAGE_MAX_BYTES) throw new ApiError(413, `IMAGE_TOO_LARGE: at most ${IMAGE_MAX_BYTES} bytes`);
-  const type = imageTypeOf(image);
-  if (!type) throw new ApiError(415, 'IMAGE_NOT_JPEG_OR_PNG');
-  return type;
+function photoKey(participant: ParticipantRow, kind: PhotoKind): string | null {
+  switch (kind) {
+    case 'face':
+      return participant.face_key;
+    case 'documentFront':
+      return participant.document_front_key;
+    case 'documentBack':
+      return participant.document_back_key;
+  }
+}
+
+/** The photos of the participant's identity evidence, as a decision on them keeps them. */
+function evidenceKeys(participant: ParticipantRow): string[] {
+  return [participant.face_key, participant.document_front_key, participant.document_back_key].filter((key) => key !== null);
 }
 
 /** The face and every document photo the participant's validations ask for are stored. */
@@ -63,9 +72,12 @@ async function compareFaces(ctx: SignerContext, signing: Signing, photos: { face
   });
   const outcome = await changeSigning(ctx, signing, async ({ trx, fresh, now, update }): Promise<CompareOutcome> => {
     const { process, participant } = fresh;
-    // A comparison that finished first (another photo sent meanwhile) already decided.
+    // A comparison that finished first (another photo sent meanwhile) already decided; one of
+    // photos a retake replaced meanwhile decides nothing: the retake's own comparison will.
     if (participant.camera_verified_at !== null) return { signing: fresh };
+    if (participant.face_key !== photos.face || participant.document_front_key !== photos.documentFront) return { signing: fresh };
     const block = async (reason: 'FACE_MISMATCH' | 'MANUAL_REVIEW_REQUIRED', patch: ParticipantPatch): Promise<CompareOutcome> => {
+      await markPhotosDecided(trx, evidenceKeys(participant), now);
       const blocked = await update({ ...patch, status: 'BLOCK', block_reason: reason });
       await recordProcessEvent(trx, ctx.clock, { process, action: 'PARTICIPANT_BLOCK', participant: blocked, message: reason });
       return { refused: badRequest('PARTICIPANT_BLOCKED') };
@@ -80,6 +92,7 @@ async function compareFaces(ctx: SignerContext, signing: Signing, photos: { face
     // Two decimals, as the real service shows it, whatever precision a matcher answers with.
     const similarity = Math.round(comparison.similarity * 100) / 100;
     if (comparison.matches) {
+      await markPhotosDecided(trx, evidenceKeys(participant), now);
       const verified = await update({ similarity, camera_verified_at: now, camera_last_failure: null });
       await recordProcessEvent(trx, ctx.clock, { process, action: 'IDENTITY_VERIFIED', participant: verified, detail: { similarity } });
       return { signing: { process, participant: verified } };
@@ -98,9 +111,11 @@ async function compareFaces(ctx: SignerContext, signing: Signing, photos: { face
 }
 
 /**
- * Stores a photo the participant's camera validation asks for (a new one replaces the previous).
- * With 'photo' the face alone verifies the participant; with 'identification' the face is
- * compared with the document once every asked photo is there, again after each retake.
+ * Stores a photo the participant's camera validation asks for, once it is checked as a whole
+ * image (src/veriface/images.ts) and counted against the day's bound. A retake replaces the
+ * previous photo of its kind, which is deleted unless a decision was taken on it. With 'photo' the
+ * face alone verifies the participant; with 'identification' the face is compared with the
+ * document once every asked photo is there, again after each retake.
  */
 export async function submitPhoto(ctx: SignerContext, options: { token: string; kind: PhotoKind; image: Buffer }): Promise<SigningView> {
   const { kind } = options;
@@ -112,27 +127,33 @@ export async function submitPhoto(ctx: SignerContext, options: { token: string; 
   if (kind === 'documentBack' && !validations.options.identificationCardBack) throw badRequest('DOCUMENT_PHOTO_NOT_REQUIRED');
   // The photos a verification was decided on are its evidence: they are not replaced afterwards.
   if (signing.participant.camera_verified_at !== null) throw badRequest('IDENTITY_ALREADY_VERIFIED');
-  const type = checkImage(options.image);
   const { process, participant } = signing;
-  // A key of its own per upload: a photo refused below (or racing a verification) never replaces
-  // one a decision was made on; earlier attempts stay as part of the trail.
+  await countPhotoSent(ctx, participant.id);
+  const type = await checkPhoto(options.image);
+  // A key of its own per upload: a photo refused below (or racing a verification) never
+  // overwrites one a decision was made on.
   const key = `processes/${process.id}/participants/${participant.participant_id}/${kind}-${newToken(9)}.${type}`;
   await ctx.photos.store({ key, image: options.image, ownerId: process.id });
 
-  const stored = await changeSigning(ctx, signing, async ({ trx, fresh, now, update }): Promise<Signing> => {
+  const stored = await changeSigning(ctx, signing, async ({ trx, fresh, now, update }): Promise<{ signing: Signing; replaced: string | null }> => {
     if (fresh.participant.camera_verified_at !== null) throw badRequest('IDENTITY_ALREADY_VERIFIED');
     const verifiedNow = mode === 'photo';
     const updated = await update({ ...photoPatch(kind, key), ...(verifiedNow ? { camera_verified_at: now } : {}) });
     await recordProcessEvent(trx, ctx.clock, { process: fresh.process, action: 'PHOTO_CAPTURED', participant: updated, detail: { kind } });
-    if (verifiedNow) await recordProcessEvent(trx, ctx.clock, { process: fresh.process, action: 'IDENTITY_VERIFIED', participant: updated });
-    return { process: fresh.process, participant: updated };
+    if (verifiedNow) {
+      await markPhotosDecided(trx, [key], now);
+      await recordProcessEvent(trx, ctx.clock, { process: fresh.process, action: 'IDENTITY_VERIFIED', participant: updated });
+    }
+    return { signing: { process: fresh.process, participant: updated }, replaced: photoKey(fresh.participant, kind) };
   }).catch(async (error: unknown) => {
     await ctx.photos.delete([key]);
     throw error;
   });
+  await ctx.photos.deleteReplaced([stored.replaced]);
 
-  const stillToCompare = mode === 'identification' && stored.participant.camera_verified_at === null && allCaptured(stored.participant, validations);
-  const { face_key: face, document_front_key: documentFront } = stored.participant;
-  if (stillToCompare && face !== null && documentFront !== null) return compareFaces(ctx, stored, { face, documentFront });
-  return signingView(ctx, stored);
+  const { participant: current } = stored.signing;
+  const stillToCompare = mode === 'identification' && current.camera_verified_at === null && allCaptured(current, validations);
+  const { face_key: face, document_front_key: documentFront } = current;
+  if (stillToCompare && face !== null && documentFront !== null) return compareFaces(ctx, stored.signing, { face, documentFront });
+  return signingView(ctx, stored.signing);
 }
