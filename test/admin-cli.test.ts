@@ -53,7 +53,7 @@ describe('the admin command shares the service configuration', () => {
     deps = await createDeps(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
     app = await buildApp(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), deps);
     expect((await call(app, 'GET', '/template', { key: created.privateKey })).statusCode).toBe(200);
-    expect((await call(app, 'GET', '/template', { key: created.publicKey })).statusCode).toBe(200);
+    expect((await call(app, 'GET', '/veriface/documents', { key: created.publicKey })).statusCode).toBe(200);
 
     const list = await admin('org', 'list');
     expect((list.json as { name: string }[]).map((o) => o.name)).toEqual(['Acme', 'Globex']);
