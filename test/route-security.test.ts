@@ -8,8 +8,8 @@ import { routeTable } from '../src/routes.js';
 import { findVerifaceByCode } from '../src/veriface/queries.js';
 import { ANSWERS, sampleTemplate, verifaceBody } from './support/fixtures.js';
 import { jpeg } from './support/images.js';
-import { call, dialects, localPath, startTestService, type TestOrganization, type TestService } from './support/service.js';
 import { photographedProcess, photographedVeriface } from './support/photos.js';
+import { call, dialects, localPath, startTestService, type TestOrganization, type TestService } from './support/service.js';
 import { pdfProcess, stored, templateWithHtml } from './support/signing.js';
 
 /**
@@ -296,10 +296,16 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
         const sample = SAMPLES[routeKey(route)]!(ownedByB, svc.orgB);
         const full = await send(svc, route, svc.orgB.privateKey, { ...sample, query: { ...sample.query, ...column.privateQuery } });
         expect(full.statusCode, routeKey(route)).toBe(200);
-        expect(column.hidden.filter((field) => !keysOf(full.json()).has(field)), `${routeKey(route)}: the sample holds every hidden field`).toEqual([]);
+        expect(
+          column.hidden.filter((field) => !keysOf(full.json()).has(field)),
+          `${routeKey(route)}: the sample holds every hidden field`,
+        ).toEqual([]);
         const reduced = await send(svc, route, svc.orgB.publicKey, sample);
         expect(reduced.statusCode, routeKey(route)).toBe(200);
-        expect(column.hidden.filter((field) => keysOf(reduced.json()).has(field)), routeKey(route)).toEqual([]);
+        expect(
+          column.hidden.filter((field) => keysOf(reduced.json()).has(field)),
+          routeKey(route),
+        ).toEqual([]);
         expect(reduced.body, routeKey(route)).not.toContain('/photos/');
       }
     });
