@@ -62,6 +62,12 @@ function photoUrls(ctx: ServiceContext, row: VerifaceRow): VerifaceView['photos'
   };
 }
 
+async function loadVeriface(ctx: ServiceContext, options: { organizationId: string; code: string }) {
+  const row = await findVerifaceByCode(ctx.db, options.organizationId, options.code);
+  if (!row) throw badRequest('VERIFACE_NOT_FOUND');
+  return { row, stages: await listStages(ctx.db, row.id) };
+}
+
 /** The process as the real service's GET /veriface names its fields, with every stage and its time. */
 export async function readVeriface(ctx: ServiceContext, options: { organizationId: string; code: string }): Promise<VerifaceView> {
   const { row, stages } = await loadVeriface(ctx, options);
@@ -96,12 +102,6 @@ export async function readVeriface(ctx: ServiceContext, options: { organizationI
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
-}
-
-async function loadVeriface(ctx: ServiceContext, options: { organizationId: string; code: string }) {
-  const row = await findVerifaceByCode(ctx.db, options.organizationId, options.code);
-  if (!row) throw badRequest('VERIFACE_NOT_FOUND');
-  return { row, stages: await listStages(ctx.db, row.id) };
 }
 
 /** A face validation as the public key reads it (`PublicVerifaceView`): each field named here. */

@@ -129,6 +129,13 @@ function photoEntries(ctx: ServiceContext, p: ParticipantRow): Pick<ParticipantV
   return { ...(identificationCard && { identificationCard }), ...(identificationCardBack && { identificationCardBack }), ...(photo && { photo }) };
 }
 
+async function loadProcess(ctx: ServiceContext, options: { organizationId: string; code: string }) {
+  const process = await q.findProcessByCode(ctx.db, options.organizationId, options.code);
+  if (!process) throw badRequest('DOCUMENT_NOT_FOUND');
+  const [documents, participants] = await Promise.all([q.listDocuments(ctx.db, process.id), q.listParticipants(ctx.db, process.id)]);
+  return { process, documents, participants };
+}
+
 /**
  * A process as an integrator follows it: status, documents with short-lived download URLs (and the
  * signed files once finished), and each participant with their status and effective validations.
@@ -176,13 +183,6 @@ export async function readProcess(ctx: ServiceContext, options: { organizationId
     createdAt: process.created_at,
     updatedAt: process.updated_at,
   };
-}
-
-async function loadProcess(ctx: ServiceContext, options: { organizationId: string; code: string }) {
-  const process = await q.findProcessByCode(ctx.db, options.organizationId, options.code);
-  if (!process) throw badRequest('DOCUMENT_NOT_FOUND');
-  const [documents, participants] = await Promise.all([q.listDocuments(ctx.db, process.id), q.listParticipants(ctx.db, process.id)]);
-  return { process, documents, participants };
 }
 
 /** A process as the public key reads it (`PublicProcessView`): each field named here, nothing copied wholesale. */
