@@ -53,7 +53,7 @@ describe('the admin command shares the service configuration', () => {
     deps = await createDeps(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
     app = await buildApp(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), deps);
     expect((await call(app, 'GET', '/template', { key: created.privateKey })).statusCode).toBe(200);
-    expect((await call(app, 'GET', '/template', { key: created.publicKey })).statusCode).toBe(200);
+    expect((await call(app, 'GET', '/veriface/documents', { key: created.publicKey })).statusCode).toBe(200);
 
     const list = await admin('org', 'list');
     expect((list.json as { name: string }[]).map((o) => o.name)).toEqual(['Acme', 'Globex']);
@@ -79,11 +79,11 @@ describe('the admin command shares the service configuration', () => {
 
     const key = (await admin('key', 'create', '--org', organization, '--kind', 'public')).json as { id: string; key: string };
     expect(key.key).toMatch(/^puk_/);
-    expect((await call(app, 'GET', '/template', { key: key.key })).statusCode).toBe(200);
+    expect((await call(app, 'GET', '/veriface/documents', { key: key.key })).statusCode).toBe(200);
     const revoked = await admin('key', 'revoke', '--key', key.key);
     expect(revoked.json).toEqual({ revoked: 1 });
     // A revocation from another process is in force within a second (the service trusts a found key that long).
-    await expect.poll(async () => (await call(app, 'GET', '/template', { key: key.key })).statusCode, { timeout: 3000 }).toBe(401);
+    await expect.poll(async () => (await call(app, 'GET', '/veriface/documents', { key: key.key })).statusCode, { timeout: 3000 }).toBe(401);
     const keys = (await admin('key', 'list', '--org', organization)).json as { kind: string; revoked_at: string | null }[];
     expect(keys.filter((k) => k.revoked_at !== null)).toHaveLength(1);
     expect(JSON.stringify(keys)).not.toContain(key.key);

@@ -70,7 +70,7 @@ describe.each(dialects)('authentication (%s)', (dialect) => {
 
   describe('the public key only reads', () => {
     it('GET works with puk_', async () => {
-      expect((await call(svc.app, 'GET', '/template', { key: svc.orgA.publicKey })).statusCode).toBe(200);
+      expect((await call(svc.app, 'GET', '/veriface/documents', { key: svc.orgA.publicKey })).statusCode).toBe(200);
     });
 
     it('writes with puk_ are 401 and change nothing', async () => {
@@ -85,8 +85,8 @@ describe.each(dialects)('authentication (%s)', (dialect) => {
     it("one organization's key never lists the other's templates", async () => {
       const created = await call(svc.app, 'POST', '/template', { key: svc.orgA.privateKey, body: sampleTemplate() });
       expect(created.statusCode).toBe(200);
-      const listA = await call(svc.app, 'GET', '/template', { key: svc.orgA.publicKey });
-      const listB = await call(svc.app, 'GET', '/template', { key: svc.orgB.publicKey });
+      const listA = await call(svc.app, 'GET', '/template', { key: svc.orgA.privateKey });
+      const listB = await call(svc.app, 'GET', '/template', { key: svc.orgB.privateKey });
       expect(listA.json().data.map((t: { id: string }) => t.id)).toEqual([created.json().id]);
       expect(listB.json().data).toEqual([]);
     });

@@ -81,7 +81,7 @@ describe.each(dialects)('the PDF a participant reads of a template document is r
     const globex = await textOf(b.tokens[0] ?? '');
     expect(globex).toContain('Contrato de Globex');
     expect(globex).not.toContain('Acme');
-    expect((await call(svc.app, 'GET', '/document', { key: svc.orgB.publicKey, query: { code: a.code } })).json()).toEqual({ message: 'DOCUMENT_NOT_FOUND' });
+    expect((await call(svc.app, 'GET', '/document', { key: svc.orgB.privateKey, query: { code: a.code } })).json()).toEqual({ message: 'DOCUMENT_NOT_FOUND' });
   });
 
   it('sealing removes the previews: the final files take their place', async () => {

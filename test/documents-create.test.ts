@@ -44,7 +44,7 @@ describe.each(dialects)('signing processes: creation (%s)', (dialect) => {
 
     it('the stored document is the PDF sent, byte for byte', async () => {
       const code = await createProcess(svc, svc.orgA, '/document/upload', pdfProcess(svc.orgA));
-      const view = (await call(svc.app, 'GET', '/document', { key: svc.orgA.publicKey, query: { code } })).json();
+      const view = (await call(svc.app, 'GET', '/document', { key: svc.orgA.privateKey, query: { code } })).json();
       const download = await svc.app.inject({ method: 'GET', url: localPath(view.documents[0].url) });
       expect(download.rawPayload.equals(PDF_BYTES)).toBe(true);
     });
@@ -76,7 +76,7 @@ describe.each(dialects)('signing processes: creation (%s)', (dialect) => {
 
     it('creation writes the audit trail and the document.created webhook', async () => {
       const code = await createProcess(svc, svc.orgA, '/document/upload', pdfProcess(svc.orgA));
-      const roadmap = (await call(svc.app, 'GET', '/document/roadmap', { key: svc.orgA.publicKey, query: { code } })).json();
+      const roadmap = (await call(svc.app, 'GET', '/document/roadmap', { key: svc.orgA.privateKey, query: { code } })).json();
       expect(roadmap.activityLog.map((e: { action: string }) => e.action)).toEqual(['CREATE', 'NOTIFICATION_SIGN', 'NOTIFICATION_SIGN']);
       expect(roadmap.activityLog[1]).toMatchObject({ platform: 'EMAIL' });
       expect((await webhookTypes(svc, svc.orgA)).at(-1)).toBe('document.created');
@@ -130,7 +130,7 @@ describe.each(dialects)('signing processes: creation (%s)', (dialect) => {
           ],
         }),
       );
-      const view = (await call(svc.app, 'GET', '/document', { key: svc.orgA.publicKey, query: { code } })).json();
+      const view = (await call(svc.app, 'GET', '/document', { key: svc.orgA.privateKey, query: { code } })).json();
       expect(view.signProfile.map((p: { validations: unknown }) => p.validations)).toEqual([
         {
           camera: true,
@@ -225,7 +225,7 @@ describe.each(dialects)('signing processes: creation (%s)', (dialect) => {
       const res = await post('/document/save', { email: svc.orgA.email, name: 'Sale', document: templateId, data: ANSWERS });
       expect(res.statusCode).toBe(200);
       expect(res.json().signProfile.map((p: { email: string }) => p.email)).toEqual(['ana@buyer.test', 'luis@seller.test']);
-      const view = (await call(svc.app, 'GET', '/document', { key: svc.orgA.publicKey, query: { code: res.json().code } })).json();
+      const view = (await call(svc.app, 'GET', '/document', { key: svc.orgA.privateKey, query: { code: res.json().code } })).json();
       expect(view.documents).toMatchObject([{ name: 'Purchase agreement', source: 'template', template: templateId, ready: true }]);
       expect(view.signProfile.map((p: { type: string }) => p.type)).toEqual(['buyer', 'seller']);
       const html = (await svc.app.inject({ method: 'GET', url: localPath(view.documents[0].url) })).body;
@@ -281,7 +281,7 @@ describe.each(dialects)('signing processes: creation (%s)', (dialect) => {
     const documentOf = async (org: TestService['orgA'], templateId: string): Promise<string> => {
       const res = await post('/document/save', { email: org.email, name: 'Sale', document: templateId, data: ANSWERS }, org.privateKey);
       expect(res.statusCode).toBe(200);
-      const view = (await call(svc.app, 'GET', '/document', { key: org.publicKey, query: { code: res.json().code } })).json();
+      const view = (await call(svc.app, 'GET', '/document', { key: org.privateKey, query: { code: res.json().code } })).json();
       return (await svc.app.inject({ method: 'GET', url: localPath(view.documents[0].url) })).body;
     };
 
@@ -355,7 +355,7 @@ describe.each(dialects)('signing processes: creation (%s)', (dialect) => {
       expect(res.statusCode).toBe(200);
       const { code } = res.json();
       expect(res.json().package).toBe(code);
-      const view = (await call(svc.app, 'GET', '/document', { key: svc.orgA.publicKey, query: { code } })).json();
+      const view = (await call(svc.app, 'GET', '/document', { key: svc.orgA.privateKey, query: { code } })).json();
       expect(view.kind).toBe('package');
       expect(view.documents.map((d: { name: string }) => d.name)).toEqual(['One', 'Two']);
       expect(
@@ -409,12 +409,12 @@ describe.each(dialects)('signing processes: creation (%s)', (dialect) => {
   describe("organizations never see each other's processes", () => {
     it("another organization's code is DOCUMENT_NOT_FOUND and its list does not show it", async () => {
       const code = await createProcess(svc, svc.orgA, '/document/upload', pdfProcess(svc.orgA));
-      const res = await call(svc.app, 'GET', '/document', { key: svc.orgB.publicKey, query: { code } });
+      const res = await call(svc.app, 'GET', '/document', { key: svc.orgB.privateKey, query: { code } });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ message: 'DOCUMENT_NOT_FOUND' });
-      const list = (await call(svc.app, 'GET', '/document', { key: svc.orgB.publicKey })).json();
+      const list = (await call(svc.app, 'GET', '/document', { key: svc.orgB.privateKey })).json();
       expect(list.data.map((p: { code: string }) => p.code)).not.toContain(code);
-      const roadmap = await call(svc.app, 'GET', '/document/roadmap', { key: svc.orgB.publicKey, query: { code } });
+      const roadmap = await call(svc.app, 'GET', '/document/roadmap', { key: svc.orgB.privateKey, query: { code } });
       expect(roadmap.json()).toEqual({ message: 'DOCUMENT_NOT_FOUND' });
     });
   });

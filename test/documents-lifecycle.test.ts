@@ -18,7 +18,7 @@ describe.each(dialects)('signing processes: states and transitions (%s)', (diale
   });
   afterAll(async () => svc.close());
 
-  const view = async (code: string, key = svc.orgA.publicKey) => (await call(svc.app, 'GET', '/document', { key, query: { code } })).json();
+  const view = async (code: string, key = svc.orgA.privateKey) => (await call(svc.app, 'GET', '/document', { key, query: { code } })).json();
   const cancel = (codes: string[], email = svc.orgA.email, key = svc.orgA.privateKey) =>
     call(svc.app, 'POST', '/document/cancel', { key, body: { codes, message: 'Wrong price', email } });
 
@@ -43,7 +43,7 @@ describe.each(dialects)('signing processes: states and transitions (%s)', (diale
         ['signer0@people.test', 'process-cancelled'],
         ['signer1@people.test', 'process-cancelled'],
       ]);
-      const roadmap = (await call(svc.app, 'GET', '/document/roadmap', { key: svc.orgA.publicKey, query: { code } })).json();
+      const roadmap = (await call(svc.app, 'GET', '/document/roadmap', { key: svc.orgA.privateKey, query: { code } })).json();
       expect(roadmap.activityLog.at(-1)).toMatchObject({
         action: 'CANCEL_SIGN',
         participant: 'ARCHIVE',
@@ -117,7 +117,7 @@ describe.each(dialects)('signing processes: states and transitions (%s)', (diale
       svc.clock.advance(3 * HOUR);
       await remindDueParticipants(svc.deps);
       expect(await reminders()).toBe(before + 4);
-      const roadmap = (await call(svc.app, 'GET', '/document/roadmap', { key: svc.orgA.publicKey, query: { code } })).json();
+      const roadmap = (await call(svc.app, 'GET', '/document/roadmap', { key: svc.orgA.privateKey, query: { code } })).json();
       expect(roadmap.activityLog.filter((e: { action: string }) => e.action === 'REMINDER_SIGN')).toHaveLength(4);
     });
   });
@@ -141,7 +141,7 @@ describe.each(dialects)('signing processes: states and transitions (%s)', (diale
           body: { codes: [fromTemplate[0]], message: 'x', email: fresh.orgA.email },
         });
 
-        const list = async (query: Record<string, string>) => (await call(fresh.app, 'GET', '/document', { key: fresh.orgA.publicKey, query })).json();
+        const list = async (query: Record<string, string>) => (await call(fresh.app, 'GET', '/document', { key: fresh.orgA.privateKey, query })).json();
         const codes = (page: { data: { code: string }[] }) => page.data.map((p) => p.code);
         expect(codes(await list({}))).toEqual([pdf, fromTemplate[2], fromTemplate[1], fromTemplate[0]]);
         expect(codes(await list({ template: templateId, status: 'CREATED' }))).toEqual([fromTemplate[2], fromTemplate[1]]);
@@ -201,7 +201,7 @@ describe.each(dialects)('signing processes: the scheduled work runs through the 
     svc.clock.advance(4 * DAY);
     await svc.deps.worker.deliverDue();
     expect((await stored(svc, svc.orgA, expiring)).process.status).toBe('EXPIRED');
-    const finished = await call(svc.app, 'GET', '/document', { key: svc.orgA.publicKey, query: { code: signed } });
+    const finished = await call(svc.app, 'GET', '/document', { key: svc.orgA.privateKey, query: { code: signed } });
     expect(finished.json()).toMatchObject({
       status: 'FINISH',
       signFinish: true,

@@ -132,7 +132,7 @@ describe.each(dialects)('faces compared on the machine decide both flows (%s)', 
     const b = await start(svc.orgB);
     await submitFacePhoto(svc.deps, { token: b.token, image: photos.others[0] ?? Buffer.alloc(0) });
     expect(await finishVeriface(svc.deps, { token: b.token })).toEqual({ code: b.code, status: 'INPROGRESS', failures: 1 });
-    const read = (code: string, org: TestOrganization) => call(svc.app, 'GET', '/veriface', { key: org.publicKey, query: { code } });
+    const read = (code: string, org: TestOrganization) => call(svc.app, 'GET', '/veriface', { key: org.privateKey, query: { code } });
     expect((await read(a.code, svc.orgA)).json()).toMatchObject({ status: 'APPROVED' });
     expect((await read(b.code, svc.orgB)).json()).toMatchObject({ status: 'INPROGRESS' });
     expect((await read(a.code, svc.orgB)).statusCode).not.toBe(200);

@@ -213,7 +213,7 @@ describe.each(dialects)("the people's API, authorised by the link's token (%s)",
   });
 
   describe("the organization's settings through the API", () => {
-    it('PUT /organization changes only the caller’s organization; GET reads them with either key', async () => {
+    it('PUT /organization changes only the caller’s organization; GET reads them with the private key only', async () => {
       const put = await call(svc.app, 'PUT', '/organization', {
         key: svc.orgA.privateKey,
         body: { sdkOrigins: ['https://app.example.com'], timeZone: 'Europe/Madrid' },
@@ -225,7 +225,8 @@ describe.each(dialects)("the people's API, authorised by the link's token (%s)",
         timeZone: 'Europe/Madrid',
         photoRetentionDays: 180,
       });
-      expect((await call(svc.app, 'GET', '/organization', { key: svc.orgA.publicKey })).json()).toMatchObject({ timeZone: 'Europe/Madrid' });
+      expect((await call(svc.app, 'GET', '/organization', { key: svc.orgA.privateKey })).json()).toMatchObject({ timeZone: 'Europe/Madrid' });
+      expect((await call(svc.app, 'GET', '/organization', { key: svc.orgA.publicKey })).json()).toEqual({ message: 'PRIVATE_KEY_REQUIRED' });
       expect((await call(svc.app, 'GET', '/organization', { key: svc.orgB.privateKey })).json()).toMatchObject({ sdkOrigins: [], timeZone: 'America/Bogota' });
       expect((await call(svc.app, 'PUT', '/organization', { key: svc.orgA.publicKey, body: { language: 'en' } })).statusCode).toBe(401);
       const bad = await call(svc.app, 'PUT', '/organization', { key: svc.orgA.privateKey, body: { sdkOrigins: ['https://app.example.com/path'] } });

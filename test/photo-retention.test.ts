@@ -31,10 +31,10 @@ describe.each(dialects)('identity photos are deleted when their retention ends, 
     return rows.map((r) => r.key);
   }
   const stored = async (keys: string[]) => (await Promise.all(keys.map((key) => readBlobBytes(svc.deps.blobs, key)))).filter((b) => b !== undefined).length;
-  const readDocument = (code: string, key = svc.orgA.publicKey) => call(svc.app, 'GET', '/document', { key, query: { code, image: 'true' } });
-  const readVeriface = (code: string, key = svc.orgA.publicKey) => call(svc.app, 'GET', '/veriface', { key, query: { code } });
+  const readDocument = (code: string, key = svc.orgA.privateKey) => call(svc.app, 'GET', '/document', { key, query: { code, image: 'true' } });
+  const readVeriface = (code: string, key = svc.orgA.privateKey) => call(svc.app, 'GET', '/veriface', { key, query: { code } });
   const roadmap = async (code: string) =>
-    (await call(svc.app, 'GET', '/document/roadmap', { key: svc.orgA.publicKey, query: { code } })).json().activityLog as {
+    (await call(svc.app, 'GET', '/document/roadmap', { key: svc.orgA.privateKey, query: { code } })).json().activityLog as {
       action: string;
       message?: string;
     }[];
@@ -99,7 +99,7 @@ describe.each(dialects)('identity photos are deleted when their retention ends, 
         const keys = a.keys[code] ?? b.keys[code]!;
         expect(await stored(keys)).toBe(keys.length);
       }
-      expect((await readVeriface(b.ended.veriface, svc.orgB.publicKey)).json()).not.toHaveProperty('photosDeletedAt');
+      expect((await readVeriface(b.ended.veriface, svc.orgB.privateKey)).json()).not.toHaveProperty('photosDeletedAt');
 
       expect(await purgeDuePhotos(svc.deps)).toEqual({ processes: 0, verifaces: 0 });
       expect(await webhooks('document.photos_deleted')).toHaveLength(1);
@@ -216,8 +216,8 @@ describe.each(dialects)('identity photos are deleted when their retention ends, 
       expect((await deletePhotos('document', process.code, svc.orgB.privateKey)).json()).toEqual({ message: 'DOCUMENT_NOT_FOUND' });
       expect((await deletePhotos('document', 'ZZZZZZZZZZ', svc.orgB.privateKey)).json()).toEqual({ message: 'DOCUMENT_NOT_FOUND' });
       expect((await deletePhotos('veriface', veriface.code, svc.orgB.privateKey)).json()).toEqual({ message: 'VERIFACE_NOT_FOUND' });
-      expect((await readDocument(process.code, svc.orgB.publicKey)).json()).toEqual({ message: 'DOCUMENT_NOT_FOUND' });
-      expect((await readVeriface(veriface.code, svc.orgB.publicKey)).json()).toEqual({ message: 'VERIFACE_NOT_FOUND' });
+      expect((await readDocument(process.code, svc.orgB.privateKey)).json()).toEqual({ message: 'DOCUMENT_NOT_FOUND' });
+      expect((await readVeriface(veriface.code, svc.orgB.privateKey)).json()).toEqual({ message: 'VERIFACE_NOT_FOUND' });
       expect((await deletePhotos('document', process.code, svc.orgA.publicKey)).statusCode).toBe(401);
       expect(await stored(await photoKeys(process.code))).toBe(2);
       expect(await stored(await photoKeys(veriface.code))).toBe(2);

@@ -26,7 +26,7 @@ describe.each(cases)('identity photos are encrypted at rest and served only thro
   });
   afterEach(async () => svc.close());
 
-  const readVeriface = async (code: string, key = svc.orgA.publicKey) => call(svc.app, 'GET', '/veriface', { key, query: { code } });
+  const readVeriface = async (code: string, key = svc.orgA.privateKey) => call(svc.app, 'GET', '/veriface', { key, query: { code } });
   const verifaceRow = (code: string) => svc.deps.db.selectFrom('veriface_processes').selectAll().where('code', '=', code).executeTakeFirstOrThrow();
   const fetchPhoto = (url: string) => svc.app.inject({ method: 'GET', url: localPath(url) });
 
@@ -92,9 +92,9 @@ describe.each(cases)('identity photos are encrypted at rest and served only thro
     for (const key of [participant.face_key!, participant.document_front_key!]) {
       expect(isEncryptedPhoto((await readBlobBytes(svc.deps.blobs, key))!)).toBe(true);
     }
-    const plain = await call(svc.app, 'GET', '/document', { key: svc.orgA.publicKey, query: { code } });
+    const plain = await call(svc.app, 'GET', '/document', { key: svc.orgA.privateKey, query: { code } });
     expect(plain.json().signProfile[0]).not.toHaveProperty('photo');
-    const read = await call(svc.app, 'GET', '/document', { key: svc.orgA.publicKey, query: { code, image: 'true' } });
+    const read = await call(svc.app, 'GET', '/document', { key: svc.orgA.privateKey, query: { code, image: 'true' } });
     const [signer] = read.json().signProfile;
     expect(signer.photo).toEqual({ type: 'presigned', data: expect.stringContaining(`/photos/${participant.face_key}?`) });
     expect((await fetchPhoto(signer.photo.data)).rawPayload.equals(images[2]!)).toBe(true);
@@ -103,9 +103,9 @@ describe.each(cases)('identity photos are encrypted at rest and served only thro
     svc.clock.advance(FIVE_MINUTES + 1);
     expect((await fetchPhoto(signer.photo.data)).statusCode).toBe(403);
 
-    const fromB = await call(svc.app, 'GET', '/document', { key: svc.orgB.publicKey, query: { code, image: 'true' } });
+    const fromB = await call(svc.app, 'GET', '/document', { key: svc.orgB.privateKey, query: { code, image: 'true' } });
     expect(fromB.json()).toEqual({ message: 'DOCUMENT_NOT_FOUND' });
-    expect((await call(svc.app, 'GET', '/document', { key: svc.orgA.publicKey, query: { image: 'true' } })).statusCode).toBe(400);
+    expect((await call(svc.app, 'GET', '/document', { key: svc.orgA.privateKey, query: { image: 'true' } })).statusCode).toBe(400);
   });
 
   it('photos stored before encryption (plain JPEG) are still read, compared and served', async () => {
@@ -146,7 +146,7 @@ describe.each(cases)('identity photos are encrypted at rest and served only thro
     const stolen = await readBlobBytes(svc.deps.blobs, a.face!);
     await writeBlobBytes(svc.deps.blobs, b.face!, stolen!, 'application/octet-stream');
     await expect(svc.deps.photos.read(b.face!)).rejects.toThrow('PHOTO_UNREADABLE');
-    const served = await fetchPhoto((await readVeriface(second.code, svc.orgB.publicKey)).json().photos.face);
+    const served = await fetchPhoto((await readVeriface(second.code, svc.orgB.privateKey)).json().photos.face);
     expect(served.statusCode).toBe(409);
     expect(served.json()).toEqual({ message: 'PHOTO_UNREADABLE' });
     expect((await svc.deps.photos.read(a.face!))!.equals(first.images.face)).toBe(true);

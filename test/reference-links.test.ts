@@ -61,11 +61,11 @@ describe.each(dialects)('reference links (%s)', (dialect) => {
         svc.clock.advance(1);
       }
       await call(svc.app, 'POST', '/template/reference', { key: svc.orgA.privateKey, body: { template: other } });
-      const res = await call(svc.app, 'GET', `/template/reference?template=${id}`, { key: svc.orgA.publicKey });
+      const res = await call(svc.app, 'GET', `/template/reference?template=${id}`, { key: svc.orgA.privateKey });
       expect(res.statusCode).toBe(200);
       expect(res.json().data.map((l: { url: string }) => l.url)).toEqual(urls);
 
-      const foreign = await call(svc.app, 'GET', `/template/reference?template=${id}`, { key: svc.orgB.publicKey });
+      const foreign = await call(svc.app, 'GET', `/template/reference?template=${id}`, { key: svc.orgB.privateKey });
       expect(foreign.json()).toEqual({ message: 'TEMPLATE_NOT_FOUND' });
     });
   });

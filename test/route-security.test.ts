@@ -8,8 +8,9 @@ import { routeTable } from '../src/routes.js';
 import { findVerifaceByCode } from '../src/veriface/queries.js';
 import { ANSWERS, sampleTemplate, verifaceBody } from './support/fixtures.js';
 import { jpeg } from './support/images.js';
+import { photographedProcess, photographedVeriface } from './support/photos.js';
 import { call, dialects, localPath, startTestService, type TestOrganization, type TestService } from './support/service.js';
-import { createProcess, pdfProcess, stored, templateWithHtml } from './support/signing.js';
+import { pdfProcess, stored, templateWithHtml } from './support/signing.js';
 
 /**
  * The route security suite: driven by the route table itself (src/routes.ts), so a route added to
@@ -135,6 +136,63 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
 
 const routeKey = (route: ApiRoute) => `${route.method} ${route.url}`;
 
+/**
+ * The public key column. The public key sits in integrators' web pages: on each route it may call
+ * (`any-key`), `hidden` are the fields of the sample's answer only the private key sees (the private
+ * key's answer to `privateQuery` must show every one, so the sample really holds them: identity
+ * photos included), and `refused` the requests it is answered 403 PRIVATE_KEY_REQUIRED.
+ */
+interface PublicKeyColumn {
+  hidden: readonly string[];
+  privateQuery?: Record<string, string>;
+  refused: readonly ((owned: Owned) => Record<string, string>)[];
+}
+
+const PUBLIC_KEY_COLUMN: Record<string, PublicKeyColumn> = {
+  'GET /v1.5/ext/document': {
+    hidden: [
+      'id',
+      'email',
+      'phone',
+      'custom',
+      'tags',
+      'subject',
+      'message',
+      'validations',
+      'similarity',
+      'identityVerifiedAt',
+      'identificationCard',
+      'photo',
+      'url',
+      'sha256',
+    ],
+    privateQuery: { image: 'true' },
+    refused: [(o) => ({ code: o.process, image: 'true' }), () => ({}), () => ({ status: 'CREATED' })],
+  },
+  'GET /v1.5/ext/veriface': {
+    hidden: ['email', 'userEmail', 'phone', 'country', 'identificationType', 'identificationNumber', 'custom', 'targetWebhooks', 'photos', 'detail'],
+    refused: [],
+  },
+  'GET /v1.5/ext/template': { hidden: [], refused: [() => ({})] },
+  'GET /v1.5/ext/veriface/documents': { hidden: [], refused: [] },
+};
+
+/** Every key of a JSON answer, at any depth. */
+function keysOf(value: unknown): Set<string> {
+  const keys = new Set<string>();
+  const walk = (node: unknown) => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (typeof node === 'object' && node !== null) {
+      for (const [key, child] of Object.entries(node)) {
+        keys.add(key);
+        walk(child);
+      }
+    }
+  };
+  walk(value);
+  return keys;
+}
+
 /** Everything an organization owns, one of each kind, made through the API as an integrator would. */
 async function own(svc: TestService, org: TestOrganization): Promise<Owned> {
   const key = org.privateKey;
@@ -144,8 +202,10 @@ async function own(svc: TestService, org: TestOrganization): Promise<Owned> {
   expect((await call(svc.app, 'POST', '/webhooks', { key, body: { name: webhook, url: 'https://hooks.example.test/own' } })).statusCode).toBe(200);
   await call(svc.app, 'POST', '/webhooks/test', { key, body: { name: webhook } });
   const delivery = (await call(svc.app, 'GET', '/webhooks/deliveries', { key })).json().data[0].id;
-  const veriface = (await call(svc.app, 'POST', '/veriface', { key, body: verifaceBody(org.email, { targetWebhooks: [webhook] }) })).json().code;
-  const process = await createProcess(svc, org, '/document/upload', pdfProcess(org));
+  // Identity photos, contact data and `custom` on both, so the public key column has something to hide.
+  const custom = { crmId: 'deal-4711' };
+  const { code: veriface } = await photographedVeriface(svc, org, { body: { targetWebhooks: [webhook], userEmail: 'juan@people.test', custom } });
+  const { code: process } = await photographedProcess(svc, org, { body: { custom, tags: ['rent'] }, signer: { phone: '+573001234567' } });
   const { participants } = await stored(svc, org, process);
   const validation = await findVerifaceByCode(svc.deps.db, org.id, veriface);
   return { template, reference, webhook, veriface, process, delivery, signingLink: participants[0]!.link_token, validationLink: validation!.link_token };
@@ -200,20 +260,79 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
     });
   });
 
-  describe('no key is 401, and a public key on a route that writes is 401', () => {
-    it('every route that takes a key refuses none, and refuses the public key unless it only reads', async () => {
+  describe('no key is 401, a public key on a route that writes is 401, and on a read kept for the private key 403', () => {
+    it('every route that takes a key refuses none, and refuses the public key unless it is in the public key column', async () => {
       for (const route of routes.filter((r) => r.access === 'private-key' || r.access === 'any-key')) {
         const sample = SAMPLES[routeKey(route)]!(ownedByB, svc.orgB);
         const none = await send(svc, route, undefined, sample);
         expect(none.statusCode, routeKey(route)).toBe(401);
         expect(none.json()).toEqual({ message: 'UNAUTHORIZED' });
         const publicKey = await send(svc, route, svc.orgB.publicKey, sample);
-        if (route.access === 'private-key') {
-          expect(publicKey.statusCode, routeKey(route)).toBe(401);
-          expect(publicKey.json()).toEqual({ message: 'UNAUTHORIZED' });
+        if (route.access === 'any-key') {
+          expect(publicKey.statusCode, routeKey(route)).toBe(200);
+        } else if (route.method === 'GET') {
+          expect([publicKey.statusCode, publicKey.json()], routeKey(route)).toEqual([403, { message: 'PRIVATE_KEY_REQUIRED' }]);
         } else {
-          expect(publicKey.statusCode, routeKey(route)).not.toBe(401);
+          expect([publicKey.statusCode, publicKey.json()], routeKey(route)).toEqual([401, { message: 'UNAUTHORIZED' }]);
         }
+      }
+    });
+  });
+
+  describe('the public key column: the public key sits in web pages, so it reads only what the holder of a code may see', () => {
+    it('the routes the public key may call are exactly those of the column, and each says in the OpenAPI document what the public key gets', async () => {
+      const anyKey = routes.filter((r) => r.access === 'any-key').map(routeKey);
+      expect(anyKey.sort()).toEqual(Object.keys(PUBLIC_KEY_COLUMN).sort());
+      const spec = (await svc.app.inject({ method: 'GET', url: '/docs/json' })).json();
+      for (const route of routes.filter((r) => r.access === 'any-key')) {
+        const operation = spec.paths[route.url][route.method.toLowerCase()];
+        expect(operation['x-public-key'], routeKey(route)).toEqual(expect.any(String));
+        expect(operation.description, routeKey(route)).toContain('With the public key:');
+      }
+    });
+
+    it('on each, the fields only the private key sees are absent from the public answer and present in the private one, photos included', async () => {
+      for (const route of routes.filter((r) => r.access === 'any-key')) {
+        const column = PUBLIC_KEY_COLUMN[routeKey(route)]!;
+        const sample = SAMPLES[routeKey(route)]!(ownedByB, svc.orgB);
+        const full = await send(svc, route, svc.orgB.privateKey, { ...sample, query: { ...sample.query, ...column.privateQuery } });
+        expect(full.statusCode, routeKey(route)).toBe(200);
+        expect(
+          column.hidden.filter((field) => !keysOf(full.json()).has(field)),
+          `${routeKey(route)}: the sample holds every hidden field`,
+        ).toEqual([]);
+        const reduced = await send(svc, route, svc.orgB.publicKey, sample);
+        expect(reduced.statusCode, routeKey(route)).toBe(200);
+        expect(
+          column.hidden.filter((field) => keysOf(reduced.json()).has(field)),
+          routeKey(route),
+        ).toEqual([]);
+        expect(reduced.body, routeKey(route)).not.toContain('/photos/');
+      }
+    });
+
+    it('on each, the requests kept for the private key (listings, photos) are 403 PRIVATE_KEY_REQUIRED and name nothing of the organization', async () => {
+      for (const route of routes.filter((r) => r.access === 'any-key')) {
+        for (const query of PUBLIC_KEY_COLUMN[routeKey(route)]!.refused.map((refused) => refused(ownedByB))) {
+          const label = `${routeKey(route)} ${JSON.stringify(query)}`;
+          expect((await send(svc, route, svc.orgB.privateKey, { query })).statusCode, label).toBe(200);
+          const refused = await send(svc, route, svc.orgB.publicKey, { query });
+          expect(refused.statusCode, label).toBe(403);
+          expect(refused.json().message, label).toMatch(/^PRIVATE_KEY_REQUIRED: /);
+          expect(refused.body, label).not.toContain(ownedByB.process);
+        }
+      }
+    });
+
+    it("on each, another organization's public key answers B's identifiers as ones nobody owns", async () => {
+      for (const route of routes.filter((r) => r.access === 'any-key')) {
+        const sample = SAMPLES[routeKey(route)]!;
+        const unknown = unknownOwned();
+        const withForeign = await send(svc, route, svc.orgA.publicKey, sample(ownedByB, svc.orgA));
+        const withUnknown = await send(svc, route, svc.orgA.publicKey, sample(unknown, svc.orgA));
+        expect(withForeign.statusCode, routeKey(route)).toBe(withUnknown.statusCode);
+        const normalize = (text: string, owned: Owned) => Object.values(owned).reduce((out: string, value: string) => out.split(value).join('<owned>'), text);
+        expect(normalize(withForeign.body, ownedByB), routeKey(route)).toBe(normalize(withUnknown.body, unknown));
       }
     });
   });

@@ -196,7 +196,7 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     });
 
     it('shows no final files before sealing, seals once, and answers false afterwards', async () => {
-      const before = (await call(svc.app, 'GET', '/document', { key: svc.orgA.publicKey, query: { code } })).json();
+      const before = (await call(svc.app, 'GET', '/document', { key: svc.orgA.privateKey, query: { code } })).json();
       expect(before.status).toBe('FINISH');
       expect(before.certificateUrl).toBeUndefined();
       expect(before.documents[0].signedUrl).toBeUndefined();
@@ -294,7 +294,7 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     });
 
     it('GET /document shows the certificate and the signed document URLs, which download the final files', async () => {
-      const view = (await call(svc.app, 'GET', '/document', { key: svc.orgA.publicKey, query: { code } })).json();
+      const view = (await call(svc.app, 'GET', '/document', { key: svc.orgA.privateKey, query: { code } })).json();
       const downloaded = await svc.app.inject({ method: 'GET', url: localPath(view.certificateUrl) });
       expect(downloaded.statusCode).toBe(200);
       expect(downloaded.headers['content-type']).toContain('application/pdf');
@@ -316,7 +316,7 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     });
 
     it("organization B cannot read A's process nor its final files", async () => {
-      const res = await call(svc.app, 'GET', '/document', { key: svc.orgB.publicKey, query: { code } });
+      const res = await call(svc.app, 'GET', '/document', { key: svc.orgB.privateKey, query: { code } });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ message: 'DOCUMENT_NOT_FOUND' });
     });
@@ -608,7 +608,7 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
       expect(await sealProcess(svc.deps, { processId: process.id })).toBe(true);
       const certificate = pdftotext(await blob((await recorded(process.id)).certificate));
       expect(certificate).toContain('Łukasz Дмитрий');
-      const fromB = await call(svc.app, 'GET', '/document', { key: svc.orgB.publicKey, query: { code } });
+      const fromB = await call(svc.app, 'GET', '/document', { key: svc.orgB.privateKey, query: { code } });
       expect(fromB.json()).toEqual({ message: 'DOCUMENT_NOT_FOUND' });
     },
   );

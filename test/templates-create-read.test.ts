@@ -109,7 +109,7 @@ describe.each(dialects)('GET /template lists the templates, newest first, page b
   afterAll(async () => svc.close());
 
   it('a plain call answers {data, next} without HTML, newest first', async () => {
-    const res = await call(svc.app, 'GET', '/template', { key: svc.orgA.publicKey });
+    const res = await call(svc.app, 'GET', '/template', { key: svc.orgA.privateKey });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.next).toBeNull();

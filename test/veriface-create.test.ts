@@ -92,7 +92,7 @@ describe.each(dialects)('POST /veriface (%s)', (dialect) => {
       expect(past.json()).toEqual({ message: 'EXPIRED_DATE_INVALID' });
       const accepted = await create(valid({ expiredDate: new Date(now + 3 * DAY + 1000).toISOString() }));
       expect(accepted.statusCode).toBe(200);
-      const read = await call(svc.app, 'GET', `/veriface?code=${accepted.json().code}`, { key: svc.orgA.publicKey });
+      const read = await call(svc.app, 'GET', `/veriface?code=${accepted.json().code}`, { key: svc.orgA.privateKey });
       expect(read.json().expiredDate).toBe(new Date(now + 3 * DAY + 1000).toISOString());
     });
   });
@@ -165,7 +165,7 @@ describe.each(dialects)('POST /veriface (%s)', (dialect) => {
         expect(hook.verified).toBe(true);
         expect(hook.body.data).toMatchObject({ code, type: 'veriface', status: 'INPROGRESS', custom: { reference: 'RF-1' }, tags: ['kyc'] });
       }
-      const read = (await call(svc.app, 'GET', `/veriface?code=${code}`, { key: svc.orgA.publicKey })).json();
+      const read = (await call(svc.app, 'GET', `/veriface?code=${code}`, { key: svc.orgA.privateKey })).json();
       expect(read.stages.map((s: { stage: string }) => s.stage)).toEqual(['created', 'notified']);
       expect(read.stages[1]).toMatchObject({ detail: { channel: 'whatsapp' }, at: expect.stringMatching(/Z$/) });
     });
@@ -183,7 +183,7 @@ describe.each(dialects)('POST /veriface (%s)', (dialect) => {
 
   describe('the supported countries and document types are published through the API', () => {
     it('GET /veriface/documents lists Colombia with CC, CE, TI, PPT and PA, and the passport for any country', async () => {
-      const res = await call(svc.app, 'GET', '/veriface/documents?country=CO', { key: svc.orgA.publicKey });
+      const res = await call(svc.app, 'GET', '/veriface/documents?country=CO', { key: svc.orgA.privateKey });
       expect(res.statusCode).toBe(200);
       const [colombia] = res.json().data;
       expect(colombia.documents.map((d: { type: string }) => d.type)).toEqual(expect.arrayContaining(['CC', 'CE', 'TI', 'PPT', 'PA']));
@@ -194,7 +194,7 @@ describe.each(dialects)('POST /veriface (%s)', (dialect) => {
   describe('GET /veriface?code= reads a process of the organization only', () => {
     it('answers the fields and 400 VERIFACE_NOT_FOUND for another organization', async () => {
       const { code } = (await create(valid({ userEmail: 'Juan@Example.test' }))).json();
-      const read = await call(svc.app, 'GET', `/veriface?code=${code}`, { key: svc.orgA.publicKey });
+      const read = await call(svc.app, 'GET', `/veriface?code=${code}`, { key: svc.orgA.privateKey });
       expect(read.json()).toMatchObject({
         code,
         email: 'owner@acme.test',
@@ -207,9 +207,9 @@ describe.each(dialects)('POST /veriface (%s)', (dialect) => {
         identificationType: 'CC',
         identificationNumber: '1001001010',
       });
-      const foreign = await call(svc.app, 'GET', `/veriface?code=${code}`, { key: svc.orgB.publicKey });
+      const foreign = await call(svc.app, 'GET', `/veriface?code=${code}`, { key: svc.orgB.privateKey });
       expect(foreign.json()).toEqual({ message: 'VERIFACE_NOT_FOUND' });
-      const malformed = await call(svc.app, 'GET', '/veriface?code=abc', { key: svc.orgA.publicKey });
+      const malformed = await call(svc.app, 'GET', '/veriface?code=abc', { key: svc.orgA.privateKey });
       expect(malformed.json()).toEqual({ message: '"code" length must be 16 characters long' });
     });
   });

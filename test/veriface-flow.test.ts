@@ -45,7 +45,7 @@ describe.each(dialects)('the face-validation process (%s)', (dialect) => {
     const { code, url: link } = res.json();
     return { code, token: String(link).split('/v/')[1]! };
   }
-  const read = async (code: string, key = svc.orgA.publicKey) => (await call(svc.app, 'GET', `/veriface?code=${code}`, { key })).json();
+  const read = async (code: string, key = svc.orgA.privateKey) => (await call(svc.app, 'GET', `/veriface?code=${code}`, { key })).json();
   const webhooks = async () => {
     await svc.deps.worker.deliverDue();
     return receiver.received.map((r) => r.body);

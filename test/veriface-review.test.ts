@@ -28,7 +28,7 @@ describe.each(dialects)('a person decides a BLOCKED face validation: POST /verif
   }
 
   const review = (body: Record<string, unknown>, key = svc.orgA.privateKey) => call(svc.app, 'POST', '/veriface/review', { key, body });
-  const read = async (code: string, key = svc.orgA.publicKey) => (await call(svc.app, 'GET', '/veriface', { key, query: { code } })).json();
+  const read = async (code: string, key = svc.orgA.privateKey) => (await call(svc.app, 'GET', '/veriface', { key, query: { code } })).json();
   const events = async () => (await outbox(svc, 'webhook')).map((row) => row.body.event as { type: string; data: Record<string, unknown> });
 
   it('approve makes it VALIDATED, shows who decided as emailValidated, and sends veriface.validated', async () => {
@@ -72,7 +72,7 @@ describe.each(dialects)('a person decides a BLOCKED face validation: POST /verif
     const fromB = await review({ code, decision: 'approve', email: svc.orgB.email }, svc.orgB.privateKey);
     expect(fromB.json()).toEqual({ message: 'VERIFACE_NOT_FOUND' });
     expect((await read(code)).status).toBe('BLOCKED');
-    expect((await call(svc.app, 'GET', '/veriface', { key: svc.orgB.publicKey, query: { code } })).json()).toEqual({ message: 'VERIFACE_NOT_FOUND' });
+    expect((await call(svc.app, 'GET', '/veriface', { key: svc.orgB.privateKey, query: { code } })).json()).toEqual({ message: 'VERIFACE_NOT_FOUND' });
   });
 
   it('bad bodies are refused in Joi words, and the public key cannot review', async () => {

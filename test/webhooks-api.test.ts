@@ -18,7 +18,7 @@ describe.each(dialects)('webhooks API (%s)', (dialect) => {
       const body = res.json();
       expect(body).toMatchObject({ name: 'default', url: 'https://hooks.example.test/sign', description: 'Main', enabled: true });
       expect(body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
-      const list = await call(svc.app, 'GET', '/webhooks', { key: svc.orgA.publicKey });
+      const list = await call(svc.app, 'GET', '/webhooks', { key: svc.orgA.privateKey });
       expect(list.json().data).toEqual([expect.objectContaining({ name: 'default', enabled: true })]);
       expect(JSON.stringify(list.json())).not.toContain(body.secret);
     });

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { unauthorized } from '../http/errors.js';
+import type { ApiKeyKind } from '../db/schema.js';
+import { forbidden, unauthorized } from '../http/errors.js';
 import type { Access } from '../http/route.js';
 import type { FailedAttempts } from './failed-attempts.js';
 import type { ApiKeyResolver, ResolvedKey } from './key-resolver.js';
@@ -8,6 +9,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The organization that owns the API key of the request; every query is scoped to it. */
     organizationId: string;
+    /** Which of the organization's keys called; `none` on routes that take no key. */
+    keyKind: ApiKeyKind | 'none';
   }
   interface FastifyContextConfig {
     /** Who may call the route, from its declaration (src/http/route.ts). */
@@ -24,11 +27,13 @@ function admits(access: Access, found: ResolvedKey | undefined): found is Resolv
 /**
  * The bare key in `Authorization`, no scheme, on the routes whose declaration asks for one. The
  * private key (prk_) opens every such route, as the contract says; the public key (puk_) only the
- * routes declared `any-key` (reads), as the real service allows. Failed attempts are counted per
- * client address, and an address past the limit is refused before its key is looked at.
+ * routes declared `any-key` (reads), where the handler answers it less than the private key. Failed
+ * attempts are counted per client address, and an address past the limit is refused before its key
+ * is looked at.
  */
 export function authenticate(app: FastifyInstance, keys: ApiKeyResolver, attempts: FailedAttempts): void {
   app.decorateRequest('organizationId', '');
+  app.decorateRequest('keyKind', 'none');
   // A callback hook rather than an async one: a key seen within the second is admitted without a
   // promise, which every request of a busy integrator would otherwise pay for.
   app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
@@ -42,6 +47,7 @@ export function authenticate(app: FastifyInstance, keys: ApiKeyResolver, attempt
       const refused = attempts.knownRefusal(request);
       if (refused) return done(refused);
       request.organizationId = cached.organizationId;
+      request.keyKind = cached.kind;
       return done();
     }
     const check = async () => {
@@ -50,10 +56,13 @@ export function authenticate(app: FastifyInstance, keys: ApiKeyResolver, attempt
       const found = cached ?? (wellFormed ? await keys.resolve(key) : undefined);
       if (admits(access, found)) {
         request.organizationId = found.organizationId;
+        request.keyKind = found.kind;
         return undefined;
       }
-      // A real key of the wrong kind (a public key on a write) is a mistake, not a guess.
+      // A real key of the wrong kind is a mistake, not a guess. On a read kept for the private key
+      // (listings, logs) the caller is told which key it takes; on a write it is the contract's 401.
       if (found === undefined) await attempts.fail(request);
+      else if (request.method === 'GET') return forbidden('PRIVATE_KEY_REQUIRED');
       return unauthorized();
     };
     check().then(done, done);

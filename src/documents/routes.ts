@@ -1,10 +1,11 @@
+import { requirePrivateKey } from '../auth/key-kind.js';
 import type { ServiceContext } from '../context.js';
 import { API_PREFIX } from '../http/prefix.js';
 import { type ApiRoute, defineRoute, noInput, type RouteError } from '../http/route.js';
 import { createSigningProcess } from './creating/create-process.js';
 import { draftFromPackage, draftFromPdf, draftFromTemplate } from './creating/drafts.js';
 import { cancelProcesses } from './lifecycle/cancel-processes.js';
-import { listProcesses, readProcess, readRoadmap } from './lifecycle/read-process.js';
+import { listProcesses, readProcess, readPublicProcess, readRoadmap } from './lifecycle/read-process.js';
 import { unlockParticipant } from './participant/unlock-participant.js';
 import {
   cancelResponse,
@@ -99,28 +100,36 @@ export function documentRoutes(ctx: ServiceContext): ApiRoute[] {
       method: 'GET',
       url: `${API_PREFIX}/document`,
       access: 'any-key',
+      publicKey:
+        'with code only: code, kind, name, status, signFinish, expiredDate, createdAt, updatedAt, documents [{name, ready}], and signProfile [{name, role, order, status, signedAt, rejectedAt}]. No participant ids, e-mails, phones, photos, `custom`, reasons or URLs; `image=true` and the listing (no code) are 403 PRIVATE_KEY_REQUIRED.',
       tag,
       summary: 'Read a process (?code=), or list processes newest first, by status and template',
       description:
         'With code: status, documents with download URLs (signed files and certificate once finished), participants with status and effective validations. Without: {data, next}; `next` is the cursor of the following page.',
       body: noInput,
       query: readProcessQuery,
-      errors: ['DOCUMENT_NOT_FOUND'],
-      handler: ({ query, organizationId }) => {
-        if (query.code !== undefined) return readProcess(ctx, { organizationId, code: query.code, image: query.image === true });
-        return listProcesses(ctx, {
-          organizationId,
-          limit: query.limit,
-          ...(query.status ? { status: query.status } : {}),
-          ...(query.template ? { templateId: query.template } : {}),
-          ...(query.cursor ? { cursor: query.cursor } : {}),
-        });
+      errors: ['DOCUMENT_NOT_FOUND', 'PRIVATE_KEY_REQUIRED'],
+      handler: ({ query, organizationId, keyKind }) => {
+        if (query.code === undefined) {
+          requirePrivateKey(keyKind, "listing the organization's processes");
+          return listProcesses(ctx, {
+            organizationId,
+            limit: query.limit,
+            ...(query.status ? { status: query.status } : {}),
+            ...(query.template ? { templateId: query.template } : {}),
+            ...(query.cursor ? { cursor: query.cursor } : {}),
+          });
+        }
+        if (keyKind === 'private') return readProcess(ctx, { organizationId, code: query.code, image: query.image === true });
+        if (query.image === true) requirePrivateKey(keyKind, 'identity photos (image=true)');
+        return readPublicProcess(ctx, { organizationId, code: query.code });
       },
     }),
     defineRoute({
       method: 'GET',
       url: `${API_PREFIX}/document/roadmap`,
-      access: 'any-key',
+      // The audit trail names participants by id, with e-mails, phones, reviewers and reasons.
+      access: 'private-key',
       tag,
       summary: "A process's audit trail, oldest first",
       body: noInput,

@@ -7,6 +7,10 @@
 export const ERROR_CATALOGUE = {
   // Any route
   UNAUTHORIZED: { status: [401], meaning: 'No key, an unknown or revoked key, or a public key on a route that writes' },
+  PRIVATE_KEY_REQUIRED: {
+    status: [403],
+    meaning: 'The public key reads only what the holder of a process code may see: listings, personal data and logs take the private key',
+  },
   TOO_MANY_REQUESTS: { status: [429], meaning: 'Too many failed attempts from this address; wait the seconds of Retry-After' },
   BODY_TOO_DEEP: { status: [400], meaning: 'The JSON body nests objects and arrays deeper than the documented limit' },
   BODY_NOT_JSON: { status: [400], meaning: 'The body is not valid JSON' },

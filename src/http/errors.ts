@@ -18,4 +18,5 @@ export class ApiError extends Error {
 
 export const badRequest = (message: CodeMessage | FieldMessage) => new ApiError(400, message);
 export const unauthorized = () => new ApiError(401, 'UNAUTHORIZED');
+export const forbidden = (message: CodeMessage) => new ApiError(403, message);
 export const notFound = (message: CodeMessage) => new ApiError(404, message);

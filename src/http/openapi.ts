@@ -17,6 +17,7 @@ const errorBody = {
 export interface RouteDoc {
   method: Method;
   access: Access;
+  publicKey?: string;
   tag: string;
   summary: string;
   description?: string;
@@ -37,6 +38,8 @@ function errorsByStatus(doc: RouteDoc): Map<number, ErrorCode[]> {
     codes.set('UNAUTHORIZED', 401);
     codes.set('TOO_MANY_REQUESTS', 429);
   }
+  // A read kept for the private key tells a public key so (src/auth/authenticate.ts).
+  if (doc.access === 'private-key' && doc.method === 'GET') codes.set('PRIVATE_KEY_REQUIRED', 403);
   if (BODY_METHODS.has(doc.method)) {
     codes.set('UNSUPPORTED_MEDIA_TYPE', 415);
     codes.set('BODY_TOO_LARGE', 413);
@@ -67,7 +70,11 @@ function hasKeys(schema: Joi.ObjectSchema): boolean {
  */
 export function documentRoute(doc: RouteDoc): RouteShorthandOptions {
   const errors = errorsByStatus(doc);
-  const description = [doc.description, doc.rawBody ? `The body is the file's raw bytes, sent as ${doc.rawBody.join(' or ')}.` : undefined]
+  const description = [
+    doc.description,
+    doc.rawBody ? `The body is the file's raw bytes, sent as ${doc.rawBody.join(' or ')}.` : undefined,
+    doc.publicKey === undefined ? undefined : `With the public key: ${doc.publicKey}`,
+  ]
     .filter((text) => text !== undefined)
     .join('\n\n');
   return {
@@ -76,7 +83,7 @@ export function documentRoute(doc: RouteDoc): RouteShorthandOptions {
       summary: doc.summary,
       ...(description ? { description } : {}),
       ...(KEY_ACCESS.has(doc.access) ? { security: [{ apiKey: [] }] } : {}),
-      ...(doc.access === 'any-key' ? { 'x-access': 'private or public key' } : {}),
+      ...(doc.access === 'any-key' ? { 'x-access': 'private or public key', 'x-public-key': doc.publicKey } : {}),
       ...(BODY_METHODS.has(doc.method) && !doc.rawBody && hasKeys(doc.body) ? { body: parse(doc.body, 'open-api-3.1') } : {}),
       ...(hasKeys(doc.query) ? { querystring: parse(doc.query, 'open-api-3.1') } : {}),
       response: {

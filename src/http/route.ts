@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import Joi from 'joi';
+import type { ApiKeyKind } from '../db/schema.js';
 import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.js';
 import { badRequest, notFound } from './errors.js';
 import { checkInput } from './json-body.js';
@@ -9,7 +10,9 @@ import { validate } from './validate.js';
 /**
  * Who may call a route:
  * - `private-key`: the organization's private key (prk_) only, for every route that changes data;
- * - `any-key`: the private or the public key (puk_), for reads;
+ * - `any-key`: the private or the public key (puk_), for reads of one item; the public key sits in
+ *   integrators' web pages, so the handler answers it only what the holder of the item's code may
+ *   see (`publicKey` says what), and refuses it the rest with `PRIVATE_KEY_REQUIRED`;
  * - `signed-url`: no key; the URL carries the service's own signature and expiry (files);
  * - `link-token`: no key; the secret token of a person's link (a signer's or a face validation's)
  *   in the `X-Link-Token` header, so that it stays out of URLs, logs and Referer headers;
@@ -33,6 +36,8 @@ export interface RouteInput<B, Q> {
   query: Q;
   /** The organization of the key; empty on routes that take no key. */
   organizationId: string;
+  /** Which key called: `private` or `public` on key routes, `none` on the others. */
+  keyKind: ApiKeyKind | 'none';
   /** The link's token on `link-token` routes (checked for its form only); empty elsewhere. */
   linkToken: string;
   request: FastifyRequest;
@@ -44,6 +49,8 @@ export interface RouteDefinition<B, Q> {
   /** The full path, prefix included. */
   url: string;
   access: Access;
+  /** On `any-key` routes (required there): what the public key gets, for the OpenAPI description. */
+  publicKey?: string;
   tag: string;
   summary: string;
   description?: string;
@@ -102,6 +109,9 @@ function errorStatuses(errors: readonly RouteError[]): Map<ErrorCode, number> {
  * here; the route security suite reads the same declaration.
  */
 export function defineRoute<B, Q>(definition: RouteDefinition<B, Q>): ApiRoute {
+  if ((definition.access === 'any-key') !== (definition.publicKey !== undefined)) {
+    throw new Error(`${definition.method} ${definition.url}: say what the public key gets on an any-key route, and only there`);
+  }
   const errors = errorStatuses(definition.errors);
   // Joi lets an absent object through; a route whose body has fields must be sent one.
   const takesBody = definition.rawBody === undefined && Object.keys(definition.body.describe().keys ?? {}).length > 0;
@@ -128,7 +138,7 @@ export function defineRoute<B, Q>(definition: RouteDefinition<B, Q>): ApiRoute {
       const query = validate(definition.query, request.query);
       const body = validate(definition.body, definition.rawBody ? undefined : request.body);
       const linkToken = definition.access === 'link-token' ? linkTokenOf(request) : '';
-      return definition.handler({ body, query, organizationId: request.organizationId, linkToken, request, reply });
+      return definition.handler({ body, query, organizationId: request.organizationId, keyKind: request.keyKind, linkToken, request, reply });
     },
   };
 }

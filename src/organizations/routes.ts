@@ -13,7 +13,8 @@ export function organizationRoutes(ctx: ServiceContext): ApiRoute[] {
     defineRoute({
       method: 'GET',
       url,
-      access: 'any-key',
+      // The integrator's own settings: nothing a page embedding the SDK needs.
+      access: 'private-key',
       tag,
       summary: "The organization's settings: SDK origins and whether embedding needs a token, language, time zone, photo retention",
       body: noInput,

@@ -31,7 +31,8 @@ export function referenceRoutes(ctx: ServiceContext): ApiRoute[] {
     defineRoute({
       method: 'GET',
       url,
-      access: 'any-key',
+      // A listing, and each link opens the template's form to anyone holding it.
+      access: 'private-key',
       tag,
       summary: "List a template's reference links",
       body: noInput,

@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { requirePrivateKey } from '../auth/key-kind.js';
 import type { ServiceContext } from '../context.js';
 import { API_PREFIX } from '../http/prefix.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
@@ -38,17 +39,19 @@ export function templateRoutes(ctx: ServiceContext): ApiRoute[] {
       method: 'GET',
       url,
       access: 'any-key',
+      publicKey: "with id only: the same answer (a form's questions, which the SDK's fill flow reads); the listing (no id) is 403 PRIVATE_KEY_REQUIRED.",
       tag,
       summary: 'List templates newest first, page by page; with ?id= read one',
       description: 'Without id: {data, next}. With id: the whole template and download URLs of its HTML files.',
       body: noInput,
       query: listTemplatesQuery,
       response: Joi.alternatives().try(templateListResponse, templateDetailResponse),
-      errors: [['TEMPLATE_NOT_FOUND', 404]],
-      handler: async ({ query, organizationId, reply }) => {
+      errors: [['TEMPLATE_NOT_FOUND', 404], 'PRIVATE_KEY_REQUIRED'],
+      handler: async ({ query, organizationId, keyKind, reply }) => {
         if (query.id !== undefined) {
           return reply.type('application/json; charset=utf-8').send(await getTemplateJson(ctx, { organizationId, id: query.id }));
         }
+        requirePrivateKey(keyKind, "listing the organization's templates");
         return listTemplates(ctx, { organizationId, limit: query.limit, cursor: query.cursor });
       },
     }),

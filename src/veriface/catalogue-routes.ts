@@ -55,6 +55,7 @@ export function catalogueRoutes(): ApiRoute[] {
       method: 'GET',
       url: `${API_PREFIX}/veriface/documents`,
       access: 'any-key',
+      publicKey: "the same answer: the catalogue holds nobody's data.",
       tag: 'face validation',
       summary: 'The countries and document types accepted for identity validation',
       description: 'National documents per country; PASSPORT is accepted with any ISO 3166-1 alpha-2 country code.',

@@ -35,6 +35,24 @@ export interface VerifaceView {
   updatedAt: string;
 }
 
+/**
+ * What the public key reads of a face validation: its state and result, the person's name, and when
+ * each stage happened. No ID number, phone, e-mail, photo, `custom` or stage details (a reviewer's
+ * e-mail and reason): the public key sits in integrators' web pages.
+ */
+export interface PublicVerifaceView {
+  code: string;
+  platform: VerifaceRow['platform'];
+  status: string;
+  name: string;
+  expiredDate?: string;
+  similarity?: number;
+  reason?: string;
+  stages: { stage: string; at: string }[];
+  createdAt: string;
+  updatedAt: string;
+}
+
 function photoUrls(ctx: ServiceContext, row: VerifaceRow): VerifaceView['photos'] {
   const url = (key: string) => ctx.photos.url(key);
   return {
@@ -44,11 +62,15 @@ function photoUrls(ctx: ServiceContext, row: VerifaceRow): VerifaceView['photos'
   };
 }
 
-/** The process as the real service's GET /veriface names its fields, with every stage and its time. */
-export async function readVeriface(ctx: ServiceContext, options: { organizationId: string; code: string }): Promise<VerifaceView> {
+async function loadVeriface(ctx: ServiceContext, options: { organizationId: string; code: string }) {
   const row = await findVerifaceByCode(ctx.db, options.organizationId, options.code);
   if (!row) throw badRequest('VERIFACE_NOT_FOUND');
-  const stages = await listStages(ctx.db, row.id);
+  return { row, stages: await listStages(ctx.db, row.id) };
+}
+
+/** The process as the real service's GET /veriface names its fields, with every stage and its time. */
+export async function readVeriface(ctx: ServiceContext, options: { organizationId: string; code: string }): Promise<VerifaceView> {
+  const { row, stages } = await loadVeriface(ctx, options);
   const custom = parseJson<Record<string, unknown>>(row.custom);
   const targetWebhooks = parseJson<string[]>(row.target_webhooks);
   const tags = parseJson<string[]>(row.tags);
@@ -77,6 +99,23 @@ export async function readVeriface(ctx: ServiceContext, options: { organizationI
       const detail = parseJson<Record<string, unknown>>(s.detail);
       return { stage: s.stage, at: s.at, ...(detail === undefined ? {} : { detail }) };
     }),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** A face validation as the public key reads it (`PublicVerifaceView`): each field named here. */
+export async function readPublicVeriface(ctx: ServiceContext, options: { organizationId: string; code: string }): Promise<PublicVerifaceView> {
+  const { row, stages } = await loadVeriface(ctx, options);
+  return {
+    code: row.code,
+    platform: row.platform,
+    status: row.status,
+    name: row.name,
+    ...(row.expires_at === null ? {} : { expiredDate: row.expires_at }),
+    ...(row.similarity === null ? {} : { similarity: row.similarity }),
+    ...(row.result_reason === null ? {} : { reason: row.result_reason }),
+    stages: stages.map((s) => ({ stage: s.stage, at: s.at })),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

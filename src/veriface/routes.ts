@@ -6,7 +6,7 @@ import { createVeriface } from './create-veriface.js';
 import type { TextReader } from './document/text-reader.js';
 import type { FaceMatcher } from './face-matcher.js';
 import { IMAGE_MAX_BYTES } from './images.js';
-import { readVeriface } from './read-veriface.js';
+import { readPublicVeriface, readVeriface } from './read-veriface.js';
 import { reviewVeriface } from './review-veriface.js';
 import { checkDocumentSchema, createVerifaceSchema, reviewVerifaceSchema, validateFacesSchema, verifaceCodeQuery } from './schemas.js';
 import { validateFaces } from './validate-faces.js';
@@ -33,12 +33,15 @@ export function verifaceRoutes(ctx: ServiceContext & { faceMatcher: FaceMatcher;
       method: 'GET',
       url,
       access: 'any-key',
+      publicKey:
+        'code, platform, status, name, expiredDate, similarity, reason, stages [{stage, at}], createdAt, updatedAt. No identification number or type, phone, e-mails, photos, `custom` or stage details.',
       tag,
       summary: 'Read a face-validation process with its stages',
       body: noInput,
       query: verifaceCodeQuery,
       errors: ['VERIFACE_NOT_FOUND'],
-      handler: ({ query, organizationId }) => readVeriface(ctx, { organizationId, code: query.code }),
+      handler: ({ query, organizationId, keyKind }) =>
+        keyKind === 'private' ? readVeriface(ctx, { organizationId, code: query.code }) : readPublicVeriface(ctx, { organizationId, code: query.code }),
     }),
     defineRoute({
       method: 'POST',

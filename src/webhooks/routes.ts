@@ -6,9 +6,9 @@ import { createWebhook, deleteWebhook, listWebhooks, rotateWebhookSecret, update
 
 type WebhookRoute<B, Q> = Omit<RouteDefinition<B, Q>, 'url' | 'tag' | 'access' | 'method'>;
 
-/** Every webhook route is the organization's own and writes take the private key. */
+/** Every webhook route is the organization's own and takes the private key: reads too, since they list endpoints and delivery logs. */
 function webhookRoute<B, Q>(method: Method, path: string, definition: WebhookRoute<B, Q>): ApiRoute {
-  return defineRoute({ ...definition, method, url: `${API_PREFIX}${path}`, tag: 'webhooks', access: method === 'GET' ? 'any-key' : 'private-key' });
+  return defineRoute({ ...definition, method, url: `${API_PREFIX}${path}`, tag: 'webhooks', access: 'private-key' });
 }
 
 export function webhookRoutes(store: WebhookStore & DeliveryStore): ApiRoute[] {

@@ -29,9 +29,17 @@ export interface PhotographedVeriface {
   images: { documentFront: Buffer; face: Buffer };
 }
 
-/** A face validation of `org` whose person sent the document front and the face; left in progress unless `finish`. */
-export async function photographedVeriface(svc: TestService, org: TestOrganization, options: { finish?: boolean } = {}): Promise<PhotographedVeriface> {
-  const created = await call(svc.app, 'POST', '/veriface', { key: org.privateKey, body: verifaceBody(org.email, { platform: 'web' }) });
+/**
+ * A face validation of `org` whose person sent the document front and the face; left in progress
+ * unless `finish`. `body` adds to or replaces fields of the creation request.
+ */
+export async function photographedVeriface(
+  svc: TestService,
+  org: TestOrganization,
+  options: { finish?: boolean; body?: Record<string, unknown> } = {},
+): Promise<PhotographedVeriface> {
+  const body = verifaceBody(org.email, { platform: 'web', ...options.body });
+  const created = await call(svc.app, 'POST', '/veriface', { key: org.privateKey, body });
   expect(created.statusCode, created.body).toBe(200);
   const { code } = created.json();
   const row = await svc.deps.db.selectFrom('veriface_processes').select('link_token').where('code', '=', code).executeTakeFirstOrThrow();
@@ -53,12 +61,13 @@ export interface PhotographedProcess {
 /**
  * A signing process of `org` whose one signer has the camera validation 'identification': a first
  * face the comparison refuses (deleted when the retake replaces it), the document front, then a
- * retaken face that passes; ended as asked.
+ * retaken face that passes; ended as asked. `body` and `signer` add to or replace fields of the
+ * creation request and of its signer.
  */
 export async function photographedProcess(
   svc: TestService,
   org: TestOrganization,
-  options: { end?: 'FINISH' | 'CANCELLED' } = {},
+  options: { end?: 'FINISH' | 'CANCELLED'; body?: Record<string, unknown>; signer?: Record<string, unknown> } = {},
 ): Promise<PhotographedProcess> {
   const signer = {
     name: 'Ana Gómez',
@@ -68,8 +77,10 @@ export async function photographedProcess(
     country: 'CO',
     camera: true,
     options: { camera: 'identification' },
+    ...options.signer,
   };
-  const res = await call(svc.app, 'POST', '/document/upload', { key: org.privateKey, body: pdfProcess(org, { signProfile: [signer] }) });
+  const body = pdfProcess(org, { signProfile: [signer], ...options.body });
+  const res = await call(svc.app, 'POST', '/document/upload', { key: org.privateKey, body });
   expect(res.statusCode, res.body).toBe(200);
   const { code } = res.json();
   const { link_token: token } = await svc.deps.db

@@ -81,6 +81,24 @@ export interface ProcessView {
   updatedAt: string;
 }
 
+/**
+ * What the public key reads of a process: what the holder of its code may see. The public key sits
+ * in integrators' web pages, so no contact data, identity data, participant ids (with the code they
+ * open a participant's flow in the SDK), free text, link or download URL.
+ */
+export interface PublicProcessView {
+  code: string;
+  kind: ProcessRow['kind'];
+  name: string;
+  status: ProcessStatus;
+  signFinish: boolean;
+  expiredDate?: string;
+  documents: { name: string; ready: boolean }[];
+  signProfile: { name: string; role: ParticipantRow['role']; order: number; status: ParticipantRow['status']; signedAt?: string; rejectedAt?: string }[];
+  createdAt: string;
+  updatedAt: string;
+}
+
 function participantView(p: ParticipantRow): ParticipantView {
   const optional = (key: string, value: string | number | null) => (value === null ? {} : { [key]: value });
   return {
@@ -111,18 +129,20 @@ function photoEntries(ctx: ServiceContext, p: ParticipantRow): Pick<ParticipantV
   return { ...(identificationCard && { identificationCard }), ...(identificationCardBack && { identificationCardBack }), ...(photo && { photo }) };
 }
 
+async function loadProcess(ctx: ServiceContext, options: { organizationId: string; code: string }) {
+  const process = await q.findProcessByCode(ctx.db, options.organizationId, options.code);
+  if (!process) throw badRequest('DOCUMENT_NOT_FOUND');
+  const [documents, participants] = await Promise.all([q.listDocuments(ctx.db, process.id), q.listParticipants(ctx.db, process.id)]);
+  return { process, documents, participants };
+}
+
 /**
  * A process as an integrator follows it: status, documents with short-lived download URLs (and the
  * signed files once finished), and each participant with their status and effective validations.
  */
 export async function readProcess(ctx: ServiceContext, options: { organizationId: string; code: string; image?: boolean }): Promise<ProcessView> {
-  const process = await q.findProcessByCode(ctx.db, options.organizationId, options.code);
-  if (!process) throw badRequest('DOCUMENT_NOT_FOUND');
-  const [documents, participants, sealed] = await Promise.all([
-    q.listDocuments(ctx.db, process.id),
-    q.listParticipants(ctx.db, process.id),
-    process.sealed_at !== null ? finalFileKeys(ctx.db, process.id) : undefined,
-  ]);
+  const { process, documents, participants } = await loadProcess(ctx, options);
+  const sealed = process.sealed_at !== null ? await finalFileKeys(ctx.db, process.id) : undefined;
   const download = (key: string) => ctx.blobs.presign(key, { method: 'GET', expiresInSeconds: DOCUMENT_URL_LIFETIME_SECONDS });
   const custom = parseJson<Record<string, unknown>>(process.custom);
   const targetWebhooks = parseJson<string[]>(process.target_webhooks);
@@ -160,6 +180,30 @@ export async function readProcess(ctx: ServiceContext, options: { organizationId
       }),
     ),
     signProfile: participants.map((p) => ({ ...participantView(p), ...(options.image ? photoEntries(ctx, p) : {}) })),
+    createdAt: process.created_at,
+    updatedAt: process.updated_at,
+  };
+}
+
+/** A process as the public key reads it (`PublicProcessView`): each field named here, nothing copied wholesale. */
+export async function readPublicProcess(ctx: ServiceContext, options: { organizationId: string; code: string }): Promise<PublicProcessView> {
+  const { process, documents, participants } = await loadProcess(ctx, options);
+  return {
+    code: process.code,
+    kind: process.kind,
+    name: process.name,
+    status: process.status,
+    signFinish: process.status === 'FINISH',
+    ...(process.expires_at === null ? {} : { expiredDate: process.expires_at }),
+    documents: documents.map((d) => ({ name: d.name, ready: d.file_ready === 1 })),
+    signProfile: participants.map((p) => ({
+      name: p.name,
+      role: p.role,
+      order: p.sign_order,
+      status: p.status,
+      ...(p.signed_at === null ? {} : { signedAt: p.signed_at }),
+      ...(p.rejected_at === null ? {} : { rejectedAt: p.rejected_at }),
+    })),
     createdAt: process.created_at,
     updatedAt: process.updated_at,
   };
