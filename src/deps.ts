@@ -11,7 +11,7 @@ import { type Db, openDatabase } from './db/database.js';
 import { collectUploadedPdfs } from './documents/creating/pdf-uploads.js';
 import { expireDueProcesses, remindDueParticipants } from './documents/lifecycle/process-sweeps.js';
 import { SEAL_PROCESS_JOB } from './documents/participant/signer-flow.js';
-import { sealProcess } from './documents/sealing/seal-process.js';
+import { runSealJob } from './documents/sealing/seal-failure.js';
 import type { BlobStore } from './files/blob-store.js';
 import { LocalBlobStore } from './files/local-blob-store.js';
 import { S3BlobStore } from './files/s3-blob-store.js';
@@ -228,7 +228,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
           'process-reminders': () => remindDueParticipants(deps),
           'document-uploads': () => collectUploadedPdfs(deps),
           'photo-retention': () => purgeDuePhotos(deps),
-          [SEAL_PROCESS_JOB]: (data) => sealProcess(deps, { processId: typeof data?.processId === 'string' ? data.processId : '' }),
+          [SEAL_PROCESS_JOB]: (data) => runSealJob(deps, { processId: typeof data?.processId === 'string' ? data.processId : '', logger }),
         },
         clock,
       ),

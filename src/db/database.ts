@@ -14,6 +14,7 @@ import { organizationSettings } from './migrations/008_organization_settings.js'
 import { sealedPdfs } from './migrations/009_sealed_pdfs.js';
 import { faceFailure } from './migrations/010_face_failure.js';
 import { photoVault } from './migrations/011_photo_vault.js';
+import { sealFailure } from './migrations/013_seal_failure.js';
 import type { Database } from './schema.js';
 import { SchemaScopedPostgresDialect } from './schema-introspector.js';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
@@ -56,6 +57,7 @@ const migrations: MigrationProvider = {
       '009_sealed_pdfs': sealedPdfs,
       '010_face_failure': faceFailure,
       '011_photo_vault': photoVault,
+      '013_seal_failure': sealFailure,
     };
   },
 };

@@ -243,6 +243,8 @@ export async function createSigningProcess(ctx: ServiceContext, options: { organ
     ended_by: null,
     sealed_at: null,
     photos_deleted_at: null,
+    seal_failed_at: null,
+    seal_failure: null,
     created_at: at,
     updated_at: at,
   };
