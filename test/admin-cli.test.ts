@@ -6,10 +6,12 @@ import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
+import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { createDeps, type Deps } from '../src/deps.js';
 import { signDocument } from '../src/documents/participant/signer-flow.js';
 import { findProcessByCode, listParticipants } from '../src/documents/queries.js';
+import { createOrganization } from '../src/organizations/organizations.js';
 import { call } from './support/service.js';
 import { PDF_BASE64 } from './support/signing.js';
 
@@ -152,8 +154,8 @@ describe('the admin command shares the service configuration', () => {
   });
 
   it('process reseal queues the seal job again of a finished process that is not sealed, and only for its own organization', async () => {
-    const owner = (await admin('org', 'create', '--name', 'Reseal', '--email', 'r@r.test')).json as { organization: string; privateKey: string };
-    const other = (await admin('org', 'create', '--name', 'Elsewhere', '--email', 'e@e.test')).json as { organization: string };
+    const owner = await createOrganization(deps.db, systemClock, { name: 'Reseal', email: 'r@r.test' });
+    const other = await createOrganization(deps.db, systemClock, { name: 'Elsewhere', email: 'e@e.test' });
     const created = await call(app, 'POST', '/document/upload', {
       key: owner.privateKey,
       body: { email: 'r@r.test', name: 'Lease', file: PDF_BASE64, signProfile: [{ name: 'Ana', email: 'ana@r.test' }] },
@@ -179,7 +181,7 @@ describe('the admin command shares the service configuration', () => {
     expect(elsewhere.code).toBe(2);
     expect(JSON.parse(elsewhere.stderr.split('\n')[0] ?? '')).toEqual({ message: 'DOCUMENT_NOT_FOUND' });
     expect(await sealJobs()).toHaveLength(2);
-    // Five runs of the command, each a process of its own.
+    // Three runs of the command, each a process of its own.
   }, 120_000);
 
   it('bad usage exits non-zero with a message', async () => {
