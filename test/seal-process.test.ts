@@ -572,16 +572,25 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     expect(signatures[1]).toContain('Total document signed');
   });
 
-  it.runIf(pdfToolsInstalled)('a PDF that cannot be opened (encrypted) is kept as it was, and the certificate says so', async () => {
+  it('a PDF that cannot be opened (encrypted, accepted before intake refused such files) is never kept unsigned: the seal fails and writes nothing', async () => {
     const plain = Buffer.from(await (await PDFDocument.load(await makePdf(1))).save({ useObjectStreams: false })).toString('latin1');
     const encrypted = Buffer.from(plain.replace('trailer\n<<', 'trailer\n<<\n/Encrypt 1 0 R'), 'latin1');
-    const code = await createPdfProcess([{ name: 'Locked Signer', email: 'locked@people.test' }], encrypted);
-    const processId = await finish(code);
-    expect(await sealProcess(svc.deps, { processId })).toBe(true);
+    const code = await createPdfProcess([{ name: 'Locked Signer', email: 'locked@people.test' }], await makePdf(1));
     const { documents } = await stored(code);
+    const [document] = documents;
+    if (!document?.file_key) throw new Error('no document');
+    await writeBlobBytes(svc.deps.blobs, document.file_key, encrypted, 'application/pdf');
+    await svc.deps.db
+      .updateTable('process_documents')
+      .set({ sha256: sha256(encrypted) })
+      .where('id', '=', document.id)
+      .execute();
+    const processId = await finish(code);
+    await expect(sealProcess(svc.deps, { processId })).rejects.toThrow('document 0 ("Lease contract") is a PDF the seal cannot open');
     const keys = finalFileKeys(processId, documents);
-    expect((await blob(keys.documents[0] ?? '')).equals(encrypted)).toBe(true);
-    expect(text(await blob(keys.certificate))).toContain('PDF original sin cambios');
+    expect(await readBlobBytes(svc.deps.blobs, keys.documents[0] ?? '')).toBeUndefined();
+    expect(await readBlobBytes(svc.deps.blobs, keys.certificate)).toBeUndefined();
+    expect((await stored(code)).process.sealed_at).toBeNull();
   });
 
   it.runIf(pdfToolsInstalled)(
