@@ -776,7 +776,7 @@ describe.each(dialects)('a process whose document cannot be sealed gets no final
       const marked = await findProcessByCode(svc.deps.db, svc.orgA.id, process.code);
       expect(marked?.sealed_at).toBeNull();
       expect(marked?.seal_failed_at).not.toBeNull();
-      expect(marked?.seal_failure).toBe(`document 0: file ${fileKey} changed after the process was created`);
+      expect(marked?.seal_failure).toBe('document 0 ("Blank form"): its file changed after the process was created');
       const failures = receivers.a.received.filter((hook) => hook.body.type === 'document.seal_failed');
       expect(failures).toHaveLength(1);
       expect(failures[0]?.verified).toBe(true);

@@ -42,11 +42,12 @@ export class UnusableDocumentFile extends Error {}
  * the hash recorded when the process was created (or the file is not there).
  */
 export async function signedBytes(ctx: ServiceContext, document: ProcessDocumentRow): Promise<{ bytes: Buffer; sha256: string }> {
-  if (document.file_key === null || document.file_ready !== 1) throw new UnusableDocumentFile(`document ${document.position} has no file`);
+  // Said to the integrator (document.seal_failed): the document's place and name, never its storage key.
+  const named = `document ${document.position} ("${document.name}")`;
+  if (document.file_key === null || document.file_ready !== 1) throw new UnusableDocumentFile(`${named} has no file`);
   const bytes = await readBlobBytes(ctx.blobs, document.file_key);
-  if (!bytes) throw new UnusableDocumentFile(`document ${document.position}: file ${document.file_key} is missing`);
+  if (!bytes) throw new UnusableDocumentFile(`${named}: its file is missing`);
   const hash = sha256(bytes);
-  if (document.sha256 !== null && document.sha256 !== hash)
-    throw new UnusableDocumentFile(`document ${document.position}: file ${document.file_key} changed after the process was created`);
+  if (document.sha256 !== null && document.sha256 !== hash) throw new UnusableDocumentFile(`${named}: its file changed after the process was created`);
   return { bytes, sha256: hash };
 }
