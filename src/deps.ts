@@ -11,7 +11,7 @@ import { type Db, openDatabase } from './db/database.js';
 import { collectUploadedPdfs } from './documents/creating/pdf-uploads.js';
 import { expireDueProcesses, remindDueParticipants } from './documents/lifecycle/process-sweeps.js';
 import { SEAL_PROCESS_JOB } from './documents/participant/signer-flow.js';
-import { sealProcess } from './documents/sealing/seal-process.js';
+import { runSealJob } from './documents/sealing/seal-failure.js';
 import type { BlobStore } from './files/blob-store.js';
 import { LocalBlobStore } from './files/local-blob-store.js';
 import { S3BlobStore } from './files/s3-blob-store.js';
@@ -238,7 +238,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
           'document-uploads': () => collectUploadedPdfs(deps),
           'photo-retention': () => purgeDuePhotos(deps),
           'rate-limit-windows': async () => rateLimitHits?.deleteEndedWindows(),
-          [SEAL_PROCESS_JOB]: (data, claim) => sealProcess(deps, { processId: typeof data?.processId === 'string' ? data.processId : '', claim }),
+          [SEAL_PROCESS_JOB]: (data, claim) => runSealJob(deps, { processId: typeof data?.processId === 'string' ? data.processId : '', claim, logger }),
         },
         clock,
       ),

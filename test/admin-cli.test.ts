@@ -6,9 +6,14 @@ import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
+import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { createDeps, type Deps } from '../src/deps.js';
+import { signDocument } from '../src/documents/participant/signer-flow.js';
+import { findProcessByCode, listParticipants } from '../src/documents/queries.js';
+import { createOrganization } from '../src/organizations/organizations.js';
 import { call } from './support/service.js';
+import { PDF_BASE64 } from './support/signing.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '..');
@@ -157,6 +162,37 @@ describe('the admin command shares the service configuration', () => {
     expect((await admin('org', 'update', '--org', organization, '--sdk-require-token', 'yes')).stderr).toContain('--sdk-require-token must be on or off');
     expect((await admin('org', 'update', '--org', organization)).stderr).toContain('at least one setting');
   });
+
+  it('process reseal queues the seal job again of a finished process that is not sealed, and only for its own organization', async () => {
+    const owner = await createOrganization(deps.db, systemClock, { name: 'Reseal', email: 'r@r.test' });
+    const other = await createOrganization(deps.db, systemClock, { name: 'Elsewhere', email: 'e@e.test' });
+    const created = await call(app, 'POST', '/document/upload', {
+      key: owner.privateKey,
+      body: { email: 'r@r.test', name: 'Lease', file: PDF_BASE64, signProfile: [{ name: 'Ana', email: 'ana@r.test' }] },
+    });
+    const { code } = created.json() as { code: string };
+    const waiting = await admin('process', 'reseal', '--org', owner.organization, '--code', code);
+    expect(waiting.json).toEqual({ code, queued: false });
+
+    const process = await findProcessByCode(deps.db, owner.organization, code);
+    const [participant] = process ? await listParticipants(deps.db, process.id) : [];
+    await signDocument(deps, { token: participant?.link_token ?? '' });
+    const sealJobs = async () =>
+      (await deps.db.selectFrom('outbox').select(['payload', 'status']).where('kind', '=', 'job').execute()).filter(
+        (row) => JSON.parse(row.payload).data?.processId === process?.id,
+      );
+    // Its retries ran out while the file was wrong.
+    await deps.db.updateTable('outbox').set({ status: 'failed' }).where('kind', '=', 'job').where('status', '=', 'pending').execute();
+    const requeued = await admin('process', 'reseal', '--org', owner.organization, '--code', code.toLowerCase());
+    expect(requeued.json).toEqual({ code, queued: true });
+    expect((await sealJobs()).map((job) => job.status).sort()).toEqual(['failed', 'pending']);
+
+    const elsewhere = await admin('process', 'reseal', '--org', other.organization, '--code', code);
+    expect(elsewhere.code).toBe(2);
+    expect(JSON.parse(elsewhere.stderr.split('\n')[0] ?? '')).toEqual({ message: 'DOCUMENT_NOT_FOUND' });
+    expect(await sealJobs()).toHaveLength(2);
+    // Three runs of the command, each a process of its own.
+  }, 120_000);
 
   it('bad usage exits non-zero with a message', async () => {
     const missing = await admin('org', 'create', '--name', 'NoEmail');

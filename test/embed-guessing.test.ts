@@ -237,7 +237,7 @@ describe.each(dialects)('an organization can require the token (%s)', (dialect) 
     const document = people[0]?.document ?? '';
     const set = await call(svc.app, 'PUT', '/organization', { key: svc.orgA.privateKey, body: { sdkRequireToken: true } });
     expect(set.json()).toMatchObject({ sdkRequireToken: true, sdkOrigins: [ORIGIN_A, OTHER_ORIGIN_A] });
-    expect((await call(svc.app, 'GET', '/organization', { key: svc.orgA.publicKey })).json()).toMatchObject({ sdkRequireToken: true });
+    expect((await call(svc.app, 'GET', '/organization', { key: svc.orgA.privateKey })).json()).toMatchObject({ sdkRequireToken: true });
     const without = await embed(svc, { keyPublic: svc.orgA.publicKey, document, parentOrigin: ORIGIN_A });
     expect(without.statusCode).toBe(404);
     expect(without.json()).toEqual(REFUSED);
@@ -247,7 +247,7 @@ describe.each(dialects)('an organization can require the token (%s)', (dialect) 
       token: people[0]?.token,
     });
     // The other organization's setting is its own.
-    expect((await call(svc.app, 'GET', '/organization', { key: svc.orgB.publicKey })).json()).toMatchObject({ sdkRequireToken: false });
+    expect((await call(svc.app, 'GET', '/organization', { key: svc.orgB.privateKey })).json()).toMatchObject({ sdkRequireToken: false });
     const other = await twoSigners(svc, svc.orgB);
     expect((await embed(svc, { keyPublic: svc.orgB.publicKey, document: other.people[0]?.document ?? '', parentOrigin: ORIGIN_B })).statusCode).toBe(200);
   });

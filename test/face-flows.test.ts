@@ -5,13 +5,13 @@ import { finishVeriface, submitDocumentPhoto, submitFacePhoto } from '../src/ver
 import { identityCard, imagesWithoutFaces, notAnImage, selfie } from './support/face-photos.js';
 import { verifaceBody } from './support/fixtures.js';
 import { call, dialects, startTestService, type TestOrganization, type TestService } from './support/service.js';
+import { PDF_BASE64 } from './support/signing.js';
 
 /**
  * The two flows with the real matcher (FACE_MATCHER=local, one worker thread) and real
  * photographs: the document is an ID card made from one photo of a person, the matching face
  * another photo of that person, the others different people.
  */
-const PDF = Buffer.from('%PDF-1.4\n%test\n');
 const photos: { card: Buffer; samePerson: Buffer; others: Buffer[]; noFace: Buffer } = {
   card: Buffer.alloc(0),
   samePerson: Buffer.alloc(0),
@@ -49,7 +49,7 @@ describe.each(dialects)('faces compared on the machine decide both flows (%s)', 
       body: {
         email: org.email,
         name: 'Lease agreement',
-        file: PDF.toString('base64'),
+        file: PDF_BASE64,
         signProfile: [
           {
             name: 'Juan Pérez',

@@ -11,11 +11,12 @@ import { LocalBlobStore } from '../src/files/local-blob-store.js';
 import { UrlSigner } from '../src/files/url-signer.js';
 import { embeddedIpv4, isPrivateAddress } from '../src/webhooks/url-guard.js';
 import { sampleTemplate } from './support/fixtures.js';
+import { onePagePdf } from './support/pdf-files.js';
 import { call, dialects, listenOnLoopback, localPath, startTestService, type TestService } from './support/service.js';
-import { PDF_BYTES, pdfProcess, stored } from './support/signing.js';
+import { pdfProcess, stored } from './support/signing.js';
 
 /** A PDF of its own content, so two uploads can be told apart by their hash. */
-const pdf = (label: string) => Buffer.concat([PDF_BYTES, Buffer.from(`%${label}${'x'.repeat(64 * 1024)}\n`)]);
+const pdf = (label: string) => onePagePdf(label, { comment: 'x'.repeat(64 * 1024) });
 const sha256 = (bytes: Buffer) => crypto.createHash('sha256').update(bytes).digest('hex');
 
 interface Upload {

@@ -22,10 +22,12 @@ import { asn1js, OID, parseDer, pkijs, sha256Of } from '../src/pdf-signing/pki.j
 import { fillSignature } from '../src/pdf-signing/seal-signature.js';
 import { certificatePem, identityFromStored, makeSelfSignedIdentity } from '../src/pdf-signing/signing-identity.js';
 import { ANSWERS, sampleTemplate } from './support/fixtures.js';
+import { pdfWithoutXref } from './support/pdf-files.js';
 import { lastSignature, opensslVerify, pageImage, pdfImages, pdfsig, pdfToolsInstalled, pdftotext, qpdfCheck, trustStore } from './support/pdf-tools.js';
 import { readQr } from './support/qr-reader.js';
 import { call, dialects, localPath, PUBLIC_URL, startTestService, type TestOrganization, type TestService } from './support/service.js';
 import { startTimestampAuthority, type TimestampAuthority } from './support/timestamp-authority.js';
+import { WebhookReceiver } from './support/webhook-receiver.js';
 
 type ParentNode = DefaultTreeAdapterTypes.ParentNode;
 
@@ -584,15 +586,23 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     expect(signatures[1]).toContain('Total document signed');
   });
 
-  it.runIf(pdfToolsInstalled)('a PDF that cannot be opened (encrypted) is kept as it was, and the certificate says so', async () => {
+  it('a PDF that cannot be opened (encrypted, accepted before intake refused such files) is never kept unsigned: the seal fails and writes nothing', async () => {
     const plain = Buffer.from(await (await PDFDocument.load(await makePdf(1))).save({ useObjectStreams: false })).toString('latin1');
     const encrypted = Buffer.from(plain.replace('trailer\n<<', 'trailer\n<<\n/Encrypt 1 0 R'), 'latin1');
-    const code = await createPdfProcess([{ name: 'Locked Signer', email: 'locked@people.test' }], encrypted);
+    const code = await createPdfProcess([{ name: 'Locked Signer', email: 'locked@people.test' }], await makePdf(1));
+    const { documents } = await stored(code);
+    const [document] = documents;
+    if (!document?.file_key) throw new Error('no document');
+    await writeBlobBytes(svc.deps.blobs, document.file_key, encrypted, 'application/pdf');
+    await svc.deps.db
+      .updateTable('process_documents')
+      .set({ sha256: sha256(encrypted) })
+      .where('id', '=', document.id)
+      .execute();
     const processId = await finish(code);
-    expect(await sealProcess(svc.deps, { processId })).toBe(true);
-    const keys = await recorded(processId);
-    expect((await blob(keys.documents[0] ?? '')).equals(encrypted)).toBe(true);
-    expect(text(await blob(keys.certificate))).toContain('PDF original sin cambios');
+    await expect(sealProcess(svc.deps, { processId })).rejects.toThrow('document 0 ("Lease contract") is a PDF the seal cannot open');
+    expect(await finalFileKeys(svc.deps.db, processId)).toBeUndefined();
+    expect((await stored(code)).process.sealed_at).toBeNull();
   });
 
   it.runIf(pdfToolsInstalled)(
@@ -713,5 +723,114 @@ describe.each(dialects)('PAdES B-T with a timestamp authority (%s)', (dialect) =
     expect(verified).toBe(true);
     const report = pdfsig(sealed ?? Buffer.alloc(0), trustStore(certificatePem(svc.deps.documentSigner.identity.certificate)));
     expect(report, report).toContain('Signature is Valid.');
+  });
+});
+
+describe.each(dialects)('a process whose document cannot be sealed gets no final file: it is marked, announced and retried (%s)', (dialect) => {
+  let svc: TestService;
+  const receivers = { a: new WebhookReceiver(), b: new WebhookReceiver() };
+  beforeAll(async () => {
+    svc = await startTestService(dialect, { WEBHOOK_ALLOW_PRIVATE: 'true' });
+    for (const [receiver, org] of [
+      [receivers.a, svc.orgA],
+      [receivers.b, svc.orgB],
+    ] as const) {
+      receiver.now = () => svc.clock.now();
+      const url = await receiver.start();
+      receiver.secret = (await call(svc.app, 'POST', '/webhooks', { key: org.privateKey, body: { name: 'default', url } })).json().secret;
+    }
+  });
+  afterAll(async () => {
+    await svc.close();
+    await receivers.a.close();
+    await receivers.b.close();
+  });
+
+  /** A one-signer PDF process of `org`, its stored document, and the signer's link token. */
+  async function pdfProcessOf(org: TestOrganization, pdf: Buffer) {
+    const res = await call(svc.app, 'POST', '/document/upload', {
+      key: org.privateKey,
+      body: { email: org.email, name: 'Blank form', file: pdf.toString('base64'), signProfile: [{ name: 'Ana Gómez', email: 'ana@people.test' }] },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const process = await findProcessByCode(svc.deps.db, org.id, res.json().code);
+    const [document] = process ? await listDocuments(svc.deps.db, process.id) : [];
+    const [participant] = process ? await listParticipants(svc.deps.db, process.id) : [];
+    if (!process || !document?.file_key || !participant) throw new Error('not stored');
+    return { process, document, fileKey: document.file_key, token: participant.link_token };
+  }
+
+  /** Runs the jobs and deliveries due now, then again once their retries are due `ms` later. */
+  async function runOutbox(ms = 0): Promise<void> {
+    svc.clock.advance(ms);
+    await svc.deps.worker.deliverDue();
+    await svc.deps.worker.deliverDue();
+  }
+
+  const finalFiles = async (processId: string) => {
+    // Only what a seal recorded is a final file: a run that failed recorded nothing.
+    const keys = await finalFileKeys(svc.deps.db, processId);
+    return {
+      document: keys && (await readBlobBytes(svc.deps.blobs, keys.documents[0] ?? '')),
+      certificate: keys && (await readBlobBytes(svc.deps.blobs, keys.certificate)),
+    };
+  };
+
+  it.runIf(pdfToolsInstalled)(
+    'stored bytes replaced with garbage: no final file, SEAL_FAILED in the trail, document.seal_failed delivered once to its organization only; once the bytes are put back, the retry seals it',
+    async () => {
+      const original = await makePdf(1);
+      const { process, fileKey, token } = await pdfProcessOf(svc.orgA, original);
+      await writeBlobBytes(svc.deps.blobs, fileKey, Buffer.from('%PDF-1.4 garbage'), 'application/pdf');
+      await signDocument(svc.deps, { token, ip: '192.0.2.1' });
+      await runOutbox();
+      await runOutbox(10_000);
+
+      expect(await finalFiles(process.id)).toEqual({ document: undefined, certificate: undefined });
+      const marked = await findProcessByCode(svc.deps.db, svc.orgA.id, process.code);
+      expect(marked?.sealed_at).toBeNull();
+      expect(marked?.seal_failed_at).not.toBeNull();
+      expect(marked?.seal_failure).toBe('document 0 ("Blank form"): its file changed after the process was created');
+      const failures = receivers.a.received.filter((hook) => hook.body.type === 'document.seal_failed');
+      expect(failures).toHaveLength(1);
+      expect(failures[0]?.verified).toBe(true);
+      expect(failures[0]?.body.data).toMatchObject({ code: process.code, status: 'SEAL_FAILED', message: marked?.seal_failure });
+      expect(receivers.b.received.map((hook) => hook.body.data.code)).not.toContain(process.code);
+      const roadmap = (await call(svc.app, 'GET', '/document/roadmap', { key: svc.orgA.publicKey, query: { code: process.code } })).json();
+      expect(roadmap.activityLog.map((line: { action: string }) => line.action)).toContain('SEAL_FAILED');
+
+      await writeBlobBytes(svc.deps.blobs, fileKey, original, 'application/pdf');
+      await runOutbox(6 * 60_000);
+      const sealed = await finalFiles(process.id);
+      if (!sealed.document) throw new Error('not sealed after the fix');
+      expect(sealed.document.subarray(0, original.length).equals(original)).toBe(true);
+      expect(pdfsig(sealed.document, trustStore(certificatePem(svc.deps.documentSigner.identity.certificate)))).toContain('Signature is Valid.');
+      expect((await findProcessByCode(svc.deps.db, svc.orgA.id, process.code))?.sealed_at).not.toBeNull();
+      expect(receivers.a.received.filter((hook) => hook.body.type === 'document.seal_failed')).toHaveLength(1);
+    },
+  );
+
+  it('a PDF the seal cannot open, accepted before intake opened PDFs as the seal does, is never kept unsigned as a final file', async () => {
+    const { process, document, fileKey, token } = await pdfProcessOf(svc.orgB, await makePdf(1));
+    // What an earlier version accepted: a PDF without a cross-reference table, stored as uploaded.
+    const legacy = pdfWithoutXref('A blank form');
+    await writeBlobBytes(svc.deps.blobs, fileKey, legacy, 'application/pdf');
+    await svc.deps.db
+      .updateTable('process_documents')
+      .set({ sha256: sha256(legacy) })
+      .where('id', '=', document.id)
+      .execute();
+    await signDocument(svc.deps, { token, ip: '192.0.2.1' });
+    await runOutbox();
+
+    expect(await finalFiles(process.id)).toEqual({ document: undefined, certificate: undefined });
+    expect(await listFinalFiles(svc.deps.db, process.id)).toEqual([]);
+    const marked = await findProcessByCode(svc.deps.db, svc.orgB.id, process.code);
+    expect(marked?.sealed_at).toBeNull();
+    expect(marked?.seal_failure).toBe('document 0 ("Blank form") is a PDF the seal cannot open');
+    expect(receivers.b.received.filter((hook) => hook.body.type === 'document.seal_failed').map((hook) => hook.body.data.code)).toEqual([process.code]);
+    expect(receivers.a.received.map((hook) => hook.body.data.code)).not.toContain(process.code);
+    const verified = await svc.app.inject({ method: 'POST', url: '/verify', headers: { 'content-type': 'application/pdf' }, payload: legacy });
+    expect(verified.json()).toEqual({ result: 'unknown', sha256: sha256(legacy) });
   });
 });

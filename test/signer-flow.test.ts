@@ -17,9 +17,9 @@ import type { FaceMatcher } from '../src/veriface/face-matcher.js';
 import { IMAGE_MAX_BYTES } from '../src/veriface/images.js';
 import { jpeg, matcher, png } from './support/images.js';
 import { call, dialects, localPath, startTestService, type TestOrganization, type TestService } from './support/service.js';
+import { PDF_BASE64, PDF_BYTES } from './support/signing.js';
 
 const DAY = 24 * 60 * 60 * 1000;
-const PDF = Buffer.from('%PDF-1.4\n%test\n');
 const PHONE = '+573001234567';
 
 let unique = 0;
@@ -59,7 +59,7 @@ function harness(svc: () => TestService) {
       body: {
         email: org.email,
         name: 'Lease agreement',
-        file: PDF.toString('base64'),
+        file: PDF_BASE64,
         signProfile: options.signers.map((signer, i) => ({ name: `Signer ${i}`, email: email(`signer${i}`), ...signer })),
         ...options.root,
       },
@@ -266,7 +266,7 @@ describe.each(dialects)('openSigning: the view of the page, and PARTICIPANT_READ
     });
     const download = await svc().app.inject({ method: 'GET', url: localPath(view.documents[0]!.url) });
     expect(download.statusCode).toBe(200);
-    expect(download.rawPayload.equals(PDF)).toBe(true);
+    expect(download.rawPayload.equals(PDF_BYTES)).toBe(true);
     svc().clock.advance(5 * 60 * 1000 + 1);
     expect((await svc().app.inject({ method: 'GET', url: localPath(view.documents[0]!.url) })).statusCode).toBe(403);
   });

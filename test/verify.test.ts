@@ -2,9 +2,10 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256 } from '../src/documents/document-files.js';
 import { signDocument } from '../src/documents/participant/signer-flow.js';
-import { findProcessByCode, listParticipants } from '../src/documents/queries.js';
-import { finalFileKeys } from '../src/documents/sealing/final-file-queries.js';
+import { findProcessByCode, listDocuments, listParticipants, markSealed } from '../src/documents/queries.js';
+import { finalFileKeys, recordFinalFiles } from '../src/documents/sealing/final-file-queries.js';
 import { sealProcess } from '../src/documents/sealing/seal-process.js';
 import { readBlobBytes } from '../src/files/blob-bytes.js';
 import { bundledChromium } from '../src/rendering/bundled-chromium.js';
@@ -120,6 +121,39 @@ describe.each(dialects)('/verify: anyone checks a final document (%s)', (dialect
       const res = await postPdf(svc, Buffer.alloc(svc.config.uploadMaxBytes + 1, 0x20));
       expect(res.statusCode).toBe(413);
       expect(res.json().message).toMatch(/^VERIFY_FILE_TOO_LARGE/);
+    });
+  });
+
+  describe('an original upload certifies nothing: only signed final files are authentic, and no organization is shown for bytes another also uploaded', () => {
+    it('the bytes A uploaded for a process now sealed are unknown', async () => {
+      const original = await makePdf(`For ${ANA.name}`);
+      expect((await postPdf(svc, original)).json()).toEqual({ result: 'unknown', sha256: expect.any(String) });
+    });
+
+    it('a blank form an earlier version recorded unsigned as the "final" file of processes in A and in B is unknown, naming neither', async () => {
+      const form = await makePdf('Blank form');
+      for (const [org, signer] of [
+        [svc.orgA, ANA],
+        [svc.orgB, BORIS],
+      ] as const) {
+        const res = await call(svc.app, 'POST', '/document/upload', {
+          key: org.privateKey,
+          body: { email: org.email, name: `Form of ${signer.name}`, file: form.toString('base64'), signProfile: [signer] },
+        });
+        const process = await findProcessByCode(svc.deps.db, org.id, res.json().code);
+        if (!process) throw new Error('not stored');
+        // What a seal that could not open the upload left before: the upload itself recorded as the final file.
+        const at = svc.clock.now().toISOString();
+        await markSealed(svc.deps.db, process.id, at);
+        await recordFinalFiles(svc.deps.db, [
+          { process_id: process.id, file_key: `processes/${process.id}/final/0.pdf`, sha256: sha256(form), created_at: at, document_position: 0 },
+        ]);
+      }
+      const answer = await postPdf(svc, form);
+      expect(answer.json()).toEqual({ result: 'unknown', sha256: sha256(form) });
+      for (const name of [ANA.name, BORIS.name, 'Blank form']) expect(answer.body).not.toContain(name);
+      const page = await postForm(svc, form, { accept: 'text/html' });
+      for (const name of [ANA.name, BORIS.name]) expect(page.body).not.toContain(name);
     });
   });
 

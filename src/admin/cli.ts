@@ -5,6 +5,7 @@ import { systemClock } from '../clock.js';
 import { type Config, ConfigError, loadConfig } from '../config.js';
 import { type Db, openDatabase, sqliteFileOf } from '../db/database.js';
 import type { ApiKeyKind } from '../db/schema.js';
+import { queueSeal } from '../documents/sealing/queue-seal.js';
 import { ApiError } from '../http/errors.js';
 // The API's own validation, so the command accepts exactly what the API accepts.
 import { validate } from '../http/validate.js';
@@ -32,6 +33,7 @@ const USAGE = `Usage: npm run --silent admin -- <command>
   webhook rotate --org ORG_ID --name NAME
   webhook delete --org ORG_ID --name NAME
   mailbox list [--channel email|whatsapp|sms] [--limit N]
+  process reseal --org ORG_ID --code CODE
 
 Every command prints one JSON value on stdout. Keys are shown once, when created.`;
 
@@ -186,6 +188,9 @@ async function run(db: Db, config: Config, command: string, flags: Flags): Promi
     case 'mailbox list':
       // What was "sent" while no provider was configured: read it here instead of an inbox or a phone.
       return listMailbox(mailboxDir(config.dataDir), { channel: mailboxChannel(flags), limit: limitFlag(flags) });
+    case 'process reseal':
+      // A running service's outbox worker picks the job up; the command only queues it.
+      return queueSeal(db, systemClock, { organizationId: await organizationOf(db, flags), code: required(flags, 'code').toUpperCase() });
     default:
       throw new UsageError(`Unknown command: ${command || '(none)'}`);
   }
@@ -227,6 +232,7 @@ async function main(argv: string[]): Promise<number> {
       disabled: { type: 'boolean' },
       channel: { type: 'string' },
       limit: { type: 'string' },
+      code: { type: 'string' },
       'sdk-integration': { type: 'string' },
       'sdk-origins': { type: 'string' },
       'sdk-require-token': { type: 'string' },

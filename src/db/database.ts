@@ -15,6 +15,7 @@ import { sealedPdfs } from './migrations/009_sealed_pdfs.js';
 import { faceFailure } from './migrations/010_face_failure.js';
 import { photoVault } from './migrations/011_photo_vault.js';
 import { sdkTokens } from './migrations/012_sdk_tokens.js';
+import { sealFailure } from './migrations/013_seal_failure.js';
 import { photoRetakes } from './migrations/014_photo_retakes.js';
 import { rateLimitHits } from './migrations/015_rate_limit_hits.js';
 import { finalFilePositions } from './migrations/016_final_file_positions.js';
@@ -61,6 +62,7 @@ const migrations: MigrationProvider = {
       '010_face_failure': faceFailure,
       '011_photo_vault': photoVault,
       '012_sdk_tokens': sdkTokens,
+      '013_seal_failure': sealFailure,
       '014_photo_retakes': photoRetakes,
       '015_rate_limit_hits': rateLimitHits,
       '016_final_file_positions': finalFilePositions,

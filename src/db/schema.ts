@@ -96,6 +96,9 @@ export interface ProcessesTable {
   ended_by: string | null;
   /** When the final files (signed documents and evidence certificate) were written. */
   sealed_at: string | null;
+  /** When a seal run first found a document it cannot seal, and why; kept once it is sealed after a fix. */
+  seal_failed_at: string | null;
+  seal_failure: string | null;
   /** When the participants' identity photos were deleted (retention or on request). */
   photos_deleted_at: string | null;
   created_at: string;

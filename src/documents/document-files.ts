@@ -32,15 +32,22 @@ export function sha256(bytes: Buffer): string {
 }
 
 /**
+ * A document whose file cannot be used as it is (missing, changed since creation, or a PDF the
+ * seal cannot open): trying again changes nothing until someone puts the right file back.
+ */
+export class UnusableDocumentFile extends Error {}
+
+/**
  * The bytes of a document as the participants read and sign them, refused if they no longer match
  * the hash recorded when the process was created (or the file is not there).
  */
 export async function signedBytes(ctx: ServiceContext, document: ProcessDocumentRow): Promise<{ bytes: Buffer; sha256: string }> {
-  if (document.file_key === null || document.file_ready !== 1) throw new Error(`document ${document.id} has no file`);
+  // Said to the integrator (document.seal_failed): the document's place and name, never its storage key.
+  const named = `document ${document.position} ("${document.name}")`;
+  if (document.file_key === null || document.file_ready !== 1) throw new UnusableDocumentFile(`${named} has no file`);
   const bytes = await readBlobBytes(ctx.blobs, document.file_key);
-  if (!bytes) throw new Error(`document ${document.id}: file ${document.file_key} is missing`);
+  if (!bytes) throw new UnusableDocumentFile(`${named}: its file is missing`);
   const hash = sha256(bytes);
-  if (document.sha256 !== null && document.sha256 !== hash)
-    throw new Error(`document ${document.id}: file ${document.file_key} changed after the process was created`);
+  if (document.sha256 !== null && document.sha256 !== hash) throw new UnusableDocumentFile(`${named}: its file changed after the process was created`);
   return { bytes, sha256: hash };
 }

@@ -33,6 +33,7 @@ export const PROCESS_ACTIONS = [
   'EXPIRED',
   'CANCEL_SIGN',
   'PHOTOS_DELETED',
+  'SEAL_FAILED',
 ] as const;
 export type ProcessAction = (typeof PROCESS_ACTIONS)[number];
 
@@ -63,6 +64,12 @@ export const PROCESS_WEBHOOKS = {
     event: 'photos_deleted',
     status: 'PHOTOS_DELETED',
     summary: "The participants' identity photos were deleted (message and reason: retention or on request; deleted: how many)",
+  },
+  SEAL_FAILED: {
+    event: 'seal_failed',
+    status: 'SEAL_FAILED',
+    summary:
+      'The final files could not be made: a document is missing, changed or cannot be opened (message: which and why). No final file is written; the seal is retried, and succeeds once the file is put right',
   },
 } as const satisfies Partial<Record<ProcessAction, { event: string; status: string; summary: string }>>;
 

@@ -168,6 +168,18 @@ export async function countProcessesInSignature(db: Db, templateId: string): Pro
   return toCount((await processesInSignature(db, { templateId, status: IN_SIGNATURE }))[0]?.count);
 }
 
+/** Marks a process whose seal found a document it cannot use; answers false when it was marked already (or is sealed). */
+export async function markSealFailed(db: Db, id: string, options: { at: string; reason: string }): Promise<boolean> {
+  const result = await db
+    .updateTable('processes')
+    .set({ seal_failed_at: options.at, seal_failure: options.reason })
+    .where('id', '=', id)
+    .where('sealed_at', 'is', null)
+    .where('seal_failed_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 /** Records that the final files exist; answers false when another run sealed it first. */
 export async function markSealed(db: Db, id: string, at: string): Promise<boolean> {
   const result = await db.updateTable('processes').set({ sealed_at: at }).where('id', '=', id).where('sealed_at', 'is', null).executeTakeFirst();

@@ -45,7 +45,10 @@ export const ERROR_CATALOGUE = {
   FILE_NOT_FOUND: { status: [404], meaning: 'Nothing is stored under this URL yet' },
   FILE_TOO_LARGE: { status: [413], meaning: 'The file is larger than UPLOAD_MAX_BYTES' },
   FILE_EMPTY: { status: [400], meaning: 'The upload had no bytes' },
-  FILE_NOT_VALID: { status: [400], meaning: 'The file is not a PDF' },
+  FILE_NOT_VALID: {
+    status: [400],
+    meaning: 'The file is not a PDF the service can seal (the detail says why: not a PDF, encrypted, no pages, damaged beyond repair)',
+  },
   FILE_WRONG_TYPE: { status: [415], meaning: 'The upload is not of the Content-Type this URL takes' },
   UPLOAD_IN_PROGRESS: { status: [409], meaning: 'Another upload to the same URL is under way; the first one to finish is kept' },
   DOCUMENT_ALREADY_UPLOADED: { status: [409], meaning: 'The PDF of this upload URL has already arrived' },

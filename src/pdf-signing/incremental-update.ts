@@ -53,6 +53,39 @@ function largestObjectNumber(pdf: Buffer): number {
   return largest;
 }
 
+/**
+ * Why a PDF cannot be updated: `encrypted`; `damaged` (pdf-lib cannot read it); `no-pages`;
+ * `no-xref` (readable, but its last `startxref` leads to no cross-reference section, so an update
+ * could not point back at one: readers that rebuild the table open it, the seal cannot).
+ */
+export type PdfProblem = 'encrypted' | 'damaged' | 'no-pages' | 'no-xref';
+export type PdfOpening = { pages: number } | { problem: PdfProblem };
+
+/** Whether `offset` starts a cross-reference table or an object (a cross-reference stream). */
+function startsXrefSection(pdf: Buffer, offset: number): boolean {
+  const head = pdf.subarray(offset, offset + 32).toString('latin1');
+  return /^\s*(?:xref\b|\d+\s+\d+\s+obj\b)/.test(head);
+}
+
+async function load(original: Buffer): Promise<{ document: PDFDocument; previousXref: number } | { problem: PdfProblem }> {
+  let document: PDFDocument;
+  try {
+    // updateMetadata: false keeps pdf-lib from changing the Info dictionary on its own.
+    document = await PDFDocument.load(original, { updateMetadata: false, ignoreEncryption: true });
+  } catch {
+    return { problem: 'damaged' };
+  }
+  if (document.isEncrypted) return { problem: 'encrypted' };
+  try {
+    if (document.getPageCount() === 0) return { problem: 'no-pages' };
+  } catch {
+    return { problem: 'damaged' };
+  }
+  const previousXref = lastStartXref(original);
+  if (previousXref === undefined || !startsXrefSection(original, previousXref)) return { problem: 'no-xref' };
+  return { document, previousXref };
+}
+
 /** What the signature dictionary says besides the signature itself. */
 export interface SignaturePlaceholder {
   page: PDFPage;
@@ -131,18 +164,20 @@ export class IncrementalUpdate {
     private readonly snapshot: Map<string, Buffer>,
   ) {}
 
-  /** Undefined when pdf-lib cannot read the file (encrypted, damaged, or without pages). */
+  /**
+   * Whether the file can be updated, and why not: the one check that both intake and the seal run,
+   * so a PDF accepted is a PDF the seal opens.
+   */
+  static async inspect(original: Buffer): Promise<PdfOpening> {
+    const opened = await load(original);
+    return 'problem' in opened ? opened : { pages: opened.document.getPageCount() };
+  }
+
+  /** Undefined when the file cannot be updated (see `inspect`). */
   static async open(original: Buffer): Promise<IncrementalUpdate | undefined> {
-    const previousXref = lastStartXref(original);
-    if (previousXref === undefined) return undefined;
-    let document: PDFDocument;
-    try {
-      // updateMetadata: false keeps pdf-lib from changing the Info dictionary on its own.
-      document = await PDFDocument.load(original, { updateMetadata: false });
-      if (document.isEncrypted || document.getPageCount() === 0) return undefined;
-    } catch {
-      return undefined;
-    }
+    const opened = await load(original);
+    if ('problem' in opened) return undefined;
+    const { document, previousXref } = opened;
     document.context.largestObjectNumber = Math.max(document.context.largestObjectNumber, largestObjectNumber(original));
     const snapshot = new Map(document.context.enumerateIndirectObjects().map(([ref, object]): [string, Buffer] => [refKey(ref), serialize(object)]));
     return new IncrementalUpdate(document, original, previousXref, snapshot);

@@ -16,7 +16,7 @@ export interface PublicProcess {
 }
 
 /**
- * - `unchanged`: the file is, byte for byte, a final file this instance wrote;
+ * - `unchanged`: the file is, byte for byte, a signed final file this instance wrote;
  * - `changed`: it names a sealed process of this instance, but its bytes are not a final file;
  * - `found`: a code was given and it is a sealed process's;
  * - `unknown`: nothing of this instance.
@@ -52,12 +52,19 @@ export async function verifyCode(ctx: ServiceContext, options: { code: string })
   return process ? { result: 'found', process: await publicProcess(ctx, process) } : { result: 'unknown' };
 }
 
+/** Every final file carries the instance's signature: a file without any signature dictionary is none. */
+function carriesSignature(bytes: Buffer): boolean {
+  return bytes.includes('/ByteRange');
+}
+
 /**
- * A file is checked by its SHA-256 against every final file written; one that matches none is
- * checked for the code its signature names (the last one, as a later change may add its own).
+ * A signed file is checked by its SHA-256 against every final file written; one that matches none
+ * is checked for the code its signature names (the last one, as a later change may add its own).
+ * Unsigned bytes are nothing of the service, whatever their hash: an upload certifies nothing.
  */
 export async function verifyFile(ctx: ServiceContext, options: { bytes: Buffer }): Promise<Verification> {
   const hash = sha256(options.bytes);
+  if (!carriesSignature(options.bytes)) return { result: 'unknown', sha256: hash };
   const sealed = await findSealedByFileHash(ctx.db, hash);
   if (sealed) {
     return {

@@ -4,13 +4,14 @@ import { expireDueProcesses } from '../../src/documents/lifecycle/process-sweeps
 import { approveDocument, rejectDocument, signDocument } from '../../src/documents/participant/signer-flow.js';
 import { findProcessByCode, listParticipants } from '../../src/documents/queries.js';
 import { ANSWERS, COMPLETE_HTML, sampleTemplate } from './fixtures.js';
+import { onePagePdf } from './pdf-files.js';
 
 export { ANSWERS, COMPLETE_HTML };
 
 import { call, localPath, type TestOrganization, type TestService } from './service.js';
 
-/** The smallest file the service accepts as a PDF: it checks the header, not the whole syntax. */
-export const PDF_BYTES = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+/** A small PDF the service accepts as it is: one page, with its cross-reference table. */
+export const PDF_BYTES = onePagePdf('Lease');
 export const PDF_BASE64 = PDF_BYTES.toString('base64');
 
 export function signers(count = 2): Record<string, unknown>[] {

@@ -9,7 +9,7 @@ import { normalizeEmail } from '../../organizations/organizations.js';
 import { lockTemplateExists } from '../../templates/queries.js';
 import { findTemplate } from '../../templates/read-templates.js';
 import type { TemplateBody } from '../../templates/schemas.js';
-import { DOCUMENT_URL_LIFETIME_SECONDS, documentFileKey, looksLikePdf, sha256 } from '../document-files.js';
+import { DOCUMENT_URL_LIFETIME_SECONDS, documentFileKey, sha256 } from '../document-files.js';
 import { type EffectiveValidations, resolveValidations } from '../identity-validations.js';
 import { nextReminderAt } from '../lifecycle/process-sweeps.js';
 import { notifyParticipants, participantLink } from '../notify-participants.js';
@@ -17,6 +17,7 @@ import { recordProcessEvent } from '../process-events.js';
 import { insertDocuments, insertParticipants, insertProcess } from '../queries.js';
 import { type Answer, PARTICIPANT_ID_LENGTH, PROCESS_CODE_LENGTH, type ProcessFieldsInput, type SignerInput } from '../schemas.js';
 import { fillTemplateHtml } from './fill-template-html.js';
+import { admitPdf } from './pdf-intake.js';
 import { resolveAnswers } from './template-answers.js';
 import { parsedTemplateBody } from './template-body.js';
 import { parsedTemplateHtml } from './template-html.js';
@@ -93,8 +94,9 @@ async function prepareDocument(
     if (draft.file === undefined) return { row };
     const bytes = Buffer.from(draft.file, 'base64');
     if (bytes.length > ctx.uploadMaxBytes) throw new ApiError(413, `FILE_TOO_LARGE: at most ${ctx.uploadMaxBytes} bytes`);
-    if (!looksLikePdf(bytes)) throw badRequest('FILE_NOT_VALID');
-    return { row: { ...row, file_ready: 1, sha256: sha256(bytes) }, bytes };
+    const intake = await admitPdf(bytes);
+    if (!intake.accepted) throw badRequest(`FILE_NOT_VALID: ${intake.reason}`);
+    return { row: { ...row, file_ready: 1, sha256: sha256(intake.bytes) }, bytes: intake.bytes };
   }
   const template = await findTemplate(ctx, options.organizationId, draft.templateId);
   if (!template) throw badRequest('TEMPLATE_NOT_FOUND');
@@ -244,6 +246,8 @@ export async function createSigningProcess(ctx: ServiceContext, options: { organ
     ended_by: null,
     sealed_at: null,
     photos_deleted_at: null,
+    seal_failed_at: null,
+    seal_failure: null,
     created_at: at,
     updated_at: at,
   };

@@ -1,28 +1,34 @@
 import type { ServiceContext } from '../../context.js';
-import { readBlobBytes } from '../../files/blob-bytes.js';
+import { readBlobBytes, writeBlobBytes } from '../../files/blob-bytes.js';
 import type { UploadPolicy } from '../../files/routes.js';
 import { ApiError, notFound } from '../../http/errors.js';
-import { isDocumentPdfKey, looksLikePdf, sha256 } from '../document-files.js';
+import { isDocumentPdfKey, sha256 } from '../document-files.js';
 import { startNextTurn } from '../participant/turns.js';
 import { recordProcessEvent } from '../process-events.js';
 import { findAwaitingDocuments, findDocumentByFileKey, findProcessById, listDocuments, markDocumentReady } from '../queries.js';
+import { admitPdf } from './pdf-intake.js';
 
-export type StoredOutcome = 'started' | 'waiting' | 'invalid' | 'ignored';
+export type StoredOutcome = 'started' | 'waiting' | { invalid: string } | 'ignored';
 
 /**
- * A PDF arrived for a document that awaited it: it must be a PDF (otherwise it is erased and the
- * document still awaits one); its hash is kept; once every document of the process is there, the
- * first turn of participants is invited. Safe to call again for the same file.
+ * A PDF arrived for a document that awaited it: it must pass intake (`admitPdf`), otherwise it is
+ * erased and the document still awaits one; a repaired PDF replaces the upload (the document not
+ * being ready, nobody reads it meanwhile, and a second call repairs to the same bytes); its hash
+ * is kept; once every document of the process is there, the first turn of participants is
+ * invited. Safe to call again for the same file.
  */
 export async function documentStored(ctx: ServiceContext, key: string): Promise<StoredOutcome> {
   const document = await findDocumentByFileKey(ctx.db, key);
   if (!document || document.file_ready === 1) return 'ignored';
-  const bytes = await readBlobBytes(ctx.blobs, key);
-  if (!bytes) return 'ignored';
-  if (!looksLikePdf(bytes)) {
+  const uploaded = await readBlobBytes(ctx.blobs, key);
+  if (!uploaded) return 'ignored';
+  const intake = await admitPdf(uploaded);
+  if (!intake.accepted) {
     await ctx.blobs.delete([key]);
-    return 'invalid';
+    return { invalid: intake.reason };
   }
+  const { bytes } = intake;
+  if (intake.repaired) await writeBlobBytes(ctx.blobs, key, bytes, 'application/pdf');
   const outcome = await ctx.db.transaction().execute(async (trx): Promise<StoredOutcome> => {
     const process = await findProcessById(trx, document.process_id);
     if (process?.status !== 'CREATED' || !(await markDocumentReady(trx, document.id, sha256(bytes)))) return 'ignored';
@@ -55,7 +61,8 @@ export function documentPdfUploadPolicy(ctx: ServiceContext): UploadPolicy {
     },
     claim: async (key) => (await awaiting(key)) === 'awaiting',
     async stored(key) {
-      if ((await documentStored(ctx, key)) === 'invalid') throw new ApiError(400, 'FILE_NOT_VALID: not a PDF');
+      const outcome = await documentStored(ctx, key);
+      if (typeof outcome === 'object') throw new ApiError(400, `FILE_NOT_VALID: ${outcome.invalid}`);
     },
   };
 }

@@ -29,10 +29,19 @@ export async function recordFinalFiles(db: Db, rows: FinalFileRow[]): Promise<vo
   if (rows.length > 0) await db.insertInto('final_files').values(rows).execute();
 }
 
-/** The sealed process a final file with this hash belongs to; codes and hashes are global, as /verify is. */
+/**
+ * The sealed process a final file with this hash belongs to; codes and hashes are global, as
+ * /verify is. None when the hash is also a document's as uploaded, or names final files of two
+ * processes: earlier versions kept a PDF they could not open as its own "final" file, unsigned, so
+ * such a hash is only a blank form anyone may hold, never proof of a seal. A signed file is one
+ * process's alone (its signature names the process and the time).
+ */
 export async function findSealedByFileHash(db: Db, sha256: string): Promise<{ process: ProcessRow; fileKey: string } | undefined> {
-  const file = await db.selectFrom('final_files').selectAll().where('sha256', '=', sha256).executeTakeFirst();
-  if (!file) return undefined;
+  const upload = await db.selectFrom('process_documents').select('id').where('sha256', '=', sha256).executeTakeFirst();
+  if (upload) return undefined;
+  const files = await db.selectFrom('final_files').select(['process_id', 'file_key']).where('sha256', '=', sha256).limit(2).execute();
+  const [file] = files;
+  if (!file || files.length > 1) return undefined;
   const process = await db.selectFrom('processes').selectAll().where('id', '=', file.process_id).where('sealed_at', 'is not', null).executeTakeFirst();
   return process ? { process, fileKey: file.file_key } : undefined;
 }

@@ -136,7 +136,7 @@ export async function sealCertificatePdf(document: PDFDocument, options: { mark:
  * added by incremental update: the original bytes stay as they were, so a signature it already
  * carries stays valid. Its own pages get the verification mark only when it carries none (a mark
  * on signed pages would be a change after signing). Undefined when the PDF cannot be opened
- * (encrypted or damaged): the caller keeps it as it is.
+ * (`IncrementalUpdate.inspect` says why; intake refuses or repairs such files): nothing is sealed.
  */
 export async function sealUploadedPdf(original: Buffer, options: { certificate: PDFDocument; mark: PageMark; seal: PdfSeal }): Promise<Buffer | undefined> {
   const update = await IncrementalUpdate.open(original);

@@ -6,7 +6,7 @@ import { templatedEmail } from '../../messages/message-templates.js';
 import { readSettings } from '../../organizations/settings.js';
 import type { Claim } from '../../outbox/claim.js';
 import { enqueue, type NewMessage } from '../../outbox/enqueue.js';
-import { sha256, signedBytes } from '../document-files.js';
+import { sha256, signedBytes, UnusableDocumentFile } from '../document-files.js';
 import { participantLink } from '../notify-participants.js';
 import { deletePreviews } from '../preview/document-preview.js';
 import { findProcessById, listDocuments, listParticipants, listProcessEvents, markSealed } from '../queries.js';
@@ -50,9 +50,10 @@ async function sealDocument(job: SealJob, document: ProcessDocumentRow, original
   const { locale } = evidence;
   if (document.source === 'pdf') {
     const sealed = await sealUploadedPdf(original, { certificate: await documentCertificate(job), mark: job.mark, seal: job.seal });
-    // A PDF that cannot be opened stays as it was, rather than leave the process unsealed for
-    // ever; the stand-alone certificate says so and carries its hash.
-    return sealed ? { bytes: sealed, evidenceAppended: true } : { bytes: original, evidenceAppended: false };
+    // Never an unsigned final file: a copy of the upload would be certified as sealed. Only PDFs
+    // accepted before intake opened them as the seal does can get here.
+    if (!sealed) throw new UnusableDocumentFile(`document ${document.position} ("${document.name}") is a PDF the seal cannot open`);
+    return { bytes: sealed, evidenceAppended: true };
   }
   const html = sealTemplateHtml({
     html: original.toString('utf8'),
