@@ -7,7 +7,7 @@ import { FailedAttempts } from './auth/failed-attempts.js';
 import type { Config } from './config.js';
 import type { Deps } from './deps.js';
 import { answerClientError, answerFrameworkError } from './http/client-errors.js';
-import { ApiError } from './http/errors.js';
+import { ApiError, tooManyRequests } from './http/errors.js';
 import { parseJsonBody } from './http/json-body.js';
 import { webhookDocs } from './http/openapi-webhooks.js';
 import { counterStore } from './http/rate-limit-store.js';
@@ -88,10 +88,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
     // Counted where deps.ts says (shared by every instance on PostgreSQL), else in this process's memory.
     ...(deps.rateLimitHits ? { store: counterStore(deps.rateLimitHits) } : {}),
     // Routes that declare a rate limit (src/http/route.ts) answer in the catalogue's words.
-    errorResponseBuilder: (_request, context) => {
-      const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
-      return new ApiError(429, `TOO_MANY_REQUESTS: try again in ${seconds} s`, { 'retry-after': String(seconds) });
-    },
+    errorResponseBuilder: (_request, context) => tooManyRequests(context.ttl),
   });
   authenticate(app, deps.keys, FailedAttempts.create(app, config.authFailures));
 
@@ -103,7 +100,13 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
       webhooks: webhookDocs(),
       components: {
         securitySchemes: {
-          apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The bare private key (prk_...); the public key (puk_...) for reads.' },
+          apiKey: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Authorization',
+            description:
+              'The bare private key (prk_...). The public key (puk_...), which sits in web pages, reads only what each operation says it may (x-public-key): never photos, personal data, logs or listings.',
+          },
         },
       },
     },

@@ -274,26 +274,32 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
       },
     );
 
-    it.runIf(pdfToolsInstalled)('the certificate PDF holds every participant, how each was identified, the audit trail and the final file hashes', async () => {
-      const { documents, participants } = await stored(code);
-      const content = text(certificate);
-      expect(content).toContain(code);
-      expect(content).toContain(svc.orgA.email);
-      expect(content).toContain(documents[0]?.sha256);
-      expect(compact(certificate)).toContain(sha256(sealed));
-      // Participants by their number, never by their id (with the process code it opens their flow in the SDK).
-      for (const p of participants) {
-        expect(content).toContain(`${p.position + 1}. ${p.name}`);
-        expect(content).not.toContain(p.participant_id);
-      }
-      expect(content).toContain('CC 12345678');
-      expect(content).toContain('Similitud facial 93%');
-      expect(content).toContain('código de un solo uso por correo electrónico');
-      expect(content).toContain('Dirección IP 203.0.113.7');
-      expect(content).toContain('Navegador Mozilla/5.0 <test>');
-      expect(content).toContain('America/Bogota');
-      expect(content).toMatch(/GMT-5/);
-    });
+    it.runIf(pdfToolsInstalled)(
+      'the certificate PDF holds every participant, how each was identified (no similarity figure, identity numbers by their last four characters), the audit trail and the final file hashes',
+      async () => {
+        const { documents, participants } = await stored(code);
+        const content = text(certificate);
+        expect(content).toContain(code);
+        expect(content).toContain(svc.orgA.email);
+        expect(content).toContain(documents[0]?.sha256);
+        expect(compact(certificate)).toContain(sha256(sealed));
+        // Participants by their number, never by their id (with the process code it opens their flow in the SDK).
+        for (const p of participants) {
+          expect(content).toContain(`${p.position + 1}. ${p.name}`);
+          expect(content).not.toContain(p.participant_id);
+        }
+        // Every participant receives this certificate: another's identity number shows only its last
+        // four characters, and no face similarity figure is shown to anyone.
+        expect(content).toContain('CC ••••5678');
+        expect(content).not.toContain('12345678');
+        expect(content).not.toMatch(/Similitud|93 ?%/);
+        expect(content).toContain('código de un solo uso por correo electrónico');
+        expect(content).toContain('Dirección IP 203.0.113.7');
+        expect(content).toContain('Navegador Mozilla/5.0 <test>');
+        expect(content).toContain('America/Bogota');
+        expect(content).toMatch(/GMT-5/);
+      },
+    );
 
     it('GET /document shows the certificate and the signed document URLs, which download the final files', async () => {
       const view = (await call(svc.app, 'GET', '/document', { key: svc.orgA.privateKey, query: { code } })).json();
@@ -796,7 +802,7 @@ describe.each(dialects)('a process whose document cannot be sealed gets no final
       expect(failures[0]?.verified).toBe(true);
       expect(failures[0]?.body.data).toMatchObject({ code: process.code, status: 'SEAL_FAILED', message: marked?.seal_failure });
       expect(receivers.b.received.map((hook) => hook.body.data.code)).not.toContain(process.code);
-      const roadmap = (await call(svc.app, 'GET', '/document/roadmap', { key: svc.orgA.publicKey, query: { code: process.code } })).json();
+      const roadmap = (await call(svc.app, 'GET', '/document/roadmap', { key: svc.orgA.privateKey, query: { code: process.code } })).json();
       expect(roadmap.activityLog.map((line: { action: string }) => line.action)).toContain('SEAL_FAILED');
 
       await writeBlobBytes(svc.deps.blobs, fileKey, original, 'application/pdf');

@@ -1,6 +1,6 @@
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError } from '../http/errors.js';
+import { type ApiError, tooManyRequests } from '../http/errors.js';
 import { ExpiringKeys } from '../http/expiring-keys.js';
 
 export interface FailedAttemptsLimit {
@@ -44,7 +44,7 @@ export class FailedAttempts {
   knownRefusal(request: FastifyRequest): ApiError | undefined {
     if (this.locked.size === 0) return undefined;
     const left = this.locked.left(addressOf(request));
-    return left > 0 ? tooMany(left) : undefined;
+    return left > 0 ? tooManyRequests(left) : undefined;
   }
 
   /** Resolves with a 429 to answer when the request's address has used up its attempts, else undefined. */
@@ -54,7 +54,7 @@ export class FailedAttempts {
     const seen = await this.counter(request, { increment: false });
     if (seen.isAllowed || seen.remaining > 0) return undefined;
     this.locked.keep(addressOf(request), seen.ttl);
-    return tooMany(seen.ttl);
+    return tooManyRequests(seen.ttl);
   }
 
   /** Counts one failure. */
@@ -67,9 +67,4 @@ export class FailedAttempts {
 /** The address as @fastify/rate-limit counts it (an IPv6 client by its /64). */
 function addressOf(request: FastifyRequest): string {
   return normalizeIP(request.ip);
-}
-
-function tooMany(ms: number): ApiError {
-  const seconds = Math.max(1, Math.ceil(ms / 1000));
-  return new ApiError(429, `TOO_MANY_REQUESTS: try again in ${seconds} s`, { 'retry-after': String(seconds) });
 }

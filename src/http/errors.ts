@@ -20,3 +20,9 @@ export const badRequest = (message: CodeMessage | FieldMessage) => new ApiError(
 export const unauthorized = () => new ApiError(401, 'UNAUTHORIZED');
 export const forbidden = (message: CodeMessage) => new ApiError(403, message);
 export const notFound = (message: CodeMessage) => new ApiError(404, message);
+
+/** A limit's refusal: 429 with the whole seconds left in its window, in the answer and in Retry-After. */
+export function tooManyRequests(msLeft: number): ApiError {
+  const seconds = Math.max(1, Math.ceil(msLeft / 1000));
+  return new ApiError(429, `TOO_MANY_REQUESTS: try again in ${seconds} s`, { 'retry-after': String(seconds) });
+}

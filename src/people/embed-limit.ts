@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError } from '../http/errors.js';
+import { tooManyRequests } from '../http/errors.js';
 import type { EmbedFailures } from './embed.js';
 
 type Counter = ReturnType<FastifyInstance['createRateLimit']>;
@@ -32,7 +32,7 @@ export class OrganizationEmbedFailures {
     return {
       refusal: async (organizationId) => {
         const seen = await count(organizationId, false);
-        return seen.isAllowed || seen.remaining > 0 ? undefined : tooMany(seen.ttl);
+        return seen.isAllowed || seen.remaining > 0 ? undefined : tooManyRequests(seen.ttl);
       },
       fail: async (organizationId) => {
         await count(organizationId, true);
@@ -51,9 +51,4 @@ export class OrganizationEmbedFailures {
     this.counters.set(app, counter);
     return counter;
   }
-}
-
-function tooMany(ms: number): ApiError {
-  const seconds = Math.max(1, Math.ceil(ms / 1000));
-  return new ApiError(429, `TOO_MANY_REQUESTS: try again in ${seconds} s`, { 'retry-after': String(seconds) });
 }

@@ -46,6 +46,16 @@ const SIGNING_STEP_ERRORS = [
   'SIGNING_CONFLICT',
 ] as const;
 
+/** What any photo a person sends can be refused for (src/veriface/images.ts, the daily bound). */
+const PHOTO_INTAKE_ERRORS = [
+  'IMAGE_EMPTY',
+  'IMAGE_TOO_LARGE',
+  'IMAGE_NOT_JPEG_OR_PNG',
+  'IMAGE_UNREADABLE',
+  'IMAGE_TOO_SMALL',
+  'PHOTO_ATTEMPTS_EXCEEDED',
+] as const;
+
 const VALIDATION_STEP_ERRORS = ['VERIFACE_NOT_FOUND', 'VERIFACE_EXPIRED', 'VERIFACE_CLOSED'] as const;
 
 function imageOf(base64: string): Buffer {
@@ -113,12 +123,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
         'CAMERA_NOT_REQUIRED',
         'DOCUMENT_PHOTO_NOT_REQUIRED',
         'IDENTITY_ALREADY_VERIFIED',
-        'IMAGE_EMPTY',
-        'IMAGE_TOO_LARGE',
-        'IMAGE_NOT_JPEG_OR_PNG',
-        'IMAGE_UNREADABLE',
-        'IMAGE_TOO_SMALL',
-        'PHOTO_ATTEMPTS_EXCEEDED',
+        ...PHOTO_INTAKE_ERRORS,
         'PHOTO_MISSING',
       ],
       rateLimit: PAGE_LIMIT,
@@ -231,16 +236,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       body: photoSchema,
       query: noInput,
       bodyLimit: PHOTO_BODY_LIMIT,
-      errors: [
-        ...VALIDATION_STEP_ERRORS,
-        'LINK_NOT_FOUND',
-        'IMAGE_EMPTY',
-        'IMAGE_TOO_LARGE',
-        'IMAGE_NOT_JPEG_OR_PNG',
-        'IMAGE_UNREADABLE',
-        'IMAGE_TOO_SMALL',
-        'PHOTO_ATTEMPTS_EXCEEDED',
-      ],
+      errors: [...VALIDATION_STEP_ERRORS, 'LINK_NOT_FOUND', ...PHOTO_INTAKE_ERRORS],
       rateLimit: PAGE_LIMIT,
       handler: ({ linkToken, body }) =>
         body.kind === 'face'

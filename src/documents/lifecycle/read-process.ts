@@ -136,6 +136,11 @@ async function loadProcess(ctx: ServiceContext, options: { organizationId: strin
   return { process, documents, participants };
 }
 
+/** What either key reads first of a process: what it is and where it stands. */
+function processHead(process: ProcessRow) {
+  return { code: process.code, kind: process.kind, name: process.name, status: process.status, signFinish: process.status === 'FINISH' };
+}
+
 /**
  * A process as an integrator follows it: status, documents with short-lived download URLs (and the
  * signed files once finished), and each participant with their status and effective validations.
@@ -148,11 +153,7 @@ export async function readProcess(ctx: ServiceContext, options: { organizationId
   const targetWebhooks = parseJson<string[]>(process.target_webhooks);
   const tags = parseJson<string[]>(process.tags);
   return {
-    code: process.code,
-    kind: process.kind,
-    name: process.name,
-    status: process.status,
-    signFinish: process.status === 'FINISH',
+    ...processHead(process),
     email: process.creator_email,
     subject: process.subject,
     message: process.message,
@@ -189,11 +190,7 @@ export async function readProcess(ctx: ServiceContext, options: { organizationId
 export async function readPublicProcess(ctx: ServiceContext, options: { organizationId: string; code: string }): Promise<PublicProcessView> {
   const { process, documents, participants } = await loadProcess(ctx, options);
   return {
-    code: process.code,
-    kind: process.kind,
-    name: process.name,
-    status: process.status,
-    signFinish: process.status === 'FINISH',
+    ...processHead(process),
     ...(process.expires_at === null ? {} : { expiredDate: process.expires_at }),
     documents: documents.map((d) => ({ name: d.name, ready: d.file_ready === 1 })),
     signProfile: participants.map((p) => ({

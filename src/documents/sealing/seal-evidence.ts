@@ -90,10 +90,9 @@ export function verificationSummary(participant: ParticipantRow, locale: SealLoc
       : validations.otpCode
         ? labels.notVerified
         : labels.notRequested;
-  const similarity = participant.similarity === null ? '' : `, ${labels.faceSimilarity.toLowerCase()} ${participant.similarity}%`;
   const identity =
     participant.camera_verified_at !== null
-      ? `${labels.verified(locale.dateTime(participant.camera_verified_at))}${similarity}`
+      ? labels.verified(locale.dateTime(participant.camera_verified_at))
       : validations.camera
         ? labels.notVerified
         : labels.notRequested;
@@ -125,6 +124,15 @@ export function signedFrom(participant: ParticipantRow, events: ProcessEventRow[
   };
 }
 
+/**
+ * A phone or an identity number as the final files show it: its last four characters. Every
+ * participant receives these files, and each other's numbers are not theirs to read; the last
+ * digits still tell which number was used, and the organization's API keeps the whole of it.
+ */
+export function lastFour(value: string): string {
+  return value.length <= 4 ? value : `••••${value.slice(-4)}`;
+}
+
 function participantFields(participant: ParticipantRow, evidence: SealEvidence): [string, string][] {
   const { locale } = evidence;
   const { labels } = locale;
@@ -134,11 +142,13 @@ function participantFields(participant: ParticipantRow, evidence: SealEvidence):
     [labels.name, participant.name],
     [labels.email, participant.email],
   ];
-  if (participant.phone !== null) fields.push([labels.phone, participant.phone]);
+  if (participant.phone !== null) fields.push([labels.phone, lastFour(participant.phone)]);
   fields.push([labels.role, participant.role === 'APPROVER' ? labels.approver : labels.signer]);
   if (participant.signer_type !== null) fields.push([labels.signerType, participant.signer_type]);
   if (participant.identification !== null || participant.identification_type !== null) {
-    const number = [participant.identification_type, participant.identification].filter((part) => part !== null).join(' ');
+    const number = [participant.identification_type, participant.identification === null ? null : lastFour(participant.identification)]
+      .filter((part) => part !== null)
+      .join(' ');
     fields.push([labels.identification, number]);
   }
   if (participant.country !== null) fields.push([labels.country, participant.country]);
@@ -152,7 +162,6 @@ function participantFields(participant: ParticipantRow, evidence: SealEvidence):
     labels.identityVerification,
     participant.camera_verified_at !== null ? locale.dateTimeWithUtc(participant.camera_verified_at) : summary.identity,
   ]);
-  if (participant.similarity !== null) fields.push([labels.faceSimilarity, `${participant.similarity}%`]);
   const acted = participant.role === 'APPROVER' ? labels.approved : labels.signed;
   fields.push([acted, participant.signed_at !== null ? locale.dateTimeWithUtc(participant.signed_at) : labels.notDone]);
   const from = signedFrom(participant, evidence.events);

@@ -37,7 +37,6 @@ export const en: SealLabels = {
   opened: 'Opened the document',
   codeVerification: 'Code verification',
   identityVerification: 'Identity verification',
-  faceSimilarity: 'Face similarity',
   signed: 'Signed',
   approved: 'Approved',
   notDone: 'no',

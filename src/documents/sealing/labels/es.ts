@@ -37,7 +37,6 @@ export const es: SealLabels = {
   opened: 'Abrió el documento',
   codeVerification: 'Verificación del código',
   identityVerification: 'Verificación de identidad',
-  faceSimilarity: 'Similitud facial',
   signed: 'Firmó',
   approved: 'Aprobó',
   notDone: 'no',

@@ -37,7 +37,6 @@ export const fr: SealLabels = {
   opened: 'A ouvert le document',
   codeVerification: 'Vérification du code',
   identityVerification: 'Vérification d’identité',
-  faceSimilarity: 'Similarité faciale',
   signed: 'A signé',
   approved: 'A approuvé',
   notDone: 'non',

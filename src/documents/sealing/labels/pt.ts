@@ -37,7 +37,6 @@ export const pt: SealLabels = {
   opened: 'Abriu o documento',
   codeVerification: 'Verificação do código',
   identityVerification: 'Verificação de identidade',
-  faceSimilarity: 'Semelhança facial',
   signed: 'Assinou',
   approved: 'Aprovou',
   notDone: 'não',

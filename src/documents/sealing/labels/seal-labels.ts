@@ -36,7 +36,6 @@ export interface SealLabels {
   opened: string;
   codeVerification: string;
   identityVerification: string;
-  faceSimilarity: string;
   signed: string;
   approved: string;
   notDone: string;
