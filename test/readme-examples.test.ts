@@ -4,7 +4,6 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PDF_BYTES } from './support/signing.js';
 
 /*
  * The README's shell examples, run in order against the real service started on its embedded
@@ -12,8 +11,9 @@ import { PDF_BYTES } from './support/signing.js';
  * (variables carry from block to block), except those right after the comment
  * `<!-- not run by test/readme-examples.test.ts: <reason> -->`. Two things stand in for the reader:
  * `curl` fails on an HTTP error (as `--fail-with-body` does) so a broken example fails the test,
- * and `npm` runs in the repository while the examples' files go to a folder of the test's own,
- * where a small `lease.pdf` waits for the upload example. The service's address replaces
+ * and `npm` runs in the repository while the examples' files (the `lease.pdf` the README writes
+ * before its first upload among them) go to an empty folder of the test's own, so an example that
+ * uses a file before the README makes it fails. The service's address replaces
  * http://localhost:3000.
  */
 
@@ -53,7 +53,6 @@ describe("the README's examples work when pasted, in order", () => {
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-data-'));
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-work-'));
-    fs.writeFileSync(path.join(workDir, 'lease.pdf'), PDF_BYTES);
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     service = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
