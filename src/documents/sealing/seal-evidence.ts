@@ -25,8 +25,6 @@ export interface FinalFile {
   /** The file name under the process's final folder. */
   file: string;
   sha256: string;
-  /** False for a PDF that could not be opened to add the certificate pages: the file is the original. */
-  evidenceAppended: boolean;
 }
 
 /** The certificate as layout-neutral blocks. */
@@ -187,7 +185,7 @@ export function finalFilesSection(locale: SealLocale, finalFiles?: FinalFile[]):
       rows: finalFiles.map((file) => [
         String(file.document.position + 1),
         file.file,
-        file.document.source === 'template' ? labels.finalTemplate : file.evidenceAppended ? labels.finalPdf : labels.finalPdfUnchanged,
+        file.document.source === 'template' ? labels.finalTemplate : labels.finalPdf,
         file.sha256,
       ]),
       breakable: [3],

@@ -45,7 +45,7 @@ async function signaturePngs(ctx: ServiceContext, participants: ParticipantRow[]
 }
 
 /** The sealed copy of one document, carrying the certificate. */
-async function sealDocument(job: SealJob, document: ProcessDocumentRow, original: Buffer): Promise<{ bytes: Buffer; evidenceAppended: boolean }> {
+async function sealDocument(job: SealJob, document: ProcessDocumentRow, original: Buffer): Promise<Buffer> {
   const { ctx, evidence } = job;
   const { locale } = evidence;
   if (document.source === 'pdf') {
@@ -53,7 +53,7 @@ async function sealDocument(job: SealJob, document: ProcessDocumentRow, original
     // Never an unsigned final file: a copy of the upload would be certified as sealed. Only PDFs
     // accepted before intake opened them as the seal does can get here.
     if (!sealed) throw new UnusableDocumentFile(`document ${document.position} ("${document.name}") is a PDF the seal cannot open`);
-    return { bytes: sealed, evidenceAppended: true };
+    return sealed;
   }
   const html = sealTemplateHtml({
     html: original.toString('utf8'),
@@ -67,7 +67,7 @@ async function sealDocument(job: SealJob, document: ProcessDocumentRow, original
     unplaced: (stamps) => signaturesSection(stamps, locale),
   });
   const rendered = await ctx.renderer.render(html);
-  return { bytes: await sealRenderedPdf(rendered, { certificate: await documentCertificate(job), mark: job.mark, seal: job.seal }), evidenceAppended: true };
+  return sealRenderedPdf(rendered, { certificate: await documentCertificate(job), mark: job.mark, seal: job.seal });
 }
 
 function finishedEmails(ctx: ServiceContext, process: ProcessRow, participants: ParticipantRow[]): NewMessage[] {
@@ -144,9 +144,9 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
       if (writer.stopped) break;
       const file = `${document.position}.pdf`;
       const sealed = await sealDocument(job, document, bytes);
-      const hash = sha256(sealed.bytes);
-      writer.write(`${folder}/${file}`, sealed.bytes).catch(() => undefined);
-      made.push({ document, file, sha256: hash, evidenceAppended: sealed.evidenceAppended });
+      const hash = sha256(sealed);
+      writer.write(`${folder}/${file}`, sealed).catch(() => undefined);
+      made.push({ document, file, sha256: hash });
       files.push({ process_id: process.id, file_key: `${folder}/${file}`, sha256: hash, document_position: document.position });
     }
     const certificateBytes = await finishCertificate(job, await certificate, made);

@@ -53,7 +53,6 @@ export const en: SealLabels = {
   finalFileColumns: ['#', 'File', 'Contents', 'SHA-256 of the final file'],
   finalTemplate: 'Signed document with signatures and this certificate, digitally sealed',
   finalPdf: 'Original PDF pages followed by this certificate, digitally sealed',
-  finalPdfUnchanged: 'Original PDF unchanged: it could not be opened to add this certificate',
   certificateFile: 'This certificate',
   signedElectronically: 'Signed electronically',
   approvedElectronically: 'Approved electronically',

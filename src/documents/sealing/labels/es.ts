@@ -53,7 +53,6 @@ export const es: SealLabels = {
   finalFileColumns: ['#', 'Archivo', 'Contenido', 'SHA-256 del archivo final'],
   finalTemplate: 'Documento firmado con las firmas y este certificado, sellado digitalmente',
   finalPdf: 'Páginas del PDF original seguidas de este certificado, sellado digitalmente',
-  finalPdfUnchanged: 'PDF original sin cambios: no se pudo abrir para añadir este certificado',
   certificateFile: 'Este certificado',
   signedElectronically: 'Firmado electrónicamente',
   approvedElectronically: 'Aprobado electrónicamente',

@@ -54,7 +54,6 @@ export const fr: SealLabels = {
   finalFileColumns: ['#', 'Fichier', 'Contenu', 'SHA-256 du fichier final'],
   finalTemplate: 'Document signé avec les signatures et ce certificat, scellé numériquement',
   finalPdf: 'Pages du PDF original suivies de ce certificat, scellé numériquement',
-  finalPdfUnchanged: 'PDF original inchangé : il n’a pas pu être ouvert pour y ajouter ce certificat',
   certificateFile: 'Ce certificat',
   signedElectronically: 'Signé électroniquement',
   approvedElectronically: 'Approuvé électroniquement',

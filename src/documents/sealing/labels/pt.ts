@@ -53,7 +53,6 @@ export const pt: SealLabels = {
   finalFileColumns: ['#', 'Arquivo', 'Conteúdo', 'SHA-256 do arquivo final'],
   finalTemplate: 'Documento assinado com as assinaturas e este certificado, selado digitalmente',
   finalPdf: 'Páginas do PDF original seguidas deste certificado, selado digitalmente',
-  finalPdfUnchanged: 'PDF original sem alterações: não foi possível abri-lo para acrescentar este certificado',
   certificateFile: 'Este certificado',
   signedElectronically: 'Assinado eletronicamente',
   approvedElectronically: 'Aprovado eletronicamente',

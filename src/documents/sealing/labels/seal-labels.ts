@@ -52,7 +52,6 @@ export interface SealLabels {
   finalFileColumns: [string, string, string, string];
   finalTemplate: string;
   finalPdf: string;
-  finalPdfUnchanged: string;
   certificateFile: string;
   signedElectronically: string;
   approvedElectronically: string;
