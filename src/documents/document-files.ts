@@ -37,13 +37,17 @@ export function sha256(bytes: Buffer): string {
  */
 export class UnusableDocumentFile extends Error {}
 
+/** How a seal failure names a document to the integrator (document.seal_failed): its place and name, never its storage key. */
+export function documentLabel(document: Pick<ProcessDocumentRow, 'position' | 'name'>): string {
+  return `document ${document.position} ("${document.name}")`;
+}
+
 /**
  * The bytes of a document as the participants read and sign them, refused if they no longer match
  * the hash recorded when the process was created (or the file is not there).
  */
 export async function signedBytes(ctx: ServiceContext, document: ProcessDocumentRow): Promise<{ bytes: Buffer; sha256: string }> {
-  // Said to the integrator (document.seal_failed): the document's place and name, never its storage key.
-  const named = `document ${document.position} ("${document.name}")`;
+  const named = documentLabel(document);
   if (document.file_key === null || document.file_ready !== 1) throw new UnusableDocumentFile(`${named} has no file`);
   const bytes = await readBlobBytes(ctx.blobs, document.file_key);
   if (!bytes) throw new UnusableDocumentFile(`${named}: its file is missing`);

@@ -61,6 +61,11 @@ function largestObjectNumber(pdf: Buffer): number {
 export type PdfProblem = 'encrypted' | 'damaged' | 'no-pages' | 'no-xref';
 export type PdfOpening = { pages: number } | { problem: PdfProblem };
 
+/** Whether a PDF holds a signature dictionary (its ByteRange): a rewrite or a change to its pages would break it. */
+export function carriesSignature(pdf: Buffer): boolean {
+  return pdf.includes('/ByteRange');
+}
+
 /** Whether `offset` starts a cross-reference table or an object (a cross-reference stream). */
 function startsXrefSection(pdf: Buffer, offset: number): boolean {
   const head = pdf.subarray(offset, offset + 32).toString('latin1');
@@ -185,7 +190,7 @@ export class IncrementalUpdate {
 
   /** Whether the original already carries a digital signature: its pages must then stay untouched. */
   get alreadySigned(): boolean {
-    return this.original.includes('/ByteRange');
+    return carriesSignature(this.original);
   }
 
   /**

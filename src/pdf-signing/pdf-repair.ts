@@ -1,5 +1,5 @@
 import { PDFArray, PDFDict, PDFDocument, type PDFObject, PDFRef, PDFStream } from 'pdf-lib';
-import { IncrementalUpdate } from './incremental-update.js';
+import { carriesSignature, IncrementalUpdate } from './incremental-update.js';
 
 /**
  * Whether every object the document refers to, from its catalog down, was found in the file. A
@@ -36,7 +36,7 @@ function everyReferenceFound(document: PDFDocument): boolean {
  * number of pages.
  */
 export async function repairPdf(original: Buffer): Promise<Buffer | undefined> {
-  if (original.includes('/ByteRange')) return undefined;
+  if (carriesSignature(original)) return undefined;
   let document: PDFDocument;
   let pages: number;
   try {

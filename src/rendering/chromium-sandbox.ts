@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ChromiumLaunch } from './bundled-chromium.js';
@@ -33,8 +33,10 @@ async function dropPrivilegesScript(executablePath: string): Promise<string> {
   await mkdir(folder, { recursive: true, mode: 0o755 });
   const script = path.join(folder, 'chromium-as-nobody');
   const { uid, gid } = SANDBOX_USER;
+  // Written aside and renamed: an instance starting beside this one may be running the script.
+  const partial = `${script}.${process.pid}.partial`;
   await writeFile(
-    script,
+    partial,
     `#!/bin/sh
 for arg in "$@"; do
   case "$arg" in --user-data-dir=*) chown -R ${uid}:${gid} "\${arg#--user-data-dir=}" ;; esac
@@ -43,7 +45,8 @@ exec setpriv --reuid=${uid} --regid=${gid} --clear-groups --inh-caps=-all --boun
 `,
     { mode: 0o755 },
   );
-  await chmod(script, 0o755);
+  await chmod(partial, 0o755);
+  await rename(partial, script);
   return script;
 }
 

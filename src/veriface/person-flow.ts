@@ -7,7 +7,7 @@ import { countPhotoSent } from '../photos/photo-attempts.js';
 import { markPhotosDecided } from '../photos/queries.js';
 import { type FaceMatcher, UNUSABLE_PHOTO_EXPLANATIONS } from './face-matcher.js';
 import { checkPhoto } from './images.js';
-import { findVerifaceByToken, listStages, updateInProgress, type VerifacePatch } from './queries.js';
+import { findVerifaceByToken, listStages, updateInProgress, type VerifacePatch, type VerifacePhotoKeys } from './queries.js';
 import { recordStage, type VerifaceStage } from './stages.js';
 
 /**
@@ -34,7 +34,7 @@ async function openProcess(ctx: ServiceContext, token: string): Promise<Veriface
 async function advance(
   ctx: ServiceContext,
   process: VerifaceRow,
-  change: { patch: VerifacePatch; stage: VerifaceStage; detail?: Record<string, unknown>; decided?: PhotoKeys },
+  change: { patch: VerifacePatch; stage: VerifaceStage; detail?: Record<string, unknown>; decided?: VerifacePhotoKeys },
 ): Promise<VerifaceRow> {
   const updated: VerifaceRow = { ...process, ...change.patch, updated_at: ctx.clock.now().toISOString() };
   await ctx.db.transaction().execute(async (trx) => {
@@ -80,9 +80,7 @@ export async function openVeriface(ctx: ServiceContext, options: { token: string
   return personView(process);
 }
 
-type PhotoKeys = Pick<VerifaceRow, 'document_front' | 'document_back' | 'face'>;
-
-function photoKeysOf(keys: PhotoKeys): string[] {
+function photoKeysOf(keys: VerifacePhotoKeys): string[] {
   return [keys.document_front, keys.document_back, keys.face].filter((key) => key !== null);
 }
 

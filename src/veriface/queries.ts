@@ -28,17 +28,14 @@ export async function findVerifaceByToken(db: Db, token: string): Promise<Verifa
 
 export type VerifacePatch = Partial<Pick<VerifaceRow, 'status' | 'document_front' | 'document_back' | 'face' | 'similarity' | 'result_reason'>>;
 
-/** Changes a process only while it is still in progress; answers whether it did. */
+/** The photos a face validation names. */
+export type VerifacePhotoKeys = Pick<VerifaceRow, 'document_front' | 'document_back' | 'face'>;
+
 /**
  * Applies `patch` to a process still in progress; with `photos`, only while it still names those
  * photos (a decision on photos a retake replaced meanwhile is not taken).
  */
-export async function updateInProgress(
-  db: Db,
-  id: string,
-  patch: VerifacePatch & { updated_at: string },
-  photos?: Pick<VerifaceRow, 'document_front' | 'document_back' | 'face'>,
-): Promise<boolean> {
+export async function updateInProgress(db: Db, id: string, patch: VerifacePatch & { updated_at: string }, photos?: VerifacePhotoKeys): Promise<boolean> {
   let update = db.updateTable('veriface_processes').set(patch).where('id', '=', id).where('status', '=', 'INPROGRESS');
   if (photos) {
     update = update

@@ -3,6 +3,7 @@ import type { ProcessRow } from '../db/schema.js';
 import { sha256 } from '../documents/document-files.js';
 import { listDocuments, listParticipants } from '../documents/queries.js';
 import { findSealedByCode, findSealedByFileHash } from '../documents/sealing/final-file-queries.js';
+import { carriesSignature } from '../pdf-signing/incremental-update.js';
 
 /** What /verify tells anyone about a sealed process: names and dates, never e-mails or phones. */
 export interface PublicProcess {
@@ -52,11 +53,6 @@ export async function verifyCode(ctx: ServiceContext, options: { code: string })
   return process ? { result: 'found', process: await publicProcess(ctx, process) } : { result: 'unknown' };
 }
 
-/** Every final file carries the instance's signature: a file without any signature dictionary is none. */
-function carriesSignature(bytes: Buffer): boolean {
-  return bytes.includes('/ByteRange');
-}
-
 /**
  * A signed file is checked by its SHA-256 against every final file written; one that matches none
  * is checked for the code its signature names (the last one, as a later change may add its own).
@@ -64,6 +60,7 @@ function carriesSignature(bytes: Buffer): boolean {
  */
 export async function verifyFile(ctx: ServiceContext, options: { bytes: Buffer }): Promise<Verification> {
   const hash = sha256(options.bytes);
+  // Every final file carries the instance's signature: a file without any signature dictionary is none.
   if (!carriesSignature(options.bytes)) return { result: 'unknown', sha256: hash };
   const sealed = await findSealedByFileHash(ctx.db, hash);
   if (sealed) {

@@ -129,11 +129,16 @@ function photoEntries(ctx: ServiceContext, p: ParticipantRow): Pick<ParticipantV
   return { ...(identificationCard && { identificationCard }), ...(identificationCardBack && { identificationCardBack }), ...(photo && { photo }) };
 }
 
-async function loadProcess(ctx: ServiceContext, options: { organizationId: string; code: string }) {
+/** The process of `code` with its documents and participants, and, when asked, where its recorded final files are: read side by side. */
+async function loadProcess(ctx: ServiceContext, options: { organizationId: string; code: string; finalFiles?: boolean }) {
   const process = await q.findProcessByCode(ctx.db, options.organizationId, options.code);
   if (!process) throw badRequest('DOCUMENT_NOT_FOUND');
-  const [documents, participants] = await Promise.all([q.listDocuments(ctx.db, process.id), q.listParticipants(ctx.db, process.id)]);
-  return { process, documents, participants };
+  const [documents, participants, sealed] = await Promise.all([
+    q.listDocuments(ctx.db, process.id),
+    q.listParticipants(ctx.db, process.id),
+    options.finalFiles && process.sealed_at !== null ? finalFileKeys(ctx.db, process.id) : undefined,
+  ]);
+  return { process, documents, participants, sealed };
 }
 
 /** What either key reads first of a process: what it is and where it stands. */
@@ -146,8 +151,7 @@ function processHead(process: ProcessRow) {
  * signed files once finished), and each participant with their status and effective validations.
  */
 export async function readProcess(ctx: ServiceContext, options: { organizationId: string; code: string; image?: boolean }): Promise<ProcessView> {
-  const { process, documents, participants } = await loadProcess(ctx, options);
-  const sealed = process.sealed_at !== null ? await finalFileKeys(ctx.db, process.id) : undefined;
+  const { process, documents, participants, sealed } = await loadProcess(ctx, { ...options, finalFiles: true });
   const download = (key: string) => ctx.blobs.presign(key, { method: 'GET', expiresInSeconds: DOCUMENT_URL_LIFETIME_SECONDS });
   const custom = parseJson<Record<string, unknown>>(process.custom);
   const targetWebhooks = parseJson<string[]>(process.target_webhooks);

@@ -6,7 +6,7 @@ import { templatedEmail } from '../../messages/message-templates.js';
 import { readSettings } from '../../organizations/settings.js';
 import type { Claim } from '../../outbox/claim.js';
 import { enqueue, type NewMessage } from '../../outbox/enqueue.js';
-import { sha256, signedBytes, UnusableDocumentFile } from '../document-files.js';
+import { documentLabel, sha256, signedBytes, UnusableDocumentFile } from '../document-files.js';
 import { participantLink } from '../notify-participants.js';
 import { deletePreviews } from '../preview/document-preview.js';
 import { findProcessById, listDocuments, listParticipants, listProcessEvents, markSealed } from '../queries.js';
@@ -52,7 +52,7 @@ async function sealDocument(job: SealJob, document: ProcessDocumentRow, original
     const sealed = await sealUploadedPdf(original, { certificate: await documentCertificate(job), mark: job.mark, seal: job.seal });
     // Never an unsigned final file: a copy of the upload would be certified as sealed. Only PDFs
     // accepted before intake opened them as the seal does can get here.
-    if (!sealed) throw new UnusableDocumentFile(`document ${document.position} ("${document.name}") is a PDF the seal cannot open`);
+    if (!sealed) throw new UnusableDocumentFile(`${documentLabel(document)} is a PDF the seal cannot open`);
     return sealed;
   }
   const html = sealTemplateHtml({
