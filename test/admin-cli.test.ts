@@ -12,6 +12,7 @@ import { createDeps, type Deps } from '../src/deps.js';
 import { signDocument } from '../src/documents/participant/signer-flow.js';
 import { findProcessByCode, listParticipants } from '../src/documents/queries.js';
 import { createOrganization } from '../src/organizations/organizations.js';
+import { runAdmin } from './support/admin-command.js';
 import { call } from './support/service.js';
 import { PDF_BASE64 } from './support/signing.js';
 
@@ -209,18 +210,7 @@ describe('the admin command refuses a data folder that holds no database', () =>
     for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  async function adminIn(dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    try {
-      const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/admin/cli.ts', ...args], {
-        cwd: root,
-        env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
-      });
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const failed = error as { code: number; stdout: string; stderr: string };
-      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-    }
-  }
+  const adminIn = runAdmin;
 
   it('mailbox list with a DATA_DIR other than the service’s is refused with a message naming the folder, and makes no database', async () => {
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-admin-empty-'));

@@ -1,32 +1,15 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { LocalMailbox, mailboxDir } from '../src/messages/local-mailbox.js';
-
-const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, '..');
+import { runAdmin } from './support/admin-command.js';
 
 describe('admin mailbox list shows the local mailbox, newest first', () => {
   let dataDir: string;
 
-  async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    try {
-      const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/admin/cli.ts', ...args], {
-        cwd: root,
-        env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
-      });
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      if (error instanceof Error && 'stdout' in error && 'stderr' in error && 'code' in error) {
-        return { code: Number(error.code), stdout: String(error.stdout), stderr: String(error.stderr) };
-      }
-      throw error;
-    }
-  }
+  const admin = (...args: string[]) => runAdmin(dataDir, ...args);
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-mailbox-'));

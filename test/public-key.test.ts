@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keysOf } from './support/json-keys.js';
 import { photographedProcess, photographedVeriface } from './support/photos.js';
 import { call, dialects, startTestService, type TestOrganization, type TestService } from './support/service.js';
 import { createProcess, pdfProcess, templateWithHtml } from './support/signing.js';
@@ -24,22 +25,6 @@ async function sampleOf(svc: TestService, org: TestOrganization): Promise<Sample
   const template = await templateWithHtml(svc, org);
   await createProcess(svc, org, '/document/upload', pdfProcess(org));
   return { process, veriface, template };
-}
-
-/** Every key of a JSON answer, at any depth. */
-function keysOf(value: unknown): Set<string> {
-  const keys = new Set<string>();
-  const walk = (node: unknown) => {
-    if (Array.isArray(node)) node.forEach(walk);
-    else if (typeof node === 'object' && node !== null) {
-      for (const [key, child] of Object.entries(node)) {
-        keys.add(key);
-        walk(child);
-      }
-    }
-  };
-  walk(value);
-  return keys;
 }
 
 describe.each(dialects)('the public key is a browser key (%s)', (dialect) => {

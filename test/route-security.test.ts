@@ -8,6 +8,7 @@ import { routeTable } from '../src/routes.js';
 import { findVerifaceByCode } from '../src/veriface/queries.js';
 import { ANSWERS, sampleTemplate, verifaceBody } from './support/fixtures.js';
 import { jpeg } from './support/images.js';
+import { keysOf } from './support/json-keys.js';
 import { photographedProcess, photographedVeriface } from './support/photos.js';
 import { call, dialects, localPath, startTestService, type TestOrganization, type TestService } from './support/service.js';
 import { pdfProcess, stored, templateWithHtml } from './support/signing.js';
@@ -176,22 +177,6 @@ const PUBLIC_KEY_COLUMN: Record<string, PublicKeyColumn> = {
   'GET /v1.5/ext/template': { hidden: [], refused: [() => ({})] },
   'GET /v1.5/ext/veriface/documents': { hidden: [], refused: [] },
 };
-
-/** Every key of a JSON answer, at any depth. */
-function keysOf(value: unknown): Set<string> {
-  const keys = new Set<string>();
-  const walk = (node: unknown) => {
-    if (Array.isArray(node)) node.forEach(walk);
-    else if (typeof node === 'object' && node !== null) {
-      for (const [key, child] of Object.entries(node)) {
-        keys.add(key);
-        walk(child);
-      }
-    }
-  };
-  walk(value);
-  return keys;
-}
 
 /** Everything an organization owns, one of each kind, made through the API as an integrator would. */
 async function own(svc: TestService, org: TestOrganization): Promise<Owned> {

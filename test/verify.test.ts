@@ -4,7 +4,7 @@ import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../src/documents/document-files.js';
 import { signDocument } from '../src/documents/participant/signer-flow.js';
-import { findProcessByCode, listDocuments, listParticipants, markSealed } from '../src/documents/queries.js';
+import { findProcessByCode, listParticipants, markSealed } from '../src/documents/queries.js';
 import { finalFileKeys, recordFinalFiles } from '../src/documents/sealing/final-file-queries.js';
 import { sealProcess } from '../src/documents/sealing/seal-process.js';
 import { readBlobBytes } from '../src/files/blob-bytes.js';
