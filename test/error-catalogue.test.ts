@@ -4,9 +4,9 @@ import { answerMessage, codeOf, ERROR_CATALOGUE } from '../src/http/error-catalo
 import { withErrorTable } from '../src/http/error-table.js';
 
 describe('one error catalogue: every code with its status and meaning', () => {
-  it("the README's table is the catalogue's (npm run docs:errors writes it)", () => {
-    const readme = fs.readFileSync('README.md', 'utf8');
-    expect(withErrorTable(readme)).toBe(readme);
+  it("the API guide's table is the catalogue's (npm run docs:errors writes it)", () => {
+    const guide = fs.readFileSync('docs/api.md', 'utf8');
+    expect(withErrorTable(guide)).toBe(guide);
   });
 
   it('every code of the source is in the catalogue', () => {
