@@ -56,12 +56,6 @@ export interface EmbedInput {
   token?: string;
 }
 
-export interface EmbeddedFlow {
-  flow: EmbedFlow;
-  /** The link token the frame then acts with, exactly as the person's own link would. */
-  token: string;
-}
-
 // What the routes answer.
 
 /**
@@ -119,6 +113,13 @@ export interface ValidationPage {
   country: string;
   documentType: string;
   captured: { documentFront: boolean; documentBack: boolean; face: boolean };
+}
+
+/** POST /people/embed: the flow the frame opens, and the token it acts with. */
+export interface EmbeddedFlow {
+  flow: EmbedFlow;
+  /** The link token the frame then acts with, exactly as the person's own link would. */
+  token: string;
 }
 
 /** GET /people/signing/qr, GET /people/validation/qr: the person's own link as a QR code. */
