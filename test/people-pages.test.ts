@@ -359,6 +359,38 @@ describe("the people's pages, in Chromium on a phone's screen", { timeout: 120_0
     await context.close();
   });
 
+  it('every page has the same language picker: choosing a language draws the page again in it, and focus stays on the picker', async () => {
+    const { links } = await createProcess([{ name: 'Iris Lago', email: 'iris@people.test', otpCode: true }]);
+    const validation = await call(svc.app, 'POST', '/veriface', { key: svc.orgA.privateKey, body: verifaceBody(svc.orgA.email, { platform: 'web' }) });
+    const pages = [
+      {
+        link: `${base}/`,
+        spanish: 'Aquí se firman documentos y se valida la identidad',
+        other: { language: 'pt', heading: 'Aqui se assinam documentos e se valida a identidade' },
+      },
+      { link: links['iris@people.test'] ?? '', spanish: 'Confirma que eres tú', other: { language: 'en', heading: 'Confirm it is you' } },
+      {
+        link: validation.json().url as string,
+        spanish: 'Foto del frente de tu documento',
+        other: { language: 'fr', heading: "Photo du recto de votre pièce d'identité" },
+      },
+    ];
+    for (const { link, spanish, other } of pages) {
+      const { context, page } = await open(link);
+      await page.getByRole('heading', { name: spanish }).waitFor();
+      const picker = page.getByRole('combobox', { name: 'Idioma' });
+      expect(await picker.locator('option').allTextContents()).toEqual(['Español', 'English', 'Português', 'Français']);
+      await picker.focus();
+      await picker.selectOption(other.language);
+      await page.getByRole('heading', { name: other.heading }).waitFor();
+      expect(await page.getAttribute('html', 'lang')).toBe(other.language);
+      expect(await page.getByText(spanish).count()).toBe(0);
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('language');
+      await expectAccessible(page);
+      await context.close();
+    }
+  });
+
   it('on a computer, the photo step offers to continue on a phone (a QR code of the link); on a phone it does not', async () => {
     const { links } = await createProcess([{ name: 'Olga Paz', email: 'olga@people.test', camera: true }]);
     const context = await phone.browser.newContext({ locale: 'es-CO', viewport: { width: 1280, height: 800 }, permissions: ['camera'] });

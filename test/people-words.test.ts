@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ApiFailure } from '../src/people/web/api.js';
+import { ApiFailure } from '../src/people/web/client.js';
 import { type Language, setLanguage } from '../src/people/web/i18n.js';
-import { wordsFor } from '../src/people/web/signing-flow.js';
+import { wordsFor } from '../src/people/web/refusals.js';
 
 describe("a refused signature image tells the person what to do, in the page's four languages", () => {
   // The page's words need only the root element whose lang they set; the browser tests run the real page.

@@ -178,6 +178,22 @@ describe('embedding with the real SDK (auco-sdk-integration, customOrigin)', { t
     await context.close();
   });
 
+  it("the frame's language picker starts on the language of the SDK's init message, and another choice redraws the flow in it", async () => {
+    const { document } = await signingDocument();
+    sdkSettings = { sdkType: 'sign', language: 'en', keyPublic: svc.orgA.publicKey, customOrigin: service, sdkData: { document } };
+    const context = await phone.phone();
+    const page = await context.newPage();
+    await page.goto(`${allowed.origin}/`);
+    const frame = page.frameLocator('#sdk');
+    await frame.getByRole('heading', { name: 'Sign the document' }).waitFor();
+    const picker = frame.getByRole('combobox', { name: 'Language' });
+    expect(await picker.inputValue()).toBe('en');
+    await picker.selectOption('pt');
+    await frame.getByRole('heading', { name: 'Assine o documento' }).waitFor();
+    expect(await frame.getByRole('combobox', { name: 'Idioma' }).inputValue()).toBe('pt');
+    await context.close();
+  });
+
   it('the same host page on an origin the organization did not allow gets nothing: the browser refuses to frame the app', async () => {
     const { document } = await signingDocument();
     sdkSettings = { sdkType: 'sign', language: 'es', keyPublic: svc.orgA.publicKey, customOrigin: service, sdkData: { document } };

@@ -1,11 +1,10 @@
 import Joi from 'joi';
 import type { Db } from '../db/database.js';
 import type { OrganizationRow } from '../db/schema.js';
+import { LANGUAGES, type Language } from './languages.js';
 import * as q from './queries.js';
 
-/** The languages of the people's pages (the SDK's) and of the final documents. */
-export const LANGUAGES = ['es', 'en', 'pt', 'fr'] as const;
-export type Language = (typeof LANGUAGES)[number];
+export { LANGUAGES, type Language };
 
 export interface OrganizationSettings {
   /** Origins (scheme, host and port) allowed to embed the organization's pages with the SDK. */

@@ -10,25 +10,10 @@ import { findOrganization, listEmbeddingOrigins } from '../organizations/queries
 import { originsOf, settingsOf } from '../organizations/settings.js';
 import { findVerifaceByCode } from '../veriface/queries.js';
 import { VERIFACE_CODE_LENGTH } from '../veriface/schemas.js';
+import type { EmbeddedFlow, EmbedInput } from './contract.js';
 import { useSdkToken } from './queries.js';
 
-export type EmbedFlow = 'sign' | 'validation';
-
-export interface EmbedInput {
-  keyPublic: string;
-  /** The SDK's `document`: a face-validation code, or a process code followed by the participant's id. */
-  document: string;
-  /** The origin of the page that embeds the frame, as the browser gave it to the frame (`event.origin`). */
-  parentOrigin: string;
-  /** A token the organization's backend minted for this document and origin (POST /sdk/token), through the SDK's `onSDKToken`. */
-  token?: string;
-}
-
-export interface EmbeddedFlow {
-  flow: EmbedFlow;
-  /** The link token the frame then acts with, exactly as the person's own link would. */
-  token: string;
-}
+export type { EmbeddedFlow, EmbedFlow, EmbedInput } from './contract.js';
 
 /** Refused lookups counted per organization, whatever address they come from (src/people/embed-limit.ts). */
 export interface EmbedFailures {

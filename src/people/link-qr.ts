@@ -5,19 +5,20 @@ import { findParticipantByToken } from '../documents/queries.js';
 import { notFound } from '../http/errors.js';
 import { verifaceLink } from '../veriface/create-veriface.js';
 import { findVerifaceByToken } from '../veriface/queries.js';
+import type { LinkQr } from './contract.js';
 
 /** The person's own link as a QR code (SVG), for the page to show so the same steps go on on a phone. */
-async function qrOf(link: string): Promise<{ svg: string }> {
+async function qrOf(link: string): Promise<LinkQr> {
   return { svg: await QRCode.toString(link, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 }) };
 }
 
-export async function signingLinkQr(ctx: ServiceContext, options: { token: string }): Promise<{ svg: string }> {
+export async function signingLinkQr(ctx: ServiceContext, options: { token: string }): Promise<LinkQr> {
   const participant = await findParticipantByToken(ctx.db, options.token);
   if (!participant) throw notFound('SIGNING_LINK_NOT_FOUND');
   return qrOf(participantLink(ctx, participant));
 }
 
-export async function validationLinkQr(ctx: ServiceContext, options: { token: string }): Promise<{ svg: string }> {
+export async function validationLinkQr(ctx: ServiceContext, options: { token: string }): Promise<LinkQr> {
   const process = await findVerifaceByToken(ctx.db, options.token);
   if (!process) throw notFound('VERIFACE_NOT_FOUND');
   return qrOf(verifaceLink(ctx, process));

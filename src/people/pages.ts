@@ -4,22 +4,15 @@ import type { Config } from '../config.js';
 import { SIGNER_PATH_PREFIX } from '../documents/notify-participants.js';
 import { notFound } from '../http/errors.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
+import type { Language } from '../organizations/languages.js';
 import { escapeHtml } from '../text/escape-html.js';
 import { VERIFACE_PATH_PREFIX } from '../veriface/create-veriface.js';
 import { ASSETS_PREFIX, type PageAssets } from './assets.js';
 import type { EmbeddingOrigins } from './embed.js';
 import { pageLanguage } from './page-language.js';
+import { WORDS } from './words.js';
 
 export type PageMode = 'sign' | 'validation' | 'embed';
-
-const TITLES: Record<string, string> = { es: 'Firma de documentos', en: 'Document signing', pt: 'Assinatura de documentos', fr: 'Signature de documents' };
-const LOADING: Record<string, string> = { es: 'Cargando…', en: 'Loading…', pt: 'Carregando…', fr: 'Chargement…' };
-const NO_SCRIPT: Record<string, string> = {
-  es: 'Esta página necesita JavaScript. Actívalo en tu navegador y vuelve a abrir el enlace.',
-  en: 'This page needs JavaScript. Turn it on in your browser and open the link again.',
-  pt: 'Esta página precisa de JavaScript. Ative-o no seu navegador e abra o link novamente.',
-  fr: 'Cette page a besoin de JavaScript. Activez-le dans votre navigateur et rouvrez le lien.',
-};
 
 /**
  * What every page answer carries: scripts only from this origin (template HTML never runs here: it
@@ -53,8 +46,9 @@ function pageHeaders(config: Config, frameAncestors: string[]): Record<string, s
   };
 }
 
-export function pageShell(assets: PageAssets, options: { mode: PageMode; language: string }): string {
+export function pageShell(assets: PageAssets, options: { mode: PageMode; language: Language }): string {
   const { language } = options;
+  const words = WORDS[language];
   return `<!doctype html>
 <html lang="${language}">
 <head>
@@ -62,14 +56,14 @@ export function pageShell(assets: PageAssets, options: { mode: PageMode; languag
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <link rel="icon" href="data:,">
-<title>${escapeHtml(TITLES[language] ?? '')}</title>
+<title>${escapeHtml(words.title)}</title>
 <link rel="stylesheet" href="${assets.style}">
 <script type="module" src="${assets.script}"></script>
 </head>
 <body>
 <main id="app" data-mode="${options.mode}" data-pdf="${assets.pdfModule}" data-pdf-worker="${assets.pdfWorker}" tabindex="-1">
-<p>${escapeHtml(LOADING[language] ?? '')}</p>
-<noscript><p>${escapeHtml(NO_SCRIPT[language] ?? '')}</p></noscript>
+<p>${escapeHtml(words.loading)}</p>
+<noscript><p>${escapeHtml(words.noScript)}</p></noscript>
 </main>
 </body>
 </html>

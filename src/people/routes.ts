@@ -4,6 +4,7 @@ import type { PreviewContext } from '../documents/preview/document-preview.js';
 import { API_PREFIX } from '../http/prefix.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
 import { finishVeriface, submitDocumentPhoto, submitFacePhoto } from '../veriface/person-flow.js';
+import type { OtpSent, ValidationFinished } from './contract.js';
 import { openEmbeddedFlow } from './embed.js';
 import { EMBED_FAILURES_PER_ORGANIZATION, OrganizationEmbedFailures } from './embed-limit.js';
 import { signingLinkQr, validationLinkQr } from './link-qr.js';
@@ -96,7 +97,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       query: noInput,
       errors: [...SIGNING_STEP_ERRORS, 'LINK_NOT_FOUND', 'OTP_NOT_REQUIRED', 'OTP_ALREADY_VERIFIED', 'OTP_TOO_SOON'],
       rateLimit: CODE_LIMIT,
-      handler: ({ linkToken }) => requestOtp(ctx, { token: linkToken }),
+      handler: ({ linkToken }): Promise<OtpSent> => requestOtp(ctx, { token: linkToken }),
     }),
     defineRoute({
       ...base,
@@ -252,7 +253,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       query: noInput,
       errors: [...VALIDATION_STEP_ERRORS, 'LINK_NOT_FOUND', 'DOCUMENT_PHOTO_REQUIRED', 'FACE_PHOTO_REQUIRED', 'PHOTO_MISSING'],
       rateLimit: PAGE_LIMIT,
-      handler: async ({ linkToken }) => {
+      handler: async ({ linkToken }): Promise<ValidationFinished> => {
         const { code, status } = await finishVeriface(ctx, { token: linkToken });
         return { code, status };
       },

@@ -3,8 +3,8 @@ import { REJECT_REASON_MAX_LENGTH } from '../documents/participant/signer-flow.j
 import { LEGACY_PARTICIPANT_ID_LENGTH, PARTICIPANT_ID_LENGTH, PROCESS_CODE_LENGTH } from '../documents/schemas.js';
 import { IMAGE_MAX_BYTES } from '../veriface/images.js';
 import { VERIFACE_CODE_LENGTH } from '../veriface/schemas.js';
+import type { EmbedInput, FinishInput, OtpCheckInput, PhotoInput, RejectInput, SendLinkInput, SignInput } from './contract.js';
 import type { SdkTokenInput } from './sdk-token.js';
-import type { PhoneChannel } from './send-link.js';
 
 /** An image as base64 in JSON: the pages send photos already scaled down, far below the limit. */
 const IMAGE_BASE64_MAX = Math.ceil(IMAGE_MAX_BYTES / 3) * 4;
@@ -14,18 +14,11 @@ const SIGNATURE_BASE64_MAX = Math.ceil((512 * 1024) / 3) * 4;
 
 const image = Joi.string().max(IMAGE_BASE64_MAX).base64();
 
-export interface PhotoInput {
-  kind: 'face' | 'documentFront' | 'documentBack';
-  image: string;
-}
 export const photoSchema = Joi.object<PhotoInput, true>({
   kind: Joi.string().valid('face', 'documentFront', 'documentBack').required(),
   image: image.required(),
 });
 
-export interface OtpCheckInput {
-  code: string;
-}
 export const otpCheckSchema = Joi.object<OtpCheckInput, true>({
   code: Joi.string()
     .trim()
@@ -34,34 +27,20 @@ export const otpCheckSchema = Joi.object<OtpCheckInput, true>({
     .messages({ 'string.pattern.base': '{{#label}} must be the 6 digits of the code' }),
 });
 
-export interface FinishInput {
-  consent: boolean;
-}
 /** Signing and approving need the participant's consent to do it electronically, shown on the page. */
 export const finishSchema = Joi.object<FinishInput, true>({
   consent: Joi.boolean().valid(true).required().messages({ 'any.only': '{{#label}} must be true: accept to sign electronically' }),
 });
 
-export interface SignInput {
-  consent: boolean;
-  /** The drawn or typed signature as a PNG, placed in the final document. */
-  signature?: string;
-}
 export const signSchema = Joi.object<SignInput, true>({
   consent: Joi.boolean().valid(true).required().messages({ 'any.only': '{{#label}} must be true: accept to sign electronically' }),
   signature: Joi.string().max(SIGNATURE_BASE64_MAX).base64(),
 });
 
-export interface RejectInput {
-  reason: string;
-}
 export const rejectSchema = Joi.object<RejectInput, true>({
   reason: Joi.string().trim().min(1).max(REJECT_REASON_MAX_LENGTH).required(),
 });
 
-export interface SendLinkInput {
-  channel: PhoneChannel;
-}
 export const sendLinkSchema = Joi.object<SendLinkInput, true>({
   channel: Joi.string().valid('sms', 'whatsapp').required(),
 });
@@ -77,13 +56,7 @@ const embedDocument = Joi.string()
 /** What POST /sdk/token answers: `sdt_` and 24 random bytes in base64url. */
 const SDK_TOKEN_PATTERN = /^sdt_[A-Za-z0-9_-]{32}$/;
 
-export interface EmbedBody {
-  keyPublic: string;
-  document: string;
-  parentOrigin: string;
-  token?: string;
-}
-export const embedSchema = Joi.object<EmbedBody, true>({
+export const embedSchema = Joi.object<EmbedInput, true>({
   keyPublic: Joi.string().max(64).required(),
   document: embedDocument.required(),
   parentOrigin: Joi.string().max(300).required(),

@@ -7,8 +7,7 @@ import { whatsAppMessage } from '../messages/whatsapp-message.js';
 import { enqueue, type NewMessage } from '../outbox/enqueue.js';
 import { verifaceLink } from '../veriface/create-veriface.js';
 import { findVerifaceByToken } from '../veriface/queries.js';
-
-export type PhoneChannel = 'sms' | 'whatsapp';
+import type { LinkSent, PhoneChannel } from './contract.js';
 
 /**
  * The link, to the phone number the organization gave for the person and to no other: the page
@@ -29,13 +28,13 @@ function toPhone(
   return { kind: 'whatsapp', organizationId: options.organizationId, payload };
 }
 
-async function send(ctx: ServiceContext, message: NewMessage): Promise<{ sent: true }> {
+async function send(ctx: ServiceContext, message: NewMessage): Promise<LinkSent> {
   await ctx.db.transaction().execute((trx) => enqueue(trx, ctx.clock, [message]));
   ctx.outbox.wake();
   return { sent: true };
 }
 
-export async function sendSigningLinkToPhone(ctx: ServiceContext, options: { token: string; channel: PhoneChannel }): Promise<{ sent: true }> {
+export async function sendSigningLinkToPhone(ctx: ServiceContext, options: { token: string; channel: PhoneChannel }): Promise<LinkSent> {
   const { participant, process } = await findSigning(ctx, options.token);
   if (participant.phone === null) throw badRequest('PHONE_NOT_ON_RECORD');
   return send(
@@ -51,7 +50,7 @@ export async function sendSigningLinkToPhone(ctx: ServiceContext, options: { tok
   );
 }
 
-export async function sendValidationLinkToPhone(ctx: ServiceContext, options: { token: string; channel: PhoneChannel }): Promise<{ sent: true }> {
+export async function sendValidationLinkToPhone(ctx: ServiceContext, options: { token: string; channel: PhoneChannel }): Promise<LinkSent> {
   const process = await findVerifaceByToken(ctx.db, options.token);
   if (!process) throw notFound('VERIFACE_NOT_FOUND');
   return send(
@@ -68,7 +67,7 @@ export async function sendValidationLinkToPhone(ctx: ServiceContext, options: { 
 }
 
 /** A copy for the participant's records: their own page, where the document can be read and downloaded at any time. */
-export async function emailSigningCopy(ctx: ServiceContext, options: { token: string }): Promise<{ sent: true }> {
+export async function emailSigningCopy(ctx: ServiceContext, options: { token: string }): Promise<LinkSent> {
   const { participant, process } = await findSigning(ctx, options.token);
   return send(ctx, {
     kind: 'email',

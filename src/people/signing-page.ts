@@ -1,53 +1,15 @@
 import type { ParticipantRow, ProcessDocumentRow, ProcessRow } from '../db/schema.js';
 import { DOCUMENT_URL_LIFETIME_SECONDS } from '../documents/document-files.js';
 import { findSigning } from '../documents/participant/signer-access.js';
-import { openSigning, type SigningRequirements } from '../documents/participant/signer-flow.js';
+import { openSigning } from '../documents/participant/signer-flow.js';
 import { IDENTITY_REJECTED } from '../documents/participant/unlock-participant.js';
 import { type PreviewContext, readableFile } from '../documents/preview/document-preview.js';
 import { listDocuments, listParticipants } from '../documents/queries.js';
 import { finalFileKeys } from '../documents/sealing/final-file-queries.js';
 import { contentTypeOf } from '../files/blob-store.js';
 import { findOrganization } from '../organizations/queries.js';
-import { type Language, settingsOf } from '../organizations/settings.js';
-
-/**
- * Which page the participant sees: `act` (their turn: read, verify, sign or reject), `waiting`
- * (earlier participants first), `done` (they finished; others have not), and the pages of a process
- * that ended: `finished`, `rejected`, `expired`, `cancelled`; `blocked` when three failed checks
- * stopped them.
- */
-export type SigningPageState = 'act' | 'waiting' | 'done' | 'blocked' | 'finished' | 'rejected' | 'expired' | 'cancelled';
-
-export interface PageDocument {
-  /** The evidence certificate is named by the page in the person's language. */
-  kind: 'document' | 'certificate';
-  name: string;
-  /** A download URL of five minutes. */
-  url: string;
-  contentType: string;
-}
-
-export interface SigningPage {
-  state: SigningPageState;
-  language: Language;
-  process: { code: string; name: string; message: string; organization: string };
-  participant: { id: string; name: string; role: ParticipantRow['role']; status: ParticipantRow['status'] };
-  /** Everyone taking part, in order, by name only: no e-mail or phone of anyone reaches the page. */
-  participants: { name: string; role: ParticipantRow['role']; status: ParticipantRow['status']; you: boolean }[];
-  /** The names of those the participant waits for (state waiting or done). */
-  waitingFor: string[];
-  /** The documents to read; once the process is finished and sealed, the signed files and the certificate. */
-  documents: PageDocument[];
-  /** Whether the organization gave a phone for the participant, so the page may offer to send the link to it. */
-  phoneOnRecord: boolean;
-  /** Only while it is the participant's turn. */
-  requirements?: SigningRequirements;
-  canSign?: boolean;
-  /** A finished process whose signed files are still being written. */
-  sealing?: boolean;
-  /** A rejected process that this participant's own step ended: they rejected, or their identity was. */
-  rejection?: 'yours' | 'identity';
-}
+import { settingsOf } from '../organizations/settings.js';
+import type { PageDocument, SigningPage, SigningPageState } from './contract.js';
 
 function stateOf(process: ProcessRow, participant: ParticipantRow, now: string): SigningPageState {
   const pastExpiry = process.expires_at !== null && process.expires_at <= now;

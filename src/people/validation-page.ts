@@ -2,27 +2,10 @@ import type { ServiceContext } from '../context.js';
 import type { VerifaceRow } from '../db/schema.js';
 import { notFound } from '../http/errors.js';
 import { findOrganization } from '../organizations/queries.js';
-import { type Language, settingsOf } from '../organizations/settings.js';
+import { settingsOf } from '../organizations/settings.js';
 import { openVeriface } from '../veriface/person-flow.js';
 import { findVerifaceByToken } from '../veriface/queries.js';
-
-/**
- * The person's page of a face validation: `capture` while in progress, then the outcome in words:
- * `approved` (APPROVED, or VALIDATED by a person), `not-approved` (INVALIDATED), `review` (BLOCKED:
- * a person of the organization decides), `expired`. The similarity never reaches the person.
- */
-export type ValidationPageState = 'capture' | 'approved' | 'not-approved' | 'review' | 'expired';
-
-export interface ValidationPage {
-  state: ValidationPageState;
-  language: Language;
-  code: string;
-  name: string;
-  organization: string;
-  country: string;
-  documentType: string;
-  captured: { documentFront: boolean; documentBack: boolean; face: boolean };
-}
+import type { ValidationPage, ValidationPageState } from './contract.js';
 
 function stateOf(process: VerifaceRow, now: string): ValidationPageState {
   switch (process.status) {

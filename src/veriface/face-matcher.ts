@@ -1,9 +1,6 @@
-/**
- * Why a photo could not be compared: each one asks the person for a retake, none counts as a
- * failed attempt. A real mismatch is not among them (it is a similarity below the threshold).
- */
-export const UNUSABLE_PHOTO_REASONS = ['IMAGE_UNREADABLE', 'NO_FACE', 'MULTIPLE_FACES', 'FACE_TOO_SMALL', 'FACE_BLURRY', 'DOCUMENT_NO_FACE'] as const;
-export type UnusablePhotoReason = (typeof UNUSABLE_PHOTO_REASONS)[number];
+import { UNUSABLE_PHOTO_REASONS, type UnusablePhotoReason } from './unusable-photos.js';
+
+export { UNUSABLE_PHOTO_REASONS, type UnusablePhotoReason };
 
 /** What a person reads about an unusable photo, with what to do about it. */
 export const UNUSABLE_PHOTO_EXPLANATIONS: Readonly<Record<UnusablePhotoReason, string>> = {

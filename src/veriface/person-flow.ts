@@ -7,6 +7,7 @@ import { countPhotoSent } from '../photos/photo-attempts.js';
 import { markPhotosDecided } from '../photos/queries.js';
 import { type FaceMatcher, UNUSABLE_PHOTO_EXPLANATIONS } from './face-matcher.js';
 import { checkPhoto } from './images.js';
+import type { PersonView } from './person-view.js';
 import { findVerifaceByToken, listStages, updateInProgress, type VerifacePatch, type VerifacePhotoKeys } from './queries.js';
 import { recordStage, type VerifaceStage } from './stages.js';
 
@@ -52,14 +53,7 @@ async function advance(
   return updated;
 }
 
-export interface PersonView {
-  code: string;
-  name: string;
-  platform: 'whatsapp' | 'web';
-  country: string;
-  documentType: string;
-  captured: { documentFront: boolean; documentBack: boolean; face: boolean };
-}
+export type { PersonView } from './person-view.js';
 
 function personView(process: VerifaceRow): PersonView {
   return {

@@ -4,10 +4,11 @@ import type { ParticipantRow, ProcessRow } from '../../db/schema.js';
 import { ApiError, badRequest, notFound } from '../../http/errors.js';
 import { type FaceMatcher, UNUSABLE_PHOTO_REASONS, type UnusablePhotoReason } from '../../veriface/face-matcher.js';
 import { DOCUMENT_URL_LIFETIME_SECONDS } from '../document-files.js';
-import type { CameraMode, EffectiveValidations, OtpMedium } from '../identity-validations.js';
+import type { EffectiveValidations } from '../identity-validations.js';
 import { validationsOf } from '../notify-participants.js';
 import { findParticipantByToken, findProcessById, listDocuments, type ParticipantPatch, updateParticipant } from '../queries.js';
 import { findParticipantById, lockProcess } from './signer-queries.js';
+import type { SigningRequirements, SigningView } from './signing-view.js';
 
 /**
  * What every operation of the signer's page shares: the participant found by the secret token of
@@ -101,32 +102,7 @@ export async function changeSigning<T>(ctx: ServiceContext, signing: Signing, ch
   return result;
 }
 
-export interface SigningRequirements {
-  otpCode: { required: boolean; medium?: OtpMedium; verified: boolean };
-  camera: {
-    required: boolean;
-    mode?: CameraMode;
-    /** Whether a photo of the back of the identity document is asked for too. */
-    documentBack: boolean;
-    captured: { face: boolean; documentFront: boolean; documentBack: boolean };
-    verified: boolean;
-    /** Faces that did not match the document; the MAX_FAILURES-th blocks. */
-    failures: number;
-    /** Why the last comparison failed, so the page can ask for the right retake; never the similarity. */
-    lastFailure?: 'FACE_MISMATCH' | UnusablePhotoReason;
-  };
-}
-
-export interface SigningView {
-  code: string;
-  name: string;
-  /** Each document with a download URL of five minutes. */
-  documents: { name: string; url: string }[];
-  participant: { id: string; name: string; role: ParticipantRow['role']; status: ParticipantRow['status'] };
-  requirements: SigningRequirements;
-  /** Every identity validation asked of the participant is met. */
-  canSign: boolean;
-}
+export type { SigningRequirements, SigningView } from './signing-view.js';
 
 function cameraFailureOf(value: string | null): 'FACE_MISMATCH' | UnusablePhotoReason | undefined {
   if (value === 'FACE_MISMATCH') return value;

@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../../context.js';
-import type { ParticipantRow, ProcessStatus } from '../../db/schema.js';
+import type { ParticipantRow } from '../../db/schema.js';
 import { writeBlobBytes } from '../../files/blob-bytes.js';
 import { ApiError, badRequest } from '../../http/errors.js';
 import { newToken } from '../../ids.js';
@@ -10,6 +10,7 @@ import { recordProcessEvent } from '../process-events.js';
 import { keptSignature, SIGNATURE_MAX_PIXELS, signaturePixels } from '../sealing/drawing/signature-image.js';
 import { changeSigning, loadSigning, requirementsOf, type SigningView, signingView } from './signer-access.js';
 import { everyoneFinished, markOpened } from './signer-queries.js';
+import type { SigningOutcome } from './signing-view.js';
 import { startNextTurn } from './turns.js';
 
 export { MAX_FAILURES, type SignerContext, type SigningRequirements, type SigningView } from './signer-access.js';
@@ -21,6 +22,7 @@ export { MAX_FAILURES, type SignerContext, type SigningRequirements, type Signin
  */
 export { OTP_LIFETIME_MINUTES, OTP_RESEND_SECONDS, requestOtp, verifyOtp } from './signer-otp.js';
 export { type PhotoKind, submitPhoto } from './signer-photos.js';
+export type { SigningOutcome } from './signing-view.js';
 
 /** The name of the job that writes the signed files and the evidence certificate of a finished process. */
 export const SEAL_PROCESS_JOB = 'seal-process';
@@ -42,11 +44,6 @@ async function signatureToKeep(image: Buffer): Promise<Buffer> {
   return keptSignature(image).catch(() => {
     throw new ApiError(422, 'SIGNATURE_IMAGE_UNREADABLE');
   });
-}
-
-export interface SigningOutcome {
-  status: ParticipantRow['status'];
-  processStatus: ProcessStatus;
 }
 
 /** What the page shows; the first opening is recorded (and sent as a webhook), reloads are not. */

@@ -1,7 +1,8 @@
+import type { PhotoInput } from '../contract.js';
 import { alertLine, h, show, statusLine } from './dom.js';
 import { type MessageKey, t } from './i18n.js';
 
-export type PhotoKind = 'face' | 'documentFront' | 'documentBack';
+export type PhotoKind = PhotoInput['kind'];
 
 const TITLES: Record<PhotoKind, MessageKey> = { face: 'photoTitleFace', documentFront: 'photoTitleFront', documentBack: 'photoTitleBack' };
 /** Photos are sent scaled down: enough for a face comparison, small on a phone's data plan. */
@@ -172,6 +173,8 @@ export function capturePhoto(container: HTMLElement, options: CaptureOptions): v
       const probeContext = probe.getContext('2d', { willReadFrequently: true });
       let said: MessageKey | undefined;
       guidanceTimer = window.setInterval(() => {
+        // Drawn again (another language) or moved on (finished on the phone): the camera is let go.
+        if (!video.isConnected) return stop();
         if (!probeContext || video.readyState < 2) return;
         probeContext.drawImage(video, 0, 0, probe.width, probe.height);
         const advice = guidanceFor(frameQuality(probeContext.getImageData(0, 0, probe.width, probe.height).data, probe.width, probe.height));

@@ -1,4 +1,4 @@
-type Child = Node | string | false | null | undefined;
+export type Child = Node | string | false | null | undefined;
 type Attributes = Record<string, string | boolean | number | EventListener | undefined>;
 
 /** An element with its attributes (on* keys are listeners; false and undefined are left out) and children. */
@@ -19,12 +19,27 @@ export function show(container: HTMLElement, ...children: Child[]): void {
 }
 
 let rendered = false;
+let redrawing = false;
+
+/**
+ * Draws again what is shown (in another language) without moving focus: the reader stays on the
+ * control they used rather than being taken to a heading of a page that did not change.
+ */
+export function redraw(draw: () => void): void {
+  redrawing = true;
+  try {
+    draw();
+  } finally {
+    redrawing = false;
+  }
+}
 
 /**
  * Moves focus to the heading of what just appeared, so that keyboard and screen-reader users
  * start reading where the page changed.
  */
 export function focusFirstHeading(container: HTMLElement): void {
+  if (redrawing) return;
   // On the first rendering the reader starts at the top of the page, not inside a step.
   if (!rendered) {
     rendered = true;

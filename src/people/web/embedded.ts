@@ -1,7 +1,8 @@
-import { openEmbedded, PeopleApi } from './api.js';
-import { h, show } from './dom.js';
-import { isLanguage, setLanguage, t } from './i18n.js';
-import { SigningFlow } from './signing-flow.js';
+import { openEmbedded, peopleClient } from './client.js';
+import { chooseLanguage, isLanguage } from './i18n.js';
+import { showHome, showUnknownLink } from './notices.js';
+import { Shown } from './shown.js';
+import { SigningFlow } from './signing/flow.js';
 import { ValidationFlow } from './validation-flow.js';
 
 interface InitMessage {
@@ -62,14 +63,16 @@ function applyColours(options: InitMessage['uxOptions']): void {
  * `SDK-CLOSE` when the person is done.
  */
 export function runEmbedded(root: HTMLElement): void {
+  // What this module shows before a flow opens; a flow draws its own.
+  const shown = new Shown();
   // Opened directly rather than framed: someone typed the service's address.
   if (window.parent === window) {
-    show(root, h('h1', {}, t('homeTitle')), h('p', {}, t('homeHelp')));
+    shown.show(() => showHome(root));
     return;
   }
   const parent = parentOrigin();
   if (!parent) {
-    show(root, h('h1', {}, t('unknownTitle')), h('p', {}, t('unknownHelp')));
+    shown.show(() => showUnknownLink(root));
     return;
   }
   const post = (message: Record<string, unknown>) => window.parent.postMessage(message, parent);
@@ -81,14 +84,14 @@ export function runEmbedded(root: HTMLElement): void {
     // The URL the SDK reports must be on the origin that sent the message.
     if (typeof init.sdkParentURL === 'string' && URL.canParse(init.sdkParentURL) && new URL(init.sdkParentURL).origin !== parent) return;
     started = true;
-    if (isLanguage(init.language)) setLanguage(init.language);
+    if (isLanguage(init.language)) chooseLanguage(init.language);
     applyColours(init.uxOptions);
     const document = init.document;
     const keyPublic = init.keyPublic;
     const redirectTo = typeof init.uxOptions?.redirectUrl === 'string' ? init.uxOptions.redirectUrl : '';
     const open = (token?: string) =>
       openEmbedded({ keyPublic, document, parentOrigin: parent, ...(token === undefined ? {} : { token }) }).catch(() => undefined);
-    const unknown = () => show(root, h('h1', {}, t('unknownTitle')), h('p', {}, t('unknownHelp')));
+    const unknown = () => shown.show(() => showUnknownLink(root));
     let opened = await open();
     if (!opened) {
       // Refused without a token: the organization may require one, which only the host's backend can mint.
@@ -100,14 +103,16 @@ export function runEmbedded(root: HTMLElement): void {
         return;
       }
     }
-    const api = new PeopleApi(opened.token);
+    shown.forget();
+    const client = peopleClient(opened.token);
     if (opened.flow === 'sign') {
-      await new SigningFlow(root, api, {
+      await new SigningFlow(root, client, {
         onDone: (page) => post({ type: 'SDK-CLOSE', document, redirectTo, signProfile: [{ id: page.participant.id, name: page.participant.name }] }),
       }).start();
     } else {
-      await new ValidationFlow(root, api, {
-        onDone: (outcome) => post({ type: 'SDK-CLOSE', similarity: outcome.similarity ?? 0, status: outcome.status }),
+      await new ValidationFlow(root, client, {
+        // The SDK's message has a similarity; the person's side never learns it, so it is always 0.
+        onDone: (outcome) => post({ type: 'SDK-CLOSE', similarity: 0, status: outcome.status }),
       }).start();
     }
   });

@@ -1,21 +1,23 @@
-import { PeopleApi } from './api.js';
+import { peopleClient } from './client.js';
 import { runEmbedded } from './embedded.js';
 import { isLanguage, setLanguage } from './i18n.js';
-import { SigningFlow } from './signing-flow.js';
+import { languagePicker } from './language-picker.js';
+import { SigningFlow } from './signing/flow.js';
 import { ValidationFlow } from './validation-flow.js';
 
 const root = document.getElementById('app');
 if (root) {
-  // The server chose the language from Accept-Language; the SDK's init message may change it.
+  // The server chose the language from Accept-Language; the picker or the SDK's init message may change it.
   const language = document.documentElement.lang;
   if (isLanguage(language)) setLanguage(language);
+  root.before(languagePicker());
   const token = decodeURIComponent(window.location.pathname.split('/')[2] ?? '');
   switch (root.dataset.mode) {
     case 'sign':
-      void new SigningFlow(root, new PeopleApi(token)).start();
+      void new SigningFlow(root, peopleClient(token)).start();
       break;
     case 'validation':
-      void new ValidationFlow(root, new PeopleApi(token)).start();
+      void new ValidationFlow(root, peopleClient(token)).start();
       break;
     case 'embed':
       runEmbedded(root);

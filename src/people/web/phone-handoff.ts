@@ -1,11 +1,12 @@
-import type { PeopleApi } from './api.js';
+import type { LinkQr, LinkSent, PhoneChannel } from '../contract.js';
 import { h, sleep, statusLine } from './dom.js';
 import { t } from './i18n.js';
 
 export interface HandoffOptions {
-  api: PeopleApi;
-  /** 'signing' or 'validation': where the page's API lives. */
-  flow: 'signing' | 'validation';
+  /** The person's own link as a QR code. */
+  qr(): Promise<LinkQr>;
+  /** Sends the link to the phone number on record. */
+  sendLink(channel: PhoneChannel): Promise<LinkSent>;
   /** Whether a phone number is on record, to offer sending the link to it. */
   canSend: boolean;
   /** Whether the phone has finished what this page was waiting for; polled while the code is shown. */
@@ -58,15 +59,15 @@ export function phoneHandoff(options: HandoffOptions): HTMLElement | undefined {
       return;
     }
     if (!panel.hasChildNodes()) {
-      const svg = await options.api.call<{ svg: string }>('GET', `/${options.flow}/qr`).catch(() => undefined);
+      const svg = await options.qr().catch(() => undefined);
       const image = svg ? h('img', { src: `data:image/svg+xml;base64,${btoa(svg.svg)}`, alt: t('phoneQr'), class: 'qr' }) : undefined;
       const sends = options.canSend
         ? (['sms', 'whatsapp'] as const).map((channel) => {
             const button = h('button', { type: 'button', class: 'secondary' }, t(channel === 'sms' ? 'phoneSms' : 'phoneWhatsapp'));
             button.addEventListener('click', async () => {
               button.disabled = true;
-              await options.api
-                .call('POST', `/${options.flow}/send-link`, { channel })
+              await options
+                .sendLink(channel)
                 .then(() => status.say(t('phoneSent')))
                 .catch(() => status.say(t('genericError')));
               button.disabled = false;

@@ -1,31 +1,18 @@
-import { ApiFailure, base64Of, type PeopleApi } from './api.js';
+import type { ValidationFinished, ValidationPage } from '../contract.js';
 import { capturePhoto, type PhotoKind } from './camera.js';
+import { ApiFailure, base64Of, type PeopleClient } from './client.js';
 import { focusFirstHeading, h, show } from './dom.js';
 import { type MessageKey, t } from './i18n.js';
+import { showFailure, showUnknownLink } from './notices.js';
 import { phoneHandoff } from './phone-handoff.js';
-import { wordsFor } from './signing-flow.js';
-
-type State = 'capture' | 'approved' | 'not-approved' | 'review' | 'expired';
-
-interface ValidationPage {
-  state: State;
-  language: string;
-  code: string;
-  name: string;
-  organization: string;
-  captured: { documentFront: boolean; documentBack: boolean; face: boolean };
-}
-
-export interface ValidationOutcome {
-  status: string;
-  similarity?: number;
-}
+import { wordsFor } from './refusals.js';
+import { Shown } from './shown.js';
 
 export interface ValidationHooks {
-  onDone?(outcome: ValidationOutcome): void;
+  onDone?(outcome: ValidationFinished): void;
 }
 
-const OUTCOMES: Record<Exclude<State, 'capture'>, [MessageKey, MessageKey]> = {
+const OUTCOMES: Record<Exclude<ValidationPage['state'], 'capture'>, [MessageKey, MessageKey]> = {
   approved: ['approvedTitle', 'approvedHelp'],
   'not-approved': ['notApprovedTitle', 'notApprovedHelp'],
   review: ['reviewStateTitle', 'reviewStateHelp'],
@@ -36,10 +23,11 @@ const OUTCOMES: Record<Exclude<State, 'capture'>, [MessageKey, MessageKey]> = {
 export class ValidationFlow {
   /** A photo the service could not use, to take again, and why. */
   private retake: { kind: PhotoKind; notice: string } | undefined;
+  private readonly shown = new Shown();
 
   constructor(
     private readonly root: HTMLElement,
-    private readonly api: PeopleApi,
+    private readonly client: PeopleClient,
     private readonly hooks: ValidationHooks = {},
   ) {}
 
@@ -50,19 +38,12 @@ export class ValidationFlow {
   private async reload(): Promise<void> {
     let page: ValidationPage;
     try {
-      page = await this.api.call<ValidationPage>('GET', '/validation');
+      page = await this.client.validationPage();
     } catch (error) {
-      if (error instanceof ApiFailure && error.status === 404) {
-        show(this.root, h('h1', {}, t('unknownTitle')), h('p', {}, t('unknownHelp')));
-        focusFirstHeading(this.root);
-        return;
-      }
-      const again = h('button', { type: 'button', class: 'primary' }, t('tryAgain'));
-      again.addEventListener('click', () => void this.reload());
-      show(this.root, h('h1', {}, t('validationTitle')), h('p', { role: 'alert', class: 'error' }, wordsFor(error)), again);
-      return;
+      if (error instanceof ApiFailure && error.status === 404) return this.shown.show(() => showUnknownLink(this.root));
+      return this.shown.show(() => showFailure(this.root, 'validationTitle', error, () => void this.reload()));
     }
-    this.render(page);
+    this.shown.show(() => this.render(page));
   }
 
   private render(page: ValidationPage): void {
@@ -83,25 +64,25 @@ export class ValidationFlow {
       kind,
       ...(this.retake ? { notice: this.retake.notice } : {}),
       extra: phoneHandoff({
-        api: this.api,
-        flow: 'validation',
+        qr: this.client.validationQr,
+        sendLink: (channel) => this.client.sendValidationLink({ channel }),
         canSend: true,
-        finished: async () => (await this.api.call<ValidationPage>('GET', '/validation')).state !== 'capture',
+        finished: async () => (await this.client.validationPage()).state !== 'capture',
         onFinished: () => void this.reload(),
       }),
       send: async (photo) => {
         try {
-          await this.api.call('POST', '/validation/photo', { kind, image: await base64Of(photo) });
+          await this.client.validationPhoto({ kind, image: await base64Of(photo) });
           if (kind === 'face') {
-            const outcome = await this.api.call<ValidationOutcome>('POST', '/validation/finish');
+            const outcome = await this.client.finishValidation();
             this.retake = undefined;
             await this.reload();
             this.hooks.onDone?.(outcome);
             return;
           }
         } catch (error) {
-          if (error instanceof ApiFailure && error.code === 'DOCUMENT_NO_FACE') this.retake = { kind: 'documentFront', notice: wordsFor(error) };
-          else if (error instanceof ApiFailure && ['VERIFACE_CLOSED', 'VERIFACE_EXPIRED'].includes(error.code)) this.retake = undefined;
+          if (error instanceof ApiFailure && error.is('DOCUMENT_NO_FACE')) this.retake = { kind: 'documentFront', notice: wordsFor(error) };
+          else if (error instanceof ApiFailure && error.is('VERIFACE_CLOSED', 'VERIFACE_EXPIRED')) this.retake = undefined;
           else throw new Error(wordsFor(error));
           await this.reload();
           return;

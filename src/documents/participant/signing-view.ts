@@ -1,0 +1,37 @@
+import type { ParticipantRow, ProcessStatus } from '../../db/schema.js';
+import type { UnusablePhotoReason } from '../../veriface/unusable-photos.js';
+import type { CameraMode, OtpMedium } from '../identity-validations.js';
+
+// What a participant's steps answer. Types only, free of server code: the people's pages import them.
+
+export interface SigningRequirements {
+  otpCode: { required: boolean; medium?: OtpMedium; verified: boolean };
+  camera: {
+    required: boolean;
+    mode?: CameraMode;
+    /** Whether a photo of the back of the identity document is asked for too. */
+    documentBack: boolean;
+    captured: { face: boolean; documentFront: boolean; documentBack: boolean };
+    verified: boolean;
+    /** Faces that did not match the document; the MAX_FAILURES-th blocks. */
+    failures: number;
+    /** Why the last comparison failed, so the page can ask for the right retake; never the similarity. */
+    lastFailure?: 'FACE_MISMATCH' | UnusablePhotoReason;
+  };
+}
+
+export interface SigningView {
+  code: string;
+  name: string;
+  /** Each document with a download URL of five minutes. */
+  documents: { name: string; url: string }[];
+  participant: { id: string; name: string; role: ParticipantRow['role']; status: ParticipantRow['status'] };
+  requirements: SigningRequirements;
+  /** Every identity validation asked of the participant is met. */
+  canSign: boolean;
+}
+
+export interface SigningOutcome {
+  status: ParticipantRow['status'];
+  processStatus: ProcessStatus;
+}

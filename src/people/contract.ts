@@ -1,0 +1,145 @@
+import type { ParticipantRow, VerifaceRow } from '../db/schema.js';
+import type { OtpMedium } from '../documents/identity-validations.js';
+import type { SigningOutcome, SigningRequirements, SigningView } from '../documents/participant/signing-view.js';
+import type { Language } from '../organizations/languages.js';
+import type { PersonView } from '../veriface/person-view.js';
+
+/*
+ * The people's API on the wire: what each route takes and answers. The handlers answer these types
+ * and the pages' browser code imports them (type-only), so the two cannot drift apart. Types only,
+ * importing only modules free of server code: the pages' tsconfig, which has no Node types, checks it.
+ */
+
+export type { PersonView, SigningOutcome, SigningRequirements, SigningView };
+
+// What the routes take.
+
+export interface PhotoInput {
+  kind: 'face' | 'documentFront' | 'documentBack';
+  image: string;
+}
+
+export interface OtpCheckInput {
+  code: string;
+}
+
+export interface FinishInput {
+  consent: boolean;
+}
+
+export interface SignInput {
+  consent: boolean;
+  /** The drawn or typed signature as a PNG, placed in the final document. */
+  signature?: string;
+}
+
+export interface RejectInput {
+  reason: string;
+}
+
+export interface SendLinkInput {
+  channel: PhoneChannel;
+}
+
+export type PhoneChannel = 'sms' | 'whatsapp';
+
+export type EmbedFlow = 'sign' | 'validation';
+
+/** POST /people/embed: what the SDK's frame received from the page that embeds it. */
+export interface EmbedInput {
+  keyPublic: string;
+  /** The SDK's `document`: a face-validation code, or a process code followed by the participant's id. */
+  document: string;
+  /** The origin of the page that embeds the frame, as the browser gave it to the frame (`event.origin`). */
+  parentOrigin: string;
+  /** A token the organization's backend minted for this document and origin (POST /sdk/token), through the SDK's `onSDKToken`. */
+  token?: string;
+}
+
+// What the routes answer.
+
+/**
+ * Which page the participant sees: `act` (their turn: read, verify, sign or reject), `waiting`
+ * (earlier participants first), `done` (they finished; others have not), and the pages of a process
+ * that ended: `finished`, `rejected`, `expired`, `cancelled`; `blocked` when three failed checks
+ * stopped them.
+ */
+export type SigningPageState = 'act' | 'waiting' | 'done' | 'blocked' | 'finished' | 'rejected' | 'expired' | 'cancelled';
+
+export interface PageDocument {
+  /** The evidence certificate is named by the page in the person's language. */
+  kind: 'document' | 'certificate';
+  name: string;
+  /** A download URL of five minutes. */
+  url: string;
+  contentType: string;
+}
+
+export interface SigningPage {
+  state: SigningPageState;
+  language: Language;
+  process: { code: string; name: string; message: string; organization: string };
+  participant: { id: string; name: string; role: ParticipantRow['role']; status: ParticipantRow['status'] };
+  /** Everyone taking part, in order, by name only: no e-mail or phone of anyone reaches the page. */
+  participants: { name: string; role: ParticipantRow['role']; status: ParticipantRow['status']; you: boolean }[];
+  /** The names of those the participant waits for (state waiting or done). */
+  waitingFor: string[];
+  /** The documents to read; once the process is finished and sealed, the signed files and the certificate. */
+  documents: PageDocument[];
+  /** Whether the organization gave a phone for the participant, so the page may offer to send the link to it. */
+  phoneOnRecord: boolean;
+  /** Only while it is the participant's turn. */
+  requirements?: SigningRequirements;
+  canSign?: boolean;
+  /** A finished process whose signed files are still being written. */
+  sealing?: boolean;
+  /** A rejected process that this participant's own step ended: they rejected, or their identity was. */
+  rejection?: 'yours' | 'identity';
+}
+
+/**
+ * The person's page of a face validation: `capture` while in progress, then the outcome in words:
+ * `approved` (APPROVED, or VALIDATED by a person), `not-approved` (INVALIDATED), `review` (BLOCKED:
+ * a person of the organization decides), `expired`. The similarity never reaches the person.
+ */
+export type ValidationPageState = 'capture' | 'approved' | 'not-approved' | 'review' | 'expired';
+
+export interface ValidationPage {
+  state: ValidationPageState;
+  language: Language;
+  code: string;
+  name: string;
+  organization: string;
+  country: string;
+  documentType: string;
+  captured: { documentFront: boolean; documentBack: boolean; face: boolean };
+}
+
+/** POST /people/embed: the flow the frame opens, and the token it acts with. */
+export interface EmbeddedFlow {
+  flow: EmbedFlow;
+  /** The link token the frame then acts with, exactly as the person's own link would. */
+  token: string;
+}
+
+/** GET /people/signing/qr, GET /people/validation/qr: the person's own link as a QR code. */
+export interface LinkQr {
+  svg: string;
+}
+
+/** The messages the page sends on the person's behalf (the link to a phone, a copy by e-mail). */
+export interface LinkSent {
+  sent: true;
+}
+
+/** POST /people/signing/otp: the code is on its way, by this medium. */
+export interface OtpSent {
+  medium: OtpMedium;
+  expiresAt: string;
+}
+
+/** POST /people/validation/finish: the status, never the similarity. */
+export interface ValidationFinished {
+  code: string;
+  status: VerifaceRow['status'];
+}

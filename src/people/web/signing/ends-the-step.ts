@@ -1,0 +1,10 @@
+import type { ErrorCode } from '../../../http/error-catalogue.js';
+
+/** Refusals after which the page has nothing more to offer in this step: it reloads to show why. */
+export const ENDS_THE_STEP: readonly ErrorCode[] = [
+  'PARTICIPANT_BLOCKED',
+  'DOCUMENT_NOT_IN_SIGNATURE',
+  'DOCUMENT_EXPIRED',
+  'PARTICIPANT_ALREADY_DONE',
+  'NOT_YOUR_TURN',
+];

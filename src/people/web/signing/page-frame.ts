@@ -1,0 +1,64 @@
+import type { SigningPage } from '../../contract.js';
+import { documentEntry } from '../document-viewer.js';
+import { h } from '../dom.js';
+import { type MessageKey, t } from '../i18n.js';
+
+type ParticipantStatus = SigningPage['participant']['status'];
+
+const STATUS_WORDS: Record<ParticipantStatus, MessageKey> = {
+  PENDING: 'statusPending',
+  NOTIFICATION: 'statusNotification',
+  FINISH: 'statusFinish',
+  REJECT: 'statusReject',
+  BLOCK: 'statusBlock',
+};
+
+/** Once a process is closed unfinished, nobody "can sign now" or "waits for a turn" any more. */
+const CLOSED: ReadonlySet<SigningPage['state']> = new Set(['rejected', 'expired', 'cancelled']);
+
+function statusWord(page: SigningPage, status: ParticipantStatus): MessageKey {
+  return CLOSED.has(page.state) && (status === 'PENDING' || status === 'NOTIFICATION') ? 'statusNotSigned' : STATUS_WORDS[status];
+}
+
+/** Who sent the process, its name and message. */
+export function pageHeader(page: SigningPage): HTMLElement {
+  return h(
+    'header',
+    {},
+    page.process.organization ? h('p', { class: 'sender' }, t('sentBy', { organization: page.process.organization })) : '',
+    h('h1', {}, page.process.name),
+    page.process.message ? h('p', { class: 'message' }, page.process.message) : '',
+  );
+}
+
+/** The documents to read (once sealed, the signed files and the certificate). */
+export function documentsSection(page: SigningPage): HTMLElement {
+  return h(
+    'section',
+    { 'aria-labelledby': 'documents-title' },
+    h('h2', { id: 'documents-title' }, t('documents')),
+    h('ul', { class: 'documents' }, ...page.documents.map(documentEntry)),
+  );
+}
+
+/** Everyone taking part, in order, with their role and where they are. */
+export function peopleSection(page: SigningPage): HTMLElement {
+  return h(
+    'section',
+    { 'aria-labelledby': 'people-title' },
+    h('h2', { id: 'people-title' }, t('people')),
+    h(
+      'ol',
+      { class: 'people' },
+      ...page.participants.map((p) =>
+        h(
+          'li',
+          { class: `person ${p.status.toLowerCase()}` },
+          h('span', { class: 'name' }, p.name, p.you ? ` ${t('you')}` : ''),
+          h('span', { class: 'role' }, t(p.role === 'SIGNER' ? 'roleSigner' : 'roleApprover')),
+          h('span', { class: 'state' }, t(statusWord(page, p.status))),
+        ),
+      ),
+    ),
+  );
+}
