@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../../context.js';
 import type { FinalFileRow, ParticipantRow, ProcessDocumentRow, ProcessRow } from '../../db/schema.js';
+import { withTransaction } from '../../db/transaction.js';
 import { readBlobBytes } from '../../files/blob-bytes.js';
 import { newObjectId } from '../../ids.js';
 import { templatedEmail } from '../../messages/message-templates.js';
@@ -154,7 +155,7 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
     files.push({ process_id: process.id, file_key: `${folder}/certificate.pdf`, sha256: sha256(certificateBytes), document_position: null });
 
     marking = true;
-    const marked = await ctx.db.transaction().execute(async (trx) => {
+    const marked = await withTransaction(ctx, async (trx) => {
       if (options.claim && !(await options.claim.renew(trx))) return false;
       const now = ctx.clock.now().toISOString();
       if (!(await markSealed(trx, process.id, now))) return false;
@@ -175,7 +176,6 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
     if (error instanceof ClaimLostError) return false;
     throw error;
   }
-  ctx.outbox.wake();
   // Best effort: a preview left behind is a spare copy, never read once the final files exist.
   await deletePreviews(ctx, documents).catch(() => undefined);
   return true;
