@@ -19,6 +19,7 @@ import { documentCertificate, drawableImages, finishCertificate, type SealContex
 import { sealLocale } from './seal-language.js';
 import { signaturesSection, stampMarkup } from './seal-markup.js';
 import { sealRenderedPdf, sealUploadedPdf } from './seal-pdf.js';
+import { startEarly } from './start-early.js';
 
 export type { SealContext } from './seal-job.js';
 
@@ -120,7 +121,7 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
   const job: SealJob = {
     ctx,
     evidence,
-    images: drawableImages(evidence.signaturePngs),
+    images: startEarly(drawableImages(evidence.signaturePngs)),
     mark: {
       url,
       lines: [`${locale.labels.verifyAt} ${url}`, `${locale.labels.code}: ${process.code}`],
@@ -132,9 +133,8 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
   const folder = runFolder(process.id, newObjectId(ctx.clock.now()));
   const writer = new FinalFileWriter(ctx, options.claim);
   // Drawn while Chromium renders the first document.
-  const certificate = standaloneCertificate(job);
-  certificate.catch(() => undefined);
-  documentCertificate(job).catch(() => undefined);
+  const certificate = startEarly(standaloneCertificate(job));
+  startEarly(documentCertificate(job));
 
   let marking = false;
   try {
@@ -146,7 +146,8 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
       const file = `${document.position}.pdf`;
       const sealed = await sealDocument(job, document, bytes);
       const hash = sha256(sealed);
-      writer.write(`${folder}/${file}`, sealed).catch(() => undefined);
+      // A failed write stops the loop (writer.stopped) and fails the certificate's write after it.
+      startEarly(writer.write(`${folder}/${file}`, sealed));
       made.push({ document, file, sha256: hash });
       files.push({ process_id: process.id, file_key: `${folder}/${file}`, sha256: hash, document_position: document.position });
     }
