@@ -1,6 +1,5 @@
 import type { Transaction } from 'kysely';
-import type { Db } from './database.js';
-import type { Database } from './schema.js';
+import type { Database, Db } from './schema.js';
 
 /** What learns that a transaction committed: the outbox worker, to deliver what it queued (OutboxSignal). */
 interface CommitSignal {
