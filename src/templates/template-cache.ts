@@ -81,8 +81,9 @@ export class TemplateCache {
   }
 
   /**
-   * Told by every operation that changes or deletes a template, once its change is committed: the
-   * template is read from the database again, and loads already under way are not kept.
+   * Told by `writeTemplate` (template-writes.ts), through which every write of a template goes, once
+   * the write has settled: the template is read from the database again, and loads already under
+   * way are not kept.
    */
   written(id: string): void {
     this.writes++;
