@@ -1,5 +1,6 @@
 import { Agent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { withTransaction } from '../src/db/transaction.js';
 import type { Claim } from '../src/outbox/claim.js';
 import { enqueue } from '../src/outbox/enqueue.js';
 import type { JobPayload, OutboxHandler } from '../src/outbox/types.js';
@@ -40,6 +41,41 @@ describe.each(dialects)('the outbox worker (%s)', (dialect) => {
       ).rejects.toThrow('the state change failed');
       expect(await svc.deps.worker.deliverDue()).toBe(0);
       expect(receiver.received).toHaveLength(0);
+    });
+  });
+
+  describe('withTransaction wakes the outbox worker once its transaction has committed, and only then', () => {
+    /** The service's store with a signal that counts its wakes. */
+    function counted() {
+      const store = { db: svc.deps.db, wakes: 0, outbox: { wake: () => void store.wakes++ } };
+      return store;
+    }
+    const messagesOf = (organizationId: string) => svc.deps.db.selectFrom('outbox').select('id').where('organization_id', '=', organizationId).execute();
+
+    it('a rolled-back transaction wakes nothing and leaves no message', async () => {
+      const store = counted();
+      await expect(
+        withTransaction(store, async (trx) => {
+          await emitEvent(trx, svc.clock, { organizationId: svc.orgA.id, type: 'document.created', data: { code: 'X' } });
+          throw new Error('the state change failed');
+        }),
+      ).rejects.toThrow('the state change failed');
+      expect(store.wakes).toBe(0);
+      expect(await messagesOf(svc.orgA.id)).toEqual([]);
+    });
+
+    it("a committed transaction wakes once, after its work; its message is its organization's alone", async () => {
+      const store = counted();
+      const ids = await withTransaction(store, async (trx) => {
+        const queued = await emitEvent(trx, svc.clock, { organizationId: svc.orgA.id, type: 'document.created', data: { code: 'Y' } });
+        expect(store.wakes).toBe(0);
+        return queued;
+      });
+      expect(store.wakes).toBe(1);
+      expect((await messagesOf(svc.orgA.id)).map((row) => row.id)).toEqual(ids);
+      expect(await messagesOf(svc.orgB.id)).toEqual([]);
+      expect(await svc.deps.worker.deliverDue()).toBe(1);
+      expect(receiver.received).toHaveLength(1);
     });
   });
 

@@ -15,6 +15,7 @@ import { finalFileKeys, listFinalFiles } from '../src/documents/sealing/final-fi
 import { sealLocale } from '../src/documents/sealing/seal-language.js';
 import { signaturesSection, stampMarkup } from '../src/documents/sealing/seal-markup.js';
 import { sealProcess } from '../src/documents/sealing/seal-process.js';
+import { startEarly } from '../src/documents/sealing/start-early.js';
 import { readBlobBytes, writeBlobBytes } from '../src/files/blob-bytes.js';
 import { updateSettings } from '../src/organizations/settings.js';
 import { IncrementalUpdate } from '../src/pdf-signing/incremental-update.js';
@@ -838,5 +839,21 @@ describe.each(dialects)('a process whose document cannot be sealed gets no final
     expect(receivers.a.received.map((hook) => hook.body.data.code)).not.toContain(process.code);
     const verified = await svc.app.inject({ method: 'POST', url: '/verify', headers: { 'content-type': 'application/pdf' }, payload: legacy });
     expect(verified.json()).toEqual({ result: 'unknown', sha256: sha256(legacy) });
+  });
+});
+
+describe('work the seal starts early never stops the process when it fails; it fails where it is awaited', () => {
+  it('a rejection of work started early reaches no unhandled-rejection handler, and still rejects for whoever awaits it', async () => {
+    const unhandled: unknown[] = [];
+    const listen = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', listen);
+    try {
+      const work = startEarly(Promise.reject(new Error('the drawing failed')));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(unhandled).toEqual([]);
+      await expect(work).rejects.toThrow('the drawing failed');
+    } finally {
+      process.off('unhandledRejection', listen);
+    }
   });
 });

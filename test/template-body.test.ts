@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../src/clock.js';
 import type { TemplateRow } from '../src/db/schema.js';
 import { parsedTemplateBody } from '../src/documents/creating/template-body.js';
+import { TemplateCache } from '../src/templates/template-cache.js';
 
 function row(question: string): TemplateRow {
   const body = { config: [{ name: question, type: 'text', description: 'A question' }], sign: [], signatureProfile: [], preBuild: false };
@@ -20,16 +22,25 @@ function row(question: string): TemplateRow {
 
 const noCache = { templateCache: undefined };
 
-describe('a parsed body is kept only beside a frozen row, and frozen itself', () => {
-  it('a frozen row (as the template cache answers) is parsed once: every creation reads the same parse', () => {
-    const template = Object.freeze(row('tenant'));
-    const first = parsedTemplateBody(noCache, template);
-    expect(parsedTemplateBody(noCache, template)).toBe(first);
+/** A cache keeping `template`, as it does for the rows it answers; answers the row object it keeps. */
+async function keeping(template: TemplateRow): Promise<{ ctx: { templateCache: TemplateCache }; kept: Readonly<TemplateRow> }> {
+  const cache = new TemplateCache(new ManualClock(), 1024 * 1024);
+  const kept = await cache.find(template.organization_id, template.id, async () => template);
+  if (!kept) throw new Error('the cache answers the row it loaded');
+  return { ctx: { templateCache: cache }, kept };
+}
+
+describe('a parsed body is kept only beside a row the template cache keeps, and frozen itself', () => {
+  it('a row the cache keeps is parsed once: every creation reads the same parse', async () => {
+    const { ctx, kept } = await keeping(row('tenant'));
+    const first = parsedTemplateBody(ctx, kept);
+    expect(parsedTemplateBody(ctx, kept)).toBe(first);
     expect(first.config[0]?.name).toBe('tenant');
   });
 
-  it('the kept parse is frozen through and through, so no creation can change what the next reads', () => {
-    const body = parsedTemplateBody(noCache, Object.freeze(row('tenant')));
+  it('the kept parse is frozen through and through, so no creation can change what the next reads', async () => {
+    const { ctx, kept } = await keeping(row('tenant'));
+    const body = parsedTemplateBody(ctx, kept);
     expect(Object.isFrozen(body)).toBe(true);
     expect(Object.isFrozen(body.config)).toBe(true);
     expect(Object.isFrozen(body.config[0])).toBe(true);
@@ -38,7 +49,7 @@ describe('a parsed body is kept only beside a frozen row, and frozen itself', ()
     }).toThrow(TypeError);
   });
 
-  it('a row that is not frozen could change, so it is parsed anew for each caller', () => {
+  it('a row no cache keeps could change, so it is parsed anew for each caller', () => {
     const template = row('tenant');
     const first = parsedTemplateBody(noCache, template);
     expect(parsedTemplateBody(noCache, template)).not.toBe(first);
@@ -46,10 +57,13 @@ describe('a parsed body is kept only beside a frozen row, and frozen itself', ()
     expect(parsedTemplateBody(noCache, template).config[0]?.name).toBe('landlord');
   });
 
-  it('the row loaded after a write is another object, with its own parse of its own body', () => {
-    const before = Object.freeze(row('tenant'));
-    const after = Object.freeze(row('landlord'));
-    expect(parsedTemplateBody(noCache, before).config[0]?.name).toBe('tenant');
-    expect(parsedTemplateBody(noCache, after).config[0]?.name).toBe('landlord');
+  it('after a write the cache keeps another row object, with its own parse of its own body; the old row gets none kept', async () => {
+    const { ctx, kept: before } = await keeping(row('tenant'));
+    expect(parsedTemplateBody(ctx, before).config[0]?.name).toBe('tenant');
+    ctx.templateCache.written(before.id);
+    const after = await ctx.templateCache.find(before.organization_id, before.id, async () => row('landlord'));
+    if (!after) throw new Error('the cache answers the row it loaded');
+    expect(parsedTemplateBody(ctx, after).config[0]?.name).toBe('landlord');
+    expect(parsedTemplateBody(ctx, before)).not.toBe(parsedTemplateBody(ctx, before));
   });
 });

@@ -1,12 +1,14 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import type { TemplateRow } from '../src/db/schema.js';
 import { newObjectId } from '../src/ids.js';
+import { KeptBesideRows } from '../src/templates/kept-beside-rows.js';
 import { TEMPLATE_CACHE_TTL_MS, TemplateCache } from '../src/templates/template-cache.js';
 import { sampleTemplate } from './support/fixtures.js';
-import { call, dialects, startTestService, type TestService } from './support/service.js';
+import { call, dialects, localPath, startTestService, type TestService } from './support/service.js';
 
 /** Changes a template's description the way a tool outside the service would: its own connection to the file. */
 function describeFromOutside(svc: TestService, id: string, description: string): void {
@@ -82,6 +84,79 @@ describe('on SQLite, templates read lately are answered from memory for at most 
     const refused = await call(svc.app, 'PUT', '/template', { key: svc.orgA.privateKey, body: { id, description: '' } });
     expect(refused.statusCode).toBe(400);
     expect((await read(svc, id, svc.orgA.privateKey)).json().description).toBe('Sale of goods between two parties');
+  });
+});
+
+describe('every write of a template tells the template cache, through the one function that writes templates', () => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startTestService('sqlite');
+  });
+  afterAll(async () => svc.close());
+
+  /** The ids the cache is told were written while `act` runs. */
+  async function told(act: () => Promise<void>): Promise<string[]> {
+    const cache = svc.deps.templateCache;
+    if (!cache) throw new Error('the SQLite service keeps a template cache');
+    const written = vi.spyOn(cache, 'written');
+    try {
+      await act();
+      return written.mock.calls.map(([id]) => id);
+    } finally {
+      written.mockRestore();
+    }
+  }
+
+  it('creating a template tells the cache its id', async () => {
+    let id = '';
+    expect(
+      await told(async () => {
+        id = await create(svc, svc.orgA.privateKey);
+      }),
+    ).toEqual([id]);
+  });
+
+  it('updating a template tells the cache, and the next read answers the change', async () => {
+    const id = await create(svc, svc.orgA.privateKey);
+    await read(svc, id, svc.orgA.privateKey);
+    const update = () => call(svc.app, 'PUT', '/template', { key: svc.orgA.privateKey, body: { id, name: 'Renamed' } });
+    expect(await told(async () => expect((await update()).statusCode).toBe(200))).toEqual([id]);
+    expect((await read(svc, id, svc.orgA.privateKey)).json().name).toBe('Renamed');
+  });
+
+  it('recording an uploaded HTML file on its template tells the cache', async () => {
+    const res = await call(svc.app, 'POST', '/template', { key: svc.orgA.privateKey, body: sampleTemplate() });
+    const { id, urls } = res.json();
+    const upload = () => svc.app.inject({ method: 'PUT', url: localPath(urls.complete), headers: { 'content-type': 'text/html' }, payload: '<p>x</p>' });
+    expect(await told(async () => expect((await upload()).statusCode).toBe(200))).toEqual([id]);
+  });
+
+  it('deleting a template tells the cache, with or without reference links, and the next read is TEMPLATE_NOT_FOUND', async () => {
+    const plain = await create(svc, svc.orgA.privateKey);
+    const linked = await create(svc, svc.orgA.privateKey);
+    expect((await call(svc.app, 'POST', '/template/reference', { key: svc.orgA.privateKey, body: { template: linked } })).statusCode).toBe(200);
+    for (const id of [plain, linked]) {
+      await read(svc, id, svc.orgA.privateKey);
+      const remove = () => call(svc.app, 'DELETE', '/template', { key: svc.orgA.privateKey, query: { id } });
+      expect(await told(async () => expect((await remove()).statusCode).toBe(200))).toEqual([id]);
+      expect((await read(svc, id, svc.orgA.privateKey)).json()).toEqual({ message: 'TEMPLATE_NOT_FOUND' });
+    }
+  });
+
+  it("a refused write of another organization's template still leaves it answered to its own", async () => {
+    const ofB = await create(svc, svc.orgB.privateKey);
+    await read(svc, ofB, svc.orgB.privateKey);
+    const refused = await call(svc.app, 'PUT', '/template', { key: svc.orgA.privateKey, body: { id: ofB, name: 'Taken' } });
+    expect(refused.json()).toEqual({ message: 'TEMPLATE_NOT_FOUND' });
+    expect((await read(svc, ofB, svc.orgB.privateKey)).json().name).toBe(sampleTemplate().name);
+  });
+
+  it('no module but template-writes.ts reaches the statements that change the templates table', () => {
+    const importers = fs
+      .readdirSync('src', { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts'))
+      .filter((file) => /from '[./]*(templates\/)?write-queries\.js'/.test(fs.readFileSync(path.join('src', file), 'utf8')));
+    expect(importers).toEqual([path.join('templates', 'template-writes.ts')]);
   });
 });
 
@@ -247,5 +322,35 @@ describe('TemplateCache keeps only what it can trust, within its memory budget',
     await cache.find(organizationId, huge, db.load(huge));
     await cache.find(organizationId, huge, db.load(huge));
     expect(db.loads.filter((id) => id === huge)).toHaveLength(2);
+  });
+
+  it('what is kept beside a row is forgotten when the row leaves: a write, or the budget', async () => {
+    const cache = new TemplateCache(clock, 6000);
+    const beside = new KeptBesideRows<string>();
+    const [written, pushedOut, newer] = [newObjectId(clock.now()), newObjectId(clock.now()), newObjectId(clock.now())];
+    const db = loader((id) => row(id, 1000));
+    const kept = await cache.find(organizationId, written, db.load(written));
+    const old = await cache.find(organizationId, pushedOut, db.load(pushedOut));
+    if (!kept || !old) throw new Error('both templates exist');
+    expect(beside.keep(cache, kept, 'parse of the written one')).toBe(true);
+    expect(beside.keep(cache, old, 'parse of the oldest', 1500)).toBe(true);
+    cache.written(written);
+    expect(beside.find(kept)).toBeUndefined();
+    expect(beside.find(old)).toBe('parse of the oldest');
+    await cache.find(organizationId, newer, db.load(newer));
+    await cache.find(organizationId, written, db.load(written));
+    expect(beside.find(old)).toBeUndefined();
+  });
+
+  it('nothing is kept beside a row the cache does not keep', async () => {
+    const cache = new TemplateCache(clock, 1024 * 1024);
+    const beside = new KeptBesideRows<string>();
+    const id = newObjectId(clock.now());
+    const before = await cache.find(organizationId, id, loader(() => row(id)).load(id));
+    if (!before) throw new Error('the template exists');
+    cache.written(id);
+    expect(beside.keep(cache, before, 'parse of a row written since')).toBe(false);
+    expect(beside.find(before)).toBeUndefined();
+    expect(beside.keep(cache, row(id), 'parse of a row read elsewhere')).toBe(false);
   });
 });

@@ -19,7 +19,7 @@ import { sealFailure } from './migrations/013_seal_failure.js';
 import { photoRetakes } from './migrations/014_photo_retakes.js';
 import { rateLimitHits } from './migrations/015_rate_limit_hits.js';
 import { finalFilePositions } from './migrations/016_final_file_positions.js';
-import type { Database } from './schema.js';
+import type { Database, Db, Dialect } from './schema.js';
 import { SchemaScopedPostgresDialect } from './schema-introspector.js';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
 import { GroupCommitSqlite, groupCommitDialect } from './sqlite-group-commit.js';
@@ -27,8 +27,7 @@ import { applySqlitePragmas, applySqliteReaderPragmas } from './sqlite-pragmas.j
 import { statementCache } from './statement-cache.js';
 import { openWalFlusher } from './wal-flusher.js';
 
-export type Db = Kysely<Database>;
-export type Dialect = 'sqlite' | 'postgres';
+export type { Db, Dialect } from './schema.js';
 
 export interface DatabaseHandle {
   db: Db;

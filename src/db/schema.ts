@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Kysely, Selectable } from 'kysely';
 
 /**
  * Table shapes shared by SQLite and PostgreSQL. Ids and timestamps (ISO-8601 UTC text) are made by
@@ -361,6 +361,13 @@ export interface Database {
   sdk_tokens: SdkTokensTable;
   rate_limit_hits: RateLimitHitsTable;
 }
+
+/**
+ * The store as every query takes it, opened by database.ts. Declared here, beside the tables, so
+ * that what database.ts builds on (the group commit) can name it without importing database.ts.
+ */
+export type Db = Kysely<Database>;
+export type Dialect = 'sqlite' | 'postgres';
 
 export type TemplateRow = Selectable<TemplatesTable>;
 export type NewTemplateRow = Insertable<TemplatesTable>;

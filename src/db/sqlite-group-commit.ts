@@ -13,7 +13,7 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from 'kysely';
-import type { Db } from './database.js';
+import type { Db } from './schema.js';
 import type { WalFlusher } from './wal-flusher.js';
 
 /**

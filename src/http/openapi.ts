@@ -2,7 +2,7 @@ import type { RouteShorthandOptions } from 'fastify';
 import type Joi from 'joi';
 import joiToJson from 'joi-to-json';
 import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.js';
-import type { Access, Method } from './route.js';
+import type { Access, Method } from './route-kinds.js';
 
 // The package's types declare a named export, but at run time module.exports is the function itself.
 const parse = joiToJson as unknown as typeof joiToJson.parse;

@@ -5,20 +5,10 @@ import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.js';
 import { badRequest, notFound } from './errors.js';
 import { checkInput } from './json-body.js';
 import { documentRoute } from './openapi.js';
+import type { Access, Method } from './route-kinds.js';
 import { validate } from './validate.js';
 
-/**
- * Who may call a route:
- * - `private-key`: the organization's private key (prk_) only, for every route that changes data;
- * - `any-key`: the private or the public key (puk_), for reads of one item; the public key sits in
- *   integrators' web pages, so the handler answers it only what the holder of the item's code may
- *   see (`publicKey` says what), and refuses it the rest with `PRIVATE_KEY_REQUIRED`;
- * - `signed-url`: no key; the URL carries the service's own signature and expiry (files);
- * - `link-token`: no key; the secret token of a person's link (a signer's or a face validation's)
- *   in the `X-Link-Token` header, so that it stays out of URLs, logs and Referer headers;
- * - `public`: anyone (health).
- */
-export type Access = 'private-key' | 'any-key' | 'signed-url' | 'link-token' | 'public';
+export type { Access, Method } from './route-kinds.js';
 
 /** The header the people's pages send their link's token in. */
 export const LINK_TOKEN_HEADER = 'x-link-token';
@@ -27,8 +17,6 @@ const LINK_TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 
 /** A code the route can answer, at the catalogue's first status or, as a pair, at the one given. */
 export type RouteError = ErrorCode | readonly [ErrorCode, number];
-
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** What a handler is given: the validated body and query, and whose request it is. */
 export interface RouteInput<B, Q> {

@@ -113,10 +113,6 @@ export async function listAttempts(db: Db, outboxIds: string[]): Promise<Deliver
   return db.selectFrom('delivery_attempts').selectAll().where('outbox_id', 'in', outboxIds).orderBy('started_at').execute();
 }
 
-export async function findOutboxRow(db: Db, id: string): Promise<OutboxRow | undefined> {
-  return db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
 /** Starts a new round of attempts for a message, keeping its id (receivers de-duplicate on it). */
 export async function requeueMessage(db: Db, options: { id: string; now: string }): Promise<void> {
   await db

@@ -1,4 +1,5 @@
 import type { ServiceContext } from '../context.js';
+import { withTransaction } from '../db/transaction.js';
 import { participantLink } from '../documents/notify-participants.js';
 import { findSigning } from '../documents/participant/signer-access.js';
 import { badRequest, notFound } from '../http/errors.js';
@@ -29,8 +30,7 @@ function toPhone(
 }
 
 async function send(ctx: ServiceContext, message: NewMessage): Promise<LinkSent> {
-  await ctx.db.transaction().execute((trx) => enqueue(trx, ctx.clock, [message]));
-  ctx.outbox.wake();
+  await withTransaction(ctx, (trx) => enqueue(trx, ctx.clock, [message]));
   return { sent: true };
 }
 

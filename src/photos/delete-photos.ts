@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../context.js';
 import type { ProcessRow, VerifaceRow } from '../db/schema.js';
+import { withTransaction } from '../db/transaction.js';
 import { recordProcessEvent } from '../documents/process-events.js';
 import { findProcessByCode } from '../documents/queries.js';
 import { badRequest } from '../http/errors.js';
@@ -20,7 +21,7 @@ export async function deleteProcessPhotos(ctx: ServiceContext, options: { proces
   const { process, reason } = options;
   const keys = await listPhotoKeys(ctx.db, process.id);
   await ctx.photos.erase(keys);
-  await ctx.db.transaction().execute(async (trx) => {
+  await withTransaction(ctx, async (trx) => {
     await forgetPhotoBlobs(trx, keys);
     await clearProcessPhotos(trx, process.id, ctx.clock.now().toISOString());
     await recordProcessEvent(trx, ctx.clock, {
@@ -31,7 +32,6 @@ export async function deleteProcessPhotos(ctx: ServiceContext, options: { proces
       detail: { deleted: keys.length, reason },
     });
   });
-  ctx.outbox.wake();
   return keys.length;
 }
 
@@ -40,12 +40,11 @@ export async function deleteVerifacePhotos(ctx: ServiceContext, options: { proce
   const { process, reason } = options;
   const keys = await listPhotoKeys(ctx.db, process.id);
   await ctx.photos.erase(keys);
-  await ctx.db.transaction().execute(async (trx) => {
+  await withTransaction(ctx, async (trx) => {
     await forgetPhotoBlobs(trx, keys);
     await clearVerifacePhotos(trx, process.id, ctx.clock.now().toISOString());
     await recordStage(trx, ctx.clock, { process, stage: 'photos_deleted', detail: { deleted: keys.length, reason } });
   });
-  ctx.outbox.wake();
   return keys.length;
 }
 

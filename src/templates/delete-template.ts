@@ -4,6 +4,7 @@ import { badRequest } from '../http/errors.js';
 import { deleteReferenceLinksOfTemplate } from '../references/queries.js';
 import * as q from './queries.js';
 import { templateFileKeys } from './template-files.js';
+import { type TemplateWrites, writeTemplate } from './template-writes.js';
 
 export interface DeletedTemplate {
   id: string;
@@ -18,22 +19,27 @@ export interface DeletedTemplate {
  * none of whose files was ever stored (files_stored) has none to look for.
  */
 export async function deleteTemplate(ctx: ServiceContext, options: { organizationId: string; id: string }): Promise<DeletedTemplate> {
-  // Most templates have no reference link and no process in signature: one statement deletes them.
-  const unhindered = await q.deleteUnhinderedTemplate(ctx.db, options.organizationId, options.id, IN_SIGNATURE);
-  const { filesStored, references } = unhindered ? { ...unhindered, references: 0 } : await deleteWithLinks(ctx, options);
-  ctx.templateCache?.written(options.id);
+  const { filesStored, references } = await writeTemplate(ctx, options.id, async (writes) => {
+    // Most templates have no reference link and no process in signature: one statement deletes them.
+    const unhindered = await writes.deleteUnhinderedTemplate(ctx.db, options.organizationId, options.id, IN_SIGNATURE);
+    return unhindered ? { ...unhindered, references: 0 } : deleteWithLinks(ctx, writes, options);
+  });
   if (filesStored) await ctx.blobs.delete(templateFileKeys(options.id));
   return { id: options.id, deleted: true, references };
 }
 
 /** The template and its reference links, counted; or why it cannot go (not found, in use). */
-async function deleteWithLinks(ctx: ServiceContext, options: { organizationId: string; id: string }): Promise<{ filesStored: boolean; references: number }> {
+async function deleteWithLinks(
+  ctx: ServiceContext,
+  writes: TemplateWrites,
+  options: { organizationId: string; id: string },
+): Promise<{ filesStored: boolean; references: number }> {
   return ctx.db.transaction().execute(async (trx) => {
     const template = await q.lockTemplate(trx, ctx.dialect, options.organizationId, options.id);
     if (!template) throw badRequest('TEMPLATE_NOT_FOUND');
     if ((await countProcessesInSignature(trx, template.id)) > 0) throw badRequest('TEMPLATE_IN_USE');
     const references = await deleteReferenceLinksOfTemplate(trx, template.id);
-    await q.deleteTemplate(trx, template.id);
+    await writes.deleteTemplate(trx, template.id);
     return { filesStored: template.files_stored === 1, references };
   });
 }

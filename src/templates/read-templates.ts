@@ -2,7 +2,9 @@ import type { ServiceContext } from '../context.js';
 import type { TemplateRow } from '../db/schema.js';
 import { decodeCursor, page } from '../http/cursor.js';
 import { notFound } from '../http/errors.js';
+import { KeptBesideRows } from './kept-beside-rows.js';
 import * as q from './queries.js';
+import type { TemplateCache } from './template-cache.js';
 import { templateFileUrls } from './template-files.js';
 
 export interface TemplateSummary {
@@ -36,19 +38,22 @@ export async function findTemplate(
 }
 
 /**
- * The answer's text up to its URLs, once per row object: rows kept by the template cache are
+ * The answer's text up to its URLs, kept beside the rows the template cache keeps: they are
  * answered again and again, and so is this. The stored body is the JSON of a template this service
  * validated, so it is spliced in as it stands rather than parsed and written out again.
  */
-const answerHeads = new WeakMap<Readonly<TemplateRow>, string>();
+const answerHeads = new KeptBesideRows<string>();
 
-function answerHead(row: Readonly<TemplateRow>): string {
-  const known = answerHeads.get(row);
+/** What a kept answer's text holds in memory: two bytes a character. */
+const BYTES_PER_CHARACTER = 2;
+
+function answerHead(cache: TemplateCache | undefined, row: Readonly<TemplateRow>): string {
+  const known = answerHeads.find(row);
   if (known !== undefined) return known;
   const head = JSON.stringify({ ...summary(row), build: row.build });
   const body = row.body.slice(1, -1);
   const text = `${head.slice(0, -1)},${body === '' ? '' : `${body},`}"urls":`;
-  answerHeads.set(row, text);
+  if (cache) answerHeads.keep(cache, row, text, BYTES_PER_CHARACTER * text.length);
   return text;
 }
 
@@ -56,7 +61,7 @@ function answerHead(row: Readonly<TemplateRow>): string {
 export async function getTemplateJson(ctx: ServiceContext, options: { organizationId: string; id: string }): Promise<string> {
   const row = await findTemplate(ctx, options.organizationId, options.id);
   if (!row) throw notFound('TEMPLATE_NOT_FOUND');
-  return `${answerHead(row)}${JSON.stringify(await templateFileUrls(ctx.blobs, row.id, 'GET'))}}`;
+  return `${answerHead(ctx.templateCache, row)}${JSON.stringify(await templateFileUrls(ctx.blobs, row.id, 'GET'))}}`;
 }
 
 /** A page of templates, newest first; `next` is the cursor of the following page, null on the last. */

@@ -10,6 +10,16 @@ export const TEMPLATE_CACHE_TTL_MS = 1000;
 /** Charged for each entry beside its text, so that many small templates still fill the budget. */
 const ENTRY_OVERHEAD_BYTES = 512;
 
+/**
+ * A kind of value kept beside the cache's rows (a parse of a template's HTML or body, the text of an
+ * answer): made from one row object, so it must go when the cache drops that row (a write, the
+ * budget, a newer load). Registered with the cache by its first `keepBeside`, then told of every
+ * row the cache drops.
+ */
+export interface BesideRows {
+  forget(row: Readonly<TemplateRow>): void;
+}
+
 interface Entry {
   row: Readonly<TemplateRow>;
   until: number;
@@ -29,6 +39,8 @@ export class TemplateCache {
   private writes = 0;
   /** Loads under way by organization and id, with the count of writes when each started. */
   private readonly loading = new Map<string, { writes: number; row: Promise<Readonly<TemplateRow> | undefined> }>();
+  /** Every kind of value kept beside this cache's rows: each is told when a row leaves. */
+  private readonly besides = new Set<BesideRows>();
 
   constructor(
     private readonly clock: Clock,
@@ -69,21 +81,39 @@ export class TemplateCache {
   }
 
   /**
-   * Told by every operation that changes or deletes a template, once its change is committed: the
-   * template is read from the database again, and loads already under way are not kept.
+   * Told by `writeTemplate` (template-writes.ts), through which every write of a template goes, once
+   * the write has settled: the template is read from the database again, and loads already under
+   * way are not kept.
    */
   written(id: string): void {
     this.writes++;
     this.drop(id);
   }
 
+  /** Whether `row` is the object the cache keeps for its template, so what is made from it may be kept beside it. */
+  keeps(row: Readonly<TemplateRow>): boolean {
+    return this.entries.get(row.id)?.row === row;
+  }
+
   /**
-   * Adds what a caller keeps beside a row it was answered (a parse of the template's HTML) to the
-   * row's entry, so the budget counts it; nothing when the row is no longer the one kept.
+   * Called by `beside` as it keeps a value made from `row`: answers false, and `beside` keeps
+   * nothing, when the row is not the one kept; otherwise `beside` is told when the row leaves, and
+   * `bytes` count in the budget with the row's entry.
+   */
+  keepBeside(beside: BesideRows, row: Readonly<TemplateRow>, bytes: number): boolean {
+    if (!this.keeps(row)) return false;
+    this.besides.add(beside);
+    this.charge(row, bytes);
+    return true;
+  }
+
+  /**
+   * Adds the size of what is kept beside a row, known once it is made (a parse that was under way),
+   * to the row's entry, so the budget counts it; nothing when the row is no longer the one kept.
    */
   charge(row: Readonly<TemplateRow>, bytes: number): void {
     const entry = this.entries.get(row.id);
-    if (entry?.row !== row) return;
+    if (entry?.row !== row || bytes === 0) return;
     entry.bytes += bytes;
     this.bytes += bytes;
     this.evictOverBudget();
@@ -110,5 +140,6 @@ export class TemplateCache {
     if (!entry) return;
     this.entries.delete(id);
     this.bytes -= entry.bytes;
+    for (const beside of this.besides) beside.forget(entry.row);
   }
 }

@@ -1,8 +1,9 @@
 import type { ServiceContext } from '../context.js';
 import type { UploadPolicy } from '../files/routes.js';
 import { notFound } from '../http/errors.js';
-import { markTemplateFilesStored, templateExists } from './queries.js';
+import { templateExists } from './queries.js';
 import { TEMPLATE_UPLOAD_CONTENT_TYPES, templateIdOfKey } from './template-files.js';
+import { writeTemplate } from './template-writes.js';
 
 /** Template HTML uploads: only while the template exists, only as HTML; each recorded on its template. */
 export function templateHtmlUploadPolicy(ctx: ServiceContext): UploadPolicy {
@@ -17,9 +18,8 @@ export function templateHtmlUploadPolicy(ctx: ServiceContext): UploadPolicy {
     // came first finds no file recorded, so this upload is the one to remove it.
     claim: async (key) => {
       const id = templateIdOfKey(key);
-      if (id === undefined || !(await markTemplateFilesStored(ctx.db, id))) return false;
-      ctx.templateCache?.written(id);
-      return true;
+      if (id === undefined) return false;
+      return writeTemplate(ctx, id, (writes) => writes.markTemplateFilesStored(ctx.db, id));
     },
     async ensureTarget(key) {
       if (!(await exists(key))) throw notFound('TEMPLATE_NOT_FOUND');

@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../context.js';
 import type { VerifaceRow } from '../db/schema.js';
+import { withTransaction } from '../db/transaction.js';
 import { answerMessage } from '../http/error-catalogue.js';
 import { badRequest } from '../http/errors.js';
 import { newCode, newObjectId, newToken } from '../ids.js';
@@ -83,7 +84,7 @@ export async function createVeriface(ctx: ServiceContext, options: { organizatio
   const link = verifaceLink(ctx, process);
   const channel = process.platform === 'whatsapp' ? 'whatsapp' : organization?.sdk_integration === 1 && process.user_email ? 'email' : undefined;
 
-  await ctx.db.transaction().execute(async (trx) => {
+  await withTransaction(ctx, async (trx) => {
     await insertVeriface(trx, process);
     await recordStage(trx, ctx.clock, { process, stage: 'created' });
     if (channel === 'whatsapp') {
@@ -100,6 +101,5 @@ export async function createVeriface(ctx: ServiceContext, options: { organizatio
     }
     if (channel) await recordStage(trx, ctx.clock, { process, stage: 'notified', detail: { channel } });
   });
-  ctx.outbox.wake();
   return channel ? { code: process.code } : { code: process.code, url: link };
 }

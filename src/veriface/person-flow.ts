@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../context.js';
 import type { VerifaceRow } from '../db/schema.js';
+import { withTransaction } from '../db/transaction.js';
 import { MAX_FAILURES } from '../documents/participant/signer-access.js';
 import { ApiError, badRequest, notFound } from '../http/errors.js';
 import { newToken } from '../ids.js';
@@ -38,7 +39,7 @@ async function advance(
   change: { patch: VerifacePatch; stage: VerifaceStage; detail?: Record<string, unknown>; decided?: VerifacePhotoKeys },
 ): Promise<VerifaceRow> {
   const updated: VerifaceRow = { ...process, ...change.patch, updated_at: ctx.clock.now().toISOString() };
-  await ctx.db.transaction().execute(async (trx) => {
+  await withTransaction(ctx, async (trx) => {
     const { decided } = change;
     if (!(await updateInProgress(trx, process.id, { ...change.patch, updated_at: updated.updated_at }, decided))) {
       if (decided && (await updateInProgress(trx, process.id, { updated_at: updated.updated_at }))) {
@@ -49,7 +50,6 @@ async function advance(
     if (decided) await markPhotosDecided(trx, photoKeysOf(decided), updated.updated_at);
     await recordStage(trx, ctx.clock, { process: updated, stage: change.stage, detail: change.detail });
   });
-  ctx.outbox.wake();
   return updated;
 }
 

@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../context.js';
 import type { VerifaceRow } from '../db/schema.js';
+import { withTransaction } from '../db/transaction.js';
 import { badRequest } from '../http/errors.js';
 import { normalizeEmail } from '../organizations/organizations.js';
 import { findUserByEmail } from '../organizations/queries.js';
@@ -29,7 +30,7 @@ export async function reviewVeriface(
     review_reason: input.reason ?? null,
     updated_at: ctx.clock.now().toISOString(),
   };
-  await ctx.db.transaction().execute(async (trx) => {
+  await withTransaction(ctx, async (trx) => {
     // Checked in the update itself: of two reviews at once, the second finds it decided.
     if (!(await decideBlocked(trx, process.id, decided))) throw badRequest('VERIFACE_NOT_BLOCKED');
     await recordStage(trx, ctx.clock, {
@@ -38,6 +39,5 @@ export async function reviewVeriface(
       detail: { emailValidated: reviewer, ...(input.reason === undefined ? {} : { reason: input.reason }) },
     });
   });
-  ctx.outbox.wake();
   return { code: process.code, status: decided.status, emailValidated: reviewer };
 }

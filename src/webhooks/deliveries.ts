@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import type { DeliveryAttemptRow, OutboxRow, WebhookRow } from '../db/schema.js';
+import { withTransaction } from '../db/transaction.js';
 import { decodeCursor, page } from '../http/cursor.js';
 import { badRequest } from '../http/errors.js';
 import type { OutboxSignal } from '../outbox/enqueue.js';
@@ -103,8 +104,7 @@ export async function resendDelivery(store: DeliveryStore, options: { organizati
   const row = await q.findDelivery(store.db, options.organizationId, options.id);
   if (!row) throw badRequest('DELIVERY_NOT_FOUND');
   if (row.status === 'pending') throw badRequest('DELIVERY_PENDING');
-  await requeueMessage(store.db, { id: row.id, now: store.clock.now().toISOString() });
-  store.outbox.wake();
+  await withTransaction(store, (trx) => requeueMessage(trx, { id: row.id, now: store.clock.now().toISOString() }));
   return { id: row.id, status: 'pending' };
 }
 
@@ -113,13 +113,14 @@ export async function sendTestEvent(store: DeliveryStore, options: { organizatio
   const webhook = await q.findWebhookByName(store.db, options.organizationId, options.name);
   if (!webhook) throw badRequest('WEBHOOK_NOT_FOUND');
   if (webhook.enabled !== 1) throw badRequest('WEBHOOK_DISABLED');
-  const [id] = await emitEvent(store.db, store.clock, {
-    organizationId: options.organizationId,
-    type: 'webhook.test',
-    data: { webhook: webhook.name },
-    targetWebhooks: [webhook.name],
-  });
+  const [id] = await withTransaction(store, (trx) =>
+    emitEvent(trx, store.clock, {
+      organizationId: options.organizationId,
+      type: 'webhook.test',
+      data: { webhook: webhook.name },
+      targetWebhooks: [webhook.name],
+    }),
+  );
   if (!id) throw badRequest('WEBHOOK_DISABLED');
-  store.outbox.wake();
   return { id };
 }

@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../../context.js';
 import type { ParticipantRow, ProcessDocumentRow, ProcessKind, ProcessRow, TemplateRow } from '../../db/schema.js';
+import { withTransaction } from '../../db/transaction.js';
 import { writeBlobBytes } from '../../files/blob-bytes.js';
 import { answerMessage } from '../../http/error-catalogue.js';
 import { ApiError, badRequest } from '../../http/errors.js';
@@ -267,7 +268,7 @@ export async function createSigningProcess(ctx: ServiceContext, options: { organ
       await writeBlobBytes(ctx.blobs, row.file_key, bytes, row.source === 'pdf' ? 'application/pdf' : 'text/html');
       written.push(row.file_key);
     }
-    await ctx.db.transaction().execute(async (trx) => {
+    await withTransaction(ctx, async (trx) => {
       // Locked so a template delete cannot slip between these checks and the insert.
       const templateIds = new Set(documents.flatMap((d) => (d.row.template_id ? [d.row.template_id] : [])));
       for (const id of templateIds) {
@@ -291,7 +292,6 @@ export async function createSigningProcess(ctx: ServiceContext, options: { organ
     await ctx.blobs.delete(written);
     throw error;
   }
-  ctx.outbox.wake();
 
   const uploadUrl = (row: ProcessDocumentRow) =>
     row.file_ready === 0 && row.file_key

@@ -1,4 +1,5 @@
 import type { ServiceContext } from '../../context.js';
+import { withTransaction } from '../../db/transaction.js';
 import { readBlobBytes, writeBlobBytes } from '../../files/blob-bytes.js';
 import type { UploadPolicy } from '../../files/routes.js';
 import { ApiError, notFound } from '../../http/errors.js';
@@ -29,7 +30,7 @@ export async function documentStored(ctx: ServiceContext, key: string): Promise<
   }
   const { bytes } = intake;
   if (intake.repaired) await writeBlobBytes(ctx.blobs, key, bytes, 'application/pdf');
-  const outcome = await ctx.db.transaction().execute(async (trx): Promise<StoredOutcome> => {
+  const outcome = await withTransaction(ctx, async (trx): Promise<StoredOutcome> => {
     const process = await findProcessById(trx, document.process_id);
     if (process?.status !== 'CREATED' || !(await markDocumentReady(trx, document.id, sha256(bytes)))) return 'ignored';
     await recordProcessEvent(trx, ctx.clock, { process, action: 'DOCUMENT_UPLOADED', detail: { document: document.name } });
@@ -37,7 +38,6 @@ export async function documentStored(ctx: ServiceContext, key: string): Promise<
     await startNextTurn(trx, ctx, process);
     return 'started';
   });
-  ctx.outbox.wake();
   return outcome;
 }
 

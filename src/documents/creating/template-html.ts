@@ -1,15 +1,16 @@
 import type { ServiceContext } from '../../context.js';
 import type { TemplateRow } from '../../db/schema.js';
 import { readBlobBytes } from '../../files/blob-bytes.js';
+import { KeptBesideRows } from '../../templates/kept-beside-rows.js';
 import { seesTemplateUploads, templateFileKey } from '../../templates/template-files.js';
 import { ParsedCompleteHtml } from './fill-template-html.js';
 
 /**
- * Parses kept beside the template cache's rows: a row object stays the same only while the cache
- * keeps it, and every write of the template (its HTML uploads included) makes the cache load a new
- * row, so a parse found here is of the HTML as it was when that row was loaded or later.
+ * Parses kept beside the template cache's rows: every write of the template (its HTML uploads
+ * included) makes the cache load a new row, so a parse found here is of the HTML as it was when
+ * that row was loaded or later.
  */
-const parses = new WeakMap<Readonly<TemplateRow>, Promise<ParsedCompleteHtml | undefined>>();
+const parses = new KeptBesideRows<Promise<ParsedCompleteHtml | undefined>>();
 
 /**
  * The template's Complete HTML, parsed; undefined when it was never uploaded. Reading and parsing
@@ -23,15 +24,14 @@ export async function parsedTemplateHtml(
   template: Readonly<TemplateRow>,
 ): Promise<ParsedCompleteHtml | undefined> {
   const cache = ctx.templateCache && seesTemplateUploads(ctx.blobs) ? ctx.templateCache : undefined;
-  const kept = cache ? parses.get(template) : undefined;
+  const kept = cache ? parses.find(template) : undefined;
   if (kept) return kept;
   const parsing = readAndParse(ctx, template);
-  if (cache) {
-    // Kept while under way, so the requests that arrive meanwhile wait for this parse, not make their own.
-    parses.set(template, parsing);
+  // Kept while under way, so the requests that arrive meanwhile wait for this parse, not make their own.
+  if (cache && parses.keep(cache, template, parsing)) {
     parsing.then(
-      (parsed) => (parsed ? cache.charge(template, parsed.memoryBytes) : parses.delete(template)),
-      () => parses.delete(template),
+      (parsed) => (parsed ? cache.charge(template, parsed.memoryBytes) : parses.forget(template)),
+      () => parses.forget(template),
     );
   }
   return parsing;

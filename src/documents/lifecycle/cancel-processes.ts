@@ -1,4 +1,5 @@
 import type { ServiceContext } from '../../context.js';
+import { withTransaction } from '../../db/transaction.js';
 import { badRequest } from '../../http/errors.js';
 import { normalizeEmail } from '../../organizations/organizations.js';
 import { findUserByEmail } from '../../organizations/queries.js';
@@ -28,7 +29,7 @@ export async function cancelProcesses(ctx: ServiceContext, options: { organizati
     const process = await findProcessByCode(ctx.db, organizationId, code);
     const cancelled =
       process &&
-      (await ctx.db.transaction().execute(async (trx) => {
+      (await withTransaction(ctx, async (trx) => {
         const closed = await closeProcess(trx, ctx.clock, { process, to: 'CANCELLED', message: input.message, actor, platform: 'API' });
         if (!closed) return false;
         await notifyCancellation(trx, ctx, { process: closed, participants: await listParticipants(trx, closed.id), reason: input.message });
@@ -37,6 +38,5 @@ export async function cancelProcesses(ctx: ServiceContext, options: { organizati
     if (cancelled) success++;
     else failed.push(code);
   }
-  if (success > 0) ctx.outbox.wake();
   return { success, errors: { cant: failed.length, ...(failed.length > 0 ? { documents: failed } : {}) } };
 }

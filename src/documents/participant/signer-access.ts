@@ -1,6 +1,7 @@
 import type { ServiceContext } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import type { ParticipantRow, ProcessRow } from '../../db/schema.js';
+import { withTransaction } from '../../db/transaction.js';
 import { ApiError, badRequest, notFound } from '../../http/errors.js';
 import { type FaceMatcher, UNUSABLE_PHOTO_REASONS, type UnusablePhotoReason } from '../../veriface/face-matcher.js';
 import { DOCUMENT_URL_LIFETIME_SECONDS } from '../document-files.js';
@@ -78,7 +79,7 @@ export interface ChangeTools {
  * refused; then the change with its audit lines and messages; the outbox is woken after commit.
  */
 export async function changeSigning<T>(ctx: ServiceContext, signing: Signing, change: (tools: ChangeTools) => Promise<T>): Promise<T> {
-  const result = await ctx.db.transaction().execute(async (trx) => {
+  const result = await withTransaction(ctx, async (trx) => {
     const process = await lockProcess(trx, ctx.dialect, signing.process.id);
     const participant = await findParticipantById(trx, signing.participant.id);
     if (!process || !participant) throw notFound('SIGNING_LINK_NOT_FOUND');
@@ -98,7 +99,6 @@ export async function changeSigning<T>(ctx: ServiceContext, signing: Signing, ch
     };
     return change({ trx, fresh, now, update });
   });
-  ctx.outbox.wake();
   return result;
 }
 

@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../../context.js';
 import type { ParticipantRow } from '../../db/schema.js';
+import { withTransaction } from '../../db/transaction.js';
 import { badRequest } from '../../http/errors.js';
 import { normalizeEmail } from '../../organizations/organizations.js';
 import { findUserByEmail } from '../../organizations/queries.js';
@@ -47,7 +48,7 @@ export async function unlockParticipant(ctx: ServiceContext, options: { organiza
   const found = await findProcessByCode(ctx.db, organizationId, input.code.slice(0, PROCESS_CODE_LENGTH));
   if (!found) throw badRequest('DOCUMENT_NOT_FOUND');
   const participantId = input.code.slice(PROCESS_CODE_LENGTH);
-  await ctx.db.transaction().execute(async (trx) => {
+  await withTransaction(ctx, async (trx) => {
     const process = await lockProcess(trx, ctx.dialect, found.id);
     const participant = (await listParticipants(trx, found.id)).find((p) => p.participant_id === participantId);
     if (!process || !participant) throw badRequest('SIGNER_NOT_FOUND');
@@ -80,6 +81,5 @@ export async function unlockParticipant(ctx: ServiceContext, options: { organiza
       detail: { decision: input.status, block: participant.block_reason },
     });
   });
-  ctx.outbox.wake();
   return { message: 'OK' };
 }

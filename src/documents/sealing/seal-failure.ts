@@ -1,3 +1,4 @@
+import { withTransaction } from '../../db/transaction.js';
 import type { Claim } from '../../outbox/claim.js';
 import type { WorkerLogger } from '../../outbox/worker.js';
 import { UnusableDocumentFile } from '../document-files.js';
@@ -17,13 +18,12 @@ export async function runSealJob(ctx: SealContext, options: { processId: string;
     return await sealProcess(ctx, { processId: options.processId, ...(options.claim ? { claim: options.claim } : {}) });
   } catch (error) {
     if (!(error instanceof UnusableDocumentFile)) throw error;
-    const marked = await ctx.db.transaction().execute(async (trx) => {
+    const marked = await withTransaction(ctx, async (trx) => {
       const process = await findProcessById(trx, options.processId);
       if (!process || !(await markSealFailed(trx, process.id, { at: ctx.clock.now().toISOString(), reason: error.message }))) return undefined;
       await recordProcessEvent(trx, ctx.clock, { process, action: 'SEAL_FAILED', message: error.message });
       return process;
     });
-    if (marked) ctx.outbox.wake();
     options.logger.error({ err: error, processId: options.processId, code: marked?.code }, 'a process cannot be sealed');
     throw error;
   }

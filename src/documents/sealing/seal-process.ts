@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../../context.js';
 import type { FinalFileRow, ParticipantRow, ProcessDocumentRow, ProcessRow } from '../../db/schema.js';
+import { withTransaction } from '../../db/transaction.js';
 import { readBlobBytes } from '../../files/blob-bytes.js';
 import { newObjectId } from '../../ids.js';
 import { templatedEmail } from '../../messages/message-templates.js';
@@ -18,6 +19,7 @@ import { documentCertificate, drawableImages, finishCertificate, type SealContex
 import { sealLocale } from './seal-language.js';
 import { signaturesSection, stampMarkup } from './seal-markup.js';
 import { sealRenderedPdf, sealUploadedPdf } from './seal-pdf.js';
+import { startEarly } from './start-early.js';
 
 export type { SealContext } from './seal-job.js';
 
@@ -119,7 +121,7 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
   const job: SealJob = {
     ctx,
     evidence,
-    images: drawableImages(evidence.signaturePngs),
+    images: startEarly(drawableImages(evidence.signaturePngs)),
     mark: {
       url,
       lines: [`${locale.labels.verifyAt} ${url}`, `${locale.labels.code}: ${process.code}`],
@@ -131,9 +133,8 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
   const folder = runFolder(process.id, newObjectId(ctx.clock.now()));
   const writer = new FinalFileWriter(ctx, options.claim);
   // Drawn while Chromium renders the first document.
-  const certificate = standaloneCertificate(job);
-  certificate.catch(() => undefined);
-  documentCertificate(job).catch(() => undefined);
+  const certificate = startEarly(standaloneCertificate(job));
+  startEarly(documentCertificate(job));
 
   let marking = false;
   try {
@@ -145,7 +146,8 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
       const file = `${document.position}.pdf`;
       const sealed = await sealDocument(job, document, bytes);
       const hash = sha256(sealed);
-      writer.write(`${folder}/${file}`, sealed).catch(() => undefined);
+      // A failed write stops the loop (writer.stopped) and fails the certificate's write after it.
+      startEarly(writer.write(`${folder}/${file}`, sealed));
       made.push({ document, file, sha256: hash });
       files.push({ process_id: process.id, file_key: `${folder}/${file}`, sha256: hash, document_position: document.position });
     }
@@ -154,7 +156,7 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
     files.push({ process_id: process.id, file_key: `${folder}/certificate.pdf`, sha256: sha256(certificateBytes), document_position: null });
 
     marking = true;
-    const marked = await ctx.db.transaction().execute(async (trx) => {
+    const marked = await withTransaction(ctx, async (trx) => {
       if (options.claim && !(await options.claim.renew(trx))) return false;
       const now = ctx.clock.now().toISOString();
       if (!(await markSealed(trx, process.id, now))) return false;
@@ -175,7 +177,6 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
     if (error instanceof ClaimLostError) return false;
     throw error;
   }
-  ctx.outbox.wake();
   // Best effort: a preview left behind is a spare copy, never read once the final files exist.
   await deletePreviews(ctx, documents).catch(() => undefined);
   return true;

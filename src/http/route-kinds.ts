@@ -1,0 +1,19 @@
+/*
+ * The words a route declaration is made of, in a module of their own so that what reads a
+ * declaration (openapi.ts) does not import route.ts, which imports it.
+ */
+
+/**
+ * Who may call a route:
+ * - `private-key`: the organization's private key (prk_) only, for every route that changes data;
+ * - `any-key`: the private or the public key (puk_), for reads of one item; the public key sits in
+ *   integrators' web pages, so the handler answers it only what the holder of the item's code may
+ *   see (`publicKey` says what), and refuses it the rest with `PRIVATE_KEY_REQUIRED`;
+ * - `signed-url`: no key; the URL carries the service's own signature and expiry (files);
+ * - `link-token`: no key; the secret token of a person's link (a signer's or a face validation's)
+ *   in the `X-Link-Token` header, so that it stays out of URLs, logs and Referer headers;
+ * - `public`: anyone (health).
+ */
+export type Access = 'private-key' | 'any-key' | 'signed-url' | 'link-token' | 'public';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
