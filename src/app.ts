@@ -6,8 +6,9 @@ import { authenticate } from './auth/authenticate.js';
 import { FailedAttempts } from './auth/failed-attempts.js';
 import type { Config } from './config.js';
 import type { Deps } from './deps.js';
+import { DomainError, tooManyRequests } from './domain-error.js';
 import { answerClientError, answerFrameworkError } from './http/client-errors.js';
-import { ApiError, tooManyRequests } from './http/errors.js';
+import { errorAnswer } from './http/errors.js';
 import { parseJsonBody } from './http/json-body.js';
 import { webhookDocs } from './http/openapi-webhooks.js';
 import { counterStore } from './http/rate-limit-store.js';
@@ -64,7 +65,8 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
   app.setErrorHandler((error, request, reply) => {
-    if (error instanceof ApiError) return reply.status(error.statusCode).headers(error.headers).send({ message: error.message });
+    const answer = error instanceof DomainError ? errorAnswer(error) : undefined;
+    if (answer) return reply.status(answer.status).headers(answer.headers).send({ message: answer.message });
     if (isFastifyError(error) && error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return reply.status(error.statusCode).send({ message: frameworkMessage(error) });
     }

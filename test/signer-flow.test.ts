@@ -12,7 +12,8 @@ import {
   verifyOtp,
 } from '../src/documents/participant/signer-flow.js';
 import { findProcessByCode, listParticipants, listProcessEvents } from '../src/documents/queries.js';
-import { ApiError } from '../src/http/errors.js';
+import { DomainError } from '../src/domain-error.js';
+import { errorAnswer } from '../src/http/errors.js';
 import type { FaceMatcher } from '../src/veriface/face-matcher.js';
 import { IMAGE_MAX_BYTES } from '../src/veriface/images.js';
 import { jpeg, matcher, png } from './support/images.js';
@@ -141,8 +142,9 @@ async function refusal(promise: Promise<unknown>): Promise<{ statusCode: number;
     () => undefined,
     (e: unknown) => e,
   );
-  if (!(error instanceof ApiError)) throw new Error(`expected a refusal, got ${String(error)}`);
-  return { statusCode: error.statusCode, message: error.message };
+  const answer = error instanceof DomainError ? errorAnswer(error) : undefined;
+  if (!answer) throw new Error(`expected a refusal, got ${String(error)}`);
+  return { statusCode: answer.status, message: answer.message };
 }
 
 /** Every operation of the page, each with arguments that would pass its own checks. */

@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../context.js';
-import { notFound } from '../http/errors.js';
+import { fail } from '../domain-error.js';
 import { API_PREFIX } from '../http/prefix.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
 import { readSettings, settingsChangesSchema, updateSettings } from './settings.js';
@@ -20,7 +20,7 @@ export function organizationRoutes(ctx: ServiceContext): ApiRoute[] {
       body: noInput,
       query: noInput,
       errors: ['ORGANIZATION_NOT_FOUND'],
-      handler: async ({ organizationId }) => (await readSettings(ctx.db, organizationId)) ?? Promise.reject(notFound('ORGANIZATION_NOT_FOUND')),
+      handler: async ({ organizationId }) => (await readSettings(ctx.db, organizationId)) ?? Promise.reject(fail('ORGANIZATION_NOT_FOUND')),
     }),
     defineRoute({
       method: 'PUT',
@@ -34,7 +34,7 @@ export function organizationRoutes(ctx: ServiceContext): ApiRoute[] {
       query: noInput,
       errors: ['ORGANIZATION_NOT_FOUND'],
       handler: async ({ organizationId, body }) =>
-        (await updateSettings(ctx.db, { organizationId, changes: body })) ?? Promise.reject(notFound('ORGANIZATION_NOT_FOUND')),
+        (await updateSettings(ctx.db, { organizationId, changes: body })) ?? Promise.reject(fail('ORGANIZATION_NOT_FOUND')),
     }),
   ];
 }

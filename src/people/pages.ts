@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import Joi from 'joi';
 import type { Config } from '../config.js';
 import { SIGNER_PATH_PREFIX } from '../documents/notify-participants.js';
-import { notFound } from '../http/errors.js';
+import { fail } from '../domain-error.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
 import { escapeHtml } from '../text/escape-html.js';
 import { VERIFACE_PATH_PREFIX } from '../veriface/create-veriface.js';
@@ -135,7 +135,7 @@ export function pageRoutes(config: Config, assets: PageAssets, origins: Embeddin
       errors: ['ROUTE_NOT_FOUND'],
       handler: ({ request, reply }) => {
         const found = assets.byPath.get(request.url.split('?')[0] ?? '');
-        if (!found) throw notFound('ROUTE_NOT_FOUND');
+        if (!found) throw fail('ROUTE_NOT_FOUND');
         const gzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
         return reply
           .headers({

@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../context.js';
 import type { TemplateRow } from '../db/schema.js';
+import { fail } from '../domain-error.js';
 import { decodeCursor, page } from '../http/cursor.js';
-import { notFound } from '../http/errors.js';
 import * as q from './queries.js';
 import { templateFileUrls } from './template-files.js';
 
@@ -55,7 +55,7 @@ function answerHead(row: Readonly<TemplateRow>): string {
 /** The configuration and short-lived download URLs of both HTML files, as JSON text. */
 export async function getTemplateJson(ctx: ServiceContext, options: { organizationId: string; id: string }): Promise<string> {
   const row = await findTemplate(ctx, options.organizationId, options.id);
-  if (!row) throw notFound('TEMPLATE_NOT_FOUND');
+  if (!row) throw fail('TEMPLATE_NOT_FOUND', { when: 'readingOne' });
   return `${answerHead(row)}${JSON.stringify(await templateFileUrls(ctx.blobs, row.id, 'GET'))}}`;
 }
 
