@@ -12,6 +12,7 @@ import { errorAnswer } from './http/errors.js';
 import { parseJsonBody } from './http/json-body.js';
 import { webhookDocs } from './http/openapi-webhooks.js';
 import { counterStore } from './http/rate-limit-store.js';
+import { REQUEST_ID_HEADER, requestIdOf } from './http/request-id.js';
 import type { ApiRoute } from './http/route.js';
 import { logTransport } from './log-output.js';
 import { routeTable } from './routes.js';
@@ -51,6 +52,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
             // Query strings carry URL signatures, and the paths of people's links their tokens: neither is logged.
             serializers: { req: (request) => ({ method: request.method, path: loggablePath(request.url), remoteAddress: request.ip }) },
           },
+    genReqId: requestIdOf,
     bodyLimit: 2 * 1024 * 1024,
     trustProxy: config.trustProxy,
     requestTimeout: config.timeouts.requestMs,
@@ -63,6 +65,12 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
   // Joi validates every request (its messages are the contract's); route schemas only document.
   app.setValidatorCompiler(() => () => true);
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  // First of the hooks, so every answer carries its id, refusals of the later hooks included.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    done();
+  });
 
   app.setErrorHandler((error, request, reply) => {
     const answer = error instanceof DomainError ? errorAnswer(error) : undefined;
