@@ -17,8 +17,6 @@ import type { ApiRoute } from './http/route.js';
 import { logTransport } from './log-output.js';
 import { routeTable } from './routes.js';
 
-export { API_PREFIX } from './http/prefix.js';
-
 /** The path without its query, and a person's link (/s/…, /v/…) without its token. */
 export function loggablePath(url: string): string {
   const path = url.split('?')[0] ?? '';

@@ -57,7 +57,7 @@ export function filesRoutes(options: FilesRoutesOptions): ApiRoute[] {
   const fileRoute = (definition: FileRoute) =>
     defineRoute({
       ...definition,
-      url: `${FILES_ROUTE_PREFIX}*`,
+      url: '/files/*',
       tag: 'files',
       access: 'signed-url',
       description: 'Presigned by the API: the URL carries its expiry and signature; no Authorization header.',

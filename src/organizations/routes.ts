@@ -1,18 +1,16 @@
 import type { ServiceContext } from '../context.js';
 import { fail } from '../domain-error.js';
-import { API_PREFIX } from '../http/prefix.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
 import { readSettings, settingsChangesSchema, updateSettings } from './settings.js';
 
 const tag = 'organization';
-const url = `${API_PREFIX}/organization`;
 
 /** What the organization decides for itself: the same settings `admin org update` changes. */
 export function organizationRoutes(ctx: ServiceContext): ApiRoute[] {
   return [
     defineRoute({
       method: 'GET',
-      url,
+      url: '/v1.5/ext/organization',
       // The integrator's own settings: nothing a page embedding the SDK needs.
       access: 'private-key',
       tag,
@@ -24,7 +22,7 @@ export function organizationRoutes(ctx: ServiceContext): ApiRoute[] {
     }),
     defineRoute({
       method: 'PUT',
-      url,
+      url: '/v1.5/ext/organization',
       access: 'private-key',
       tag,
       summary: "Change the organization's settings; those not sent stay as they are",

@@ -6,7 +6,6 @@ import { contentTypeOf } from '../files/blob-store.js';
 import { fileNameOf } from '../files/download-headers.js';
 import { isValidBlobKey } from '../files/local-blob-store.js';
 import type { UrlSigner } from '../files/url-signer.js';
-import { API_PREFIX } from '../http/prefix.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
 import { verifaceCodeQuery } from '../veriface/schemas.js';
 import { deleteProcessPhotosOnRequest, deleteVerifacePhotosOnRequest } from './delete-photos.js';
@@ -30,7 +29,7 @@ export function photoRoutes(ctx: ServiceContext & { signer: UrlSigner }): ApiRou
   return [
     defineRoute({
       method: 'GET',
-      url: `${PHOTOS_ROUTE_PREFIX}*`,
+      url: '/photos/*',
       access: 'signed-url',
       tag: 'files',
       summary: 'An identity photo, from a URL shown by GET /veriface or GET /document (5 minutes)',
@@ -58,7 +57,7 @@ export function photoRoutes(ctx: ServiceContext & { signer: UrlSigner }): ApiRou
     }),
     defineRoute({
       method: 'DELETE',
-      url: `${API_PREFIX}/document/photos`,
+      url: '/v1.5/ext/document/photos',
       access: 'private-key',
       tag: 'signing processes',
       summary: "Delete the participants' identity photos of an ended process, now",
@@ -72,7 +71,7 @@ export function photoRoutes(ctx: ServiceContext & { signer: UrlSigner }): ApiRou
     }),
     defineRoute({
       method: 'DELETE',
-      url: `${API_PREFIX}/veriface/photos`,
+      url: '/v1.5/ext/veriface/photos',
       access: 'private-key',
       tag: 'face validation',
       summary: 'Delete the photos of a face validation no longer in progress, now',
