@@ -1,4 +1,4 @@
-interface CatalogueEntry {
+export interface CatalogueEntry {
   readonly status: readonly number[];
   /** For a code answered at several statuses: the status of each situation, named; a throw site names its own. */
   readonly when?: Readonly<Record<string, number>>;

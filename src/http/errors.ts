@@ -1,5 +1,5 @@
 import type { DomainError } from '../domain-error.js';
-import { codeOf, ERROR_CATALOGUE } from './error-catalogue.js';
+import { type CatalogueEntry, codeOf, ERROR_CATALOGUE } from './error-catalogue.js';
 
 /** How a refusal is answered: `{message}` at its status, with the headers it comes with. */
 export interface ErrorAnswer {
@@ -24,7 +24,7 @@ function statusOf(error: DomainError): number | undefined {
   if (error.message.startsWith('"')) return 400;
   const code = codeOf(error.message);
   if (code === undefined) return undefined;
-  const entry: { status: readonly number[]; when?: Readonly<Record<string, number>> } = ERROR_CATALOGUE[code];
+  const entry: CatalogueEntry = ERROR_CATALOGUE[code];
   if (entry.when === undefined) return error.situation === undefined ? entry.status[0] : undefined;
-  return error.situation === undefined ? undefined : entry.when[error.situation];
+  return error.situation !== undefined && Object.hasOwn(entry.when, error.situation) ? entry.when[error.situation] : undefined;
 }
