@@ -6,16 +6,16 @@ import { authenticate } from './auth/authenticate.js';
 import { FailedAttempts } from './auth/failed-attempts.js';
 import type { Config } from './config.js';
 import type { Deps } from './deps.js';
+import { DomainError, tooManyRequests } from './domain-error.js';
 import { answerClientError, answerFrameworkError } from './http/client-errors.js';
-import { ApiError, tooManyRequests } from './http/errors.js';
+import { errorAnswer } from './http/errors.js';
 import { parseJsonBody } from './http/json-body.js';
 import { webhookDocs } from './http/openapi-webhooks.js';
 import { counterStore } from './http/rate-limit-store.js';
+import { REQUEST_ID_HEADER, requestIdOf } from './http/request-id.js';
 import type { ApiRoute } from './http/route.js';
 import { logTransport } from './log-output.js';
 import { routeTable } from './routes.js';
-
-export { API_PREFIX } from './http/prefix.js';
 
 /** The path without its query, and a person's link (/s/…, /v/…) without its token. */
 export function loggablePath(url: string): string {
@@ -50,6 +50,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
             // Query strings carry URL signatures, and the paths of people's links their tokens: neither is logged.
             serializers: { req: (request) => ({ method: request.method, path: loggablePath(request.url), remoteAddress: request.ip }) },
           },
+    genReqId: requestIdOf,
     bodyLimit: 2 * 1024 * 1024,
     trustProxy: config.trustProxy,
     requestTimeout: config.timeouts.requestMs,
@@ -63,8 +64,15 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
   app.setValidatorCompiler(() => () => true);
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
+  // First of the hooks, so every answer carries its id, refusals of the later hooks included.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    done();
+  });
+
   app.setErrorHandler((error, request, reply) => {
-    if (error instanceof ApiError) return reply.status(error.statusCode).headers(error.headers).send({ message: error.message });
+    const answer = error instanceof DomainError ? errorAnswer(error) : undefined;
+    if (answer) return reply.status(answer.status).headers(answer.headers).send({ message: answer.message });
     if (isFastifyError(error) && error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return reply.status(error.statusCode).send({ message: frameworkMessage(error) });
     }

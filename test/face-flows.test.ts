@@ -4,6 +4,7 @@ import { findProcessByCode, listParticipants, listProcessEvents } from '../src/d
 import { finishVeriface, submitDocumentPhoto, submitFacePhoto } from '../src/veriface/person-flow.js';
 import { identityCard, imagesWithoutFaces, notAnImage, selfie } from './support/face-photos.js';
 import { verifaceBody } from './support/fixtures.js';
+import { refusal } from './support/refusal.js';
 import { call, dialects, startTestService, type TestOrganization, type TestService } from './support/service.js';
 import { PDF_BASE64 } from './support/signing.js';
 
@@ -27,13 +28,6 @@ beforeAll(async () => {
   if (!flat) throw new Error('no image without a face');
   photos.noFace = flat.image;
 });
-
-async function refusal(promise: Promise<unknown>): Promise<{ statusCode: number; message: string }> {
-  return promise.then(
-    () => ({ statusCode: 200, message: '' }),
-    (error: { statusCode: number; message: string }) => ({ statusCode: error.statusCode, message: error.message }),
-  );
-}
 
 describe.each(dialects)('faces compared on the machine decide both flows (%s)', (dialect) => {
   let svc: TestService;

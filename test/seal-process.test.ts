@@ -26,6 +26,7 @@ import { ANSWERS, sampleTemplate } from './support/fixtures.js';
 import { pdfWithoutXref } from './support/pdf-files.js';
 import { lastSignature, opensslVerify, pageImage, pdfImages, pdfsig, pdfToolsInstalled, pdftotext, qpdfCheck, trustStore } from './support/pdf-tools.js';
 import { readQr } from './support/qr-reader.js';
+import { refusal as refusalOf } from './support/refusal.js';
 import { call, dialects, localPath, PUBLIC_URL, startTestService, type TestOrganization, type TestService } from './support/service.js';
 import { startTimestampAuthority, type TimestampAuthority } from './support/timestamp-authority.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
@@ -411,10 +412,7 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     const { participants } = await stored(code);
     const token = participants[0]?.link_token ?? '';
     const refusal = async (image: Buffer) =>
-      signDocument(svc.deps, { token, signatureImage: image }).then(
-        () => undefined,
-        (error: { statusCode?: number; message?: string }) => ({ statusCode: error.statusCode, message: error.message?.split(':')[0] }),
-      );
+      refusalOf(signDocument(svc.deps, { token, signatureImage: image })).then(({ statusCode, message }) => ({ statusCode, message: message.split(':')[0] }));
     const png = await drawnSignature();
     expect(await refusal(Buffer.alloc(0))).toEqual({ statusCode: 400, message: 'SIGNATURE_IMAGE_EMPTY' });
     expect(await refusal(Buffer.concat([png, Buffer.alloc(512 * 1024)]))).toEqual({ statusCode: 413, message: 'SIGNATURE_IMAGE_TOO_LARGE' });

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../src/http/errors.js';
+import { DomainError } from '../src/domain-error.js';
+import { errorAnswer } from '../src/http/errors.js';
 import { catalogueRoutes } from '../src/veriface/catalogue-routes.js';
 import { checkIdentification, DOCUMENTS_CATALOGUE, documentTypesOf, isSupportedCountry, isSupportedDocument } from '../src/veriface/documents-catalogue.js';
 import { ISO_COUNTRY_CODES } from '../src/veriface/iso-countries.js';
@@ -146,9 +147,10 @@ describe('GET /veriface/documents publishes the catalogue, optionally for one co
     app = Fastify();
     app.setValidatorCompiler(() => () => true);
     app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-    app.setErrorHandler((error, _request, reply) =>
-      error instanceof ApiError ? reply.status(error.statusCode).send({ message: error.message }) : reply.status(500).send({ message: 'INTERNAL_ERROR' }),
-    );
+    app.setErrorHandler((error, _request, reply) => {
+      const answer = error instanceof DomainError ? errorAnswer(error) : undefined;
+      return answer ? reply.status(answer.status).send({ message: answer.message }) : reply.status(500).send({ message: 'INTERNAL_ERROR' });
+    });
     for (const route of catalogueRoutes()) app.route({ method: route.method, url: route.url, ...route.options, handler: route.handle });
   });
   afterAll(async () => app.close());

@@ -6,7 +6,7 @@ import { type Config, ConfigError, loadConfig } from '../config.js';
 import { type Db, openDatabase, sqliteFileOf } from '../db/database.js';
 import type { ApiKeyKind } from '../db/schema.js';
 import { queueSeal } from '../documents/sealing/queue-seal.js';
-import { ApiError } from '../http/errors.js';
+import { DomainError } from '../domain-error.js';
 // The API's own validation, so the command accepts exactly what the API accepts.
 import { validate } from '../http/validate.js';
 import { type Channel, isChannel, listMailbox, mailboxDir } from '../messages/local-mailbox.js';
@@ -262,7 +262,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    const known = error instanceof UsageError || error instanceof OrganizationError || error instanceof ConfigError || error instanceof ApiError;
+    const known = error instanceof UsageError || error instanceof OrganizationError || error instanceof ConfigError || error instanceof DomainError;
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(known ? `${JSON.stringify({ message })}\n${error instanceof UsageError ? `\n${USAGE}\n` : ''}` : `${message}\n`);
     process.exit(known ? 2 : 1);

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiKeyKind } from '../db/schema.js';
-import { forbidden, unauthorized } from '../http/errors.js';
+import { fail } from '../domain-error.js';
 import type { Access } from '../http/route.js';
 import type { FailedAttempts } from './failed-attempts.js';
 import type { ApiKeyResolver, ResolvedKey } from './key-resolver.js';
@@ -62,8 +62,8 @@ export function authenticate(app: FastifyInstance, keys: ApiKeyResolver, attempt
       // A real key of the wrong kind is a mistake, not a guess. On a read kept for the private key
       // (listings, logs) the caller is told which key it takes; on a write it is the contract's 401.
       if (found === undefined) await attempts.fail(request);
-      else if (request.method === 'GET') return forbidden('PRIVATE_KEY_REQUIRED');
-      return unauthorized();
+      else if (request.method === 'GET') return fail('PRIVATE_KEY_REQUIRED');
+      return fail('UNAUTHORIZED');
     };
     check().then(done, done);
   });

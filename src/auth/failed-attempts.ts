@@ -1,6 +1,6 @@
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type ApiError, tooManyRequests } from '../http/errors.js';
+import { type DomainError, tooManyRequests } from '../domain-error.js';
 import { ExpiringKeys } from '../http/expiring-keys.js';
 
 export interface FailedAttemptsLimit {
@@ -41,14 +41,14 @@ export class FailedAttempts {
   }
 
   /** Without waiting: a 429 to answer when this instance knows the request's address is past the limit. */
-  knownRefusal(request: FastifyRequest): ApiError | undefined {
+  knownRefusal(request: FastifyRequest): DomainError | undefined {
     if (this.locked.size === 0) return undefined;
     const left = this.locked.left(addressOf(request));
     return left > 0 ? tooManyRequests(left) : undefined;
   }
 
   /** Resolves with a 429 to answer when the request's address has used up its attempts, else undefined. */
-  async refusal(request: FastifyRequest): Promise<ApiError | undefined> {
+  async refusal(request: FastifyRequest): Promise<DomainError | undefined> {
     const known = this.knownRefusal(request);
     if (known) return known;
     const seen = await this.counter(request, { increment: false });

@@ -1,6 +1,5 @@
 import { requirePrivateKey } from '../auth/key-kind.js';
 import type { ServiceContext } from '../context.js';
-import { API_PREFIX } from '../http/prefix.js';
 import { type ApiRoute, defineRoute, noInput, type RouteError } from '../http/route.js';
 import { createSigningProcess } from './creating/create-process.js';
 import { draftFromPackage, draftFromPdf, draftFromTemplate } from './creating/drafts.js';
@@ -45,7 +44,7 @@ export function documentRoutes(ctx: ServiceContext): ApiRoute[] {
   return [
     defineRoute({
       method: 'POST',
-      url: `${API_PREFIX}/document/save`,
+      url: '/v1.5/ext/document/save',
       access: 'private-key',
       tag,
       summary: 'Create a signing process from a template and its answers',
@@ -61,7 +60,7 @@ export function documentRoutes(ctx: ServiceContext): ApiRoute[] {
     }),
     defineRoute({
       method: 'POST',
-      url: `${API_PREFIX}/document/upload`,
+      url: '/v1.5/ext/document/upload',
       access: 'private-key',
       tag,
       summary: 'Create a signing process from a PDF (inline base64, or through an upload URL)',
@@ -80,7 +79,7 @@ export function documentRoutes(ctx: ServiceContext): ApiRoute[] {
     }),
     defineRoute({
       method: 'POST',
-      url: `${API_PREFIX}/document/many`,
+      url: '/v1.5/ext/document/many',
       access: 'private-key',
       tag,
       summary: 'Create a package: several documents signed together by the same participants, under one code',
@@ -98,7 +97,7 @@ export function documentRoutes(ctx: ServiceContext): ApiRoute[] {
     }),
     defineRoute({
       method: 'GET',
-      url: `${API_PREFIX}/document`,
+      url: '/v1.5/ext/document',
       access: 'any-key',
       publicKey:
         'with code only: code, kind, name, status, signFinish, expiredDate, createdAt, updatedAt, documents [{name, ready}], and signProfile [{name, role, order, status, signedAt, rejectedAt}]. No participant ids, e-mails, phones, photos, `custom`, reasons or URLs; `image=true` and the listing (no code) are 403 PRIVATE_KEY_REQUIRED.',
@@ -127,7 +126,7 @@ export function documentRoutes(ctx: ServiceContext): ApiRoute[] {
     }),
     defineRoute({
       method: 'GET',
-      url: `${API_PREFIX}/document/roadmap`,
+      url: '/v1.5/ext/document/roadmap',
       // The audit trail names participants by id, with e-mails, phones, reviewers and reasons.
       access: 'private-key',
       tag,
@@ -139,7 +138,7 @@ export function documentRoutes(ctx: ServiceContext): ApiRoute[] {
     }),
     defineRoute({
       method: 'POST',
-      url: `${API_PREFIX}/document/cancel`,
+      url: '/v1.5/ext/document/cancel',
       access: 'private-key',
       tag,
       summary: 'Cancel processes in signature',
@@ -153,7 +152,7 @@ export function documentRoutes(ctx: ServiceContext): ApiRoute[] {
     }),
     defineRoute({
       method: 'POST',
-      url: `${API_PREFIX}/document/unlock`,
+      url: '/v1.5/ext/document/unlock',
       access: 'private-key',
       tag,
       summary: 'Decide a participant blocked during identity validation: approve, reject, reset or cancel',

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { ApiError } from '../http/errors.js';
+import { fail } from '../domain-error.js';
 import { type ApiRoute, defineRoute, noInput, type RouteDefinition } from '../http/route.js';
 import { BlobEmptyError, BlobExistsError, type BlobStore, BlobTooLargeError } from './blob-store.js';
 import { downloadHeaders } from './download-headers.js';
@@ -10,14 +10,14 @@ import type { UrlSigner } from './url-signer.js';
 export interface UploadPolicy {
   matches(key: string): boolean;
   contentTypes: readonly string[];
-  /** Throws an ApiError when the resource the key belongs to no longer exists. */
+  /** Throws a DomainError when the resource the key belongs to no longer exists. */
   ensureTarget(key: string): Promise<void>;
   /**
    * Once the bytes are stored: records them on their resource where it keeps track, and answers
    * whether the resource still exists (it may have been deleted meanwhile; then the route removes them).
    */
   claim(key: string): Promise<boolean>;
-  /** Runs once the bytes are stored; throws an ApiError to refuse them (it removes them itself). */
+  /** Runs once the bytes are stored; throws a DomainError to refuse them (it removes them itself). */
   stored?(key: string): Promise<void>;
   /**
    * The file is written once (its hash is recorded when it arrives): of uploads racing to the same
@@ -57,7 +57,7 @@ export function filesRoutes(options: FilesRoutesOptions): ApiRoute[] {
   const fileRoute = (definition: FileRoute) =>
     defineRoute({
       ...definition,
-      url: `${FILES_ROUTE_PREFIX}*`,
+      url: '/files/*',
       tag: 'files',
       access: 'signed-url',
       description: 'Presigned by the API: the URL carries its expiry and signature; no Authorization header.',
@@ -69,8 +69,8 @@ export function filesRoutes(options: FilesRoutesOptions): ApiRoute[] {
     const pathname = url.split('?')[0] ?? '';
     const key = pathname.slice(FILES_ROUTE_PREFIX.length);
     const check = isValidBlobKey(key) ? signer.check(method, pathname, query) : 'invalid';
-    if (check === 'invalid') throw new ApiError(403, 'URL_SIGNATURE_INVALID');
-    if (check === 'expired') throw new ApiError(403, 'URL_EXPIRED');
+    if (check === 'invalid') throw fail('URL_SIGNATURE_INVALID');
+    if (check === 'expired') throw fail('URL_EXPIRED');
     return key;
   }
 
@@ -93,24 +93,24 @@ export function filesRoutes(options: FilesRoutesOptions): ApiRoute[] {
     handler: async ({ request, query, reply }) => {
       const key = authorize('PUT', request.url, query);
       const policy = policies.find((p) => p.matches(key));
-      if (!policy) throw new ApiError(403, 'URL_SIGNATURE_INVALID');
+      if (!policy) throw fail('URL_SIGNATURE_INVALID');
       const contentType = mediaType(request.headers['content-type']);
       if (!policy.contentTypes.includes(contentType)) {
-        throw new ApiError(415, `FILE_WRONG_TYPE: Content-Type must be ${policy.contentTypes.join(' or ')}`);
+        throw fail('FILE_WRONG_TYPE', `Content-Type must be ${policy.contentTypes.join(' or ')}`);
       }
       const declared = Number(request.headers['content-length'] ?? 0);
-      if (declared > maxBytes) throw new ApiError(413, `FILE_TOO_LARGE: at most ${maxBytes} bytes`);
+      if (declared > maxBytes) throw fail('FILE_TOO_LARGE', `at most ${maxBytes} bytes`);
       await policy.ensureTarget(key);
       let size: number;
       try {
         ({ size } = await store.write(key, request.raw, { contentType, maxBytes, ifAbsent: policy.writeOnce === true }));
       } catch (error) {
-        if (error instanceof BlobTooLargeError) throw new ApiError(413, `FILE_TOO_LARGE: at most ${maxBytes} bytes`);
-        if (error instanceof BlobEmptyError) throw new ApiError(400, 'FILE_EMPTY');
+        if (error instanceof BlobTooLargeError) throw fail('FILE_TOO_LARGE', `at most ${maxBytes} bytes`);
+        if (error instanceof BlobEmptyError) throw fail('FILE_EMPTY');
         if (error instanceof BlobExistsError) {
           // Another upload to this URL finished first: say whether it is already recorded or still being checked.
           await policy.ensureTarget(key);
-          throw new ApiError(409, 'UPLOAD_IN_PROGRESS: another upload to this URL finished first');
+          throw fail('UPLOAD_IN_PROGRESS', 'another upload to this URL finished first');
         }
         throw error;
       }
@@ -130,7 +130,7 @@ export function filesRoutes(options: FilesRoutesOptions): ApiRoute[] {
     handler: async ({ request, query, reply }) => {
       const key = authorize('GET', request.url, query);
       const blob = await store.read(key);
-      if (!blob) throw new ApiError(404, 'FILE_NOT_FOUND');
+      if (!blob) throw fail('FILE_NOT_FOUND');
       return reply.headers(downloadHeaders(key)).header('content-length', blob.size).send(blob.body);
     },
   });

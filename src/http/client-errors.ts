@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CodeMessage } from './error-catalogue.js';
+import { REQUEST_ID_HEADER } from './request-id.js';
 
 /**
  * Requests that never became HTTP requests (headers too large, malformed framing, too slow) are
@@ -26,6 +27,6 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
 }
 
 /** Fastify's own errors before routing (a URL it cannot decode), in the same shape. */
-export function answerFrameworkError(_error: Error, _request: FastifyRequest, reply: FastifyReply): void {
-  void reply.code(400).send({ message: 'BAD_REQUEST: the URL is not valid' });
+export function answerFrameworkError(_error: Error, request: FastifyRequest, reply: FastifyReply): void {
+  void reply.code(400).header(REQUEST_ID_HEADER, request.id).send({ message: 'BAD_REQUEST: the URL is not valid' });
 }

@@ -1,4 +1,4 @@
-import { badRequest } from './errors.js';
+import { invalid } from '../domain-error.js';
 
 /** A position in a newest-first list: the last row of the previous page. */
 export interface CursorPosition {
@@ -19,7 +19,7 @@ function isStoredInstant(text: string): boolean {
 export function decodeCursor(cursor: string): CursorPosition {
   const [createdAt, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   if (!createdAt || !id || !/^[0-9a-f]{24}$/.test(id) || !isStoredInstant(createdAt)) {
-    throw badRequest('"cursor" is invalid');
+    throw invalid('"cursor" is invalid');
   }
   return { created_at: createdAt, id };
 }

@@ -1,8 +1,16 @@
+export interface CatalogueEntry {
+  readonly status: readonly number[];
+  /** For a code answered at several statuses: the status of each situation, named; a throw site names its own. */
+  readonly when?: Readonly<Record<string, number>>;
+  readonly meaning: string;
+}
+
 /**
  * Every code the service answers in `{message}`, with the statuses it comes with and what it means.
- * The OpenAPI document and the README's table are written from this list, and `ApiError` accepts
- * no other code (a message is a code, or a code, a colon and a detail), so a new code cannot ship
- * undocumented. Validation messages in Joi's words (`"id" is required`) are the other kind of 400.
+ * The OpenAPI document and the README's table are written from this list, `fail` (src/domain-error.ts)
+ * takes no other code (a message is a code, or a code, a colon and a detail), so a new code cannot
+ * ship undocumented, and the answer's status is the catalogue's (src/http/errors.ts). Validation
+ * messages in Joi's words (`"id" is required`) are the other kind of 400.
  */
 export const ERROR_CATALOGUE = {
   // Any route
@@ -29,6 +37,7 @@ export const ERROR_CATALOGUE = {
   // Templates and reference links
   TEMPLATE_NOT_FOUND: {
     status: [400, 404],
+    when: { readingOne: 404, uploadUrl: 404, elsewhere: 400 },
     meaning: 'No template with this id in the organization (404 when reading one, 400 elsewhere, as the contract shows for delete)',
   },
   TEMPLATE_IN_USE: { status: [400], meaning: 'A process created from the template is still in signature' },
@@ -54,7 +63,11 @@ export const ERROR_CATALOGUE = {
   DOCUMENT_ALREADY_UPLOADED: { status: [409], meaning: 'The PDF of this upload URL has already arrived' },
 
   // Signing processes
-  DOCUMENT_NOT_FOUND: { status: [400, 404], meaning: 'No process with this code in the organization' },
+  DOCUMENT_NOT_FOUND: {
+    status: [400, 404],
+    when: { uploadUrl: 404, embedding: 404, sealing: 404, elsewhere: 400 },
+    meaning: 'No process with this code in the organization',
+  },
   PHOTOS_IN_USE: {
     status: [400],
     meaning: 'The signing process or face validation is still in progress: its identity photos can be deleted once it ends',
@@ -95,7 +108,11 @@ export const ERROR_CATALOGUE = {
   OTP_CODE_EXPIRED: { status: [400], meaning: 'The code is past its validity; ask for another' },
 
   // Face validations
-  VERIFACE_NOT_FOUND: { status: [400, 404], meaning: 'No face validation with this code in the organization' },
+  VERIFACE_NOT_FOUND: {
+    status: [400, 404],
+    when: { personLink: 404, elsewhere: 400 },
+    meaning: 'No face validation with this code in the organization',
+  },
   VERIFACE_NOT_BLOCKED: { status: [400], meaning: 'Only a BLOCKED face validation can be reviewed by a person' },
   VERIFACE_CLOSED: { status: [400], meaning: 'The face validation has already ended' },
   VERIFACE_EXPIRED: { status: [400], meaning: 'The face validation passed its expiry' },
@@ -146,9 +163,15 @@ export const ERROR_CATALOGUE = {
   WEBHOOK_DISABLED: { status: [400], meaning: 'The webhook is disabled' },
   DELIVERY_NOT_FOUND: { status: [400], meaning: 'No delivery with this id in the organization' },
   DELIVERY_PENDING: { status: [400], meaning: 'The delivery is still being tried' },
-} as const satisfies Record<string, { status: readonly number[]; meaning: string }>;
+} as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/** The codes the catalogue answers at several statuses, each naming its situations. */
+export type SituatedCode = { [C in ErrorCode]: (typeof ERROR_CATALOGUE)[C] extends { when: object } ? C : never }[ErrorCode];
+
+/** The situations a code answered at several statuses tells apart. */
+export type SituationOf<C extends SituatedCode> = keyof (typeof ERROR_CATALOGUE)[C]['when'] & string;
 
 /** An answer's message: a catalogue code, alone or with a detail after a colon. */
 export type CodeMessage = ErrorCode | `${ErrorCode}: ${string}`;

@@ -1,28 +1,30 @@
-import type { CodeMessage, FieldMessage } from './error-catalogue.js';
+import type { DomainError } from '../domain-error.js';
+import { type CatalogueEntry, codeOf, ERROR_CATALOGUE } from './error-catalogue.js';
 
-/**
- * An error the API answers as `{message}` with its status; anything else becomes a logged 500.
- * The message is a code of the catalogue (optionally with a detail) or a validation message
- * naming its field, so every answer can be looked up in the error catalogue.
- */
-export class ApiError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: CodeMessage | FieldMessage,
-    /** Headers the answer carries, such as Retry-After. */
-    readonly headers: Readonly<Record<string, string>> = {},
-  ) {
-    super(message);
-  }
+/** How a refusal is answered: `{message}` at its status, with the headers it comes with. */
+export interface ErrorAnswer {
+  status: number;
+  message: string;
+  headers: Record<string, string>;
 }
 
-export const badRequest = (message: CodeMessage | FieldMessage) => new ApiError(400, message);
-export const unauthorized = () => new ApiError(401, 'UNAUTHORIZED');
-export const forbidden = (message: CodeMessage) => new ApiError(403, message);
-export const notFound = (message: CodeMessage) => new ApiError(404, message);
+/**
+ * The one place a refusal becomes an HTTP answer: a code at the catalogue's status (the named
+ * situation's, for a code answered at several), a validation message at 400. A message outside
+ * the catalogue, or a situation it does not name, is a programming error: undefined, for a 500.
+ */
+export function errorAnswer(error: DomainError): ErrorAnswer | undefined {
+  const status = statusOf(error);
+  if (status === undefined) return undefined;
+  const headers: Record<string, string> = error.retryAfterSeconds === undefined ? {} : { 'retry-after': String(error.retryAfterSeconds) };
+  return { status, message: error.message, headers };
+}
 
-/** A limit's refusal: 429 with the whole seconds left in its window, in the answer and in Retry-After. */
-export function tooManyRequests(msLeft: number): ApiError {
-  const seconds = Math.max(1, Math.ceil(msLeft / 1000));
-  return new ApiError(429, `TOO_MANY_REQUESTS: try again in ${seconds} s`, { 'retry-after': String(seconds) });
+function statusOf(error: DomainError): number | undefined {
+  if (error.message.startsWith('"')) return 400;
+  const code = codeOf(error.message);
+  if (code === undefined) return undefined;
+  const entry: CatalogueEntry = ERROR_CATALOGUE[code];
+  if (entry.when === undefined) return error.situation === undefined ? entry.status[0] : undefined;
+  return error.situation !== undefined && Object.hasOwn(entry.when, error.situation) ? entry.when[error.situation] : undefined;
 }

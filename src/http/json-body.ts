@@ -1,4 +1,4 @@
-import { badRequest } from './errors.js';
+import { fail } from '../domain-error.js';
 
 /**
  * How deep a JSON body may nest objects and arrays. The deepest shape the API declares (a template
@@ -16,8 +16,8 @@ const FORBIDDEN_KEYS = new Set(['__proto__']);
 const LONE_SURROGATE = /\p{Surrogate}/u;
 
 function checkText(text: string): void {
-  if (text.includes('\u0000')) throw badRequest('TEXT_HAS_NUL: text may not contain the character U+0000');
-  if (LONE_SURROGATE.test(text)) throw badRequest('TEXT_NOT_WELL_FORMED: text may not contain a lone UTF-16 surrogate (U+D800 to U+DFFF)');
+  if (text.includes('\u0000')) throw fail('TEXT_HAS_NUL', 'text may not contain the character U+0000');
+  if (LONE_SURROGATE.test(text)) throw fail('TEXT_NOT_WELL_FORMED', 'text may not contain a lone UTF-16 surrogate (U+D800 to U+DFFF)');
 }
 
 /**
@@ -36,14 +36,14 @@ export function checkInput(value: unknown, maxDepth: number = MAX_JSON_DEPTH): v
       continue;
     }
     if (typeof item !== 'object' || item === null) continue;
-    if (depth >= maxDepth) throw badRequest(`BODY_TOO_DEEP: objects and arrays may nest at most ${maxDepth} levels`);
+    if (depth >= maxDepth) throw fail('BODY_TOO_DEEP', `objects and arrays may nest at most ${maxDepth} levels`);
     if (Array.isArray(item)) {
       for (const element of item) stack.push([element, depth + 1]);
       continue;
     }
     for (const [key, child] of Object.entries(item)) {
       if (FORBIDDEN_KEYS.has(key) || (key === 'constructor' && typeof child === 'object' && child !== null && 'prototype' in child)) {
-        throw badRequest(`BODY_FORBIDDEN_KEY: the key "${key}" is not accepted`);
+        throw fail('BODY_FORBIDDEN_KEY', `the key "${key}" is not accepted`);
       }
       checkText(key);
       stack.push([child, depth + 1]);
@@ -58,7 +58,7 @@ export function parseJsonBody(text: string): unknown {
   try {
     value = JSON.parse(text);
   } catch {
-    throw badRequest('BODY_NOT_JSON: the body is not valid JSON');
+    throw fail('BODY_NOT_JSON', 'the body is not valid JSON');
   }
   checkInput(value);
   return value;

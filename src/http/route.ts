@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import Joi from 'joi';
 import type { ApiKeyKind } from '../db/schema.js';
+import { fail } from '../domain-error.js';
 import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.js';
-import { badRequest, notFound } from './errors.js';
 import { checkInput } from './json-body.js';
 import { documentRoute } from './openapi.js';
 import type { Access, Method } from './route-kinds.js';
@@ -74,7 +74,7 @@ export interface ApiRoute {
 
 function linkTokenOf(request: FastifyRequest): string {
   const token = request.headers[LINK_TOKEN_HEADER];
-  if (typeof token !== 'string' || !LINK_TOKEN_PATTERN.test(token)) throw notFound('LINK_NOT_FOUND');
+  if (typeof token !== 'string' || !LINK_TOKEN_PATTERN.test(token)) throw fail('LINK_NOT_FOUND');
   return token;
 }
 
@@ -122,7 +122,7 @@ export function defineRoute<B, Q>(definition: RouteDefinition<B, Q>): ApiRoute {
     },
     async handle(request, reply) {
       checkInput(request.query);
-      if (takesBody && request.body === undefined) throw badRequest('BODY_REQUIRED: send the request as a JSON body');
+      if (takesBody && request.body === undefined) throw fail('BODY_REQUIRED', 'send the request as a JSON body');
       const query = validate(definition.query, request.query);
       const body = validate(definition.body, definition.rawBody ? undefined : request.body);
       const linkToken = definition.access === 'link-token' ? linkTokenOf(request) : '';

@@ -1,7 +1,7 @@
 import type Joi from 'joi';
+import { DomainError } from '../domain-error.js';
 import { canonicalValue, UNDECIDED } from './canonical-input.js';
 import { answerMessage } from './error-catalogue.js';
-import { badRequest } from './errors.js';
 
 /** Validates with Joi and answers the first problem as a 400 in Joi's own words. */
 export function validate<T>(schema: Joi.Schema<T>, input: unknown): T {
@@ -11,6 +11,6 @@ export function validate<T>(schema: Joi.Schema<T>, input: unknown): T {
   // Joi's defaults (abort early, convert) are what the contract's messages need; passing no options
   // spares Joi merging them on every call.
   const { value, error } = schema.validate(input);
-  if (error) throw badRequest(answerMessage(error.details[0]?.message ?? error.message));
+  if (error) throw new DomainError(answerMessage(error.details[0]?.message ?? error.message));
   return value;
 }

@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.js';
-import { badRequest } from '../http/errors.js';
+import { fail } from '../domain-error.js';
 import { listWebhooks } from '../webhooks/queries.js';
 import { normalizeEmail } from './organizations.js';
 import { findUserByEmail } from './queries.js';
@@ -16,11 +16,11 @@ export async function checkCreation(
   options: { organizationId: string; now: Date; creatorEmail: string; expiredDate?: Date; targetWebhooks?: string[] },
 ): Promise<void> {
   const { organizationId, now, expiredDate, targetWebhooks } = options;
-  if (expiredDate && expiredDate.getTime() <= now.getTime() + MIN_EXPIRY_MS) throw badRequest('EXPIRED_DATE_INVALID');
-  if (!(await findUserByEmail(db, organizationId, normalizeEmail(options.creatorEmail)))) throw badRequest('USER_NOTFOUND');
+  if (expiredDate && expiredDate.getTime() <= now.getTime() + MIN_EXPIRY_MS) throw fail('EXPIRED_DATE_INVALID');
+  if (!(await findUserByEmail(db, organizationId, normalizeEmail(options.creatorEmail)))) throw fail('USER_NOTFOUND');
   if (targetWebhooks) {
     const known = new Set((await listWebhooks(db, organizationId)).map((w) => w.name));
     const missing = targetWebhooks.find((name) => !known.has(name));
-    if (missing !== undefined) throw badRequest(`WEBHOOK_NOT_FOUND: ${missing}`);
+    if (missing !== undefined) throw fail('WEBHOOK_NOT_FOUND', missing);
   }
 }

@@ -1,18 +1,16 @@
 import type { ServiceContext } from '../context.js';
-import { notFound } from '../http/errors.js';
-import { API_PREFIX } from '../http/prefix.js';
+import { fail } from '../domain-error.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
 import { readSettings, settingsChangesSchema, updateSettings } from './settings.js';
 
 const tag = 'organization';
-const url = `${API_PREFIX}/organization`;
 
 /** What the organization decides for itself: the same settings `admin org update` changes. */
 export function organizationRoutes(ctx: ServiceContext): ApiRoute[] {
   return [
     defineRoute({
       method: 'GET',
-      url,
+      url: '/v1.5/ext/organization',
       // The integrator's own settings: nothing a page embedding the SDK needs.
       access: 'private-key',
       tag,
@@ -20,11 +18,11 @@ export function organizationRoutes(ctx: ServiceContext): ApiRoute[] {
       body: noInput,
       query: noInput,
       errors: ['ORGANIZATION_NOT_FOUND'],
-      handler: async ({ organizationId }) => (await readSettings(ctx.db, organizationId)) ?? Promise.reject(notFound('ORGANIZATION_NOT_FOUND')),
+      handler: async ({ organizationId }) => (await readSettings(ctx.db, organizationId)) ?? Promise.reject(fail('ORGANIZATION_NOT_FOUND')),
     }),
     defineRoute({
       method: 'PUT',
-      url,
+      url: '/v1.5/ext/organization',
       access: 'private-key',
       tag,
       summary: "Change the organization's settings; those not sent stay as they are",
@@ -34,7 +32,7 @@ export function organizationRoutes(ctx: ServiceContext): ApiRoute[] {
       query: noInput,
       errors: ['ORGANIZATION_NOT_FOUND'],
       handler: async ({ organizationId, body }) =>
-        (await updateSettings(ctx.db, { organizationId, changes: body })) ?? Promise.reject(notFound('ORGANIZATION_NOT_FOUND')),
+        (await updateSettings(ctx.db, { organizationId, changes: body })) ?? Promise.reject(fail('ORGANIZATION_NOT_FOUND')),
     }),
   ];
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { tooManyRequests } from '../http/errors.js';
+import { tooManyRequests } from '../domain-error.js';
 import type { EmbedFailures } from './embed.js';
 
 type Counter = ReturnType<FastifyInstance['createRateLimit']>;

@@ -4,8 +4,7 @@ import type { ServiceContext } from '../context.js';
 import type { Db } from '../db/database.js';
 import { findProcessByCode, listParticipants } from '../documents/queries.js';
 import { PROCESS_CODE_LENGTH } from '../documents/schemas.js';
-import type { ApiError } from '../http/errors.js';
-import { notFound } from '../http/errors.js';
+import { type DomainError, fail } from '../domain-error.js';
 import { findOrganization, listEmbeddingOrigins } from '../organizations/queries.js';
 import { originsOf, settingsOf } from '../organizations/settings.js';
 import { findVerifaceByCode } from '../veriface/queries.js';
@@ -18,7 +17,7 @@ export type { EmbeddedFlow, EmbedFlow, EmbedInput } from './contract.js';
 /** Refused lookups counted per organization, whatever address they come from (src/people/embed-limit.ts). */
 export interface EmbedFailures {
   /** A 429 to answer when the organization's lookups without a token are locked for now, else undefined. */
-  refusal(organizationId: string): Promise<ApiError | undefined>;
+  refusal(organizationId: string): Promise<DomainError | undefined>;
   fail(organizationId: string): Promise<void>;
 }
 
@@ -53,7 +52,7 @@ export async function openEmbeddedFlow(
   options: { input: EmbedInput; failures: EmbedFailures },
 ): Promise<EmbeddedFlow> {
   const { input, failures } = options;
-  const refused = notFound('EMBED_NOT_FOUND');
+  const refused = fail('EMBED_NOT_FOUND');
   const key = await ctx.keys.resolve(input.keyPublic);
   const organization = key && (await findOrganization(ctx.db, key.organizationId));
   if (!organization) throw refused;

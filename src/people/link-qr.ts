@@ -2,7 +2,7 @@ import QRCode from 'qrcode';
 import type { ServiceContext } from '../context.js';
 import { participantLink } from '../documents/notify-participants.js';
 import { findParticipantByToken } from '../documents/queries.js';
-import { notFound } from '../http/errors.js';
+import { fail } from '../domain-error.js';
 import { verifaceLink } from '../veriface/create-veriface.js';
 import { findVerifaceByToken } from '../veriface/queries.js';
 import type { LinkQr } from './contract.js';
@@ -14,12 +14,12 @@ async function qrOf(link: string): Promise<LinkQr> {
 
 export async function signingLinkQr(ctx: ServiceContext, options: { token: string }): Promise<LinkQr> {
   const participant = await findParticipantByToken(ctx.db, options.token);
-  if (!participant) throw notFound('SIGNING_LINK_NOT_FOUND');
+  if (!participant) throw fail('SIGNING_LINK_NOT_FOUND');
   return qrOf(participantLink(ctx, participant));
 }
 
 export async function validationLinkQr(ctx: ServiceContext, options: { token: string }): Promise<LinkQr> {
   const process = await findVerifaceByToken(ctx.db, options.token);
-  if (!process) throw notFound('VERIFACE_NOT_FOUND');
+  if (!process) throw fail('VERIFACE_NOT_FOUND', { when: 'personLink' });
   return qrOf(verifaceLink(ctx, process));
 }

@@ -1,13 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Joi from 'joi';
 import type { Config } from '../config.js';
-import { SIGNER_PATH_PREFIX } from '../documents/notify-participants.js';
-import { notFound } from '../http/errors.js';
+import { fail } from '../domain-error.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
 import type { Language } from '../organizations/languages.js';
 import { escapeHtml } from '../text/escape-html.js';
-import { VERIFACE_PATH_PREFIX } from '../veriface/create-veriface.js';
-import { ASSETS_PREFIX, type PageAssets } from './assets.js';
+import type { PageAssets } from './assets.js';
 import type { EmbeddingOrigins } from './embed.js';
 import { pageLanguage } from './page-language.js';
 import { WORDS } from './words.js';
@@ -87,7 +85,7 @@ export function pageRoutes(config: Config, assets: PageAssets, origins: Embeddin
   return [
     defineRoute({
       method: 'GET',
-      url: `${SIGNER_PATH_PREFIX}:token`,
+      url: '/s/:token',
       access: 'public',
       tag,
       summary: "The participant's page (HTML); the token in the path is read by the page, never logged",
@@ -98,7 +96,7 @@ export function pageRoutes(config: Config, assets: PageAssets, origins: Embeddin
     }),
     defineRoute({
       method: 'GET',
-      url: `${VERIFACE_PATH_PREFIX}:token`,
+      url: '/v/:token',
       access: 'public',
       tag,
       summary: 'The face-validation page (HTML)',
@@ -120,7 +118,7 @@ export function pageRoutes(config: Config, assets: PageAssets, origins: Embeddin
     }),
     defineRoute({
       method: 'GET',
-      url: `${ASSETS_PREFIX}:file`,
+      url: '/assets/:file',
       access: 'public',
       tag,
       summary: "The pages' scripts and styles, named by their content",
@@ -129,7 +127,7 @@ export function pageRoutes(config: Config, assets: PageAssets, origins: Embeddin
       errors: ['ROUTE_NOT_FOUND'],
       handler: ({ request, reply }) => {
         const found = assets.byPath.get(request.url.split('?')[0] ?? '');
-        if (!found) throw notFound('ROUTE_NOT_FOUND');
+        if (!found) throw fail('ROUTE_NOT_FOUND');
         const gzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
         return reply
           .headers({

@@ -1,7 +1,6 @@
 import type { ApiKeyResolver } from '../auth/key-resolver.js';
 import { approveDocument, rejectDocument, requestOtp, type SignerContext, signDocument, submitPhoto, verifyOtp } from '../documents/participant/signer-flow.js';
 import type { PreviewContext } from '../documents/preview/document-preview.js';
-import { API_PREFIX } from '../http/prefix.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
 import { finishVeriface, submitDocumentPhoto, submitFacePhoto } from '../veriface/person-flow.js';
 import type { OtpSent, ValidationFinished } from './contract.js';
@@ -26,9 +25,6 @@ import { readSigningPage } from './signing-page.js';
 import { readValidationPage } from './validation-page.js';
 
 const tag = "people's pages";
-/** The people's pages' own API: outside /v1.5/ext, authorised by the link's token (X-Link-Token). */
-export const PEOPLE_API = '/people';
-
 const MINUTE = 60_000;
 /** Reads and photos: generous for a person, far too few to guess tokens. */
 const PAGE_LIMIT = { max: 120, windowMs: MINUTE };
@@ -70,15 +66,14 @@ function client(request: { ip: string; headers: { 'user-agent'?: string } }): { 
 }
 
 export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKeyResolver }): ApiRoute[] {
-  const signing = `${PEOPLE_API}/signing`;
-  const validation = `${PEOPLE_API}/validation`;
+  // The people's pages' own API, under /people: outside /v1.5/ext, authorised by the link's token (X-Link-Token).
   const base = { access: 'link-token', tag } as const;
   const embedFailures = new OrganizationEmbedFailures(EMBED_FAILURES_PER_ORGANIZATION);
   return [
     defineRoute({
       ...base,
       method: 'GET',
-      url: signing,
+      url: '/people/signing',
       summary: "The participant's page: the process, the documents, who takes part, and the steps asked of them",
       description:
         "Answers the page in every state of the process (act, waiting, done, blocked, finished, rejected, expired, cancelled). The first opening while it is the participant's turn is recorded and sent as a webhook.",
@@ -91,7 +86,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
     defineRoute({
       ...base,
       method: 'POST',
-      url: `${signing}/otp`,
+      url: '/people/signing/otp',
       summary: 'Send a one-time code to the participant by their medium (at most every 30 seconds)',
       body: noInput,
       query: noInput,
@@ -102,7 +97,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
     defineRoute({
       ...base,
       method: 'POST',
-      url: `${signing}/otp/check`,
+      url: '/people/signing/otp/check',
       summary: 'Check the one-time code; the third wrong code blocks the participant',
       body: otpCheckSchema,
       query: noInput,
@@ -113,7 +108,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
     defineRoute({
       ...base,
       method: 'POST',
-      url: `${signing}/photo`,
+      url: '/people/signing/photo',
       summary: "A photo the participant's camera validation asks for: the face, the ID document's front or back (JPEG or PNG, base64)",
       body: photoSchema,
       query: noInput,
@@ -133,7 +128,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
     defineRoute({
       ...base,
       method: 'POST',
-      url: `${signing}/sign`,
+      url: '/people/signing/sign',
       summary: 'Sign, once the identity validations asked of the participant are met and they accept to sign electronically',
       body: signSchema,
       query: noInput,
@@ -155,7 +150,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
     defineRoute({
       ...base,
       method: 'POST',
-      url: `${signing}/approve`,
+      url: '/people/signing/approve',
       summary: 'Approve (approvers), once the identity validations asked of them are met',
       body: finishSchema,
       query: noInput,
@@ -166,7 +161,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
     defineRoute({
       ...base,
       method: 'POST',
-      url: `${signing}/reject`,
+      url: '/people/signing/reject',
       summary: 'Reject the document with a reason: the process ends REJECTED',
       body: rejectSchema,
       query: noInput,
@@ -177,7 +172,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
     defineRoute({
       ...base,
       method: 'POST',
-      url: `${signing}/copy`,
+      url: '/people/signing/copy',
       summary: 'E-mail the participant a link to their page, where the document can be read and downloaded at any time',
       body: noInput,
       query: noInput,
@@ -188,7 +183,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
     defineRoute({
       ...base,
       method: 'POST',
-      url: `${signing}/send-link`,
+      url: '/people/signing/send-link',
       summary: "Send the participant's link to the phone number the organization gave for them, to continue on the phone",
       body: sendLinkSchema,
       query: noInput,
@@ -199,7 +194,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
     defineRoute({
       ...base,
       method: 'GET',
-      url: `${signing}/qr`,
+      url: '/people/signing/qr',
       summary: "The participant's own link as a QR code ({svg}), to continue the same steps on a phone",
       body: noInput,
       query: noInput,
@@ -210,7 +205,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
     defineRoute({
       ...base,
       method: 'GET',
-      url: `${validation}/qr`,
+      url: '/people/validation/qr',
       summary: "The validation's link as a QR code ({svg}), to continue on a phone",
       body: noInput,
       query: noInput,
@@ -221,7 +216,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
     defineRoute({
       ...base,
       method: 'GET',
-      url: validation,
+      url: '/people/validation',
       summary: 'The face-validation page: who is validated, the photos taken so far, or the outcome in words',
       body: noInput,
       query: noInput,
@@ -232,7 +227,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
     defineRoute({
       ...base,
       method: 'POST',
-      url: `${validation}/photo`,
+      url: '/people/validation/photo',
       summary: "A photo of the face validation: the ID document's front or back, or the face (JPEG or PNG, base64)",
       body: photoSchema,
       query: noInput,
@@ -247,7 +242,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
     defineRoute({
       ...base,
       method: 'POST',
-      url: `${validation}/finish`,
+      url: '/people/validation/finish',
       summary: 'Compare the face with the document and close the validation; answers the status, never the similarity',
       body: noInput,
       query: noInput,
@@ -261,7 +256,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
     defineRoute({
       ...base,
       method: 'POST',
-      url: `${validation}/send-link`,
+      url: '/people/validation/send-link',
       summary: "Send the validation's link to the person's phone number on record, to continue on the phone",
       body: sendLinkSchema,
       query: noInput,
@@ -271,7 +266,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
     }),
     defineRoute({
       method: 'POST',
-      url: `${PEOPLE_API}/embed`,
+      url: '/people/embed',
       access: 'public',
       tag,
       summary: 'Open a flow embedded with the SDK: the organization key, the document and the embedding origin, as the frame received them',
@@ -285,7 +280,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
     }),
     defineRoute({
       method: 'POST',
-      url: `${API_PREFIX}/sdk/token`,
+      url: '/v1.5/ext/sdk/token',
       access: 'private-key',
       tag,
       summary: "Mint a token for one embedded flow: the integrator's backend answers it to its page's onSDKToken",

@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../context.js';
-import { badRequest, notFound } from '../http/errors.js';
+import { fail } from '../domain-error.js';
 import { newToken } from '../ids.js';
 import { findOrganization } from '../organizations/queries.js';
 import { settingsOf } from '../organizations/settings.js';
@@ -31,9 +31,9 @@ export interface SdkToken {
 export async function mintSdkToken(ctx: ServiceContext, options: { organizationId: string; input: SdkTokenInput }): Promise<SdkToken> {
   const { organizationId, input } = options;
   const organization = await findOrganization(ctx.db, organizationId);
-  if (!organization) throw notFound('ORGANIZATION_NOT_FOUND');
-  if (!settingsOf(organization).sdkOrigins.includes(input.origin)) throw badRequest('SDK_ORIGIN_NOT_ALLOWED');
-  if (!(await findEmbeddedFlow(ctx.db, organizationId, input.document))) throw notFound('DOCUMENT_NOT_FOUND');
+  if (!organization) throw fail('ORGANIZATION_NOT_FOUND');
+  if (!settingsOf(organization).sdkOrigins.includes(input.origin)) throw fail('SDK_ORIGIN_NOT_ALLOWED');
+  if (!(await findEmbeddedFlow(ctx.db, organizationId, input.document))) throw fail('DOCUMENT_NOT_FOUND', { when: 'embedding' });
   const now = ctx.clock.now();
   const token = `sdt_${newToken(24)}`;
   const expiresAt = new Date(now.getTime() + SDK_TOKEN_LIFETIME_MS).toISOString();

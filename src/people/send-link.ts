@@ -2,7 +2,7 @@ import type { ServiceContext } from '../context.js';
 import { withTransaction } from '../db/transaction.js';
 import { participantLink } from '../documents/notify-participants.js';
 import { findSigning } from '../documents/participant/signer-access.js';
-import { badRequest, notFound } from '../http/errors.js';
+import { fail } from '../domain-error.js';
 import { renderMessage, templatedEmail } from '../messages/message-templates.js';
 import { whatsAppMessage } from '../messages/whatsapp-message.js';
 import { enqueue, type NewMessage } from '../outbox/enqueue.js';
@@ -36,7 +36,7 @@ async function send(ctx: ServiceContext, message: NewMessage): Promise<LinkSent>
 
 export async function sendSigningLinkToPhone(ctx: ServiceContext, options: { token: string; channel: PhoneChannel }): Promise<LinkSent> {
   const { participant, process } = await findSigning(ctx, options.token);
-  if (participant.phone === null) throw badRequest('PHONE_NOT_ON_RECORD');
+  if (participant.phone === null) throw fail('PHONE_NOT_ON_RECORD');
   return send(
     ctx,
     toPhone(ctx, {
@@ -52,7 +52,7 @@ export async function sendSigningLinkToPhone(ctx: ServiceContext, options: { tok
 
 export async function sendValidationLinkToPhone(ctx: ServiceContext, options: { token: string; channel: PhoneChannel }): Promise<LinkSent> {
   const process = await findVerifaceByToken(ctx.db, options.token);
-  if (!process) throw notFound('VERIFACE_NOT_FOUND');
+  if (!process) throw fail('VERIFACE_NOT_FOUND', { when: 'personLink' });
   return send(
     ctx,
     toPhone(ctx, {

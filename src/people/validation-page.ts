@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../context.js';
 import type { VerifaceRow } from '../db/schema.js';
-import { notFound } from '../http/errors.js';
+import { fail } from '../domain-error.js';
 import { findOrganization } from '../organizations/queries.js';
 import { settingsOf } from '../organizations/settings.js';
 import { openVeriface } from '../veriface/person-flow.js';
@@ -25,7 +25,7 @@ function stateOf(process: VerifaceRow, now: string): ValidationPageState {
 
 export async function readValidationPage(ctx: ServiceContext, options: { token: string }): Promise<ValidationPage> {
   const process = await findVerifaceByToken(ctx.db, options.token);
-  if (!process) throw notFound('VERIFACE_NOT_FOUND');
+  if (!process) throw fail('VERIFACE_NOT_FOUND', { when: 'personLink' });
   const state = stateOf(process, ctx.clock.now().toISOString());
   // The first opening is a stage of the process (and a webhook); reloads are not.
   if (state === 'capture') await openVeriface(ctx, options);

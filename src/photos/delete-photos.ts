@@ -3,7 +3,7 @@ import type { ProcessRow, VerifaceRow } from '../db/schema.js';
 import { withTransaction } from '../db/transaction.js';
 import { recordProcessEvent } from '../documents/process-events.js';
 import { findProcessByCode } from '../documents/queries.js';
-import { badRequest } from '../http/errors.js';
+import { fail } from '../domain-error.js';
 import { findVerifaceByCode } from '../veriface/queries.js';
 import { recordStage } from '../veriface/stages.js';
 import { clearProcessPhotos, clearVerifacePhotos, forgetPhotoBlobs, listPhotoKeys } from './queries.js';
@@ -56,15 +56,15 @@ export interface PhotosDeleted {
 /** DELETE /document/photos: only once the process has ended, while its participants may still need them. */
 export async function deleteProcessPhotosOnRequest(ctx: ServiceContext, options: { organizationId: string; code: string }): Promise<PhotosDeleted> {
   const process = await findProcessByCode(ctx.db, options.organizationId, options.code);
-  if (!process) throw badRequest('DOCUMENT_NOT_FOUND');
-  if (process.status === 'CREATED') throw badRequest('PHOTOS_IN_USE: the process is still in signature; its photos can be deleted once it ends');
+  if (!process) throw fail('DOCUMENT_NOT_FOUND', { when: 'elsewhere' });
+  if (process.status === 'CREATED') throw fail('PHOTOS_IN_USE', 'the process is still in signature; its photos can be deleted once it ends');
   return { code: process.code, deleted: await deleteProcessPhotos(ctx, { process, reason: 'on request' }) };
 }
 
 /** DELETE /veriface/photos: only once the validation is no longer in progress. */
 export async function deleteVerifacePhotosOnRequest(ctx: ServiceContext, options: { organizationId: string; code: string }): Promise<PhotosDeleted> {
   const process = await findVerifaceByCode(ctx.db, options.organizationId, options.code);
-  if (!process) throw badRequest('VERIFACE_NOT_FOUND');
-  if (process.status === 'INPROGRESS') throw badRequest('PHOTOS_IN_USE: the validation is still in progress; its photos can be deleted once it ends');
+  if (!process) throw fail('VERIFACE_NOT_FOUND', { when: 'elsewhere' });
+  if (process.status === 'INPROGRESS') throw fail('PHOTOS_IN_USE', 'the validation is still in progress; its photos can be deleted once it ends');
   return { code: process.code, deleted: await deleteVerifacePhotos(ctx, { process, reason: 'on request' }) };
 }

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
-import { ApiError } from '../http/errors.js';
+import { fail } from '../domain-error.js';
 import { countPhotoAttempt } from './queries.js';
 
 /**
@@ -15,6 +15,6 @@ export async function countPhotoSent(ctx: { db: Db; clock: Clock }, ownerId: str
   const day = ctx.clock.now().toISOString().slice(0, 10);
   const attempts = await countPhotoAttempt(ctx.db, ownerId, day);
   if (attempts > PHOTO_ATTEMPTS_PER_DAY) {
-    throw new ApiError(429, `PHOTO_ATTEMPTS_EXCEEDED: at most ${PHOTO_ATTEMPTS_PER_DAY} photos a day; try again tomorrow`);
+    throw fail('PHOTO_ATTEMPTS_EXCEEDED', `at most ${PHOTO_ATTEMPTS_PER_DAY} photos a day; try again tomorrow`);
   }
 }

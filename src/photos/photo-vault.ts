@@ -1,9 +1,9 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
+import { fail } from '../domain-error.js';
 import { readBlobBytes, writeBlobBytes } from '../files/blob-bytes.js';
 import type { BlobStore } from '../files/blob-store.js';
 import type { UrlSigner } from '../files/url-signer.js';
-import { ApiError } from '../http/errors.js';
 import { decryptPhoto, encryptPhoto, PhotoDecryptionError } from './photo-cipher.js';
 import { forgetPhotoBlobs, recordPhotoBlob, undecidedPhotoKeys } from './queries.js';
 
@@ -45,7 +45,7 @@ export class PhotoVault {
     try {
       return decryptPhoto(this.options.key, key, stored);
     } catch (error) {
-      if (error instanceof PhotoDecryptionError) throw new ApiError(409, 'PHOTO_UNREADABLE');
+      if (error instanceof PhotoDecryptionError) throw fail('PHOTO_UNREADABLE');
       throw error;
     }
   }

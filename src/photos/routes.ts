@@ -1,12 +1,11 @@
 import Joi from 'joi';
 import type { ServiceContext } from '../context.js';
 import { processCode } from '../documents/schemas.js';
+import { fail } from '../domain-error.js';
 import { contentTypeOf } from '../files/blob-store.js';
 import { fileNameOf } from '../files/download-headers.js';
 import { isValidBlobKey } from '../files/local-blob-store.js';
 import type { UrlSigner } from '../files/url-signer.js';
-import { ApiError } from '../http/errors.js';
-import { API_PREFIX } from '../http/prefix.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
 import { verifaceCodeQuery } from '../veriface/schemas.js';
 import { deleteProcessPhotosOnRequest, deleteVerifacePhotosOnRequest } from './delete-photos.js';
@@ -30,7 +29,7 @@ export function photoRoutes(ctx: ServiceContext & { signer: UrlSigner }): ApiRou
   return [
     defineRoute({
       method: 'GET',
-      url: `${PHOTOS_ROUTE_PREFIX}*`,
+      url: '/photos/*',
       access: 'signed-url',
       tag: 'files',
       summary: 'An identity photo, from a URL shown by GET /veriface or GET /document (5 minutes)',
@@ -42,10 +41,10 @@ export function photoRoutes(ctx: ServiceContext & { signer: UrlSigner }): ApiRou
         const pathname = request.url.split('?')[0] ?? '';
         const key = pathname.slice(PHOTOS_ROUTE_PREFIX.length);
         const check = isValidBlobKey(key) ? ctx.signer.check('GET', pathname, query) : 'invalid';
-        if (check === 'invalid') throw new ApiError(403, 'URL_SIGNATURE_INVALID');
-        if (check === 'expired') throw new ApiError(403, 'URL_EXPIRED');
+        if (check === 'invalid') throw fail('URL_SIGNATURE_INVALID');
+        if (check === 'expired') throw fail('URL_EXPIRED');
         const image = await ctx.photos.read(key);
-        if (!image) throw new ApiError(404, 'FILE_NOT_FOUND');
+        if (!image) throw fail('FILE_NOT_FOUND');
         return reply
           .headers({
             'content-type': contentTypeOf(key),
@@ -58,7 +57,7 @@ export function photoRoutes(ctx: ServiceContext & { signer: UrlSigner }): ApiRou
     }),
     defineRoute({
       method: 'DELETE',
-      url: `${API_PREFIX}/document/photos`,
+      url: '/v1.5/ext/document/photos',
       access: 'private-key',
       tag: 'signing processes',
       summary: "Delete the participants' identity photos of an ended process, now",
@@ -72,7 +71,7 @@ export function photoRoutes(ctx: ServiceContext & { signer: UrlSigner }): ApiRou
     }),
     defineRoute({
       method: 'DELETE',
-      url: `${API_PREFIX}/veriface/photos`,
+      url: '/v1.5/ext/veriface/photos',
       access: 'private-key',
       tag: 'face validation',
       summary: 'Delete the photos of a face validation no longer in progress, now',

@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../context.js';
 import type { ReferenceLinkRow } from '../db/schema.js';
-import { badRequest } from '../http/errors.js';
+import { fail } from '../domain-error.js';
 import { newObjectId, newToken } from '../ids.js';
 import { lockTemplate } from '../templates/queries.js';
 import { findTemplate } from '../templates/read-templates.js';
@@ -30,7 +30,7 @@ function present(ctx: ServiceContext, row: ReferenceLinkRow): ReferenceLink {
 export async function createReferenceLink(ctx: ServiceContext, options: { organizationId: string; templateId: string; name?: string }): Promise<ReferenceLink> {
   return ctx.db.transaction().execute(async (trx) => {
     const template = await lockTemplate(trx, ctx.dialect, options.organizationId, options.templateId);
-    if (!template) throw badRequest('TEMPLATE_NOT_FOUND');
+    if (!template) throw fail('TEMPLATE_NOT_FOUND', { when: 'elsewhere' });
     const now = ctx.clock.now();
     const row: ReferenceLinkRow = {
       id: newObjectId(now),
@@ -46,14 +46,14 @@ export async function createReferenceLink(ctx: ServiceContext, options: { organi
 }
 
 export async function listReferenceLinks(ctx: ServiceContext, options: { organizationId: string; templateId: string }): Promise<{ data: ReferenceLink[] }> {
-  if (!(await findTemplate(ctx, options.organizationId, options.templateId))) throw badRequest('TEMPLATE_NOT_FOUND');
+  if (!(await findTemplate(ctx, options.organizationId, options.templateId))) throw fail('TEMPLATE_NOT_FOUND', { when: 'elsewhere' });
   const rows = await q.listReferenceLinks(ctx.db, options.organizationId, options.templateId);
   return { data: rows.map((row) => present(ctx, row)) };
 }
 
 export async function deleteReferenceLink(ctx: ServiceContext, options: { organizationId: string; id: string }): Promise<{ id: string; deleted: boolean }> {
   if ((await q.deleteReferenceLink(ctx.db, options.organizationId, options.id)) === 0) {
-    throw badRequest('REFERENCE_NOT_FOUND');
+    throw fail('REFERENCE_NOT_FOUND');
   }
   return { id: options.id, deleted: true };
 }

@@ -1,5 +1,4 @@
 import type { ServiceContext } from '../context.js';
-import { API_PREFIX } from '../http/prefix.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
 import { createReferenceLink, deleteReferenceLink, listReferenceLinks } from './reference-links.js';
 import {
@@ -12,13 +11,12 @@ import {
 } from './schemas.js';
 
 const tag = 'reference links';
-const url = `${API_PREFIX}/template/reference`;
 
 export function referenceRoutes(ctx: ServiceContext): ApiRoute[] {
   return [
     defineRoute({
       method: 'POST',
-      url,
+      url: '/v1.5/ext/template/reference',
       access: 'private-key',
       tag,
       summary: 'Create a reference link to a template',
@@ -30,7 +28,7 @@ export function referenceRoutes(ctx: ServiceContext): ApiRoute[] {
     }),
     defineRoute({
       method: 'GET',
-      url,
+      url: '/v1.5/ext/template/reference',
       // A listing, and each link opens the template's form to anyone holding it.
       access: 'private-key',
       tag,
@@ -43,7 +41,7 @@ export function referenceRoutes(ctx: ServiceContext): ApiRoute[] {
     }),
     defineRoute({
       method: 'DELETE',
-      url,
+      url: '/v1.5/ext/template/reference',
       access: 'private-key',
       tag,
       summary: 'Delete one reference link',

@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../context.js';
 import { countProcessesInSignature, IN_SIGNATURE } from '../documents/queries.js';
-import { badRequest } from '../http/errors.js';
+import { fail } from '../domain-error.js';
 import { deleteReferenceLinksOfTemplate } from '../references/queries.js';
 import * as q from './queries.js';
 import { templateFileKeys } from './template-files.js';
@@ -36,8 +36,8 @@ async function deleteWithLinks(
 ): Promise<{ filesStored: boolean; references: number }> {
   return ctx.db.transaction().execute(async (trx) => {
     const template = await q.lockTemplate(trx, ctx.dialect, options.organizationId, options.id);
-    if (!template) throw badRequest('TEMPLATE_NOT_FOUND');
-    if ((await countProcessesInSignature(trx, template.id)) > 0) throw badRequest('TEMPLATE_IN_USE');
+    if (!template) throw fail('TEMPLATE_NOT_FOUND', { when: 'elsewhere' });
+    if ((await countProcessesInSignature(trx, template.id)) > 0) throw fail('TEMPLATE_IN_USE');
     const references = await deleteReferenceLinksOfTemplate(trx, template.id);
     await writes.deleteTemplate(trx, template.id);
     return { filesStored: template.files_stored === 1, references };

@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../context.js';
 import type { TemplateRow } from '../db/schema.js';
+import { fail } from '../domain-error.js';
 import { decodeCursor, page } from '../http/cursor.js';
-import { notFound } from '../http/errors.js';
 import { KeptBesideRows } from './kept-beside-rows.js';
 import * as q from './queries.js';
 import type { TemplateCache } from './template-cache.js';
@@ -60,7 +60,7 @@ function answerHead(cache: TemplateCache | undefined, row: Readonly<TemplateRow>
 /** The configuration and short-lived download URLs of both HTML files, as JSON text. */
 export async function getTemplateJson(ctx: ServiceContext, options: { organizationId: string; id: string }): Promise<string> {
   const row = await findTemplate(ctx, options.organizationId, options.id);
-  if (!row) throw notFound('TEMPLATE_NOT_FOUND');
+  if (!row) throw fail('TEMPLATE_NOT_FOUND', { when: 'readingOne' });
   return `${answerHead(ctx.templateCache, row)}${JSON.stringify(await templateFileUrls(ctx.blobs, row.id, 'GET'))}}`;
 }
 

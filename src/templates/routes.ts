@@ -1,7 +1,6 @@
 import Joi from 'joi';
 import { requirePrivateKey } from '../auth/key-kind.js';
 import type { ServiceContext } from '../context.js';
-import { API_PREFIX } from '../http/prefix.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
 import { createTemplate } from './create-template.js';
 import { deleteTemplate } from './delete-template.js';
@@ -19,13 +18,12 @@ import {
 import { updateTemplate } from './update-template.js';
 
 const tag = 'templates';
-const url = `${API_PREFIX}/template`;
 
 export function templateRoutes(ctx: ServiceContext): ApiRoute[] {
   return [
     defineRoute({
       method: 'POST',
-      url,
+      url: '/v1.5/ext/template',
       access: 'private-key',
       tag,
       summary: 'Create a template; upload both HTML files to the returned URLs',
@@ -37,7 +35,7 @@ export function templateRoutes(ctx: ServiceContext): ApiRoute[] {
     }),
     defineRoute({
       method: 'GET',
-      url,
+      url: '/v1.5/ext/template',
       access: 'any-key',
       publicKey: "with id only: the same answer (a form's questions, which the SDK's fill flow reads); the listing (no id) is 403 PRIVATE_KEY_REQUIRED.",
       tag,
@@ -57,7 +55,7 @@ export function templateRoutes(ctx: ServiceContext): ApiRoute[] {
     }),
     defineRoute({
       method: 'PUT',
-      url,
+      url: '/v1.5/ext/template',
       access: 'private-key',
       tag,
       summary: 'Update a template: fields sent replace, fields omitted are kept',
@@ -70,7 +68,7 @@ export function templateRoutes(ctx: ServiceContext): ApiRoute[] {
     }),
     defineRoute({
       method: 'DELETE',
-      url,
+      url: '/v1.5/ext/template',
       access: 'private-key',
       tag,
       summary: 'Delete a template, both HTML files and its reference links, irreversibly',

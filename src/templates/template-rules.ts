@@ -1,5 +1,5 @@
+import { invalid } from '../domain-error.js';
 import type { FieldMessage } from '../http/error-catalogue.js';
-import { badRequest } from '../http/errors.js';
 import type { Question, QuestionType, SignerProfile, TemplateBody } from './schemas.js';
 
 /** Joi's wording for a value outside a list, so cross-field errors read like the schema's own. */
@@ -25,22 +25,22 @@ export function checkTemplateReferences(body: TemplateBody): void {
   const preFillNames = (body.preFill ?? []).map((p) => p.name);
 
   body.sign.forEach((name, i) => {
-    if (!byName.has(name)) throw badRequest(mustBeOneOf(`sign[${i}]`, questionNames));
+    if (!byName.has(name)) throw invalid(mustBeOneOf(`sign[${i}]`, questionNames));
   });
 
   body.config.forEach((question, qi) => {
     const optionValues = (question.options ?? []).map((o) => o.value);
     if (question.type === 'clausula' && question.value !== undefined && !optionValues.includes(question.value)) {
-      throw badRequest(mustBeOneOf(`config[${qi}].value`, optionValues));
+      throw invalid(mustBeOneOf(`config[${qi}].value`, optionValues));
     }
     (question.prereq ?? []).forEach((condition, pi) => {
       const clausulas = body.config.filter((q) => q.type === 'clausula' && q.name !== question.name).map((q) => q.name);
       const source = byName.get(condition.k);
       if (source?.type !== 'clausula' || source.name === question.name) {
-        throw badRequest(mustBeOneOf(`config[${qi}].prereq[${pi}].k`, clausulas));
+        throw invalid(mustBeOneOf(`config[${qi}].prereq[${pi}].k`, clausulas));
       }
       const values = (source.options ?? []).map((o) => o.value);
-      if (!values.includes(condition.v)) throw badRequest(mustBeOneOf(`config[${qi}].prereq[${pi}].v`, values));
+      if (!values.includes(condition.v)) throw invalid(mustBeOneOf(`config[${qi}].prereq[${pi}].v`, values));
     });
   });
 
@@ -54,12 +54,12 @@ export function checkTemplateReferences(body: TemplateBody): void {
       // An identification may list alternatives, "cc|ce|pasaporte": the first answered one is used.
       const parts = field === 'identification' ? reference.split('|') : [reference];
       if (!parts.every((part) => allowed.includes(part))) {
-        throw badRequest(mustBeOneOf(`signatureProfile[${si}].${field}`, allowed));
+        throw invalid(mustBeOneOf(`signatureProfile[${si}].${field}`, allowed));
       }
     }
   });
 
   (body.preBuildData ?? []).forEach((name, i) => {
-    if (!byName.has(name)) throw badRequest(mustBeOneOf(`preBuildData[${i}]`, questionNames));
+    if (!byName.has(name)) throw invalid(mustBeOneOf(`preBuildData[${i}]`, questionNames));
   });
 }

@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../context.js';
-import { badRequest } from '../http/errors.js';
+import { fail } from '../domain-error.js';
 import * as q from './queries.js';
 import type { UpdateTemplateInput } from './schemas.js';
 import { changesBody, mergeBody, parseBody } from './template-document.js';
@@ -19,7 +19,7 @@ export async function updateTemplate(
   await writeTemplate(ctx, input.id, (writes) =>
     ctx.db.transaction().execute(async (trx) => {
       const current = await q.lockTemplate(trx, ctx.dialect, options.organizationId, input.id);
-      if (!current) throw badRequest('TEMPLATE_NOT_FOUND');
+      if (!current) throw fail('TEMPLATE_NOT_FOUND', { when: 'elsewhere' });
       // The stored body was checked when written: only a change to it needs merging and checking again.
       let body = current.body;
       if (changesBody(input)) {

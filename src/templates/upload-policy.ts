@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../context.js';
+import { fail } from '../domain-error.js';
 import type { UploadPolicy } from '../files/routes.js';
-import { notFound } from '../http/errors.js';
 import { templateExists } from './queries.js';
 import { TEMPLATE_UPLOAD_CONTENT_TYPES, templateIdOfKey } from './template-files.js';
 import { writeTemplate } from './template-writes.js';
@@ -22,7 +22,7 @@ export function templateHtmlUploadPolicy(ctx: ServiceContext): UploadPolicy {
       return writeTemplate(ctx, id, (writes) => writes.markTemplateFilesStored(ctx.db, id));
     },
     async ensureTarget(key) {
-      if (!(await exists(key))) throw notFound('TEMPLATE_NOT_FOUND');
+      if (!(await exists(key))) throw fail('TEMPLATE_NOT_FOUND', { when: 'uploadUrl' });
     },
   };
 }

@@ -1,5 +1,4 @@
 import Joi from 'joi';
-import { API_PREFIX } from '../http/prefix.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
 import { DOCUMENTS_CATALOGUE, isSupportedCountry, PASSPORT } from './documents-catalogue.js';
 
@@ -53,7 +52,7 @@ export function catalogueRoutes(): ApiRoute[] {
   return [
     defineRoute({
       method: 'GET',
-      url: `${API_PREFIX}/veriface/documents`,
+      url: '/v1.5/ext/veriface/documents',
       access: 'any-key',
       publicKey: "the same answer: the catalogue holds nobody's data.",
       tag: 'face validation',

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import type { ServiceContext } from '../context.js';
+import { DomainError, fail } from '../domain-error.js';
 import { answerMessage } from '../http/error-catalogue.js';
-import { ApiError, badRequest } from '../http/errors.js';
 import { newCode } from '../ids.js';
 import { type CedulaBarcode, cedulaFromBarcode, pdf417TextIn } from './document/barcode.js';
 import { imageQuality } from './document/image-quality.js';
@@ -151,13 +151,13 @@ export async function checkDocument(
 ): Promise<CheckDocumentAnswer> {
   const { input } = options;
   const identification = checkIdentification(input.country, input.type, input.identification);
-  if (!identification.ok) throw badRequest(answerMessage(identification.message));
+  if (!identification.ok) throw new DomainError(answerMessage(identification.message));
   const bytes = imageBytes('image', input.image);
   const decoded = await decodeImage(bytes);
   const size = await sharp(bytes)
     .metadata()
     .catch(() => undefined);
-  if (!decoded || !size?.width || !size.height) throw new ApiError(422, 'IMAGE_UNREADABLE: image could not be decoded');
+  if (!decoded || !size?.width || !size.height) throw fail('IMAGE_UNREADABLE', 'image could not be decoded');
   const oriented = (size.orientation ?? 1) >= 5 ? { width: size.height, height: size.width } : { width: size.width, height: size.height };
   const quality = await imageQuality(decoded, oriented);
   const [portrait, reading] = quality.passed

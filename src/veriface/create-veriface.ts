@@ -1,8 +1,8 @@
 import type { ServiceContext } from '../context.js';
 import type { VerifaceRow } from '../db/schema.js';
 import { withTransaction } from '../db/transaction.js';
+import { DomainError } from '../domain-error.js';
 import { answerMessage } from '../http/error-catalogue.js';
-import { badRequest } from '../http/errors.js';
 import { newCode, newObjectId, newToken } from '../ids.js';
 import { renderMessage, templatedEmail } from '../messages/message-templates.js';
 import { whatsAppMessage } from '../messages/whatsapp-message.js';
@@ -31,7 +31,7 @@ export interface CreatedVeriface {
 
 async function checkInput(ctx: ServiceContext, organizationId: string, input: CreateVerifaceInput, now: Date): Promise<void> {
   const identification = checkIdentification(input.country, input.type, input.identification);
-  if (!identification.ok) throw badRequest(answerMessage(identification.message));
+  if (!identification.ok) throw new DomainError(answerMessage(identification.message));
   await checkCreation(ctx.db, {
     organizationId,
     now,

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { ApiError, badRequest } from '../http/errors.js';
+import { fail } from '../domain-error.js';
 
 /** Photos are JPEG or PNG, recognised by their first bytes rather than by what the client claims. */
 export type ImageType = 'jpg' | 'png';
@@ -23,9 +23,9 @@ export const PHOTO_MIN_SIDE = 200;
 /** The bytes of a photo sent in base64, refused when empty, too large or neither JPEG nor PNG. */
 export function imageBytes(field: string, base64: string): Buffer {
   const bytes = Buffer.from(base64, 'base64');
-  if (bytes.length === 0) throw badRequest('IMAGE_EMPTY');
-  if (bytes.length > IMAGE_MAX_BYTES) throw new ApiError(413, `IMAGE_TOO_LARGE: ${field} is over ${IMAGE_MAX_BYTES} bytes`);
-  if (!imageTypeOf(bytes)) throw new ApiError(415, `IMAGE_NOT_JPEG_OR_PNG: ${field}`);
+  if (bytes.length === 0) throw fail('IMAGE_EMPTY');
+  if (bytes.length > IMAGE_MAX_BYTES) throw fail('IMAGE_TOO_LARGE', `${field} is over ${IMAGE_MAX_BYTES} bytes`);
+  if (!imageTypeOf(bytes)) throw fail('IMAGE_NOT_JPEG_OR_PNG', field);
   return bytes;
 }
 
@@ -50,7 +50,7 @@ function isWholeImage(bytes: Buffer, type: ImageType): boolean {
   return bytes.length >= 4 && bytes[bytes.length - 2] === 0xff && bytes[bytes.length - 1] === 0xd9;
 }
 
-const unreadable = (why: string) => new ApiError(422, `IMAGE_UNREADABLE: ${why}, take it again`);
+const unreadable = (why: string) => fail('IMAGE_UNREADABLE', `${why}, take it again`);
 
 /**
  * Checks a photo before it counts as identity evidence, whatever the camera mode: JPEG or PNG by
@@ -59,10 +59,10 @@ const unreadable = (why: string) => new ApiError(422, `IMAGE_UNREADABLE: ${why},
  * PHOTO_MIN_SIDE pixels on each side. Answers its type.
  */
 export async function checkPhoto(image: Buffer): Promise<ImageType> {
-  if (image.length === 0) throw badRequest('IMAGE_EMPTY');
-  if (image.length > IMAGE_MAX_BYTES) throw new ApiError(413, `IMAGE_TOO_LARGE: at most ${IMAGE_MAX_BYTES} bytes`);
+  if (image.length === 0) throw fail('IMAGE_EMPTY');
+  if (image.length > IMAGE_MAX_BYTES) throw fail('IMAGE_TOO_LARGE', `at most ${IMAGE_MAX_BYTES} bytes`);
   const type = imageTypeOf(image);
-  if (!type) throw new ApiError(415, 'IMAGE_NOT_JPEG_OR_PNG');
+  if (!type) throw fail('IMAGE_NOT_JPEG_OR_PNG');
   if (!isWholeImage(image, type)) throw unreadable(`the photo is not one whole ${type === 'png' ? 'PNG' : 'JPEG'} image`);
   // The header alone, without sharp's own pixel limit, so that a bomb is told apart from a broken file.
   const header = await sharp(image, { limitInputPixels: false })
@@ -70,9 +70,9 @@ export async function checkPhoto(image: Buffer): Promise<ImageType> {
     .catch(() => undefined);
   const expected = type === 'png' ? 'png' : 'jpeg';
   if (!header || header.format !== expected || !header.width || !header.height) throw unreadable('the photo could not be read as an image');
-  if (header.width * header.height > IMAGE_MAX_PIXELS) throw new ApiError(413, `IMAGE_TOO_LARGE: at most ${IMAGE_MAX_PIXELS} pixels`);
+  if (header.width * header.height > IMAGE_MAX_PIXELS) throw fail('IMAGE_TOO_LARGE', `at most ${IMAGE_MAX_PIXELS} pixels`);
   if (Math.min(header.width, header.height) < PHOTO_MIN_SIDE) {
-    throw new ApiError(422, `IMAGE_TOO_SMALL: photos must be at least ${PHOTO_MIN_SIDE} pixels on each side`);
+    throw fail('IMAGE_TOO_SMALL', `photos must be at least ${PHOTO_MIN_SIDE} pixels on each side`);
   }
   // Decoding every pixel (shrunk as it goes, so memory stays small) finds truncated or corrupt data.
   const decoded = await sharp(image, { limitInputPixels: IMAGE_MAX_PIXELS, failOn: 'error' })

@@ -2,7 +2,7 @@ import type { ServiceContext } from '../context.js';
 import type { VerifaceRow } from '../db/schema.js';
 import { withTransaction } from '../db/transaction.js';
 import { MAX_FAILURES } from '../documents/participant/signer-access.js';
-import { ApiError, badRequest, notFound } from '../http/errors.js';
+import { fail } from '../domain-error.js';
 import { newToken } from '../ids.js';
 import { countPhotoSent } from '../photos/photo-attempts.js';
 import { markPhotosDecided } from '../photos/queries.js';
@@ -23,9 +23,9 @@ export interface PersonFlowContext extends ServiceContext {
 
 async function openProcess(ctx: ServiceContext, token: string): Promise<VerifaceRow> {
   const process = await findVerifaceByToken(ctx.db, token);
-  if (!process) throw notFound('VERIFACE_NOT_FOUND');
-  if (process.expires_at !== null && process.expires_at <= ctx.clock.now().toISOString()) throw badRequest('VERIFACE_EXPIRED');
-  if (process.status !== 'INPROGRESS') throw badRequest('VERIFACE_CLOSED');
+  if (!process) throw fail('VERIFACE_NOT_FOUND', { when: 'personLink' });
+  if (process.expires_at !== null && process.expires_at <= ctx.clock.now().toISOString()) throw fail('VERIFACE_EXPIRED');
+  if (process.status !== 'INPROGRESS') throw fail('VERIFACE_CLOSED');
   return process;
 }
 
@@ -43,9 +43,9 @@ async function advance(
     const { decided } = change;
     if (!(await updateInProgress(trx, process.id, { ...change.patch, updated_at: updated.updated_at }, decided))) {
       if (decided && (await updateInProgress(trx, process.id, { updated_at: updated.updated_at }))) {
-        throw new ApiError(409, 'PHOTO_MISSING: a photo was taken again meanwhile, finish again');
+        throw fail('PHOTO_MISSING', 'a photo was taken again meanwhile, finish again');
       }
-      throw badRequest('VERIFACE_CLOSED');
+      throw fail('VERIFACE_CLOSED');
     }
     if (decided) await markPhotosDecided(trx, photoKeysOf(decided), updated.updated_at);
     await recordStage(trx, ctx.clock, { process: updated, stage: change.stage, detail: change.detail });
@@ -120,7 +120,7 @@ export async function submitFacePhoto(ctx: ServiceContext, options: { token: str
 
 async function readPhoto(ctx: ServiceContext, key: string): Promise<Buffer> {
   const bytes = await ctx.photos.read(key);
-  if (!bytes) throw new ApiError(409, 'PHOTO_MISSING');
+  if (!bytes) throw fail('PHOTO_MISSING');
   return bytes;
 }
 
@@ -141,8 +141,8 @@ export interface FinishView {
  */
 export async function finishVeriface(ctx: PersonFlowContext, options: { token: string }): Promise<FinishView> {
   const process = await openProcess(ctx, options.token);
-  if (process.document_front === null) throw badRequest('DOCUMENT_PHOTO_REQUIRED');
-  if (process.face === null) throw badRequest('FACE_PHOTO_REQUIRED');
+  if (process.document_front === null) throw fail('DOCUMENT_PHOTO_REQUIRED');
+  if (process.face === null) throw fail('FACE_PHOTO_REQUIRED');
   const comparison = await ctx.faceMatcher.compare({
     documentPhoto: await readPhoto(ctx, process.document_front),
     facePhoto: await readPhoto(ctx, process.face),
@@ -160,7 +160,7 @@ export async function finishVeriface(ctx: PersonFlowContext, options: { token: s
   if ('unusable' in comparison) {
     const { unusable: reason, photo } = comparison;
     await advance(ctx, process, { patch: {}, stage: 'photo_unusable', detail: { reason, photo } });
-    throw new ApiError(422, `${reason}: ${UNUSABLE_PHOTO_EXPLANATIONS[reason]}`);
+    throw fail(reason, UNUSABLE_PHOTO_EXPLANATIONS[reason]);
   }
   // Two decimals, as the real service shows it, whatever precision a matcher answers with.
   const similarity = Math.round(comparison.similarity * 100) / 100;

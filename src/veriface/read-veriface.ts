@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../context.js';
 import { parseJson } from '../db/json-column.js';
 import type { VerifaceRow } from '../db/schema.js';
-import { badRequest } from '../http/errors.js';
+import { fail } from '../domain-error.js';
 import { findVerifaceByCode, listStages } from './queries.js';
 
 export interface VerifaceView {
@@ -64,7 +64,7 @@ function photoUrls(ctx: ServiceContext, row: VerifaceRow): VerifaceView['photos'
 
 async function loadVeriface(ctx: ServiceContext, options: { organizationId: string; code: string }) {
   const row = await findVerifaceByCode(ctx.db, options.organizationId, options.code);
-  if (!row) throw badRequest('VERIFACE_NOT_FOUND');
+  if (!row) throw fail('VERIFACE_NOT_FOUND', { when: 'elsewhere' });
   return { row, stages: await listStages(ctx.db, row.id) };
 }
 

@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../context.js';
 import type { VerifaceRow } from '../db/schema.js';
 import { withTransaction } from '../db/transaction.js';
-import { badRequest } from '../http/errors.js';
+import { fail } from '../domain-error.js';
 import { normalizeEmail } from '../organizations/organizations.js';
 import { findUserByEmail } from '../organizations/queries.js';
 import { decideBlocked, findVerifaceByCode } from './queries.js';
@@ -19,9 +19,9 @@ export async function reviewVeriface(
 ): Promise<{ code: string; status: VerifaceRow['status']; emailValidated: string }> {
   const { organizationId, input } = options;
   const reviewer = normalizeEmail(input.email);
-  if (!(await findUserByEmail(ctx.db, organizationId, reviewer))) throw badRequest('USER_NOTFOUND');
+  if (!(await findUserByEmail(ctx.db, organizationId, reviewer))) throw fail('USER_NOTFOUND');
   const process = await findVerifaceByCode(ctx.db, organizationId, input.code);
-  if (!process) throw badRequest('VERIFACE_NOT_FOUND');
+  if (!process) throw fail('VERIFACE_NOT_FOUND', { when: 'elsewhere' });
   const approved = input.decision === 'approve';
   const decided: VerifaceRow = {
     ...process,
@@ -32,7 +32,7 @@ export async function reviewVeriface(
   };
   await withTransaction(ctx, async (trx) => {
     // Checked in the update itself: of two reviews at once, the second finds it decided.
-    if (!(await decideBlocked(trx, process.id, decided))) throw badRequest('VERIFACE_NOT_BLOCKED');
+    if (!(await decideBlocked(trx, process.id, decided))) throw fail('VERIFACE_NOT_BLOCKED');
     await recordStage(trx, ctx.clock, {
       process: decided,
       stage: approved ? 'validated' : 'invalidated',

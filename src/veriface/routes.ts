@@ -1,5 +1,4 @@
 import type { ServiceContext } from '../context.js';
-import { API_PREFIX } from '../http/prefix.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
 import { checkDocument } from './check-document.js';
 import { createVeriface } from './create-veriface.js';
@@ -12,13 +11,12 @@ import { checkDocumentSchema, createVerifaceSchema, reviewVerifaceSchema, valida
 import { validateFaces } from './validate-faces.js';
 
 const tag = 'face validation';
-const url = `${API_PREFIX}/veriface`;
 
 export function verifaceRoutes(ctx: ServiceContext & { faceMatcher: FaceMatcher; textReader: TextReader }): ApiRoute[] {
   return [
     defineRoute({
       method: 'POST',
-      url,
+      url: '/v1.5/ext/veriface',
       access: 'private-key',
       tag,
       summary: 'Create a face-validation process',
@@ -31,7 +29,7 @@ export function verifaceRoutes(ctx: ServiceContext & { faceMatcher: FaceMatcher;
     }),
     defineRoute({
       method: 'GET',
-      url,
+      url: '/v1.5/ext/veriface',
       access: 'any-key',
       publicKey:
         'code, platform, status, name, expiredDate, similarity, reason, stages [{stage, at}], createdAt, updatedAt. No identification number or type, phone, e-mails, photos, `custom` or stage details.',
@@ -45,7 +43,7 @@ export function verifaceRoutes(ctx: ServiceContext & { faceMatcher: FaceMatcher;
     }),
     defineRoute({
       method: 'POST',
-      url: `${url}/review`,
+      url: '/v1.5/ext/veriface/review',
       access: 'private-key',
       tag,
       summary: 'Decide a BLOCKED face validation by hand: approve (VALIDATED) or reject (INVALIDATED)',
@@ -58,7 +56,7 @@ export function verifaceRoutes(ctx: ServiceContext & { faceMatcher: FaceMatcher;
     }),
     defineRoute({
       method: 'POST',
-      url: `${url}/validate`,
+      url: '/v1.5/ext/veriface/validate',
       access: 'private-key',
       tag,
       summary: 'Compare a face photo with the photo of an identity document, at once',
@@ -73,7 +71,7 @@ export function verifaceRoutes(ctx: ServiceContext & { faceMatcher: FaceMatcher;
     }),
     defineRoute({
       method: 'POST',
-      url: `${url}/check`,
+      url: '/v1.5/ext/veriface/check',
       access: 'private-key',
       tag,
       summary: 'Check one side of an identity document: image quality, a portrait, and its number read and compared with identification',

@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../context.js';
+import { DomainError, fail } from '../domain-error.js';
 import { answerMessage } from '../http/error-catalogue.js';
-import { badRequest, notFound } from '../http/errors.js';
 import { newCode } from '../ids.js';
 import { checkIdentification } from './documents-catalogue.js';
 import type { FaceMatcher, UnusablePhotoReason } from './face-matcher.js';
@@ -36,11 +36,11 @@ export interface ValidateFacesAnswer {
 export async function validateFaces(ctx: ServiceContext & { faceMatcher: FaceMatcher }, options: { input: ValidateFacesInput }): Promise<ValidateFacesAnswer> {
   const { input } = options;
   const identification = checkIdentification(input.country, input.type, input.identification);
-  if (!identification.ok) throw badRequest(answerMessage(identification.message));
+  if (!identification.ok) throw new DomainError(answerMessage(identification.message));
   const documentPhoto = imageBytes('documentImage', input.documentImage);
   const facePhoto = imageBytes('photo', input.photo);
   const comparison = await ctx.faceMatcher.compare({ documentPhoto, facePhoto });
-  if (!comparison) throw notFound('FACE_MATCHING_DISABLED');
+  if (!comparison) throw fail('FACE_MATCHING_DISABLED');
   const code = newCode(VERIFACE_CODE_LENGTH);
   if ('unusable' in comparison) {
     const onDocument = comparison.photo === 'document';

@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Joi from 'joi';
 import type { ServiceContext } from '../context.js';
-import { ApiError, badRequest } from '../http/errors.js';
+import { DomainError, fail } from '../domain-error.js';
+import { errorAnswer } from '../http/errors.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
 import { formFile } from './form-upload.js';
 import { type Verification, verifyCode, verifyFile } from './verify-document.js';
@@ -36,13 +37,13 @@ function wantsHtml(request: FastifyRequest): boolean {
 }
 
 async function readBody(request: FastifyRequest, maxBytes: number): Promise<Buffer> {
-  if (Number(request.headers['content-length'] ?? 0) > maxBytes) throw new ApiError(413, `VERIFY_FILE_TOO_LARGE: at most ${maxBytes} bytes`);
+  if (Number(request.headers['content-length'] ?? 0) > maxBytes) throw fail('VERIFY_FILE_TOO_LARGE', `at most ${maxBytes} bytes`);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request.raw) {
     const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
     size += bytes.length;
-    if (size > maxBytes) throw new ApiError(413, `VERIFY_FILE_TOO_LARGE: at most ${maxBytes} bytes`);
+    if (size > maxBytes) throw fail('VERIFY_FILE_TOO_LARGE', `at most ${maxBytes} bytes`);
     chunks.push(bytes);
   }
   return Buffer.concat(chunks);
@@ -52,11 +53,11 @@ async function readBody(request: FastifyRequest, maxBytes: number): Promise<Buff
 async function uploadedPdf(request: FastifyRequest, maxBytes: number): Promise<Buffer> {
   const contentType = request.headers['content-type'] ?? '';
   const mediaType = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
-  if (!(MEDIA_TYPES as readonly string[]).includes(mediaType)) throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE: send application/pdf or multipart/form-data');
+  if (!(MEDIA_TYPES as readonly string[]).includes(mediaType)) throw fail('UNSUPPORTED_MEDIA_TYPE', 'send application/pdf or multipart/form-data');
   const body = await readBody(request, maxBytes + (mediaType === 'application/pdf' ? 0 : FORM_OVERHEAD_BYTES));
   const file = mediaType === 'application/pdf' ? body : formFile(body, contentType, 'file');
-  if (file === undefined || file.length === 0) throw badRequest('VERIFY_INPUT_REQUIRED: send a PDF');
-  if (file.length > maxBytes) throw new ApiError(413, `VERIFY_FILE_TOO_LARGE: at most ${maxBytes} bytes`);
+  if (file === undefined || file.length === 0) throw fail('VERIFY_INPUT_REQUIRED', 'send a PDF');
+  if (file.length > maxBytes) throw fail('VERIFY_FILE_TOO_LARGE', `at most ${maxBytes} bytes`);
   return file;
 }
 
@@ -64,7 +65,7 @@ async function uploadedPdf(request: FastifyRequest, maxBytes: number): Promise<B
 async function answer(request: FastifyRequest, reply: FastifyReply, work: () => Promise<Verification | undefined>, code?: string): Promise<unknown> {
   if (!wantsHtml(request)) {
     const verification = await work();
-    if (verification === undefined) throw badRequest('VERIFY_INPUT_REQUIRED: send a PDF or a code');
+    if (verification === undefined) throw fail('VERIFY_INPUT_REQUIRED', 'send a PDF or a code');
     return verification;
   }
   const language = pageLanguage(request.headers['accept-language']);
@@ -73,8 +74,9 @@ async function answer(request: FastifyRequest, reply: FastifyReply, work: () => 
     const verification = await work();
     return reply.send(verifyPage({ language, ...(code === undefined ? {} : { code }), ...(verification ? { verification } : {}) }));
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return reply.status(error.statusCode).send(verifyPage({ language, error: error.message }));
+    const refusal = error instanceof DomainError ? errorAnswer(error) : undefined;
+    if (!refusal) throw error;
+    return reply.status(refusal.status).send(verifyPage({ language, error: refusal.message }));
   }
 }
 

@@ -2,8 +2,8 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import type { DeliveryAttemptRow, OutboxRow, WebhookRow } from '../db/schema.js';
 import { withTransaction } from '../db/transaction.js';
+import { fail } from '../domain-error.js';
 import { decodeCursor, page } from '../http/cursor.js';
-import { badRequest } from '../http/errors.js';
 import type { OutboxSignal } from '../outbox/enqueue.js';
 import { listAttempts, requeueMessage } from '../outbox/queries.js';
 import { emitEvent } from './emit-event.js';
@@ -81,13 +81,13 @@ export async function listDeliveries(
   const webhooks = await q.listWebhooks(store.db, options.organizationId);
   if (options.id) {
     const row = await q.findDelivery(store.db, options.organizationId, options.id);
-    if (!row) throw badRequest('DELIVERY_NOT_FOUND');
+    if (!row) throw fail('DELIVERY_NOT_FOUND');
     return { data: await present(store.db, [row], webhooks), next: null };
   }
   let webhookId: string | undefined;
   if (options.webhook) {
     webhookId = webhooks.find((w) => w.name === options.webhook)?.id;
-    if (!webhookId) throw badRequest('WEBHOOK_NOT_FOUND');
+    if (!webhookId) throw fail('WEBHOOK_NOT_FOUND');
   }
   const rows = await q.listDeliveries(store.db, options.organizationId, {
     webhookId,
@@ -102,8 +102,8 @@ export async function listDeliveries(
 /** Sends a delivery again with the same message id, in a new round of retries. */
 export async function resendDelivery(store: DeliveryStore, options: { organizationId: string; id: string }): Promise<{ id: string; status: 'pending' }> {
   const row = await q.findDelivery(store.db, options.organizationId, options.id);
-  if (!row) throw badRequest('DELIVERY_NOT_FOUND');
-  if (row.status === 'pending') throw badRequest('DELIVERY_PENDING');
+  if (!row) throw fail('DELIVERY_NOT_FOUND');
+  if (row.status === 'pending') throw fail('DELIVERY_PENDING');
   await withTransaction(store, (trx) => requeueMessage(trx, { id: row.id, now: store.clock.now().toISOString() }));
   return { id: row.id, status: 'pending' };
 }
@@ -111,8 +111,8 @@ export async function resendDelivery(store: DeliveryStore, options: { organizati
 /** Queues a `webhook.test` event to one webhook, so an integrator can check the receiver end to end. */
 export async function sendTestEvent(store: DeliveryStore, options: { organizationId: string; name: string }): Promise<{ id: string }> {
   const webhook = await q.findWebhookByName(store.db, options.organizationId, options.name);
-  if (!webhook) throw badRequest('WEBHOOK_NOT_FOUND');
-  if (webhook.enabled !== 1) throw badRequest('WEBHOOK_DISABLED');
+  if (!webhook) throw fail('WEBHOOK_NOT_FOUND');
+  if (webhook.enabled !== 1) throw fail('WEBHOOK_DISABLED');
   const [id] = await withTransaction(store, (trx) =>
     emitEvent(trx, store.clock, {
       organizationId: options.organizationId,
@@ -121,6 +121,6 @@ export async function sendTestEvent(store: DeliveryStore, options: { organizatio
       targetWebhooks: [webhook.name],
     }),
   );
-  if (!id) throw badRequest('WEBHOOK_DISABLED');
+  if (!id) throw fail('WEBHOOK_DISABLED');
   return { id };
 }

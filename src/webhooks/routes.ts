@@ -1,4 +1,3 @@
-import { API_PREFIX } from '../http/prefix.js';
 import { type ApiRoute, defineRoute, type Method, noInput, type RouteDefinition } from '../http/route.js';
 import { type DeliveryStore, listDeliveries, resendDelivery, sendTestEvent } from './deliveries.js';
 import { createWebhookSchema, listDeliveriesQuery, resendDeliverySchema, updateWebhookSchema, webhookNameBody, webhookNameQuery } from './schemas.js';
@@ -7,62 +6,62 @@ import { createWebhook, deleteWebhook, listWebhooks, rotateWebhookSecret, update
 type WebhookRoute<B, Q> = Omit<RouteDefinition<B, Q>, 'url' | 'tag' | 'access' | 'method'>;
 
 /** Every webhook route is the organization's own and takes the private key: reads too, since they list endpoints and delivery logs. */
-function webhookRoute<B, Q>(method: Method, path: string, definition: WebhookRoute<B, Q>): ApiRoute {
-  return defineRoute({ ...definition, method, url: `${API_PREFIX}${path}`, tag: 'webhooks', access: 'private-key' });
+function webhookRoute<B, Q>(method: Method, url: string, definition: WebhookRoute<B, Q>): ApiRoute {
+  return defineRoute({ ...definition, method, url, tag: 'webhooks', access: 'private-key' });
 }
 
 export function webhookRoutes(store: WebhookStore & DeliveryStore): ApiRoute[] {
   return [
-    webhookRoute('POST', '/webhooks', {
+    webhookRoute('POST', '/v1.5/ext/webhooks', {
       summary: 'Create a webhook (the secret is shown once)',
       body: createWebhookSchema,
       query: noInput,
       errors: ['WEBHOOK_ALREADY_EXISTS', 'WEBHOOK_URL_NOT_ALLOWED'],
       handler: ({ body, organizationId }) => createWebhook(store, { organizationId, input: body }),
     }),
-    webhookRoute('GET', '/webhooks', {
+    webhookRoute('GET', '/v1.5/ext/webhooks', {
       summary: "List the organization's webhooks",
       body: noInput,
       query: noInput,
       errors: [],
       handler: ({ organizationId }) => listWebhooks(store, { organizationId }),
     }),
-    webhookRoute('PUT', '/webhooks', {
+    webhookRoute('PUT', '/v1.5/ext/webhooks', {
       summary: 'Change the URL, description or enabled flag of a webhook',
       body: updateWebhookSchema,
       query: noInput,
       errors: ['WEBHOOK_NOT_FOUND', 'WEBHOOK_URL_NOT_ALLOWED'],
       handler: ({ body, organizationId }) => updateWebhook(store, { organizationId, input: body }),
     }),
-    webhookRoute('POST', '/webhooks/rotate-secret', {
+    webhookRoute('POST', '/v1.5/ext/webhooks/rotate-secret', {
       summary: 'Replace the signing secret of a webhook',
       body: webhookNameBody,
       query: noInput,
       errors: ['WEBHOOK_NOT_FOUND'],
       handler: ({ body, organizationId }) => rotateWebhookSecret(store, { organizationId, name: body.name }),
     }),
-    webhookRoute('DELETE', '/webhooks', {
+    webhookRoute('DELETE', '/v1.5/ext/webhooks', {
       summary: 'Delete a webhook',
       body: noInput,
       query: webhookNameQuery,
       errors: ['WEBHOOK_NOT_FOUND'],
       handler: ({ query, organizationId }) => deleteWebhook(store, { organizationId, name: query.name }),
     }),
-    webhookRoute('POST', '/webhooks/test', {
+    webhookRoute('POST', '/v1.5/ext/webhooks/test', {
       summary: 'Send a webhook.test event to one webhook',
       body: webhookNameBody,
       query: noInput,
       errors: ['WEBHOOK_NOT_FOUND', 'WEBHOOK_DISABLED'],
       handler: ({ body, organizationId }) => sendTestEvent(store, { organizationId, name: body.name }),
     }),
-    webhookRoute('GET', '/webhooks/deliveries', {
+    webhookRoute('GET', '/v1.5/ext/webhooks/deliveries', {
       summary: 'Deliveries newest first with every attempt; ?id= for one',
       body: noInput,
       query: listDeliveriesQuery,
       errors: ['DELIVERY_NOT_FOUND'],
       handler: ({ query, organizationId }) => listDeliveries(store, { organizationId, ...query }),
     }),
-    webhookRoute('POST', '/webhooks/deliveries/resend', {
+    webhookRoute('POST', '/v1.5/ext/webhooks/deliveries/resend', {
       summary: 'Send a delivery again (same webhook-id)',
       body: resendDeliverySchema,
       query: noInput,

@@ -1,8 +1,8 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import type { WebhookRow } from '../db/schema.js';
+import { DomainError, fail } from '../domain-error.js';
 import { answerMessage } from '../http/error-catalogue.js';
-import { badRequest } from '../http/errors.js';
 import { newObjectId } from '../ids.js';
 import * as q from './queries.js';
 import type { CreateWebhookInput, UpdateWebhookInput } from './schemas.js';
@@ -42,14 +42,14 @@ async function checkUrl(store: WebhookStore, url: string): Promise<void> {
   try {
     await checkWebhookUrl(url, store.allowPrivateUrls);
   } catch (error) {
-    if (error instanceof WebhookUrlError) throw badRequest(answerMessage(error.message));
+    if (error instanceof WebhookUrlError) throw new DomainError(answerMessage(error.message));
     throw error;
   }
 }
 
 async function existing(store: WebhookStore, organizationId: string, name: string): Promise<WebhookRow> {
   const row = await q.findWebhookByName(store.db, organizationId, name);
-  if (!row) throw badRequest('WEBHOOK_NOT_FOUND');
+  if (!row) throw fail('WEBHOOK_NOT_FOUND');
   return row;
 }
 
@@ -60,7 +60,7 @@ export async function createWebhook(
 ): Promise<WebhookView & { secret: string }> {
   const { input } = options;
   await checkUrl(store, input.url);
-  if (await q.findWebhookByName(store.db, options.organizationId, input.name)) throw badRequest('WEBHOOK_ALREADY_EXISTS');
+  if (await q.findWebhookByName(store.db, options.organizationId, input.name)) throw fail('WEBHOOK_ALREADY_EXISTS');
   const now = store.clock.now();
   const row: WebhookRow = {
     id: newObjectId(now),

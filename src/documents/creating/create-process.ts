@@ -1,9 +1,9 @@
 import type { ServiceContext } from '../../context.js';
 import type { ParticipantRow, ProcessDocumentRow, ProcessKind, ProcessRow, TemplateRow } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
+import { DomainError, fail, invalid } from '../../domain-error.js';
 import { writeBlobBytes } from '../../files/blob-bytes.js';
 import { answerMessage } from '../../http/error-catalogue.js';
-import { ApiError, badRequest } from '../../http/errors.js';
 import { newCode, newObjectId, newToken } from '../../ids.js';
 import { checkCreation } from '../../organizations/creation-checks.js';
 import { normalizeEmail } from '../../organizations/organizations.js';
@@ -94,21 +94,21 @@ async function prepareDocument(
     };
     if (draft.file === undefined) return { row };
     const bytes = Buffer.from(draft.file, 'base64');
-    if (bytes.length > ctx.uploadMaxBytes) throw new ApiError(413, `FILE_TOO_LARGE: at most ${ctx.uploadMaxBytes} bytes`);
+    if (bytes.length > ctx.uploadMaxBytes) throw fail('FILE_TOO_LARGE', `at most ${ctx.uploadMaxBytes} bytes`);
     const intake = await admitPdf(bytes);
-    if (!intake.accepted) throw badRequest(`FILE_NOT_VALID: ${intake.reason}`);
+    if (!intake.accepted) throw fail('FILE_NOT_VALID', intake.reason);
     return { row: { ...row, file_ready: 1, sha256: sha256(intake.bytes) }, bytes: intake.bytes };
   }
   const template = await findTemplate(ctx, options.organizationId, draft.templateId);
-  if (!template) throw badRequest('TEMPLATE_NOT_FOUND');
+  if (!template) throw fail('TEMPLATE_NOT_FOUND', { when: 'elsewhere' });
   const body = parsedTemplateBody(ctx, template);
   const resolved = resolveAnswers(body, draft.data);
-  if (!resolved.ok) throw badRequest(answerMessage(resolved.message));
+  if (!resolved.ok) throw new DomainError(answerMessage(resolved.message));
   const html = await parsedTemplateHtml(ctx, template);
   if (!html) {
     // A delete that committed meanwhile removes the files too: say what really happened.
-    if (!(await findTemplate(ctx, options.organizationId, draft.templateId))) throw badRequest('TEMPLATE_NOT_FOUND');
-    throw badRequest('TEMPLATE_HTML_MISSING: upload the Complete HTML of the template first');
+    if (!(await findTemplate(ctx, options.organizationId, draft.templateId))) throw fail('TEMPLATE_NOT_FOUND', { when: 'elsewhere' });
+    throw fail('TEMPLATE_HTML_MISSING', 'upload the Complete HTML of the template first');
   }
   const bytes = Buffer.from(fillTemplateHtml({ html, body, answers: resolved.answers }), 'utf8');
   return {
@@ -131,12 +131,12 @@ async function prepareDocument(
 function chooseSigners(draft: ProcessDraft, documents: PreparedDocument[]): SignerInput[] {
   if (draft.signers) return draft.signers;
   const template = documents[0]?.template;
-  if (!template) throw badRequest('"signProfile" is required');
+  if (!template) throw invalid('"signProfile" is required');
   const derived = signersFromTemplate(template.body, template.answers);
-  if (!derived.ok) throw badRequest(answerMessage(derived.message));
+  if (!derived.ok) throw new DomainError(answerMessage(derived.message));
   const seen = new Set<string>();
   for (const signer of derived.signers) {
-    if (seen.has(signer.email)) throw badRequest(`SIGNER_EMAIL_DUPLICATED: ${signer.email} signs twice in the template's signatureProfile`);
+    if (seen.has(signer.email)) throw fail('SIGNER_EMAIL_DUPLICATED', `${signer.email} signs twice in the template's signatureProfile`);
     seen.add(signer.email);
   }
   return derived.signers;
@@ -224,7 +224,7 @@ export async function createSigningProcess(ctx: ServiceContext, options: { organ
     signers: signers.map((signer, i) => ({ ...signer, label: draft.signerLabels?.[i] ?? `signProfile[${i}]` })),
     package: draft.kind === 'package',
   });
-  if (!resolved.ok) throw badRequest(answerMessage(resolved.message));
+  if (!resolved.ok) throw new DomainError(answerMessage(resolved.message));
 
   const startNow = documents.every((d) => d.row.file_ready === 1);
   const process: ProcessRow = {
@@ -272,7 +272,7 @@ export async function createSigningProcess(ctx: ServiceContext, options: { organ
       // Locked so a template delete cannot slip between these checks and the insert.
       const templateIds = new Set(documents.flatMap((d) => (d.row.template_id ? [d.row.template_id] : [])));
       for (const id of templateIds) {
-        if (!(await lockTemplateExists(trx, ctx.dialect, organizationId, id))) throw badRequest('TEMPLATE_NOT_FOUND');
+        if (!(await lockTemplateExists(trx, ctx.dialect, organizationId, id))) throw fail('TEMPLATE_NOT_FOUND', { when: 'elsewhere' });
       }
       await insertProcess(trx, process);
       await insertDocuments(

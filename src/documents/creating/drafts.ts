@@ -1,4 +1,4 @@
-import { badRequest } from '../../http/errors.js';
+import { invalid } from '../../domain-error.js';
 import type { PackageInput, SaveFromTemplateInput, SignerInput, UploadPdfInput } from '../schemas.js';
 import type { DocumentDraft, ProcessDraft } from './create-process.js';
 
@@ -53,7 +53,7 @@ export function draftFromPackage(input: PackageInput): ProcessDraft {
       };
     }
     if (document.file === undefined && input.compress !== true) {
-      throw badRequest(`"documents[${i}]" needs "document" (a template id), "file" (a PDF in base64), or "compress": true at the root`);
+      throw invalid(`"documents[${i}]" needs "document" (a template id), "file" (a PDF in base64), or "compress": true at the root`);
     }
     return {
       source: 'pdf',

@@ -1,8 +1,8 @@
 import type { ServiceContext } from '../../context.js';
 import { withTransaction } from '../../db/transaction.js';
+import { fail } from '../../domain-error.js';
 import { readBlobBytes, writeBlobBytes } from '../../files/blob-bytes.js';
 import type { UploadPolicy } from '../../files/routes.js';
-import { ApiError, notFound } from '../../http/errors.js';
 import { isDocumentPdfKey, sha256 } from '../document-files.js';
 import { startNextTurn } from '../participant/turns.js';
 import { recordProcessEvent } from '../process-events.js';
@@ -56,13 +56,13 @@ export function documentPdfUploadPolicy(ctx: ServiceContext): UploadPolicy {
     writeOnce: true,
     async ensureTarget(key) {
       const state = await awaiting(key);
-      if (state === 'missing') throw notFound('DOCUMENT_NOT_FOUND');
-      if (state === 'ready') throw new ApiError(409, 'DOCUMENT_ALREADY_UPLOADED');
+      if (state === 'missing') throw fail('DOCUMENT_NOT_FOUND', { when: 'uploadUrl' });
+      if (state === 'ready') throw fail('DOCUMENT_ALREADY_UPLOADED');
     },
     claim: async (key) => (await awaiting(key)) === 'awaiting',
     async stored(key) {
       const outcome = await documentStored(ctx, key);
-      if (typeof outcome === 'object') throw new ApiError(400, `FILE_NOT_VALID: ${outcome.invalid}`);
+      if (typeof outcome === 'object') throw fail('FILE_NOT_VALID', outcome.invalid);
     },
   };
 }

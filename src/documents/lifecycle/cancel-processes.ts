@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../../context.js';
 import { withTransaction } from '../../db/transaction.js';
-import { badRequest } from '../../http/errors.js';
+import { fail } from '../../domain-error.js';
 import { normalizeEmail } from '../../organizations/organizations.js';
 import { findUserByEmail } from '../../organizations/queries.js';
 import { notifyCancellation } from '../notify-participants.js';
@@ -22,7 +22,7 @@ export interface CancelResult {
 export async function cancelProcesses(ctx: ServiceContext, options: { organizationId: string; input: CancelInput }): Promise<CancelResult> {
   const { organizationId, input } = options;
   const actor = normalizeEmail(input.email);
-  if (!(await findUserByEmail(ctx.db, organizationId, actor))) throw badRequest('USER_NOTFOUND');
+  if (!(await findUserByEmail(ctx.db, organizationId, actor))) throw fail('USER_NOTFOUND');
   const failed: string[] = [];
   let success = 0;
   for (const code of input.codes) {

@@ -1,8 +1,8 @@
 import type { ServiceContext } from '../../context.js';
 import { parseJson } from '../../db/json-column.js';
 import type { ParticipantRow, ProcessDocumentRow, ProcessRow, ProcessStatus } from '../../db/schema.js';
+import { fail } from '../../domain-error.js';
 import { decodeCursor, page } from '../../http/cursor.js';
-import { badRequest } from '../../http/errors.js';
 import { DOCUMENT_URL_LIFETIME_SECONDS } from '../document-files.js';
 import type { EffectiveValidations } from '../identity-validations.js';
 import { validationsOf } from '../notify-participants.js';
@@ -132,7 +132,7 @@ function photoEntries(ctx: ServiceContext, p: ParticipantRow): Pick<ParticipantV
 /** The process of `code` with its documents and participants, and, when asked, where its recorded final files are: read side by side. */
 async function loadProcess(ctx: ServiceContext, options: { organizationId: string; code: string; finalFiles?: boolean }) {
   const process = await q.findProcessByCode(ctx.db, options.organizationId, options.code);
-  if (!process) throw badRequest('DOCUMENT_NOT_FOUND');
+  if (!process) throw fail('DOCUMENT_NOT_FOUND', { when: 'elsewhere' });
   const [documents, participants, sealed] = await Promise.all([
     q.listDocuments(ctx.db, process.id),
     q.listParticipants(ctx.db, process.id),
@@ -259,7 +259,7 @@ export interface RoadmapView {
 /** The audit trail in the real service's roadmap shape: empty keys left out, oldest first. */
 export async function readRoadmap(ctx: ServiceContext, options: { organizationId: string; code: string }): Promise<RoadmapView> {
   const process = await q.findProcessByCode(ctx.db, options.organizationId, options.code);
-  if (!process) throw badRequest('DOCUMENT_NOT_FOUND');
+  if (!process) throw fail('DOCUMENT_NOT_FOUND', { when: 'elsewhere' });
   const [participants, events] = await Promise.all([q.listParticipants(ctx.db, process.id), q.listProcessEvents(ctx.db, process.id)]);
   return {
     name: process.name,

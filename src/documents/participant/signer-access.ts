@@ -2,7 +2,7 @@ import type { ServiceContext } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import type { ParticipantRow, ProcessRow } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
-import { ApiError, badRequest, notFound } from '../../http/errors.js';
+import { type DomainError, fail } from '../../domain-error.js';
 import { type FaceMatcher, UNUSABLE_PHOTO_REASONS, type UnusablePhotoReason } from '../../veriface/face-matcher.js';
 import { DOCUMENT_URL_LIFETIME_SECONDS } from '../document-files.js';
 import type { EffectiveValidations } from '../identity-validations.js';
@@ -26,33 +26,33 @@ export interface Signing {
 export const MAX_FAILURES = 3;
 
 /** Why the participant cannot act now, if they cannot. */
-function refusal(signing: Signing, now: string): ApiError | undefined {
+function refusal(signing: Signing, now: string): DomainError | undefined {
   const { process, participant } = signing;
   // Past its date a process is expired even before the sweep marks it; a process that ended
   // otherwise first keeps saying why it ended.
   const pastExpiry = process.expires_at !== null && process.expires_at <= now;
-  if (process.status === 'EXPIRED' || (process.status === 'CREATED' && pastExpiry)) return badRequest('DOCUMENT_EXPIRED');
-  if (process.status !== 'CREATED') return badRequest('DOCUMENT_NOT_IN_SIGNATURE');
+  if (process.status === 'EXPIRED' || (process.status === 'CREATED' && pastExpiry)) return fail('DOCUMENT_EXPIRED');
+  if (process.status !== 'CREATED') return fail('DOCUMENT_NOT_IN_SIGNATURE');
   switch (participant.status) {
     case 'NOTIFICATION':
       return undefined;
     case 'PENDING':
-      return badRequest('NOT_YOUR_TURN');
+      return fail('NOT_YOUR_TURN');
     case 'BLOCK':
-      return badRequest('PARTICIPANT_BLOCKED');
+      return fail('PARTICIPANT_BLOCKED');
     case 'FINISH':
     case 'REJECT':
-      return badRequest('PARTICIPANT_ALREADY_DONE');
+      return fail('PARTICIPANT_ALREADY_DONE');
   }
 }
 
 /** The participant of the link and their process, in whatever state they are. */
 export async function findSigning(ctx: ServiceContext, token: string): Promise<Signing> {
   const participant = await findParticipantByToken(ctx.db, token);
-  if (!participant) throw notFound('SIGNING_LINK_NOT_FOUND');
+  if (!participant) throw fail('SIGNING_LINK_NOT_FOUND');
   const process = await findProcessById(ctx.db, participant.process_id);
   // Unreachable through the foreign key; a link without its process is still no link.
-  if (!process) throw notFound('SIGNING_LINK_NOT_FOUND');
+  if (!process) throw fail('SIGNING_LINK_NOT_FOUND');
   return { process, participant };
 }
 
@@ -82,7 +82,7 @@ export async function changeSigning<T>(ctx: ServiceContext, signing: Signing, ch
   const result = await withTransaction(ctx, async (trx) => {
     const process = await lockProcess(trx, ctx.dialect, signing.process.id);
     const participant = await findParticipantById(trx, signing.participant.id);
-    if (!process || !participant) throw notFound('SIGNING_LINK_NOT_FOUND');
+    if (!process || !participant) throw fail('SIGNING_LINK_NOT_FOUND');
     const now = ctx.clock.now().toISOString();
     const fresh = { process, participant };
     const refused = refusal(fresh, now);
@@ -92,7 +92,7 @@ export async function changeSigning<T>(ctx: ServiceContext, signing: Signing, ch
       const at = ctx.clock.now().toISOString();
       // The process lock makes a lost race unreachable here; the condition still guarantees it.
       if (!(await updateParticipant(trx, participant.id, { ...patch, updated_at: at }, ['NOTIFICATION']))) {
-        throw new ApiError(409, 'SIGNING_CONFLICT: the participant changed meanwhile, try again');
+        throw fail('SIGNING_CONFLICT', 'the participant changed meanwhile, try again');
       }
       current = { ...current, ...patch, updated_at: at };
       return current;

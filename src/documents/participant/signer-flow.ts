@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../../context.js';
-import type { ParticipantRow } from '../../db/schema.js';
+import type { ParticipantRow, ProcessStatus } from '../../db/schema.js';
+import { fail } from '../../domain-error.js';
 import { writeBlobBytes } from '../../files/blob-bytes.js';
-import { ApiError, badRequest } from '../../http/errors.js';
 import { newToken } from '../../ids.js';
 import { enqueue } from '../../outbox/enqueue.js';
 import { imageTypeOf } from '../../veriface/images.js';
@@ -37,12 +37,12 @@ export const SIGNATURE_IMAGE_MAX_BYTES = 512 * 1024;
  * decoded and kept in the form the final documents draw (src/documents/sealing/drawing/signature-image.ts).
  */
 async function signatureToKeep(image: Buffer): Promise<Buffer> {
-  if (image.length === 0) throw badRequest('SIGNATURE_IMAGE_EMPTY');
-  if (image.length > SIGNATURE_IMAGE_MAX_BYTES) throw new ApiError(413, `SIGNATURE_IMAGE_TOO_LARGE: at most ${SIGNATURE_IMAGE_MAX_BYTES} bytes`);
-  if (imageTypeOf(image) !== 'png') throw new ApiError(415, 'SIGNATURE_IMAGE_NOT_PNG');
-  if ((await signaturePixels(image)) > SIGNATURE_MAX_PIXELS) throw new ApiError(413, `SIGNATURE_IMAGE_TOO_LARGE: at most ${SIGNATURE_MAX_PIXELS} pixels`);
+  if (image.length === 0) throw fail('SIGNATURE_IMAGE_EMPTY');
+  if (image.length > SIGNATURE_IMAGE_MAX_BYTES) throw fail('SIGNATURE_IMAGE_TOO_LARGE', `at most ${SIGNATURE_IMAGE_MAX_BYTES} bytes`);
+  if (imageTypeOf(image) !== 'png') throw fail('SIGNATURE_IMAGE_NOT_PNG');
+  if ((await signaturePixels(image)) > SIGNATURE_MAX_PIXELS) throw fail('SIGNATURE_IMAGE_TOO_LARGE', `at most ${SIGNATURE_MAX_PIXELS} pixels`);
   return keptSignature(image).catch(() => {
-    throw new ApiError(422, 'SIGNATURE_IMAGE_UNREADABLE');
+    throw fail('SIGNATURE_IMAGE_UNREADABLE');
   });
 }
 
@@ -69,7 +69,7 @@ async function finish(
   options: { token: string; role: ParticipantRow['role']; ip?: string; userAgent?: string; signatureImage?: Buffer },
 ): Promise<SigningOutcome> {
   const signing = await loadSigning(ctx, options.token);
-  if (signing.participant.role !== options.role) throw badRequest('WRONG_ROLE');
+  if (signing.participant.role !== options.role) throw fail('WRONG_ROLE');
   const detail = {
     ...(options.ip === undefined ? {} : { ip: options.ip }),
     ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
@@ -84,8 +84,8 @@ async function finish(
   const written = signatureKey;
   return changeSigning(ctx, signing, async ({ trx, fresh, now, update }) => {
     const requirements = requirementsOf(fresh.participant);
-    if (requirements.otpCode.required && !requirements.otpCode.verified) throw badRequest('OTP_REQUIRED');
-    if (requirements.camera.required && !requirements.camera.verified) throw badRequest('IDENTITY_VALIDATION_REQUIRED');
+    if (requirements.otpCode.required && !requirements.otpCode.verified) throw fail('OTP_REQUIRED');
+    if (requirements.camera.required && !requirements.camera.verified) throw fail('IDENTITY_VALIDATION_REQUIRED');
     const participant = await update({ status: 'FINISH', signed_at: now, ...(written === undefined ? {} : { signature_key: written }) });
     await recordProcessEvent(trx, ctx.clock, {
       process: fresh.process,
@@ -99,7 +99,7 @@ async function finish(
     }
     const closed = await closeProcess(trx, ctx.clock, { process: fresh.process, to: 'FINISH' });
     // Unreachable while the process row is locked; refusing rolls the signature back with it.
-    if (!closed) throw badRequest('DOCUMENT_NOT_IN_SIGNATURE');
+    if (!closed) throw fail('DOCUMENT_NOT_IN_SIGNATURE');
     await enqueue(trx, ctx.clock, [
       { kind: 'job', organizationId: closed.organization_id, payload: { name: SEAL_PROCESS_JOB, data: { processId: closed.id } } },
     ]);
@@ -126,12 +126,12 @@ export async function approveDocument(ctx: ServiceContext, options: { token: str
 export async function rejectDocument(ctx: ServiceContext, options: { token: string; reason: string }): Promise<SigningOutcome> {
   const signing = await loadSigning(ctx, options.token);
   const reason = options.reason.trim();
-  if (reason.length === 0 || reason.length > REJECT_REASON_MAX_LENGTH) throw badRequest('REJECT_REASON_REQUIRED');
+  if (reason.length === 0 || reason.length > REJECT_REASON_MAX_LENGTH) throw fail('REJECT_REASON_REQUIRED');
   return changeSigning(ctx, signing, async ({ trx, fresh, now, update }) => {
     const participant = await update({ status: 'REJECT', rejected_at: now, reject_reason: reason });
     const closed = await closeProcess(trx, ctx.clock, { process: fresh.process, to: 'REJECTED', participant, message: reason });
     // Unreachable while the process row is locked; refusing rolls the rejection back with it.
-    if (!closed) throw badRequest('DOCUMENT_NOT_IN_SIGNATURE');
+    if (!closed) throw fail('DOCUMENT_NOT_IN_SIGNATURE');
     return { status: participant.status, processStatus: closed.status };
   });
 }

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { ServiceContext } from '../../context.js';
 import type { ParticipantRow } from '../../db/schema.js';
-import { ApiError, badRequest } from '../../http/errors.js';
+import { type DomainError, fail } from '../../domain-error.js';
 import { renderMessage, templatedEmail } from '../../messages/message-templates.js';
 import { whatsAppMessage } from '../../messages/whatsapp-message.js';
 import { enqueue, type NewMessage } from '../../outbox/enqueue.js';
@@ -60,18 +60,18 @@ export async function requestOtp(ctx: ServiceContext, options: { token: string }
   const signing = await loadSigning(ctx, options.token);
   const validations = validationsOf(signing.participant);
   const medium = validations.otpCode ? validations.options.otpCode : undefined;
-  if (medium === undefined) throw badRequest('OTP_NOT_REQUIRED');
-  if (signing.participant.otp_verified_at !== null) throw badRequest('OTP_ALREADY_VERIFIED');
+  if (medium === undefined) throw fail('OTP_NOT_REQUIRED');
+  if (signing.participant.otp_verified_at !== null) throw fail('OTP_ALREADY_VERIFIED');
   const code = crypto.randomInt(0, 1_000_000).toString().padStart(6, '0');
   const outgoing = otpMessage(ctx, signing, { medium, validations, code });
   return changeSigning(ctx, signing, async ({ trx, fresh, now }) => {
     const participant = fresh.participant;
-    if (participant.otp_verified_at !== null) throw badRequest('OTP_ALREADY_VERIFIED');
+    if (participant.otp_verified_at !== null) throw fail('OTP_ALREADY_VERIFIED');
     const at = new Date(now).getTime();
     const expiresAt = new Date(at + OTP_LIFETIME_MINUTES * 60_000).toISOString();
     const sentBefore = new Date(at - OTP_RESEND_SECONDS * 1000).toISOString();
     if (!(await storeOtp(trx, participant.id, { hash: hashCode(participant, code), expiresAt, sentAt: now, sentBefore }))) {
-      throw badRequest('OTP_TOO_SOON');
+      throw fail('OTP_TOO_SOON');
     }
     await enqueue(trx, ctx.clock, [outgoing.message]);
     await recordProcessEvent(trx, ctx.clock, {
@@ -85,7 +85,7 @@ export async function requestOtp(ctx: ServiceContext, options: { token: string }
   });
 }
 
-type VerifyOutcome = { verified: Signing } | { refused: ApiError };
+type VerifyOutcome = { verified: Signing } | { refused: DomainError };
 
 /**
  * Checks the code: right once (it is then forgotten); each wrong one is counted and recorded, and
@@ -93,25 +93,25 @@ type VerifyOutcome = { verified: Signing } | { refused: ApiError };
  */
 export async function verifyOtp(ctx: ServiceContext, options: { token: string; code: string }): Promise<SigningView> {
   const signing = await loadSigning(ctx, options.token);
-  if (!validationsOf(signing.participant).otpCode) throw badRequest('OTP_NOT_REQUIRED');
+  if (!validationsOf(signing.participant).otpCode) throw fail('OTP_NOT_REQUIRED');
   const outcome = await changeSigning(ctx, signing, async ({ trx, fresh, now, update }): Promise<VerifyOutcome> => {
     const { process, participant } = fresh;
-    if (participant.otp_verified_at !== null) throw badRequest('OTP_ALREADY_VERIFIED');
+    if (participant.otp_verified_at !== null) throw fail('OTP_ALREADY_VERIFIED');
     const stored = participant.otp_hash;
-    if (stored === null || participant.otp_expires_at === null || participant.otp_expires_at <= now) throw badRequest('OTP_CODE_EXPIRED');
+    if (stored === null || participant.otp_expires_at === null || participant.otp_expires_at <= now) throw fail('OTP_CODE_EXPIRED');
     if (sameHash(stored, hashCode(participant, options.code.trim()))) {
-      if (!(await consumeOtp(trx, participant.id, stored, now))) throw badRequest('OTP_CODE_EXPIRED');
+      if (!(await consumeOtp(trx, participant.id, stored, now))) throw fail('OTP_CODE_EXPIRED');
       const verified: ParticipantRow = { ...participant, otp_hash: null, otp_expires_at: null, otp_verified_at: now, updated_at: now };
       await recordProcessEvent(trx, ctx.clock, { process, action: 'OTP_VERIFIED', participant: verified });
       return { verified: { process, participant: verified } };
     }
     const failures = await countFailure(trx, participant.id, 'otp_failures', now);
-    if (failures === undefined) throw new ApiError(409, 'SIGNING_CONFLICT: the participant changed meanwhile, try again');
+    if (failures === undefined) throw fail('SIGNING_CONFLICT', 'the participant changed meanwhile, try again');
     await recordProcessEvent(trx, ctx.clock, { process, action: 'OTP_FAILED', participant, detail: { failures } });
-    if (failures < MAX_FAILURES) return { refused: badRequest('OTP_CODE_INVALID') };
+    if (failures < MAX_FAILURES) return { refused: fail('OTP_CODE_INVALID') };
     const blocked = await update({ status: 'BLOCK', block_reason: 'OTP_CODE_INVALID', otp_hash: null, otp_expires_at: null, otp_failures: failures });
     await recordProcessEvent(trx, ctx.clock, { process, action: 'PARTICIPANT_BLOCK', participant: blocked, message: 'OTP_CODE_INVALID' });
-    return { refused: badRequest('PARTICIPANT_BLOCKED') };
+    return { refused: fail('PARTICIPANT_BLOCKED') };
   });
   if ('refused' in outcome) throw outcome.refused;
   return signingView(ctx, outcome.verified);

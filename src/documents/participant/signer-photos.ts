@@ -1,5 +1,5 @@
 import type { ParticipantRow } from '../../db/schema.js';
-import { ApiError, badRequest } from '../../http/errors.js';
+import { type DomainError, fail } from '../../domain-error.js';
 import { newToken } from '../../ids.js';
 import { countPhotoSent } from '../../photos/photo-attempts.js';
 import { markPhotosDecided } from '../../photos/queries.js';
@@ -52,11 +52,11 @@ function allCaptured(participant: ParticipantRow, validations: EffectiveValidati
 
 async function readPhoto(ctx: SignerContext, key: string): Promise<Buffer> {
   const bytes = await ctx.photos.read(key);
-  if (!bytes) throw new ApiError(409, 'PHOTO_MISSING');
+  if (!bytes) throw fail('PHOTO_MISSING');
   return bytes;
 }
 
-type CompareOutcome = { signing: Signing } | { refused: ApiError };
+type CompareOutcome = { signing: Signing } | { refused: DomainError };
 
 /**
  * Compares the face with the front of the document, outside any transaction (the matcher may be
@@ -80,14 +80,14 @@ async function compareFaces(ctx: SignerContext, signing: Signing, photos: { face
       await markPhotosDecided(trx, evidenceKeys(participant), now);
       const blocked = await update({ ...patch, status: 'BLOCK', block_reason: reason });
       await recordProcessEvent(trx, ctx.clock, { process, action: 'PARTICIPANT_BLOCK', participant: blocked, message: reason });
-      return { refused: badRequest('PARTICIPANT_BLOCKED') };
+      return { refused: fail('PARTICIPANT_BLOCKED') };
     };
     if (!comparison) return block('MANUAL_REVIEW_REQUIRED', {});
     if ('unusable' in comparison) {
       const { unusable: reason, photo } = comparison;
       const noted = await update({ camera_last_failure: reason });
       await recordProcessEvent(trx, ctx.clock, { process, action: 'PHOTO_UNUSABLE', participant: noted, message: reason, detail: { reason, photo } });
-      return { refused: new ApiError(422, `${reason}: ${UNUSABLE_PHOTO_EXPLANATIONS[reason]}`) };
+      return { refused: fail(reason, UNUSABLE_PHOTO_EXPLANATIONS[reason]) };
     }
     // Two decimals, as the real service shows it, whatever precision a matcher answers with.
     const similarity = Math.round(comparison.similarity * 100) / 100;
@@ -98,7 +98,7 @@ async function compareFaces(ctx: SignerContext, signing: Signing, photos: { face
       return { signing: { process, participant: verified } };
     }
     const failures = await countFailure(trx, participant.id, 'camera_failures', now);
-    if (failures === undefined) throw new ApiError(409, 'SIGNING_CONFLICT: the participant changed meanwhile, try again');
+    if (failures === undefined) throw fail('SIGNING_CONFLICT', 'the participant changed meanwhile, try again');
     await recordProcessEvent(trx, ctx.clock, { process, action: 'IDENTITY_FAILED', participant, detail: { similarity, failures } });
     const failure: ParticipantPatch = { similarity, camera_failures: failures, camera_last_failure: 'FACE_MISMATCH' };
     if (failures >= MAX_FAILURES) return block('FACE_MISMATCH', failure);
@@ -122,11 +122,11 @@ export async function submitPhoto(ctx: SignerContext, options: { token: string; 
   const signing = await loadSigning(ctx, options.token);
   const validations = validationsOf(signing.participant);
   const mode = validations.camera ? validations.options.camera : undefined;
-  if (mode === undefined) throw badRequest('CAMERA_NOT_REQUIRED');
-  if (kind !== 'face' && mode !== 'identification') throw badRequest('DOCUMENT_PHOTO_NOT_REQUIRED');
-  if (kind === 'documentBack' && !validations.options.identificationCardBack) throw badRequest('DOCUMENT_PHOTO_NOT_REQUIRED');
+  if (mode === undefined) throw fail('CAMERA_NOT_REQUIRED');
+  if (kind !== 'face' && mode !== 'identification') throw fail('DOCUMENT_PHOTO_NOT_REQUIRED');
+  if (kind === 'documentBack' && !validations.options.identificationCardBack) throw fail('DOCUMENT_PHOTO_NOT_REQUIRED');
   // The photos a verification was decided on are its evidence: they are not replaced afterwards.
-  if (signing.participant.camera_verified_at !== null) throw badRequest('IDENTITY_ALREADY_VERIFIED');
+  if (signing.participant.camera_verified_at !== null) throw fail('IDENTITY_ALREADY_VERIFIED');
   const { process, participant } = signing;
   await countPhotoSent(ctx, participant.id);
   const type = await checkPhoto(options.image);
@@ -136,7 +136,7 @@ export async function submitPhoto(ctx: SignerContext, options: { token: string; 
   await ctx.photos.store({ key, image: options.image, ownerId: process.id });
 
   const stored = await changeSigning(ctx, signing, async ({ trx, fresh, now, update }): Promise<{ signing: Signing; replaced: string | null }> => {
-    if (fresh.participant.camera_verified_at !== null) throw badRequest('IDENTITY_ALREADY_VERIFIED');
+    if (fresh.participant.camera_verified_at !== null) throw fail('IDENTITY_ALREADY_VERIFIED');
     const verifiedNow = mode === 'photo';
     const updated = await update({ ...photoPatch(kind, key), ...(verifiedNow ? { camera_verified_at: now } : {}) });
     await recordProcessEvent(trx, ctx.clock, { process: fresh.process, action: 'PHOTO_CAPTURED', participant: updated, detail: { kind } });

@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../../context.js';
 import type { ParticipantRow } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
-import { badRequest } from '../../http/errors.js';
+import { fail } from '../../domain-error.js';
 import { normalizeEmail } from '../../organizations/organizations.js';
 import { findUserByEmail } from '../../organizations/queries.js';
 import { closeProcess } from '../lifecycle/close-process.js';
@@ -43,20 +43,20 @@ const RESET: ParticipantPatch = {
 export async function unlockParticipant(ctx: ServiceContext, options: { organizationId: string; input: UnlockInput }): Promise<{ message: 'OK' }> {
   const { organizationId, input } = options;
   const reviewer = normalizeEmail(input.email);
-  if (input.code.length === PROCESS_CODE_LENGTH) throw badRequest('MISSING_SIGNER_ID');
-  if (!(await findUserByEmail(ctx.db, organizationId, reviewer))) throw badRequest('USER_NOTFOUND');
+  if (input.code.length === PROCESS_CODE_LENGTH) throw fail('MISSING_SIGNER_ID');
+  if (!(await findUserByEmail(ctx.db, organizationId, reviewer))) throw fail('USER_NOTFOUND');
   const found = await findProcessByCode(ctx.db, organizationId, input.code.slice(0, PROCESS_CODE_LENGTH));
-  if (!found) throw badRequest('DOCUMENT_NOT_FOUND');
+  if (!found) throw fail('DOCUMENT_NOT_FOUND', { when: 'elsewhere' });
   const participantId = input.code.slice(PROCESS_CODE_LENGTH);
   await withTransaction(ctx, async (trx) => {
     const process = await lockProcess(trx, ctx.dialect, found.id);
     const participant = (await listParticipants(trx, found.id)).find((p) => p.participant_id === participantId);
-    if (!process || !participant) throw badRequest('SIGNER_NOT_FOUND');
-    if (process.status !== 'CREATED') throw badRequest('DOCUMENT_NOT_IN_SIGNATURE');
-    if (participant.status !== 'BLOCK') throw badRequest('NOT_BLOCKED_PROCESS');
+    if (!process || !participant) throw fail('SIGNER_NOT_FOUND');
+    if (process.status !== 'CREATED') throw fail('DOCUMENT_NOT_IN_SIGNATURE');
+    if (participant.status !== 'BLOCK') throw fail('NOT_BLOCKED_PROCESS');
     const now = ctx.clock.now().toISOString();
     const change = async (patch: ParticipantPatch): Promise<ParticipantRow> => {
-      if (!(await updateParticipant(trx, participant.id, { ...patch, updated_at: now }, ['BLOCK']))) throw badRequest('NOT_BLOCKED_PROCESS');
+      if (!(await updateParticipant(trx, participant.id, { ...patch, updated_at: now }, ['BLOCK']))) throw fail('NOT_BLOCKED_PROCESS');
       return { ...participant, ...patch, updated_at: now };
     };
     if (input.status === 'cancel') {

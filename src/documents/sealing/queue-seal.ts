@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
-import { notFound } from '../../http/errors.js';
+import { fail } from '../../domain-error.js';
 import { enqueue } from '../../outbox/enqueue.js';
 import { SEAL_PROCESS_JOB } from '../participant/signer-flow.js';
 import { findProcessByCode } from '../queries.js';
@@ -12,7 +12,7 @@ import { findProcessByCode } from '../queries.js';
  */
 export async function queueSeal(db: Db, clock: Clock, options: { organizationId: string; code: string }): Promise<{ code: string; queued: boolean }> {
   const process = await findProcessByCode(db, options.organizationId, options.code);
-  if (!process) throw notFound('DOCUMENT_NOT_FOUND');
+  if (!process) throw fail('DOCUMENT_NOT_FOUND', { when: 'sealing' });
   const queued = process.status === 'FINISH' && process.sealed_at === null;
   if (queued) {
     await enqueue(db, clock, [{ kind: 'job', organizationId: process.organization_id, payload: { name: SEAL_PROCESS_JOB, data: { processId: process.id } } }]);

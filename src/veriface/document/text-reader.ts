@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
-import { ApiError } from '../../http/errors.js';
+import { fail } from '../../domain-error.js';
 
 /**
  * The English model shipped by @tesseract.js-data/eng, read from node_modules: with langPath left
@@ -36,7 +36,7 @@ export class TextReader {
       const failed = this.worker;
       this.worker = undefined;
       void failed?.then((worker) => worker.terminate()).catch(() => undefined);
-      throw new ApiError(503, 'DOCUMENT_READER_FAILED: the text of the document could not be read, send the image again');
+      throw fail('DOCUMENT_READER_FAILED', 'the text of the document could not be read, send the image again');
     }
   }
 

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { ApiError } from '../../http/errors.js';
+import { type DomainError, fail, failFor } from '../../domain-error.js';
 import type { PhotoRole } from '../face-matcher.js';
 import type { Described } from './compare-faces.js';
 import { parseWorkerMessage } from './worker-protocol.js';
@@ -33,7 +33,7 @@ interface Slot {
 /** Seconds a client is told to wait per photo queued for each worker (a photo takes about half a second). */
 const SECONDS_PER_QUEUED_PHOTO = 1;
 
-const failed = () => new ApiError(503, 'FACE_MATCHER_FAILED: the comparison could not be made, send the photo again');
+const failed = () => fail('FACE_MATCHER_FAILED', 'the comparison could not be made, send the photo again');
 
 /**
  * Worker threads that describe photos, started with the instance's background work or at the
@@ -59,9 +59,9 @@ export class FaceWorkerPool {
     return this.queue.length + count <= this.options.queueMax + this.options.size - busy;
   }
 
-  busyError(): ApiError {
+  busyError(): DomainError {
     const seconds = Math.max(1, Math.ceil((this.queue.length * SECONDS_PER_QUEUED_PHOTO) / this.options.size));
-    return new ApiError(503, `FACE_MATCHER_BUSY: too many photos are being compared, try again in ${seconds} s`, { 'retry-after': String(seconds) });
+    return failFor('FACE_MATCHER_BUSY', seconds, `too many photos are being compared, try again in ${seconds} s`);
   }
 
   describe(role: PhotoRole, photo: Uint8Array): Promise<Described> {
