@@ -2,7 +2,8 @@ import type { RouteShorthandOptions } from 'fastify';
 import type Joi from 'joi';
 import joiToJson from 'joi-to-json';
 import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.js';
-import type { Access, Method } from './route.js';
+import type { Access, Method, RouteResponse } from './route.js';
+import { exampleOf } from './schema-example.js';
 
 // The package's types declare a named export, but at run time module.exports is the function itself.
 const parse = joiToJson as unknown as typeof joiToJson.parse;
@@ -23,7 +24,7 @@ export interface RouteDoc {
   description?: string;
   body: Joi.ObjectSchema;
   query: Joi.ObjectSchema;
-  response?: Joi.Schema;
+  response: RouteResponse;
   rawBody?: readonly string[];
   errors: ReadonlyMap<ErrorCode, number>;
 }
@@ -58,6 +59,20 @@ function describeStatus(status: number, codes: ErrorCode[]): string {
   return lines.join('\n');
 }
 
+/** A JSON schema with the Joi schema's example beside it, as the documentation UI shows it. */
+function withExample(schema: Joi.Schema): Record<string, unknown> {
+  const example = exampleOf(schema);
+  return { ...parse(schema, 'open-api-3.1'), ...(example === undefined ? {} : { examples: [example] }) };
+}
+
+function successResponse(response: RouteResponse): Record<string, unknown> {
+  const json = 'json' in response ? { 'application/json': { schema: parse(response.json, 'open-api-3.1'), example: exampleOf(response.json) } } : {};
+  const raw = response.raw
+    ? Object.fromEntries(response.raw.mediaTypes.map((type) => [type, { schema: { type: 'string', description: response.raw?.description } }]))
+    : {};
+  return { description: response.raw ? `Success: ${response.raw.description}` : 'Success', content: { ...json, ...raw } };
+}
+
 function hasKeys(schema: Joi.ObjectSchema): boolean {
   const { keys } = schema.describe();
   return keys !== undefined && Object.keys(keys).length > 0;
@@ -84,10 +99,10 @@ export function documentRoute(doc: RouteDoc): RouteShorthandOptions {
       ...(description ? { description } : {}),
       ...(KEY_ACCESS.has(doc.access) ? { security: [{ apiKey: [] }] } : {}),
       ...(doc.access === 'any-key' ? { 'x-access': 'private or public key', 'x-public-key': doc.publicKey } : {}),
-      ...(BODY_METHODS.has(doc.method) && !doc.rawBody && hasKeys(doc.body) ? { body: parse(doc.body, 'open-api-3.1') } : {}),
+      ...(BODY_METHODS.has(doc.method) && !doc.rawBody && hasKeys(doc.body) ? { body: withExample(doc.body) } : {}),
       ...(hasKeys(doc.query) ? { querystring: parse(doc.query, 'open-api-3.1') } : {}),
       response: {
-        200: doc.response ? { description: 'Success', ...parse(doc.response, 'open-api-3.1') } : { description: 'Success' },
+        200: successResponse(doc.response),
         ...Object.fromEntries(
           [...errors].sort(([a], [b]) => a - b).map(([status, codes]) => [status, { description: describeStatus(status, codes), ...errorBody }]),
         ),

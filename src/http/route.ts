@@ -30,6 +30,19 @@ export type RouteError = ErrorCode | readonly [ErrorCode, number];
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
+/** A success answer that is not JSON (a file, an image, a page): its media types and what it holds. */
+export interface RawResponse {
+  readonly mediaTypes: readonly string[];
+  readonly description: string;
+}
+
+/**
+ * What a route answers on success, always said: JSON its Joi schema checks (the route security suite
+ * checks every answer against it), a body of another media type, or both when the route answers by
+ * the Accept header (a page to a browser, JSON to others).
+ */
+export type RouteResponse = { readonly json: Joi.Schema; readonly raw?: RawResponse } | { readonly raw: RawResponse };
+
 /** What a handler is given: the validated body and query, and whose request it is. */
 export interface RouteInput<B, Q> {
   body: B;
@@ -58,8 +71,8 @@ export interface RouteDefinition<B, Q> {
   body: Joi.ObjectSchema<B>;
   /** `noInput` for a route that takes no query. */
   query: Joi.ObjectSchema<Q>;
-  /** The success body, for readers of the spec; answers are serialized as they are. */
-  response?: Joi.Schema;
+  /** The success answer; JSON answers are serialized as the handler gives them, and checked by the tests. */
+  response: RouteResponse;
   /** The codes of the catalogue the route itself can answer, besides validation, access and body errors. */
   errors: readonly RouteError[];
   bodyLimit?: number;
@@ -80,6 +93,7 @@ export interface ApiRoute {
   readonly body: Joi.ObjectSchema;
   readonly query: Joi.ObjectSchema;
   readonly rawBody: readonly string[] | undefined;
+  readonly response: RouteResponse;
   readonly options: RouteShorthandOptions;
   handle(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
 }
@@ -124,6 +138,7 @@ export function defineRoute<B, Q>(definition: RouteDefinition<B, Q>): ApiRoute {
     body: definition.body,
     query: definition.query,
     rawBody: definition.rawBody,
+    response: definition.response,
     options: {
       ...documentRoute({ ...definition, errors }),
       ...(definition.bodyLimit !== undefined ? { bodyLimit: definition.bodyLimit } : {}),

@@ -1,7 +1,22 @@
 import { API_PREFIX } from '../http/prefix.js';
 import { type ApiRoute, defineRoute, type Method, noInput, type RouteDefinition } from '../http/route.js';
 import { type DeliveryStore, listDeliveries, resendDelivery, sendTestEvent } from './deliveries.js';
-import { createWebhookSchema, listDeliveriesQuery, resendDeliverySchema, updateWebhookSchema, webhookNameBody, webhookNameQuery } from './schemas.js';
+import {
+  createdWebhookResponse,
+  createWebhookSchema,
+  deletedWebhookResponse,
+  deliveryListResponse,
+  listDeliveriesQuery,
+  resendDeliverySchema,
+  resentDeliveryResponse,
+  rotatedSecretResponse,
+  testEventResponse,
+  updateWebhookSchema,
+  webhookListResponse,
+  webhookNameBody,
+  webhookNameQuery,
+  webhookResponse,
+} from './schemas.js';
 import { createWebhook, deleteWebhook, listWebhooks, rotateWebhookSecret, updateWebhook, type WebhookStore } from './webhooks.js';
 
 type WebhookRoute<B, Q> = Omit<RouteDefinition<B, Q>, 'url' | 'tag' | 'access' | 'method'>;
@@ -17,6 +32,7 @@ export function webhookRoutes(store: WebhookStore & DeliveryStore): ApiRoute[] {
       summary: 'Create a webhook (the secret is shown once)',
       body: createWebhookSchema,
       query: noInput,
+      response: { json: createdWebhookResponse },
       errors: ['WEBHOOK_ALREADY_EXISTS', 'WEBHOOK_URL_NOT_ALLOWED'],
       handler: ({ body, organizationId }) => createWebhook(store, { organizationId, input: body }),
     }),
@@ -24,6 +40,7 @@ export function webhookRoutes(store: WebhookStore & DeliveryStore): ApiRoute[] {
       summary: "List the organization's webhooks",
       body: noInput,
       query: noInput,
+      response: { json: webhookListResponse },
       errors: [],
       handler: ({ organizationId }) => listWebhooks(store, { organizationId }),
     }),
@@ -31,6 +48,7 @@ export function webhookRoutes(store: WebhookStore & DeliveryStore): ApiRoute[] {
       summary: 'Change the URL, description or enabled flag of a webhook',
       body: updateWebhookSchema,
       query: noInput,
+      response: { json: webhookResponse },
       errors: ['WEBHOOK_NOT_FOUND', 'WEBHOOK_URL_NOT_ALLOWED'],
       handler: ({ body, organizationId }) => updateWebhook(store, { organizationId, input: body }),
     }),
@@ -38,6 +56,7 @@ export function webhookRoutes(store: WebhookStore & DeliveryStore): ApiRoute[] {
       summary: 'Replace the signing secret of a webhook',
       body: webhookNameBody,
       query: noInput,
+      response: { json: rotatedSecretResponse },
       errors: ['WEBHOOK_NOT_FOUND'],
       handler: ({ body, organizationId }) => rotateWebhookSecret(store, { organizationId, name: body.name }),
     }),
@@ -45,6 +64,7 @@ export function webhookRoutes(store: WebhookStore & DeliveryStore): ApiRoute[] {
       summary: 'Delete a webhook',
       body: noInput,
       query: webhookNameQuery,
+      response: { json: deletedWebhookResponse },
       errors: ['WEBHOOK_NOT_FOUND'],
       handler: ({ query, organizationId }) => deleteWebhook(store, { organizationId, name: query.name }),
     }),
@@ -52,6 +72,7 @@ export function webhookRoutes(store: WebhookStore & DeliveryStore): ApiRoute[] {
       summary: 'Send a webhook.test event to one webhook',
       body: webhookNameBody,
       query: noInput,
+      response: { json: testEventResponse },
       errors: ['WEBHOOK_NOT_FOUND', 'WEBHOOK_DISABLED'],
       handler: ({ body, organizationId }) => sendTestEvent(store, { organizationId, name: body.name }),
     }),
@@ -59,6 +80,7 @@ export function webhookRoutes(store: WebhookStore & DeliveryStore): ApiRoute[] {
       summary: 'Deliveries newest first with every attempt; ?id= for one',
       body: noInput,
       query: listDeliveriesQuery,
+      response: { json: deliveryListResponse },
       errors: ['DELIVERY_NOT_FOUND'],
       handler: ({ query, organizationId }) => listDeliveries(store, { organizationId, ...query }),
     }),
@@ -66,6 +88,7 @@ export function webhookRoutes(store: WebhookStore & DeliveryStore): ApiRoute[] {
       summary: 'Send a delivery again (same webhook-id)',
       body: resendDeliverySchema,
       query: noInput,
+      response: { json: resentDeliveryResponse },
       errors: ['DELIVERY_NOT_FOUND', 'DELIVERY_PENDING', 'WEBHOOK_NOT_FOUND', 'WEBHOOK_DISABLED'],
       handler: ({ body, organizationId }) => resendDelivery(store, { organizationId, id: body.id }),
     }),
