@@ -1,4 +1,6 @@
+import type Joi from 'joi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routeTable } from '../src/routes.js';
 import { startTestService, type TestService } from './support/service.js';
 
 describe('the OpenAPI description is generated from the validation schemas', () => {
@@ -38,6 +40,31 @@ describe('the OpenAPI description is generated from the validation schemas', () 
       const: 'SIGNED_PACKAGE',
     });
     expect(spec.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
+  });
+
+  it('every operation shows a request example valid against its own body schema, and a success example valid against its response schema', async () => {
+    const spec = (await svc.app.inject({ method: 'GET', url: '/docs/json' })).json();
+    const routes = routeTable(svc.config, svc.deps);
+    const problems: string[] = [];
+    const check = (label: string, schema: Joi.Schema, example: unknown) => {
+      if (example === undefined) problems.push(`${label}: no example`);
+      else {
+        const { error } = schema.validate(example);
+        if (error) problems.push(`${label}: ${error.message}`);
+      }
+    };
+    for (const route of routes) {
+      const label = `${route.method} ${route.url}`;
+      const operation = spec.paths[route.url.replace('*', '{*}').replace(/:(\w+)/g, '{$1}')][route.method.toLowerCase()];
+      const request = operation.requestBody?.content['application/json'];
+      if (Object.keys(route.body.describe().keys ?? {}).length > 0 && !route.rawBody) check(`${label} request`, route.body, request?.example);
+      else if (request !== undefined) problems.push(`${label}: a JSON body it does not take`);
+      const success = operation.responses['200'].content ?? {};
+      if ('json' in route.response) check(`${label} success`, route.response.json, success['application/json']?.example);
+      for (const type of route.response.raw?.mediaTypes ?? []) if (!success[type]) problems.push(`${label}: ${type} undocumented`);
+    }
+    expect(problems).toEqual([]);
+    expect(routes.length).toBeGreaterThanOrEqual(50);
   });
 
   it('the documentation UI is served at /docs', async () => {

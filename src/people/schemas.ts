@@ -98,7 +98,7 @@ export const sdkTokenResponse = Joi.object({
     .pattern(SDK_TOKEN_PATTERN)
     .required()
     .description("for the SDK: what the page's onSDKToken answers")
-    .example('sdt_Qm9vN2FzZGZnaGprbDEyMzQ1Njc4OTBxd2VydHl1'),
+    .example('sdt_Qm9vN2FzZGZnaGprbDEyMzQ1Njc4OTBx'),
   expiresAt: Joi.string().isoDate().required().description('ten minutes after it was minted').example('2026-11-24T10:10:00.000Z'),
 });
 

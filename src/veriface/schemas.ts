@@ -22,20 +22,26 @@ export interface CreateVerifaceInput {
 }
 
 /** The contract's table: seven required fields, then the optional ones, each with its format. */
+const country = Joi.string().uppercase().length(2).example('CO');
+const documentType = Joi.string().uppercase().min(1).max(16).example('CC');
+const identification = Joi.string().trim().min(1).max(50).example('1001001010');
+
 export const createVerifaceSchema = Joi.object<CreateVerifaceInput, true>({
   email: Joi.string()
     .email({ tlds: { allow: false } })
     .max(320)
-    .required(),
-  platform: Joi.string().valid('whatsapp', 'web').required(),
-  name: Joi.string().trim().min(1).max(200).required(),
-  phone: phoneJoi.required(),
-  country: Joi.string().uppercase().length(2).required(),
-  type: Joi.string().uppercase().min(1).max(16).required(),
-  identification: Joi.string().trim().min(1).max(50).required(),
+    .required()
+    .example('ana@company.example'),
+  platform: Joi.string().valid('whatsapp', 'web').required().example('web'),
+  name: Joi.string().trim().min(1).max(200).required().example('Juan Pérez'),
+  phone: phoneJoi.required().example('+573001234567'),
+  country: country.required(),
+  type: documentType.required(),
+  identification: identification.required(),
   userEmail: Joi.string()
     .email({ tlds: { allow: false } })
-    .max(320),
+    .max(320)
+    .example('juan@people.example'),
   custom: Joi.object().unknown(true),
   expiredDate: instantJoi,
   targetWebhooks: Joi.array().items(webhookName).min(1).unique(),
@@ -65,8 +71,9 @@ export const reviewVerifaceSchema = Joi.object<ReviewVerifaceInput, true>({
     .email({ tlds: { allow: false } })
     .max(320)
     .required()
-    .description('a registered user of the organization, shown as emailValidated'),
-  reason: Joi.string().trim().min(1).max(1000),
+    .description('a registered user of the organization, shown as emailValidated')
+    .example('ana@company.example'),
+  reason: Joi.string().trim().min(1).max(1000).example('Checked against the original document'),
 });
 
 export interface ValidateFacesInput {
@@ -77,13 +84,13 @@ export interface ValidateFacesInput {
   photo: string;
 }
 
-const base64Image = Joi.string().base64().min(8);
+const base64Image = Joi.string().base64().min(8).example('/9j/4AAQSkZJRgABAQAAAQAB');
 
 /** POST /veriface/validate: the document and the face, both as base64 JPEG or PNG. */
 export const validateFacesSchema = Joi.object<ValidateFacesInput, true>({
-  country: Joi.string().uppercase().length(2).required(),
-  type: Joi.string().uppercase().min(1).max(16).required(),
-  identification: Joi.string().trim().min(1).max(50).required(),
+  country: country.required(),
+  type: documentType.required(),
+  identification: identification.required(),
   documentImage: base64Image.required().description('the photo of the identity document, JPEG or PNG in base64'),
   photo: base64Image.required().description("the photo of the person's face, JPEG or PNG in base64"),
 });
@@ -96,9 +103,9 @@ export interface CheckDocumentInput {
 }
 
 export const checkDocumentSchema = Joi.object<CheckDocumentInput, true>({
-  country: Joi.string().uppercase().length(2).required(),
-  type: Joi.string().uppercase().min(1).max(16).required(),
-  identification: Joi.string().trim().min(1).max(50).required(),
+  country: country.required(),
+  type: documentType.required(),
+  identification: identification.required(),
   image: base64Image.required().description('the photo of one side of the identity document, JPEG or PNG in base64'),
 });
 
