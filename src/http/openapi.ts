@@ -26,19 +26,21 @@ export interface RouteDoc {
   query: Joi.ObjectSchema;
   response: RouteResponse;
   rawBody?: readonly string[];
+  rateLimit?: unknown;
   errors: ReadonlyMap<ErrorCode, number>;
 }
 
 const KEY_ACCESS: ReadonlySet<Access> = new Set(['private-key', 'any-key']);
 const BODY_METHODS: ReadonlySet<Method> = new Set(['POST', 'PUT']);
 
-/** Every error the route can answer, by status: its own codes and those that come with its shape. */
-function errorsByStatus(doc: RouteDoc): Map<number, ErrorCode[]> {
+/** Every error the route can answer, with its status: its own codes and those that come with its shape. */
+export function answerableErrors(doc: Pick<RouteDoc, 'method' | 'access' | 'rawBody' | 'rateLimit' | 'errors'>): Map<ErrorCode, number> {
   const codes = new Map<ErrorCode, number>(doc.errors);
   if (KEY_ACCESS.has(doc.access)) {
     codes.set('UNAUTHORIZED', 401);
     codes.set('TOO_MANY_REQUESTS', 429);
   }
+  if (doc.rateLimit !== undefined) codes.set('TOO_MANY_REQUESTS', 429);
   // A read kept for the private key tells a public key so (src/auth/authenticate.ts).
   if (doc.access === 'private-key' && doc.method === 'GET') codes.set('PRIVATE_KEY_REQUIRED', 403);
   if (BODY_METHODS.has(doc.method)) {
@@ -48,6 +50,11 @@ function errorsByStatus(doc: RouteDoc): Map<number, ErrorCode[]> {
   }
   codes.set('TEXT_HAS_NUL', 400);
   codes.set('TEXT_NOT_WELL_FORMED', 400);
+  return codes;
+}
+
+function errorsByStatus(doc: RouteDoc): Map<number, ErrorCode[]> {
+  const codes = answerableErrors(doc);
   const byStatus = new Map<number, ErrorCode[]>();
   for (const [code, status] of codes) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   return byStatus;

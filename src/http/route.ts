@@ -4,7 +4,7 @@ import type { ApiKeyKind } from '../db/schema.js';
 import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.js';
 import { badRequest, notFound } from './errors.js';
 import { checkInput } from './json-body.js';
-import { documentRoute } from './openapi.js';
+import { answerableErrors, documentRoute } from './openapi.js';
 import { validate } from './validate.js';
 
 /**
@@ -90,6 +90,8 @@ export interface ApiRoute {
   readonly access: Access;
   readonly tag: string;
   readonly errors: ReadonlyMap<ErrorCode, number>;
+  /** Its own errors and those every route of its shape may answer (access, body, rate limit), with their status. */
+  readonly answerableErrors: ReadonlyMap<ErrorCode, number>;
   readonly body: Joi.ObjectSchema;
   readonly query: Joi.ObjectSchema;
   readonly rawBody: readonly string[] | undefined;
@@ -135,6 +137,7 @@ export function defineRoute<B, Q>(definition: RouteDefinition<B, Q>): ApiRoute {
     access: definition.access,
     tag: definition.tag,
     errors,
+    answerableErrors: answerableErrors({ ...definition, errors }),
     body: definition.body,
     query: definition.query,
     rawBody: definition.rawBody,

@@ -66,7 +66,9 @@ const PHOTO_INTAKE_ERRORS = [
   'PHOTO_ATTEMPTS_EXCEEDED',
 ] as const;
 
-const VALIDATION_STEP_ERRORS = ['VERIFACE_NOT_FOUND', 'VERIFACE_EXPIRED', 'VERIFACE_CLOSED'] as const;
+/** A link nobody holds is a 404, as on every link route. */
+const VALIDATION_LINK_NOT_FOUND = ['VERIFACE_NOT_FOUND', 404] as const;
+const VALIDATION_STEP_ERRORS = [VALIDATION_LINK_NOT_FOUND, 'VERIFACE_EXPIRED', 'VERIFACE_CLOSED'] as const;
 
 function imageOf(base64: string): Buffer {
   return Buffer.from(base64, 'base64');
@@ -234,7 +236,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       body: noInput,
       query: noInput,
       response: { json: qrResponse },
-      errors: ['VERIFACE_NOT_FOUND', 'LINK_NOT_FOUND'],
+      errors: [VALIDATION_LINK_NOT_FOUND, 'LINK_NOT_FOUND'],
       rateLimit: PAGE_LIMIT,
       handler: ({ linkToken }) => validationLinkQr(ctx, { token: linkToken }),
     }),
@@ -246,7 +248,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       body: noInput,
       query: noInput,
       response: { json: validationPageResponse },
-      errors: ['VERIFACE_NOT_FOUND', 'LINK_NOT_FOUND'],
+      errors: [VALIDATION_LINK_NOT_FOUND, 'LINK_NOT_FOUND'],
       rateLimit: PAGE_LIMIT,
       handler: ({ linkToken }) => readValidationPage(ctx, { token: linkToken }),
     }),
@@ -289,7 +291,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       body: sendLinkSchema,
       query: noInput,
       response: { json: sentResponse },
-      errors: ['VERIFACE_NOT_FOUND', 'LINK_NOT_FOUND'],
+      errors: [VALIDATION_LINK_NOT_FOUND, 'LINK_NOT_FOUND'],
       rateLimit: MESSAGE_LIMIT,
       handler: ({ linkToken, body }) => sendValidationLinkToPhone(ctx, { token: linkToken, channel: body.channel }),
     }),
