@@ -72,12 +72,14 @@ function withExample(schema: Joi.Schema): Record<string, unknown> {
   return { ...parse(schema, 'open-api-3.1'), ...(example === undefined ? {} : { examples: [example] }) };
 }
 
+/** The 200 answer: the JSON schema with its example, and each other media type the route answers. */
 function successResponse(response: RouteResponse): Record<string, unknown> {
-  const json = 'json' in response ? { 'application/json': { schema: parse(response.json, 'open-api-3.1'), example: exampleOf(response.json) } } : {};
-  const raw = response.raw
-    ? Object.fromEntries(response.raw.mediaTypes.map((type) => [type, { schema: { type: 'string', description: response.raw?.description } }]))
-    : {};
-  return { description: response.raw ? `Success: ${response.raw.description}` : 'Success', content: { ...json, ...raw } };
+  const content: Record<string, unknown> = {};
+  if ('json' in response) content['application/json'] = { schema: parse(response.json, 'open-api-3.1'), example: exampleOf(response.json) };
+  const { raw } = response;
+  if (raw === undefined) return { description: 'Success', content };
+  for (const type of raw.mediaTypes) content[type] = { schema: { type: 'string', description: raw.description } };
+  return { description: `Success: ${'json' in response ? 'JSON, or ' : ''}${raw.description}`, content };
 }
 
 function hasKeys(schema: Joi.ObjectSchema): boolean {
