@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import type { ProcessStatus } from '../db/schema.js';
-import { instantJoi } from '../http/instant.js';
+import { instantAnswer, instantJoi } from '../http/instant.js';
 import { DEFAULT_PAGE_SIZE, templateId } from '../templates/schemas.js';
 import { phoneJoi } from '../veriface/phone.js';
 import { webhookName } from '../webhooks/schemas.js';
@@ -238,13 +238,12 @@ export const cancelSchema = Joi.object<CancelInput, true>({
   email: email.required(),
 });
 
-const instant = Joi.string().isoDate().example('2026-11-24T10:00:00.000Z');
 const participantId = Joi.string()
   .pattern(new RegExp(`^(?:[A-Z0-9]{${PARTICIPANT_ID_LENGTH}}|[A-Z0-9]{${LEGACY_PARTICIPANT_ID_LENGTH}})$`))
   .description('the participant id, unique within the process (2 characters for processes created before)')
   .example('G8RK2D7QX0PLM4WZ');
 const participantName = Joi.string().example('Juan Pérez');
-const role = Joi.string().valid('SIGNER', 'APPROVER').example('SIGNER');
+export const participantRole = Joi.string().valid('SIGNER', 'APPROVER').example('SIGNER');
 const phone = Joi.string().example('+573001234567');
 const downloadUrl = Joi.string().uri().example('https://sign.example.com/files/processes/65f1c0e2a4b5c6d7e8f90123/0.pdf?expires=1795000000&signature=abc');
 
@@ -253,7 +252,7 @@ const createdParticipant = Joi.object({
   name: participantName.required(),
   email: Joi.string().required().example('juan@people.example'),
   phone,
-  role: role.required(),
+  role: participantRole.required(),
   url: Joi.string().uri().description('the personal link, only for participants the service does not notify'),
 });
 
@@ -309,10 +308,10 @@ export const unlockSchema = Joi.object<UnlockInput, true>({
 
 export const unlockResponse = Joi.object({ message: Joi.string().valid('OK').required() });
 
-const processStatus = Joi.string()
+export const processStatus = Joi.string()
   .valid(...PROCESS_STATUSES)
   .example('CREATED');
-const participantStatus = Joi.string().valid('PENDING', 'NOTIFICATION', 'FINISH', 'REJECT', 'BLOCK').example('NOTIFICATION');
+export const participantStatus = Joi.string().valid('PENDING', 'NOTIFICATION', 'FINISH', 'REJECT', 'BLOCK').example('NOTIFICATION');
 
 /** What either key reads first of a process. */
 const processHead = {
@@ -321,9 +320,9 @@ const processHead = {
   name: Joi.string().required().example('Lease, Calle 12'),
   status: processStatus.required(),
   signFinish: Joi.boolean().required().description('true once every participant signed or approved').example(false),
-  expiredDate: instant,
-  createdAt: instant.required(),
-  updatedAt: instant.required(),
+  expiredDate: instantAnswer,
+  createdAt: instantAnswer.required(),
+  updatedAt: instantAnswer.required(),
 };
 
 const photoEntry = Joi.object({
@@ -336,7 +335,7 @@ const participantView = Joi.object({
   name: participantName.required(),
   email: Joi.string().required().example('juan@people.example'),
   phone,
-  role: role.required(),
+  role: participantRole.required(),
   order: Joi.number().integer().min(0).required().example(0),
   type: Joi.string().description('the template signer type whose place they take'),
   status: participantStatus.required(),
@@ -356,12 +355,12 @@ const participantView = Joi.object({
     .required()
     .description('what this participant is asked for, after the global and individual rules'),
   notification: Joi.boolean().required().example(true),
-  openedAt: instant,
-  otpVerifiedAt: instant,
-  identityVerifiedAt: instant,
+  openedAt: instantAnswer,
+  otpVerifiedAt: instantAnswer,
+  identityVerifiedAt: instantAnswer,
   similarity: Joi.number().min(0).max(100),
-  signedAt: instant,
-  rejectedAt: instant,
+  signedAt: instantAnswer,
+  rejectedAt: instantAnswer,
   rejectReason: Joi.string(),
   blockReason: Joi.string(),
   identificationCard: photoEntry.description('with image=true'),
@@ -382,7 +381,7 @@ const processResponse = Joi.object({
   reason: Joi.string().description('the cancellation or rejection reason'),
   endedBy: Joi.string().description('who cancelled'),
   certificateUrl: downloadUrl.description('the evidence certificate once finished (5 minutes)'),
-  photosDeletedAt: instant,
+  photosDeletedAt: instantAnswer,
   documents: Joi.array()
     .items(
       Joi.object({
@@ -409,11 +408,11 @@ const publicProcessResponse = Joi.object({
     .items(
       Joi.object({
         name: participantName.required(),
-        role: role.required(),
+        role: participantRole.required(),
         order: Joi.number().integer().min(0).required().example(0),
         status: participantStatus.required(),
-        signedAt: instant,
-        rejectedAt: instant,
+        signedAt: instantAnswer,
+        rejectedAt: instantAnswer,
       }),
     )
     .required(),
@@ -428,9 +427,9 @@ const processListResponse = Joi.object({
         kind: processHead.kind,
         name: processHead.name,
         status: processHead.status,
-        expiredDate: instant,
-        createdAt: instant.required(),
-        updatedAt: instant.required(),
+        expiredDate: instantAnswer,
+        createdAt: instantAnswer.required(),
+        updatedAt: instantAnswer.required(),
       }),
     )
     .required(),
@@ -442,14 +441,14 @@ export const readProcessResponse = Joi.alternatives().try(processResponse, publi
 export const roadmapResponse = Joi.object({
   name: Joi.string().required().example('Lease, Calle 12'),
   documentCode: processCode.required(),
-  createdAt: instant.required(),
+  createdAt: instantAnswer.required(),
   author: Joi.object({ email: Joi.string().required().example('ana@company.example') }).required(),
   participants: Joi.array()
     .items(
       Joi.object({
         id: participantId.required(),
         name: participantName.required(),
-        role: role.required(),
+        role: participantRole.required(),
         email: Joi.string().required().example('juan@people.example'),
         phone,
       }),
@@ -461,7 +460,7 @@ export const roadmapResponse = Joi.object({
         action: Joi.string().required().example('CREATED'),
         participant: Joi.string().required().description('the participant id, or ARCHIVE for the process itself').example('ARCHIVE'),
         platform: Joi.string(),
-        timestamp: instant.required(),
+        timestamp: instantAnswer.required(),
         by: Joi.string(),
         message: Joi.string(),
       }),

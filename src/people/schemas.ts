@@ -1,9 +1,17 @@
 import Joi from 'joi';
 import { REJECT_REASON_MAX_LENGTH } from '../documents/participant/signer-flow.js';
-import { LEGACY_PARTICIPANT_ID_LENGTH, PARTICIPANT_ID_LENGTH, PROCESS_CODE_LENGTH } from '../documents/schemas.js';
+import {
+  LEGACY_PARTICIPANT_ID_LENGTH,
+  PARTICIPANT_ID_LENGTH,
+  PROCESS_CODE_LENGTH,
+  participantRole,
+  participantStatus,
+  processStatus,
+} from '../documents/schemas.js';
+import { instantAnswer } from '../http/instant.js';
 import { UNUSABLE_PHOTO_REASONS } from '../veriface/face-matcher.js';
 import { IMAGE_MAX_BYTES } from '../veriface/images.js';
-import { VERIFACE_CODE_LENGTH } from '../veriface/schemas.js';
+import { VERIFACE_CODE_LENGTH, verifaceStatus } from '../veriface/schemas.js';
 import type { SdkTokenInput } from './sdk-token.js';
 import type { PhoneChannel } from './send-link.js';
 
@@ -99,7 +107,7 @@ export const sdkTokenResponse = Joi.object({
     .required()
     .description("for the SDK: what the page's onSDKToken answers")
     .example('sdt_Qm9vN2FzZGZnaGprbDEyMzQ1Njc4OTBx'),
-  expiresAt: Joi.string().isoDate().required().description('ten minutes after it was minted').example('2026-11-24T10:10:00.000Z'),
+  expiresAt: instantAnswer.required().description('ten minutes after it was minted'),
 });
 
 export const sdkTokenSchema = Joi.object<SdkTokenInput, true>({
@@ -111,9 +119,6 @@ export const sdkTokenSchema = Joi.object<SdkTokenInput, true>({
     .example('https://app.example.com'),
 });
 
-const participantStatus = Joi.string().valid('PENDING', 'NOTIFICATION', 'FINISH', 'REJECT', 'BLOCK').example('NOTIFICATION');
-const processStatus = Joi.string().valid('CREATED', 'FINISH', 'REJECTED', 'EXPIRED', 'CANCELLED').example('CREATED');
-const role = Joi.string().valid('SIGNER', 'APPROVER').example('SIGNER');
 const personName = Joi.string().example('Juan Pérez');
 const language = Joi.string().valid('es', 'en', 'pt', 'fr').example('es');
 const downloadUrl = Joi.string()
@@ -130,7 +135,7 @@ const captured = Joi.object({
 const participantOfPage = Joi.object({
   id: Joi.string().required().example('G8RK2D7QX0PLM4WZ'),
   name: personName.required(),
-  role: role.required(),
+  role: participantRole.required(),
   status: participantStatus.required(),
 });
 
@@ -164,7 +169,12 @@ export const signingPageResponse = Joi.object({
   participant: participantOfPage.required(),
   participants: Joi.array()
     .items(
-      Joi.object({ name: personName.required(), role: role.required(), status: participantStatus.required(), you: Joi.boolean().required().example(true) }),
+      Joi.object({
+        name: personName.required(),
+        role: participantRole.required(),
+        status: participantStatus.required(),
+        you: Joi.boolean().required().example(true),
+      }),
     )
     .required(),
   waitingFor: Joi.array().items(personName).required().description('those the participant waits for').example([]),
@@ -199,7 +209,7 @@ export const signingViewResponse = Joi.object({
 
 export const otpSentResponse = Joi.object({
   medium: Joi.string().valid('phone', 'email').required().example('email'),
-  expiresAt: Joi.string().isoDate().required().example('2026-11-24T10:10:00.000Z'),
+  expiresAt: instantAnswer.required(),
 });
 
 /** Signing, approving and rejecting: the participant's status and the process's after the step. */
@@ -238,7 +248,7 @@ export const personViewResponse = Joi.object({
 
 export const validationFinishedResponse = Joi.object({
   code: personFields.code,
-  status: Joi.string().valid('INPROGRESS', 'APPROVED', 'VALIDATED', 'INVALIDATED', 'BLOCKED', 'EXPIRED').required().example('APPROVED'),
+  status: verifaceStatus.required(),
 });
 
 export const embeddedFlowResponse = Joi.object({

@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { instantAnswer } from '../http/instant.js';
 import { templateId } from '../templates/schemas.js';
 
 export interface CreateReferenceInput {
@@ -24,7 +25,7 @@ export const referenceLinkResponse = Joi.object({
     .required()
     .description('public link where people fill in the questionnaire')
     .example('https://sign.example.com/reference/65f1c0e2a4b5c6d7e8f90124'),
-  created_at: Joi.string().isoDate().required().example('2026-11-24T10:00:00.000Z'),
+  created_at: instantAnswer.required(),
 });
 
 export const referenceListResponse = Joi.object({ data: Joi.array().items(referenceLinkResponse).required() });

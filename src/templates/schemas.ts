@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { instantAnswer } from '../http/instant.js';
 import { webUrl } from '../http/web-url.js';
 import { compileAnswerPattern, MAX_PATTERN_PROGRAM_SIZE, type PatternProblem } from './answer-pattern.js';
 
@@ -252,15 +253,13 @@ export const templateUrlsResponse = Joi.object({
   urls: urls.description('PUT URLs for both HTML files, valid 5 minutes; send Content-Type: text/html and the raw bytes'),
 });
 
-const instant = Joi.string().isoDate().example('2026-11-24T10:00:00.000Z');
-
 const summaryFields = {
   id: templateId.required(),
   name: Joi.string().required().example('Lease'),
   description: Joi.string().description('absent when never set').example('Residential lease between a landlord and a tenant'),
   status: Joi.string().valid('active', 'inactive').required().example('active'),
-  created_at: instant.required(),
-  updated_at: instant.required(),
+  created_at: instantAnswer.required(),
+  updated_at: instantAnswer.required(),
 };
 
 export const templateListResponse = Joi.object({

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { instantJoi } from '../http/instant.js';
+import { instantAnswer, instantJoi } from '../http/instant.js';
 import { webhookName } from '../webhooks/schemas.js';
 import { UNUSABLE_PHOTO_REASONS } from './face-matcher.js';
 import { phoneJoi } from './phone.js';
@@ -109,8 +109,7 @@ export const checkDocumentSchema = Joi.object<CheckDocumentInput, true>({
   image: base64Image.required().description('the photo of one side of the identity document, JPEG or PNG in base64'),
 });
 
-const instant = Joi.string().isoDate().example('2026-11-24T10:00:00.000Z');
-const verifaceStatus = Joi.string().valid('INPROGRESS', 'APPROVED', 'VALIDATED', 'INVALIDATED', 'BLOCKED', 'EXPIRED').example('APPROVED');
+export const verifaceStatus = Joi.string().valid('INPROGRESS', 'APPROVED', 'VALIDATED', 'INVALIDATED', 'BLOCKED', 'EXPIRED').example('APPROVED');
 const similarity = Joi.number().min(0).max(100).description('0 to 100, once the face was compared with the document').example(87.5);
 const photoUrl = Joi.string().uri().example('https://sign.example.com/photos/verifaces/65f1c0e2a4b5c6d7e8f90123/face.jpg?expires=1795000000&signature=abc');
 
@@ -127,11 +126,11 @@ const publicVerifaceFields = {
   platform: Joi.string().valid('whatsapp', 'web').required().example('web'),
   status: verifaceStatus.required(),
   name: Joi.string().required().example('Juan Pérez'),
-  expiredDate: instant,
+  expiredDate: instantAnswer,
   similarity,
   reason: Joi.string().description('why it did not end APPROVED: FACE_MISMATCH, MANUAL_REVIEW_REQUIRED'),
-  createdAt: instant.required(),
-  updatedAt: instant.required(),
+  createdAt: instantAnswer.required(),
+  updatedAt: instantAnswer.required(),
 };
 
 const stage = Joi.string().example('created');
@@ -151,9 +150,9 @@ const verifaceResponse = Joi.object({
   emailValidated: Joi.string().description('the user who decided a BLOCKED validation by hand'),
   reviewReason: Joi.string(),
   photos: Joi.object({ documentFront: photoUrl, documentBack: photoUrl, face: photoUrl }).required().description('5-minute URLs of the photos captured so far'),
-  photosDeletedAt: instant,
+  photosDeletedAt: instantAnswer,
   stages: Joi.array()
-    .items(Joi.object({ stage: stage.required(), at: instant.required(), detail: Joi.object().unknown(true) }))
+    .items(Joi.object({ stage: stage.required(), at: instantAnswer.required(), detail: Joi.object().unknown(true) }))
     .required(),
 });
 
@@ -161,7 +160,7 @@ const verifaceResponse = Joi.object({
 const publicVerifaceResponse = Joi.object({
   ...publicVerifaceFields,
   stages: Joi.array()
-    .items(Joi.object({ stage: stage.required(), at: instant.required() }))
+    .items(Joi.object({ stage: stage.required(), at: instantAnswer.required() }))
     .required(),
 });
 

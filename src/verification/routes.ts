@@ -1,7 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Joi from 'joi';
 import type { ServiceContext } from '../context.js';
+import { participantRole, processStatus } from '../documents/schemas.js';
 import { ApiError, badRequest } from '../http/errors.js';
+import { instantAnswer } from '../http/instant.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
 import { formFile } from './form-upload.js';
 import { type Verification, verifyCode, verifyFile } from './verify-document.js';
@@ -15,14 +17,12 @@ const codeQuery = Joi.object<{ code?: string }, true>({
   code: Joi.string().trim().max(64).allow(''),
 });
 
-const instant = Joi.string().isoDate().example('2026-11-24T10:00:00.000Z');
-
 const publicProcess = Joi.object({
   code: Joi.string().required().example('TR99AQMY31'),
   name: Joi.string().required().example('Lease, Calle 12'),
-  status: Joi.string().valid('CREATED', 'FINISH', 'REJECTED', 'EXPIRED', 'CANCELLED').required().example('FINISH'),
-  createdAt: instant.required(),
-  sealedAt: instant.required(),
+  status: processStatus.required(),
+  createdAt: instantAnswer.required(),
+  sealedAt: instantAnswer.required(),
   documents: Joi.array()
     .items(Joi.object({ name: Joi.string().required().example('Lease') }))
     .required(),
@@ -30,8 +30,8 @@ const publicProcess = Joi.object({
     .items(
       Joi.object({
         name: Joi.string().required().example('Juan Pérez'),
-        role: Joi.string().valid('SIGNER', 'APPROVER').required().example('SIGNER'),
-        signedAt: instant.allow(null).required(),
+        role: participantRole.required(),
+        signedAt: instantAnswer.allow(null).required(),
       }),
     )
     .required(),

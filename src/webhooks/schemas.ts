@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { instantAnswer } from '../http/instant.js';
 import { webUrl } from '../http/web-url.js';
 import { templateId } from '../templates/schemas.js';
 import { WEBHOOK_SECRET_PATTERN } from './secret.js';
@@ -65,15 +66,13 @@ export const listDeliveriesQuery = Joi.object<ListDeliveriesQuery, true>({
 
 export const resendDeliverySchema = Joi.object<{ id: string }, true>({ id: templateId.required() });
 
-const instant = Joi.string().isoDate().example('2026-11-24T10:00:00.000Z');
-
 export const webhookResponse = Joi.object({
   name: webhookName.required(),
   url: Joi.string().required().example('https://hooks.example.com/auco'),
   description: Joi.string().example('Our CRM'),
   enabled: Joi.boolean().required().example(true),
-  created_at: instant.required(),
-  updated_at: instant.required(),
+  created_at: instantAnswer.required(),
+  updated_at: instantAnswer.required(),
 });
 
 export const createdWebhookResponse = webhookResponse.keys({ secret: secret.required().description('shown this once: keep it to check signatures') });
@@ -91,7 +90,7 @@ export const testEventResponse = Joi.object({ id: deliveryId.required() });
 export const resentDeliveryResponse = Joi.object({ id: deliveryId.required(), status: Joi.string().valid('pending').required() });
 
 const attempt = Joi.object({
-  started_at: instant.required(),
+  started_at: instantAnswer.required(),
   duration_ms: Joi.number().integer().min(0).required().example(84),
   ok: Joi.boolean().required().example(true),
   status_code: Joi.number().integer().example(200),
@@ -106,13 +105,13 @@ const delivery = Joi.object({
   webhook: webhookName.description('absent once the webhook is deleted'),
   event: Joi.object({
     type: Joi.string().required().example('webhook.test'),
-    timestamp: instant.required(),
+    timestamp: instantAnswer.required(),
     data: Joi.object().unknown(true).required().example({ webhook: 'default' }),
   }).required(),
   status: Joi.string().valid('pending', 'delivered', 'failed').required().example('delivered'),
   attempts: Joi.array().items(attempt).required(),
-  next_attempt_at: instant.description('while pending'),
-  created_at: instant.required(),
+  next_attempt_at: instantAnswer.description('while pending'),
+  created_at: instantAnswer.required(),
 });
 
 export const deliveryListResponse = Joi.object({
