@@ -1,5 +1,6 @@
 import type Joi from 'joi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codeOf } from '../src/http/error-catalogue.js';
 import { routeTable } from '../src/routes.js';
 import { startTestService, type TestService } from './support/service.js';
 
@@ -42,7 +43,7 @@ describe('the OpenAPI description is generated from the validation schemas', () 
     expect(spec.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
   });
 
-  it('every operation shows a request example valid against its own body schema, and a success example valid against its response schema', async () => {
+  it('every operation shows a request example valid against its own body schema, a success example valid against its response schema, and an example of each error it declares', async () => {
     const spec = (await svc.app.inject({ method: 'GET', url: '/docs/json' })).json();
     const routes = routeTable(svc.config, svc.deps);
     const problems: string[] = [];
@@ -62,6 +63,18 @@ describe('the OpenAPI description is generated from the validation schemas', () 
       const success = operation.responses['200'].content ?? {};
       if ('json' in route.response) check(`${label} success`, route.response.json, success['application/json']?.example);
       for (const type of route.response.raw?.mediaTypes ?? []) if (!success[type]) problems.push(`${label}: ${type} undocumented`);
+      for (const [status, response] of Object.entries<{ content: Record<string, { examples?: Record<string, { value: { message: string } }> }> }>(
+        operation.responses,
+      )) {
+        if (status === '200') continue;
+        const examples = Object.values(response.content['application/json']?.examples ?? {});
+        if (examples.length === 0) problems.push(`${label} ${status}: no example`);
+        for (const { value } of examples) {
+          const code = codeOf(value.message);
+          if (code === undefined || route.answerableErrors.get(code) !== Number(status))
+            problems.push(`${label} ${status}: example ${value.message} is not declared there`);
+        }
+      }
     }
     expect(problems).toEqual([]);
     expect(routes.length).toBeGreaterThanOrEqual(50);

@@ -60,6 +60,11 @@ function errorsByStatus(doc: RouteDoc): Map<number, ErrorCode[]> {
   return byStatus;
 }
 
+/** One example per code, named by it (@fastify/swagger turns x-examples into the media's named examples). */
+function errorExamples(codes: ErrorCode[]): Record<string, { value: { message: string } }> {
+  return Object.fromEntries(codes.map((code) => [code, { value: { message: code } }]));
+}
+
 function describeStatus(status: number, codes: ErrorCode[]): string {
   const lines = codes.map((code) => `- \`${code}\`: ${ERROR_CATALOGUE[code].meaning}`);
   if (status === 400) lines.unshift('- a validation message naming its field, in Joi\'s words (`"id" is required`)');
@@ -113,7 +118,9 @@ export function documentRoute(doc: RouteDoc): RouteShorthandOptions {
       response: {
         200: successResponse(doc.response),
         ...Object.fromEntries(
-          [...errors].sort(([a], [b]) => a - b).map(([status, codes]) => [status, { description: describeStatus(status, codes), ...errorBody }]),
+          [...errors]
+            .sort(([a], [b]) => a - b)
+            .map(([status, codes]) => [status, { description: describeStatus(status, codes), ...errorBody, 'x-examples': errorExamples(codes) }]),
         ),
       },
     },
