@@ -1,3 +1,4 @@
+import Joi from 'joi';
 import type { Config } from './config.js';
 import type { Deps } from './deps.js';
 import { documentPdfUploadPolicy } from './documents/creating/pdf-uploads.js';
@@ -15,6 +16,18 @@ import { catalogueRoutes } from './veriface/catalogue-routes.js';
 import { verifaceRoutes } from './veriface/routes.js';
 import { verificationRoutes } from './verification/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
+
+const healthResponse = Joi.object({
+  status: Joi.string().valid('ok').required(),
+  renderer: Joi.object({
+    engine: Joi.string().required().example('chromium'),
+    running: Joi.boolean().required().description('the browser starts on the first render').example(true),
+    selfTest: Joi.alternatives()
+      .try(Joi.string().valid('not run'), Joi.object({ passedMs: Joi.number().min(0).required() }), Joi.object({ failed: Joi.string().required() }))
+      .required()
+      .example({ passedMs: 412 }),
+  }).required(),
+});
 
 /** Every route the service answers, each declared once; app.ts registers them and the route security suite walks them. */
 export function routeTable(config: Config, deps: Deps): ApiRoute[] {
@@ -44,6 +57,7 @@ export function routeTable(config: Config, deps: Deps): ApiRoute[] {
       summary: 'Whether the service is up, and the state of its PDF renderer',
       body: noInput,
       query: noInput,
+      response: { json: healthResponse },
       errors: [],
       handler: () => ({ status: 'ok', renderer: deps.renderer.describe() }),
     }),

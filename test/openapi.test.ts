@@ -1,4 +1,7 @@
+import type Joi from 'joi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codeOf } from '../src/http/error-catalogue.js';
+import { routeTable } from '../src/routes.js';
 import { startTestService, type TestService } from './support/service.js';
 
 describe('the OpenAPI description is generated from the validation schemas', () => {
@@ -38,6 +41,43 @@ describe('the OpenAPI description is generated from the validation schemas', () 
       const: 'SIGNED_PACKAGE',
     });
     expect(spec.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
+  });
+
+  it('every operation shows a request example valid against its own body schema, a success example valid against its response schema, and an example of each error it declares', async () => {
+    const spec = (await svc.app.inject({ method: 'GET', url: '/docs/json' })).json();
+    const routes = routeTable(svc.config, svc.deps);
+    const problems: string[] = [];
+    const check = (label: string, schema: Joi.Schema, example: unknown) => {
+      if (example === undefined) problems.push(`${label}: no example`);
+      else {
+        const { error } = schema.validate(example);
+        if (error) problems.push(`${label}: ${error.message}`);
+      }
+    };
+    for (const route of routes) {
+      const label = `${route.method} ${route.url}`;
+      const operation = spec.paths[route.url.replace('*', '{*}').replace(/:(\w+)/g, '{$1}')][route.method.toLowerCase()];
+      const request = operation.requestBody?.content['application/json'];
+      if (Object.keys(route.body.describe().keys ?? {}).length > 0 && !route.rawBody) check(`${label} request`, route.body, request?.example);
+      else if (request !== undefined) problems.push(`${label}: a JSON body it does not take`);
+      const success = operation.responses['200'].content ?? {};
+      if ('json' in route.response) check(`${label} success`, route.response.json, success['application/json']?.example);
+      for (const type of route.response.raw?.mediaTypes ?? []) if (!success[type]) problems.push(`${label}: ${type} undocumented`);
+      for (const [status, response] of Object.entries<{ content: Record<string, { examples?: Record<string, { value: { message: string } }> }> }>(
+        operation.responses,
+      )) {
+        if (status === '200') continue;
+        const examples = Object.values(response.content['application/json']?.examples ?? {});
+        if (examples.length === 0) problems.push(`${label} ${status}: no example`);
+        for (const { value } of examples) {
+          const code = codeOf(value.message);
+          if (code === undefined || route.answerableErrors.get(code) !== Number(status))
+            problems.push(`${label} ${status}: example ${value.message} is not declared there`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(routes.length).toBeGreaterThanOrEqual(50);
   });
 
   it('the documentation UI is served at /docs', async () => {

@@ -2,16 +2,20 @@ import crypto from 'node:crypto';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { requestOtp, verifyOtp } from '../src/documents/participant/signer-flow.js';
 import { codeOf } from '../src/http/error-catalogue.js';
 import type { ApiRoute } from '../src/http/route.js';
+import { exampleOf } from '../src/http/schema-example.js';
 import { routeTable } from '../src/routes.js';
 import { findVerifaceByCode } from '../src/veriface/queries.js';
+import { numberedCard } from './support/document-photos.js';
 import { ANSWERS, sampleTemplate, verifaceBody } from './support/fixtures.js';
-import { jpeg } from './support/images.js';
+import { jpeg, matcher, png } from './support/images.js';
 import { keysOf } from './support/json-keys.js';
 import { photographedProcess, photographedVeriface } from './support/photos.js';
 import { call, dialects, localPath, startTestService, type TestOrganization, type TestService } from './support/service.js';
-import { pdfProcess, stored, templateWithHtml } from './support/signing.js';
+import { outbox, PDF_BYTES, pdfProcess, stored, templateWithHtml } from './support/signing.js';
 
 /**
  * The route security suite: driven by the route table itself (src/routes.ts), so a route added to
@@ -138,6 +142,156 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
 const routeKey = (route: ApiRoute) => `${route.method} ${route.url}`;
 
 /**
+ * A request a route answers with success: its JSON body is the body schema's own example (the one
+ * /docs shows, src/http/schema-example.ts) with `body` laid over it; `payload` replaces it for raw
+ * bodies. The key is the private one on key routes unless `key` says public.
+ */
+interface SuccessCall {
+  key?: 'public';
+  url?: string;
+  query?: Record<string, string>;
+  body?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  payload?: string | Buffer;
+}
+
+interface SuccessContext {
+  svc: TestService;
+  org: TestOrganization;
+  owned: Owned;
+  /** A process of `org` with one participant as given; answers its code and the participant's token and id. */
+  process(signer: Record<string, unknown>): Promise<{ code: string; token: string; participantId: string }>;
+}
+
+const link = (token: string) => ({ headers: { 'x-link-token': token } });
+const SDK_ORIGIN = 'https://app.example.com';
+
+async function allowSdkOrigin(c: SuccessContext): Promise<void> {
+  const res = await call(c.svc.app, 'PUT', '/organization', { key: c.org.privateKey, body: { sdkOrigins: [SDK_ORIGIN], sdkRequireToken: false } });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+/** At least one success call per route; on routes the public key may call, its reduced answer too. */
+const SUCCESS: Record<string, (c: SuccessContext) => Promise<SuccessCall[]>> = {
+  'POST /v1.5/ext/template': async () => [{}],
+  'GET /v1.5/ext/template': async ({ owned }) => [{ query: { id: owned.template } }, { key: 'public', query: { id: owned.template } }, {}],
+  'PUT /v1.5/ext/template': async ({ owned }) => [{ body: { id: owned.template } }],
+  'DELETE /v1.5/ext/template': async ({ svc, org }) => [
+    { query: { id: (await call(svc.app, 'POST', '/template', { key: org.privateKey, body: sampleTemplate() })).json().id } },
+  ],
+  'POST /v1.5/ext/template/reference': async ({ owned }) => [{ body: { template: owned.template } }],
+  'GET /v1.5/ext/template/reference': async ({ owned }) => [{ query: { template: owned.template } }],
+  'DELETE /v1.5/ext/template/reference': async ({ owned }) => [{ query: { id: owned.reference } }],
+  'POST /v1.5/ext/webhooks': async () => [{ body: { name: 'from-the-example' } }],
+  'GET /v1.5/ext/webhooks': async () => [{}],
+  'PUT /v1.5/ext/webhooks': async ({ owned }) => [{ body: { name: owned.webhook, enabled: true } }],
+  'POST /v1.5/ext/webhooks/rotate-secret': async ({ owned }) => [{ body: { name: owned.webhook } }],
+  'DELETE /v1.5/ext/webhooks': async ({ svc, org }) => {
+    await call(svc.app, 'POST', '/webhooks', { key: org.privateKey, body: { name: 'to-delete', url: 'https://hooks.example.test/gone' } });
+    return [{ query: { name: 'to-delete' } }];
+  },
+  'POST /v1.5/ext/webhooks/test': async ({ owned }) => [{ body: { name: owned.webhook } }],
+  'GET /v1.5/ext/webhooks/deliveries': async ({ owned }) => [{ query: { id: owned.delivery } }, {}],
+  'POST /v1.5/ext/webhooks/deliveries/resend': async ({ svc, owned }) => {
+    // Delivered or failed, as a resend needs: the suite runs no delivery worker.
+    await svc.deps.db.updateTable('outbox').set({ status: 'failed' }).where('id', '=', owned.delivery).execute();
+    return [{ body: { id: owned.delivery } }];
+  },
+  'POST /v1.5/ext/veriface': async ({ org, owned }) => [{ body: { email: org.email, targetWebhooks: [owned.webhook] } }],
+  'GET /v1.5/ext/veriface': async ({ owned }) => [{ query: { code: owned.veriface } }, { key: 'public', query: { code: owned.veriface } }],
+  'POST /v1.5/ext/veriface/review': async ({ svc, org }) => [
+    { body: { code: (await photographedVeriface(svc, org, { finish: true })).code, email: org.email } },
+  ],
+  'GET /v1.5/ext/veriface/documents': async () => [{ query: { country: 'CO' } }, { key: 'public' }],
+  'POST /v1.5/ext/veriface/validate': async () => [{ body: { documentImage: jpeg().toString('base64'), photo: png().toString('base64') } }],
+  'POST /v1.5/ext/veriface/check': async () => [{ body: { image: (await numberedCard({ number: '1001001010' })).toString('base64') } }],
+  'POST /v1.5/ext/document/save': async ({ org, owned }) => [{ body: { document: owned.template, data: ANSWERS, email: org.email } }],
+  'POST /v1.5/ext/document/upload': async ({ org }) => [{ body: { email: org.email } }],
+  'POST /v1.5/ext/document/many': async ({ org, owned }) => [
+    {
+      body: {
+        email: org.email,
+        documents: [
+          { document: owned.template, data: ANSWERS },
+          { document: owned.template, data: ANSWERS },
+        ],
+      },
+    },
+  ],
+  'GET /v1.5/ext/document': async ({ owned }): Promise<SuccessCall[]> => [
+    { query: { code: owned.process, image: 'true' } },
+    { key: 'public', query: { code: owned.process } },
+    { query: { status: 'CREATED' } },
+  ],
+  'GET /v1.5/ext/document/roadmap': async ({ owned }) => [{ query: { code: owned.process } }],
+  'POST /v1.5/ext/document/unlock': async (c) => {
+    const blocked = await c.process({ name: 'Ana Gómez', email: 'ana@people.test', otpCode: true, options: { otpCode: 'email' } });
+    await requestOtp(c.svc.deps, { token: blocked.token });
+    for (let i = 0; i < 3; i++) await verifyOtp(c.svc.deps, { token: blocked.token, code: 'wrong!' }).catch(() => undefined);
+    return [{ body: { code: `${blocked.code}${blocked.participantId}`, email: c.org.email } }];
+  },
+  'POST /v1.5/ext/document/cancel': async (c) => [
+    { body: { codes: [(await c.process({ name: 'Ana Gómez', email: 'ana@people.test' })).code], email: c.org.email } },
+  ],
+  'PUT /files/*': async ({ svc, org }) => {
+    const { urls } = (await call(svc.app, 'POST', '/template', { key: org.privateKey, body: sampleTemplate() })).json();
+    return [{ url: localPath(urls.mask), headers: { 'content-type': 'text/html' }, payload: '<p>Mask</p>' }];
+  },
+  'GET /files/*': async ({ svc, org, owned }) => {
+    const { urls } = (await call(svc.app, 'GET', '/template', { key: org.privateKey, query: { id: owned.template } })).json();
+    return [{ url: localPath(urls.complete) }];
+  },
+  'GET /photos/*': async ({ svc, org, owned }) => {
+    const read = await call(svc.app, 'GET', '/document', { key: org.privateKey, query: { code: owned.process, image: 'true' } });
+    return [{ url: localPath(read.json().signProfile[0].photo.data) }];
+  },
+  'DELETE /v1.5/ext/document/photos': async ({ svc, org }) => [{ query: { code: (await photographedProcess(svc, org, { end: 'CANCELLED' })).code } }],
+  'DELETE /v1.5/ext/veriface/photos': async ({ svc, org }) => [{ query: { code: (await photographedVeriface(svc, org, { finish: true })).code } }],
+  'GET /health': async () => [{}],
+  'GET /v1.5/ext/organization': async () => [{}],
+  'PUT /v1.5/ext/organization': async () => [{}],
+  'GET /people/signing': async ({ owned }) => [link(owned.signingLink)],
+  'POST /people/signing/otp': async (c) => [link((await c.process({ name: 'Ana Gómez', email: 'ana@people.test', otpCode: true })).token)],
+  'POST /people/signing/otp/check': async (c) => {
+    const { token } = await c.process({ name: 'Ana Gómez', email: 'otp@people.test', otpCode: true });
+    await requestOtp(c.svc.deps, { token });
+    const sent = (await outbox(c.svc, 'email')).filter((row) => row.body.to === 'otp@people.test').at(-1);
+    return [{ ...link(token), body: { code: /\b(\d{6})\b/.exec(String(sent?.body.text))?.[1] } }];
+  },
+  'POST /people/signing/photo': async (c) => [
+    {
+      ...link((await c.process({ name: 'Ana Gómez', email: 'ana@people.test', camera: true, options: { camera: 'photo' } })).token),
+      body: { image: png().toString('base64') },
+    },
+  ],
+  'POST /people/signing/sign': async (c) => [link((await c.process({ name: 'Ana Gómez', email: 'ana@people.test' })).token)],
+  'POST /people/signing/approve': async (c) => [link((await c.process({ name: 'Ana Gómez', email: 'ana@people.test', role: 'APPROVER' })).token)],
+  'POST /people/signing/reject': async (c) => [link((await c.process({ name: 'Ana Gómez', email: 'ana@people.test' })).token)],
+  'POST /people/signing/copy': async ({ owned }) => [link(owned.signingLink)],
+  'POST /people/signing/send-link': async ({ owned }) => [link(owned.signingLink)],
+  'GET /people/signing/qr': async ({ owned }) => [link(owned.signingLink)],
+  'GET /people/validation': async ({ owned }) => [link(owned.validationLink)],
+  'GET /people/validation/qr': async ({ owned }) => [link(owned.validationLink)],
+  'POST /people/validation/photo': async ({ owned }) => [{ ...link(owned.validationLink), body: { kind: 'documentFront', image: jpeg().toString('base64') } }],
+  'POST /people/validation/finish': async ({ svc, org }) => [link((await photographedVeriface(svc, org)).token)],
+  'POST /people/validation/send-link': async ({ owned }) => [link(owned.validationLink)],
+  'POST /v1.5/ext/sdk/token': async (c) => {
+    await allowSdkOrigin(c);
+    return [{ body: { document: c.owned.veriface, origin: SDK_ORIGIN } }];
+  },
+  'POST /people/embed': async (c) => {
+    await allowSdkOrigin(c);
+    return [{ body: { keyPublic: c.org.publicKey, document: c.owned.veriface, parentOrigin: SDK_ORIGIN } }];
+  },
+  'GET /s/:token': async ({ owned }) => [{ url: `/s/${owned.signingLink}` }],
+  'GET /v/:token': async ({ owned }) => [{ url: `/v/${owned.validationLink}` }],
+  'GET /': async () => [{ query: { id: '2026-11-24T10-00-00.000Z' } }],
+  'GET /assets/:file': async ({ svc }) => [{ url: svc.deps.pageAssets.script }],
+  'GET /verify': async ({ owned }) => [{ query: { code: owned.process } }, { query: { code: owned.process }, headers: { accept: 'text/html' } }],
+  'POST /verify': async () => [{ headers: { 'content-type': 'application/pdf' }, payload: PDF_BYTES }],
+};
+
+/**
  * The public key column. The public key sits in integrators' web pages: on each route it may call
  * (`any-key`), `hidden` are the fields of the sample's answer only the private key sees (the private
  * key's answer to `privateQuery` must show every one, so the sample really holds them: identity
@@ -196,14 +350,53 @@ async function own(svc: TestService, org: TestOrganization): Promise<Owned> {
   return { template, reference, webhook, veriface, process, delivery, signingLink: participants[0]!.link_token, validationLink: validation!.link_token };
 }
 
-function send(svc: TestService, route: ApiRoute, key: string | undefined, sample: Sample): Promise<LightMyRequestResponse> {
-  return svc.app.inject({
+/**
+ * Every answer the suite gets, held to its route's declaration: a success is the declared JSON body
+ * (checked by the response schema) or of a declared media type; an error is a code the route
+ * declares, at the declared status, or one every route of its shape may answer (access, body, rate
+ * limit), or a validation message naming its field.
+ */
+class DeclaredAnswers {
+  readonly problems = new Set<string>();
+
+  check(route: ApiRoute, res: LightMyRequestResponse): LightMyRequestResponse {
+    const problem = this.problemOf(route, res);
+    if (problem) this.problems.add(`${routeKey(route)}: ${problem}`);
+    return res;
+  }
+
+  private problemOf(route: ApiRoute, res: LightMyRequestResponse): string | undefined {
+    const type = String(res.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim();
+    if (res.statusCode < 400) {
+      if (type === 'application/json' && 'json' in route.response) {
+        const { error } = route.response.json.validate(res.json());
+        return error ? `a success body the response schema refuses: ${error.message}` : undefined;
+      }
+      return route.response.raw?.mediaTypes.includes(type) ? undefined : `a success of undeclared type ${type}`;
+    }
+    // A page answers its refusals as a page, in words, not as codes.
+    if (type !== 'application/json') return route.response.raw?.mediaTypes.includes(type) ? undefined : `an error of undeclared type ${type}`;
+    const { message } = res.json() as { message: string };
+    if (message.startsWith('"')) return res.statusCode === 400 ? undefined : `a validation message at ${res.statusCode}`;
+    const code = codeOf(message);
+    const declared = code === undefined ? undefined : route.answerableErrors.get(code);
+    return declared === res.statusCode ? undefined : `${res.statusCode} ${code ?? message}, declared ${declared ?? 'nowhere'}`;
+  }
+}
+
+const answers = new DeclaredAnswers();
+
+async function send(svc: TestService, route: ApiRoute, key: string | undefined, sample: Sample): Promise<LightMyRequestResponse> {
+  const res = await svc.app.inject({
     method: route.method,
     url: route.url.replace('*', 'templates/000000000000000000000000/mask.html'),
     headers: { ...(key ? { authorization: key } : {}), ...sample.headers },
     ...(sample.query ? { query: sample.query } : {}),
     ...(sample.body ? { payload: sample.body } : {}),
   });
+  return answers.check(route, res);
 }
 
 /** An error answer is exactly {message: string}, and the message is a catalogue code or names its field. */
@@ -224,6 +417,7 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
   beforeAll(async () => {
     // The suite makes thousands of unauthenticated calls from one address on purpose.
     svc = await startTestService(dialect, { AUTH_FAILURES_MAX: '1000000', VERIFY_RATE_LIMIT: '100000' });
+    answers.problems.clear();
     routes = routeTable(svc.config, svc.deps);
     ownedByB = await own(svc, svc.orgB);
   });
@@ -379,6 +573,52 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
     });
   });
 
+  describe("every route answers a success with its declared body, built from its schemas' examples", () => {
+    it('each route has success calls here', () => {
+      expect(routes.map(routeKey).filter((key) => !(key in SUCCESS))).toEqual([]);
+    });
+
+    it("each success call answers 200, and the answer is the route's declared response", async () => {
+      // The face matcher decides as a real one would, so the comparisons answer too (the suite's service has none).
+      const app = await buildApp(svc.config, { ...svc.deps, faceMatcher: matcher(95) });
+      const org = svc.orgA;
+      const context: SuccessContext = {
+        svc,
+        org,
+        owned: await own(svc, org),
+        async process(signer) {
+          const res = await call(svc.app, 'POST', '/document/upload', { key: org.privateKey, body: pdfProcess(org, { signProfile: [signer] }) });
+          expect(res.statusCode, res.body).toBe(200);
+          const participant = (await stored(svc, org, res.json().code)).participants[0]!;
+          return { code: res.json().code, token: participant.link_token, participantId: participant.participant_id };
+        },
+      };
+      try {
+        for (const route of routes) {
+          for (const success of await SUCCESS[routeKey(route)]!(context)) {
+            const takesKey = route.access === 'private-key' || route.access === 'any-key';
+            const jsonBody =
+              route.body.describe().keys && !route.rawBody ? { ...(exampleOf(route.body) as Record<string, unknown>), ...success.body } : undefined;
+            const res = await app.inject({
+              method: route.method,
+              url: success.url ?? route.url,
+              // Its own address, so that the limits the other tests reached do not count here.
+              remoteAddress: '198.51.100.7',
+              headers: { ...(takesKey ? { authorization: success.key === 'public' ? org.publicKey : org.privateKey } : {}), ...success.headers },
+              ...(success.query ? { query: success.query } : {}),
+              ...(success.payload !== undefined ? { payload: success.payload } : jsonBody && Object.keys(jsonBody).length > 0 ? { payload: jsonBody } : {}),
+            });
+            expect(res.statusCode, `${routeKey(route)} ${JSON.stringify(success).slice(0, 300)}: ${res.body.slice(0, 300)}`).toBe(200);
+            answers.check(route, res);
+          }
+        }
+      } finally {
+        await app.close();
+      }
+      expect([...answers.problems]).toEqual([]);
+    });
+  });
+
   describe('bad input on every route is never a 5xx and always {message}', () => {
     const text = fc.string({ maxLength: 40, unit: 'binary' });
     const query = fc.dictionary(
@@ -400,13 +640,16 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
         );
         await fc.assert(
           fc.asyncProperty(query, body, async (q, b) => {
-            const res = await svc.app.inject({
-              method: route.method,
-              url: route.url.replace('*', 'templates/000000000000000000000000/mask.html'),
-              headers: { authorization: svc.orgA.privateKey, 'content-type': 'application/json', ...sample.headers },
-              query: q,
-              ...(route.method === 'POST' || route.method === 'PUT' ? { payload: JSON.stringify(b) } : {}),
-            });
+            const res = answers.check(
+              route,
+              await svc.app.inject({
+                method: route.method,
+                url: route.url.replace('*', 'templates/000000000000000000000000/mask.html'),
+                headers: { authorization: svc.orgA.privateKey, 'content-type': 'application/json', ...sample.headers },
+                query: q,
+                ...(route.method === 'POST' || route.method === 'PUT' ? { payload: JSON.stringify(b) } : {}),
+              }),
+            );
             expectErrorShape(res, `${routeKey(route)} ${JSON.stringify(q)} ${JSON.stringify(b).slice(0, 200)}`);
           }),
           { numRuns: 100, seed: 20261123 },
@@ -417,11 +660,14 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
     it('no body at all, or an empty one, on every route', async () => {
       for (const route of routes) {
         for (const headers of [{}, { 'content-type': 'application/json' }]) {
-          const res = await svc.app.inject({
-            method: route.method,
-            url: route.url.replace('*', 'templates/000000000000000000000000/mask.html'),
-            headers: { authorization: svc.orgA.privateKey, ...headers },
-          });
+          const res = answers.check(
+            route,
+            await svc.app.inject({
+              method: route.method,
+              url: route.url.replace('*', 'templates/000000000000000000000000/mask.html'),
+              headers: { authorization: svc.orgA.privateKey, ...headers },
+            }),
+          );
           expectErrorShape(res, `${routeKey(route)} without a body ${JSON.stringify(headers)}`);
         }
       }
@@ -434,18 +680,27 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
             fc.string({ maxLength: 200 }),
             fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'),
             async (raw, type) => {
-              const res = await svc.app.inject({
-                method: route.method,
-                url: route.url.replace('*', 'templates/000000000000000000000000/mask.html'),
-                headers: { authorization: svc.orgA.privateKey, 'content-type': type },
-                payload: raw,
-              });
+              const res = answers.check(
+                route,
+                await svc.app.inject({
+                  method: route.method,
+                  url: route.url.replace('*', 'templates/000000000000000000000000/mask.html'),
+                  headers: { authorization: svc.orgA.privateKey, 'content-type': type },
+                  payload: raw,
+                }),
+              );
               expectErrorShape(res, `${routeKey(route)} ${type} ${raw.slice(0, 100)}`);
             },
           ),
           { numRuns: 25, seed: 20261123 },
         );
       }
+    });
+  });
+
+  describe('every answer this suite got is one its route declares: success bodies by its response schema, errors by its codes', () => {
+    it('no route answered anything it does not declare', () => {
+      expect([...answers.problems].sort()).toEqual([]);
     });
   });
 

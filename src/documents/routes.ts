@@ -12,8 +12,11 @@ import {
   createdProcessResponse,
   packageSchema,
   readProcessQuery,
+  readProcessResponse,
   roadmapQuery,
+  roadmapResponse,
   saveFromTemplateSchema,
+  unlockResponse,
   unlockSchema,
   uploadPdfSchema,
 } from './schemas.js';
@@ -52,7 +55,7 @@ export function documentRoutes(ctx: ServiceContext): ApiRoute[] {
         'The Complete HTML filled with `data` becomes the document. Participants come from `signProfile`, or from the template signatureProfile and the answers. Answers {code, document, signProfile: [{id, name, email, phone, role, url?}], documents}; `url` is the personal link of participants with notification false.',
       body: saveFromTemplateSchema,
       query: noInput,
-      response: createdProcessResponse,
+      response: { json: createdProcessResponse },
       errors: CREATION_ERRORS,
       // Answers to `image` questions are data URIs of up to 8 MiB.
       bodyLimit: ANSWERS_BODY_LIMIT,
@@ -68,7 +71,7 @@ export function documentRoutes(ctx: ServiceContext): ApiRoute[] {
         'With `file` the PDF is in the request. With `compress: true` the answer carries `url`: PUT the PDF there (Content-Type: application/pdf, within 5 minutes); participants are invited once it has arrived.',
       body: uploadPdfSchema,
       query: noInput,
-      response: createdProcessResponse,
+      response: { json: createdProcessResponse },
       errors: CREATION_ERRORS,
       bodyLimit: inlineFilesLimit(ctx, 1),
       handler: async ({ body, organizationId }) => {
@@ -87,7 +90,7 @@ export function documentRoutes(ctx: ServiceContext): ApiRoute[] {
         'Only global validations (camera, otpCode, options at the root) apply, to every participant; per-signer camera, otpCode and options are ignored. Participants: the root signProfile, or everyone the documents name (the same e-mail is the same person).',
       body: packageSchema,
       query: noInput,
-      response: createdProcessResponse,
+      response: { json: createdProcessResponse },
       errors: [...CREATION_ERRORS, 'DOCUMENTS_MIN_TWO', 'SIGNER_SEQUENCE_NOT_SUPPORTED'],
       bodyLimit: inlineFilesLimit(ctx, 4),
       handler: async ({ body, organizationId }) => {
@@ -107,6 +110,7 @@ export function documentRoutes(ctx: ServiceContext): ApiRoute[] {
         'With code: status, documents with download URLs (signed files and certificate once finished), participants with status and effective validations. Without: {data, next}; `next` is the cursor of the following page.',
       body: noInput,
       query: readProcessQuery,
+      response: { json: readProcessResponse },
       errors: ['DOCUMENT_NOT_FOUND', 'PRIVATE_KEY_REQUIRED'],
       handler: ({ query, organizationId, keyKind }) => {
         if (query.code === undefined) {
@@ -133,6 +137,7 @@ export function documentRoutes(ctx: ServiceContext): ApiRoute[] {
       summary: "A process's audit trail, oldest first",
       body: noInput,
       query: roadmapQuery,
+      response: { json: roadmapResponse },
       errors: ['DOCUMENT_NOT_FOUND'],
       handler: ({ query, organizationId }) => readRoadmap(ctx, { organizationId, code: query.code }),
     }),
@@ -146,7 +151,7 @@ export function documentRoutes(ctx: ServiceContext): ApiRoute[] {
         'Answers {success, errors: {cant, documents?}}: codes unknown to the organization or no longer in signature are listed, the others cancelled. Notified participants receive the message.',
       body: cancelSchema,
       query: noInput,
-      response: cancelResponse,
+      response: { json: cancelResponse },
       errors: ['USER_NOTFOUND'],
       handler: ({ body, organizationId }) => cancelProcesses(ctx, { organizationId, input: body }),
     }),
@@ -160,6 +165,7 @@ export function documentRoutes(ctx: ServiceContext): ApiRoute[] {
         '`code` is the process code followed by the participant id. approve (needs message): their identity is accepted and they go on; reset: their attempts start again; reject: they reject, so the process is REJECTED; cancel (needs message): the process is CANCELLED. `message` is refused for reject and reset. Answers {message: "OK"}.',
       body: unlockSchema,
       query: noInput,
+      response: { json: unlockResponse },
       errors: ['MISSING_SIGNER_ID', 'USER_NOTFOUND', 'DOCUMENT_NOT_FOUND', 'SIGNER_NOT_FOUND', 'DOCUMENT_NOT_IN_SIGNATURE', 'NOT_BLOCKED_PROCESS'],
       handler: ({ body, organizationId }) => unlockParticipant(ctx, { organizationId, input: body }),
     }),

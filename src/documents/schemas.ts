@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import type { ProcessStatus } from '../db/schema.js';
-import { instantJoi } from '../http/instant.js';
+import { instantAnswer, instantJoi } from '../http/instant.js';
 import { DEFAULT_PAGE_SIZE, templateId } from '../templates/schemas.js';
 import { phoneJoi } from '../veriface/phone.js';
 import { webhookName } from '../webhooks/schemas.js';
@@ -82,7 +82,8 @@ export interface PackageInput extends ProcessFieldsInput {
 
 const email = Joi.string()
   .email({ tlds: { allow: false } })
-  .max(320);
+  .max(320)
+  .example('ana@company.example');
 
 const validationOptions = Joi.object<ValidationOptionsInput, true>({
   camera: Joi.string().valid('identification', 'photo'),
@@ -142,20 +143,25 @@ const processFields = {
   ...validationFields,
 };
 
+const signerExample = { name: 'Juan Pérez', email: 'juan@people.example', phone: '+573001234567' };
+const answersExample = [{ key: 'tenant', value: 'Juan Pérez' }];
+
 export const saveFromTemplateSchema = Joi.object<SaveFromTemplateInput, true>({
   ...processFields,
   document: templateId.required().description('the template the document is filled from'),
   data: answers.default([]).description("answers to the template's questions, {key: question name, value}"),
   sign: Joi.boolean().valid(true).default(true).description('the electronic signing flow (the only one this service runs)'),
   signProfile: signProfile.description("the participants; when absent they come from the template's signatureProfile and the answers"),
-});
+}).example({ email: 'ana@company.example', name: 'Lease, Calle 12', document: '65f1c0e2a4b5c6d7e8f90123', data: answersExample, signProfile: [signerExample] });
 
 export const uploadPdfSchema = Joi.object<UploadPdfInput, true>({
   ...processFields,
   file: base64File.description('the PDF in base64, for small files'),
   compress: Joi.boolean().valid(true).description('answer an upload URL for the PDF instead (PUT application/pdf, 5 minutes)'),
   signProfile: signProfile.required(),
-}).xor('file', 'compress');
+})
+  .xor('file', 'compress')
+  .example({ email: 'ana@company.example', name: 'Lease, Calle 12', compress: true, signProfile: [signerExample] });
 
 /** Everyone in a package is invited at once: no turns (the real service's code for it). */
 const packageSigner = signer.keys({
@@ -177,12 +183,21 @@ export const packageSchema = Joi.object<PackageInput, true>({
   compress: Joi.boolean().valid(true).description('answer an upload URL for each document that has no template and no file'),
   signProfile: Joi.array().items(packageSigner).min(1).max(MAX_PARTICIPANTS).unique('email'),
   documents: Joi.array().items(packageDocument).min(2).max(MAX_PACKAGE_DOCUMENTS).required().messages({ 'array.min': 'DOCUMENTS_MIN_TWO' }),
+}).example({
+  email: 'ana@company.example',
+  name: 'Onboarding pack',
+  signProfile: [signerExample],
+  documents: [
+    { name: 'Contract', document: '65f1c0e2a4b5c6d7e8f90123', data: answersExample },
+    { name: 'Annex', document: '65f1c0e2a4b5c6d7e8f90123', data: answersExample },
+  ],
 });
 
 export const processCode = Joi.string()
   .length(PROCESS_CODE_LENGTH)
   .pattern(/^[A-Z0-9]+$/)
-  .messages({ 'string.pattern.base': '{{#label}} must only contain uppercase letters and digits' });
+  .messages({ 'string.pattern.base': '{{#label}} must only contain uppercase letters and digits' })
+  .example('TR99AQMY31');
 
 export const PROCESS_STATUSES: ProcessStatus[] = ['CREATED', 'FINISH', 'REJECTED', 'EXPIRED', 'CANCELLED'];
 
@@ -219,16 +234,25 @@ export interface CancelInput {
 
 export const cancelSchema = Joi.object<CancelInput, true>({
   codes: Joi.array().items(processCode).min(1).max(100).unique().required(),
-  message: Joi.string().trim().min(1).max(1000).required(),
+  message: Joi.string().trim().min(1).max(1000).required().example('The terms changed'),
   email: email.required(),
 });
 
+const participantId = Joi.string()
+  .pattern(new RegExp(`^(?:[A-Z0-9]{${PARTICIPANT_ID_LENGTH}}|[A-Z0-9]{${LEGACY_PARTICIPANT_ID_LENGTH}})$`))
+  .description('the participant id, unique within the process (2 characters for processes created before)')
+  .example('G8RK2D7QX0PLM4WZ');
+const participantName = Joi.string().example('Juan Pérez');
+export const participantRole = Joi.string().valid('SIGNER', 'APPROVER').example('SIGNER');
+const phone = Joi.string().example('+573001234567');
+const downloadUrl = Joi.string().uri().example('https://sign.example.com/files/processes/65f1c0e2a4b5c6d7e8f90123/0.pdf?expires=1795000000&signature=abc');
+
 const createdParticipant = Joi.object({
-  id: Joi.string().length(2).required().description('the participant id, unique within the process'),
-  name: Joi.string().required(),
-  email: Joi.string().required(),
-  phone: Joi.string(),
-  role: Joi.string().valid('SIGNER', 'APPROVER').required(),
+  id: participantId.required(),
+  name: participantName.required(),
+  email: Joi.string().required().example('juan@people.example'),
+  phone,
+  role: participantRole.required(),
   url: Joi.string().uri().description('the personal link, only for participants the service does not notify'),
 });
 
@@ -237,16 +261,18 @@ export const createdProcessResponse = Joi.object({
   document: processCode.required().description("the same code, under the real service's name for it"),
   signProfile: Joi.array().items(createdParticipant).required(),
   documents: Joi.array()
-    .items(Joi.object({ name: Joi.string().required(), url: Joi.string().uri().description('PUT the PDF here (compress), 5 minutes') }))
+    .items(
+      Joi.object({ name: Joi.string().required().example('Lease, Calle 12'), url: Joi.string().uri().description('PUT the PDF here (compress), 5 minutes') }),
+    )
     .required(),
   url: Joi.string().uri().description('POST /document/upload with compress: the upload URL of the PDF'),
   package: processCode.description('POST /document/many: the package code (the process code)'),
 });
 
 export const cancelResponse = Joi.object({
-  success: Joi.number().integer().min(0).required().description('processes cancelled'),
+  success: Joi.number().integer().min(0).required().description('processes cancelled').example(1),
   errors: Joi.object({
-    cant: Joi.number().integer().min(0).required(),
+    cant: Joi.number().integer().min(0).required().example(0),
     documents: Joi.array().items(Joi.string()).description('codes unknown to the organization or no longer in signature'),
   }).required(),
 });
@@ -278,4 +304,166 @@ export const unlockSchema = Joi.object<UnlockInput, true>({
     .min(1)
     .max(5000)
     .when('status', { is: Joi.valid('approve', 'cancel'), then: Joi.required(), otherwise: Joi.forbidden() }),
+}).example({ code: 'TR99AQMY31G8RK2D7QX0PLM4WZ', email: 'ana@company.example', status: 'approve', message: 'Identity checked by phone' });
+
+export const unlockResponse = Joi.object({ message: Joi.string().valid('OK').required() });
+
+export const processStatus = Joi.string()
+  .valid(...PROCESS_STATUSES)
+  .example('CREATED');
+export const participantStatus = Joi.string().valid('PENDING', 'NOTIFICATION', 'FINISH', 'REJECT', 'BLOCK').example('NOTIFICATION');
+
+/** What either key reads first of a process. */
+const processHead = {
+  code: processCode.required(),
+  kind: Joi.string().valid('document', 'package').required().example('document'),
+  name: Joi.string().required().example('Lease, Calle 12'),
+  status: processStatus.required(),
+  signFinish: Joi.boolean().required().description('true once every participant signed or approved').example(false),
+  expiredDate: instantAnswer,
+  createdAt: instantAnswer.required(),
+  updatedAt: instantAnswer.required(),
+};
+
+const photoEntry = Joi.object({
+  type: Joi.string().valid('presigned').required(),
+  data: Joi.string().uri().required().description('a URL lasting 5 minutes'),
+});
+
+const participantView = Joi.object({
+  id: participantId.required(),
+  name: participantName.required(),
+  email: Joi.string().required().example('juan@people.example'),
+  phone,
+  role: participantRole.required(),
+  order: Joi.number().integer().min(0).required().example(0),
+  type: Joi.string().description('the template signer type whose place they take'),
+  status: participantStatus.required(),
+  validations: Joi.object({
+    camera: Joi.boolean().required().example(false),
+    otpCode: Joi.boolean().required().example(true),
+    options: Joi.object({
+      camera: Joi.string().valid('identification', 'photo'),
+      otpCode: Joi.string().valid('phone', 'email').example('email'),
+      whatsapp: Joi.boolean().required().example(false),
+      both: Joi.boolean().required().example(false),
+      identificationCardBack: Joi.boolean().required().example(false),
+    }).required(),
+    source: Joi.string().valid('signer', 'global', 'none').required().example('global'),
+    channels: Joi.array().items(Joi.string().valid('email', 'whatsapp')).required().example(['email']),
+  })
+    .required()
+    .description('what this participant is asked for, after the global and individual rules'),
+  notification: Joi.boolean().required().example(true),
+  openedAt: instantAnswer,
+  otpVerifiedAt: instantAnswer,
+  identityVerifiedAt: instantAnswer,
+  similarity: Joi.number().min(0).max(100),
+  signedAt: instantAnswer,
+  rejectedAt: instantAnswer,
+  rejectReason: Joi.string(),
+  blockReason: Joi.string(),
+  identificationCard: photoEntry.description('with image=true'),
+  identificationCardBack: photoEntry.description('with image=true'),
+  photo: photoEntry.description('with image=true'),
+});
+
+/** GET /document?code= with the private key. */
+const processResponse = Joi.object({
+  ...processHead,
+  email: Joi.string().required().description('who created it').example('ana@company.example'),
+  subject: Joi.string().allow('').required().example('Please sign the lease'),
+  message: Joi.string().allow('').required().example('Hello, here is the lease to sign.'),
+  remember: Joi.number().integer(),
+  custom: Joi.object().unknown(true),
+  targetWebhooks: Joi.array().items(webhookName),
+  tags: Joi.array().items(Joi.string()),
+  reason: Joi.string().description('the cancellation or rejection reason'),
+  endedBy: Joi.string().description('who cancelled'),
+  certificateUrl: downloadUrl.description('the evidence certificate once finished (5 minutes)'),
+  photosDeletedAt: instantAnswer,
+  documents: Joi.array()
+    .items(
+      Joi.object({
+        name: Joi.string().required().example('Lease, Calle 12'),
+        source: Joi.string().valid('template', 'pdf').required().example('pdf'),
+        template: templateId,
+        ready: Joi.boolean().required().description('false while the PDF upload is awaited').example(true),
+        sha256: Joi.string().hex().length(64),
+        url: downloadUrl.description('the document being signed (5 minutes)'),
+        signedUrl: downloadUrl.description('the signed document once finished (5 minutes)'),
+      }),
+    )
+    .required(),
+  signProfile: Joi.array().items(participantView).required(),
+});
+
+/** GET /document?code= with the public key: what the holder of the code may see. */
+const publicProcessResponse = Joi.object({
+  ...processHead,
+  documents: Joi.array()
+    .items(Joi.object({ name: Joi.string().required().example('Lease, Calle 12'), ready: Joi.boolean().required().example(true) }))
+    .required(),
+  signProfile: Joi.array()
+    .items(
+      Joi.object({
+        name: participantName.required(),
+        role: participantRole.required(),
+        order: Joi.number().integer().min(0).required().example(0),
+        status: participantStatus.required(),
+        signedAt: instantAnswer,
+        rejectedAt: instantAnswer,
+      }),
+    )
+    .required(),
+});
+
+/** GET /document without code: a page of the organization's processes. */
+const processListResponse = Joi.object({
+  data: Joi.array()
+    .items(
+      Joi.object({
+        code: processHead.code,
+        kind: processHead.kind,
+        name: processHead.name,
+        status: processHead.status,
+        expiredDate: instantAnswer,
+        createdAt: instantAnswer.required(),
+        updatedAt: instantAnswer.required(),
+      }),
+    )
+    .required(),
+  next: Joi.string().allow(null).required().description('cursor of the next page, null on the last').example(null),
+});
+
+export const readProcessResponse = Joi.alternatives().try(processResponse, publicProcessResponse, processListResponse);
+
+export const roadmapResponse = Joi.object({
+  name: Joi.string().required().example('Lease, Calle 12'),
+  documentCode: processCode.required(),
+  createdAt: instantAnswer.required(),
+  author: Joi.object({ email: Joi.string().required().example('ana@company.example') }).required(),
+  participants: Joi.array()
+    .items(
+      Joi.object({
+        id: participantId.required(),
+        name: participantName.required(),
+        role: participantRole.required(),
+        email: Joi.string().required().example('juan@people.example'),
+        phone,
+      }),
+    )
+    .required(),
+  activityLog: Joi.array()
+    .items(
+      Joi.object({
+        action: Joi.string().required().example('CREATED'),
+        participant: Joi.string().required().description('the participant id, or ARCHIVE for the process itself').example('ARCHIVE'),
+        platform: Joi.string(),
+        timestamp: instantAnswer.required(),
+        by: Joi.string(),
+        message: Joi.string(),
+      }),
+    )
+    .required(),
 });

@@ -47,6 +47,16 @@ const signedQuery = Joi.object<{ expires?: unknown; files?: unknown; signature?:
 type SignedQuery = typeof signedQuery extends Joi.ObjectSchema<infer T> ? T : never;
 type FileRoute = Omit<RouteDefinition<Record<string, never>, SignedQuery>, 'url' | 'tag' | 'access' | 'description' | 'body' | 'query'>;
 
+const uploadedResponse = Joi.object({
+  message: Joi.string().valid('OK').required(),
+  size: Joi.number().integer().min(1).required().description('bytes stored').example(48213),
+});
+
+const fileDownload = {
+  mediaTypes: ['text/html', 'application/pdf', 'image/png', 'image/jpeg', 'application/json'],
+  description: 'the file, of the type its name ends with',
+};
+
 /**
  * The presigned upload and download URLs of the local store, outside /v1.5/ext: they carry their own
  * signature and expiry instead of an API key.
@@ -78,6 +88,7 @@ export function filesRoutes(options: FilesRoutesOptions): ApiRoute[] {
     method: 'PUT',
     summary: 'Upload a file to a presigned URL (raw bytes)',
     rawBody: [...new Set(policies.flatMap((policy) => policy.contentTypes))],
+    response: { json: uploadedResponse },
     errors: [
       'URL_EXPIRED',
       'URL_SIGNATURE_INVALID',
@@ -126,6 +137,7 @@ export function filesRoutes(options: FilesRoutesOptions): ApiRoute[] {
   const download = fileRoute({
     method: 'GET',
     summary: 'Download a file from a presigned URL',
+    response: { raw: fileDownload },
     errors: ['URL_EXPIRED', 'URL_SIGNATURE_INVALID', 'FILE_NOT_FOUND'],
     handler: async ({ request, query, reply }) => {
       const key = authorize('GET', request.url, query);

@@ -10,3 +10,6 @@ export const EARLIEST_INSTANT = new Date('0000-01-01T00:00:00.000Z');
 export const LATEST_INSTANT = new Date('9999-12-31T23:59:59.999Z');
 
 export const instantJoi = Joi.date().iso().min(EARLIEST_INSTANT).max(LATEST_INSTANT);
+
+/** An instant as the service answers it, for the response schemas. */
+export const instantAnswer = Joi.string().isoDate().example('2026-11-24T10:00:00.000Z');

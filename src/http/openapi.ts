@@ -2,7 +2,8 @@ import type { RouteShorthandOptions } from 'fastify';
 import type Joi from 'joi';
 import joiToJson from 'joi-to-json';
 import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.js';
-import type { Access, Method } from './route-kinds.js';
+import type { Access, Method, RouteResponse } from './route-kinds.js';
+import { exampleOf } from './schema-example.js';
 
 // The package's types declare a named export, but at run time module.exports is the function itself.
 const parse = joiToJson as unknown as typeof joiToJson.parse;
@@ -23,21 +24,23 @@ export interface RouteDoc {
   description?: string;
   body: Joi.ObjectSchema;
   query: Joi.ObjectSchema;
-  response?: Joi.Schema;
+  response: RouteResponse;
   rawBody?: readonly string[];
+  rateLimit?: unknown;
   errors: ReadonlyMap<ErrorCode, number>;
 }
 
 const KEY_ACCESS: ReadonlySet<Access> = new Set(['private-key', 'any-key']);
 const BODY_METHODS: ReadonlySet<Method> = new Set(['POST', 'PUT']);
 
-/** Every error the route can answer, by status: its own codes and those that come with its shape. */
-function errorsByStatus(doc: RouteDoc): Map<number, ErrorCode[]> {
+/** Every error the route can answer, with its status: its own codes and those that come with its shape. */
+export function answerableErrors(doc: Pick<RouteDoc, 'method' | 'access' | 'rawBody' | 'rateLimit' | 'errors'>): Map<ErrorCode, number> {
   const codes = new Map<ErrorCode, number>(doc.errors);
   if (KEY_ACCESS.has(doc.access)) {
     codes.set('UNAUTHORIZED', 401);
     codes.set('TOO_MANY_REQUESTS', 429);
   }
+  if (doc.rateLimit !== undefined) codes.set('TOO_MANY_REQUESTS', 429);
   // A read kept for the private key tells a public key so (src/auth/authenticate.ts).
   if (doc.access === 'private-key' && doc.method === 'GET') codes.set('PRIVATE_KEY_REQUIRED', 403);
   if (BODY_METHODS.has(doc.method)) {
@@ -47,15 +50,41 @@ function errorsByStatus(doc: RouteDoc): Map<number, ErrorCode[]> {
   }
   codes.set('TEXT_HAS_NUL', 400);
   codes.set('TEXT_NOT_WELL_FORMED', 400);
+  return codes;
+}
+
+function errorsByStatus(doc: RouteDoc): Map<number, ErrorCode[]> {
+  const codes = answerableErrors(doc);
   const byStatus = new Map<number, ErrorCode[]>();
   for (const [code, status] of codes) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   return byStatus;
+}
+
+/** One example per code, named by it (@fastify/swagger turns x-examples into the media's named examples). */
+function errorExamples(codes: ErrorCode[]): Record<string, { value: { message: string } }> {
+  return Object.fromEntries(codes.map((code) => [code, { value: { message: code } }]));
 }
 
 function describeStatus(status: number, codes: ErrorCode[]): string {
   const lines = codes.map((code) => `- \`${code}\`: ${ERROR_CATALOGUE[code].meaning}`);
   if (status === 400) lines.unshift('- a validation message naming its field, in Joi\'s words (`"id" is required`)');
   return lines.join('\n');
+}
+
+/** A JSON schema with the Joi schema's example beside it, as the documentation UI shows it. */
+function withExample(schema: Joi.Schema): Record<string, unknown> {
+  const example = exampleOf(schema);
+  return { ...parse(schema, 'open-api-3.1'), ...(example === undefined ? {} : { examples: [example] }) };
+}
+
+/** The 200 answer: the JSON schema with its example, and each other media type the route answers. */
+function successResponse(response: RouteResponse): Record<string, unknown> {
+  const content: Record<string, unknown> = {};
+  if ('json' in response) content['application/json'] = { schema: parse(response.json, 'open-api-3.1'), example: exampleOf(response.json) };
+  const { raw } = response;
+  if (raw === undefined) return { description: 'Success', content };
+  for (const type of raw.mediaTypes) content[type] = { schema: { type: 'string', description: raw.description } };
+  return { description: `Success: ${'json' in response ? 'JSON, or ' : ''}${raw.description}`, content };
 }
 
 function hasKeys(schema: Joi.ObjectSchema): boolean {
@@ -84,12 +113,14 @@ export function documentRoute(doc: RouteDoc): RouteShorthandOptions {
       ...(description ? { description } : {}),
       ...(KEY_ACCESS.has(doc.access) ? { security: [{ apiKey: [] }] } : {}),
       ...(doc.access === 'any-key' ? { 'x-access': 'private or public key', 'x-public-key': doc.publicKey } : {}),
-      ...(BODY_METHODS.has(doc.method) && !doc.rawBody && hasKeys(doc.body) ? { body: parse(doc.body, 'open-api-3.1') } : {}),
+      ...(BODY_METHODS.has(doc.method) && !doc.rawBody && hasKeys(doc.body) ? { body: withExample(doc.body) } : {}),
       ...(hasKeys(doc.query) ? { querystring: parse(doc.query, 'open-api-3.1') } : {}),
       response: {
-        200: doc.response ? { description: 'Success', ...parse(doc.response, 'open-api-3.1') } : { description: 'Success' },
+        200: successResponse(doc.response),
         ...Object.fromEntries(
-          [...errors].sort(([a], [b]) => a - b).map(([status, codes]) => [status, { description: describeStatus(status, codes), ...errorBody }]),
+          [...errors]
+            .sort(([a], [b]) => a - b)
+            .map(([status, codes]) => [status, { description: describeStatus(status, codes), ...errorBody, 'x-examples': errorExamples(codes) }]),
         ),
       },
     },

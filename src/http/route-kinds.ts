@@ -1,3 +1,5 @@
+import type Joi from 'joi';
+
 /*
  * The words a route declaration is made of, in a module of their own so that what reads a
  * declaration (openapi.ts) does not import route.ts, which imports it.
@@ -17,3 +19,16 @@
 export type Access = 'private-key' | 'any-key' | 'signed-url' | 'link-token' | 'public';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** A success answer that is not JSON (a file, an image, a page): its media types and what it holds. */
+export interface RawResponse {
+  readonly mediaTypes: readonly string[];
+  readonly description: string;
+}
+
+/**
+ * What a route answers on success, always said: JSON its Joi schema checks (the route security suite
+ * checks every answer against it), a body of another media type, or both when the route answers by
+ * the Accept header (a page to a browser, JSON to others).
+ */
+export type RouteResponse = { readonly json: Joi.Schema; readonly raw?: RawResponse } | { readonly raw: RawResponse };

@@ -4,11 +4,11 @@ import type { ApiKeyKind } from '../db/schema.js';
 import { fail } from '../domain-error.js';
 import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.js';
 import { checkInput } from './json-body.js';
-import { documentRoute } from './openapi.js';
-import type { Access, Method } from './route-kinds.js';
+import { answerableErrors, documentRoute } from './openapi.js';
+import type { Access, Method, RouteResponse } from './route-kinds.js';
 import { validate } from './validate.js';
 
-export type { Access, Method } from './route-kinds.js';
+export type { Access, Method, RawResponse, RouteResponse } from './route-kinds.js';
 
 /** The header the people's pages send their link's token in. */
 export const LINK_TOKEN_HEADER = 'x-link-token';
@@ -46,8 +46,8 @@ export interface RouteDefinition<B, Q> {
   body: Joi.ObjectSchema<B>;
   /** `noInput` for a route that takes no query. */
   query: Joi.ObjectSchema<Q>;
-  /** The success body, for readers of the spec; answers are serialized as they are. */
-  response?: Joi.Schema;
+  /** The success answer; JSON answers are serialized as the handler gives them, and checked by the tests. */
+  response: RouteResponse;
   /** The codes of the catalogue the route itself can answer, besides validation, access and body errors. */
   errors: readonly RouteError[];
   bodyLimit?: number;
@@ -65,9 +65,12 @@ export interface ApiRoute {
   readonly access: Access;
   readonly tag: string;
   readonly errors: ReadonlyMap<ErrorCode, number>;
+  /** Its own errors and those every route of its shape may answer (access, body, rate limit), with their status. */
+  readonly answerableErrors: ReadonlyMap<ErrorCode, number>;
   readonly body: Joi.ObjectSchema;
   readonly query: Joi.ObjectSchema;
   readonly rawBody: readonly string[] | undefined;
+  readonly response: RouteResponse;
   readonly options: RouteShorthandOptions;
   handle(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
 }
@@ -109,9 +112,11 @@ export function defineRoute<B, Q>(definition: RouteDefinition<B, Q>): ApiRoute {
     access: definition.access,
     tag: definition.tag,
     errors,
+    answerableErrors: answerableErrors({ ...definition, errors }),
     body: definition.body,
     query: definition.query,
     rawBody: definition.rawBody,
+    response: definition.response,
     options: {
       ...documentRoute({ ...definition, errors }),
       ...(definition.bodyLimit !== undefined ? { bodyLimit: definition.bodyLimit } : {}),

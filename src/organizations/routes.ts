@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../context.js';
 import { fail } from '../domain-error.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
-import { readSettings, settingsChangesSchema, updateSettings } from './settings.js';
+import { readSettings, settingsChangesSchema, settingsResponse, updateSettings } from './settings.js';
 
 const tag = 'organization';
 
@@ -17,6 +17,7 @@ export function organizationRoutes(ctx: ServiceContext): ApiRoute[] {
       summary: "The organization's settings: SDK origins and whether embedding needs a token, language, time zone, photo retention",
       body: noInput,
       query: noInput,
+      response: { json: settingsResponse },
       errors: ['ORGANIZATION_NOT_FOUND'],
       handler: async ({ organizationId }) => (await readSettings(ctx.db, organizationId)) ?? Promise.reject(fail('ORGANIZATION_NOT_FOUND')),
     }),
@@ -30,6 +31,7 @@ export function organizationRoutes(ctx: ServiceContext): ApiRoute[] {
         'sdkOrigins: the origins (scheme, host and port) allowed to embed the pages with the SDK; sdkRequireToken: embedding needs a token minted with the private key (POST /sdk/token); language: es, en, pt or fr; timeZone: an IANA zone; photoRetentionDays: 1 to 3650.',
       body: settingsChangesSchema,
       query: noInput,
+      response: { json: settingsResponse },
       errors: ['ORGANIZATION_NOT_FOUND'],
       handler: async ({ organizationId, body }) =>
         (await updateSettings(ctx.db, { organizationId, changes: body })) ?? Promise.reject(fail('ORGANIZATION_NOT_FOUND')),

@@ -42,15 +42,23 @@ const origin = Joi.string()
   .messages({ 'string.origin': '{{#label}} must be an origin such as https://app.example.com (scheme, host and port, no path)' });
 
 export const settingsChangesSchema = Joi.object<SettingsChanges, true>({
-  sdkOrigins: Joi.array().items(origin).max(SDK_ORIGINS_MAX).unique(),
-  sdkRequireToken: Joi.boolean(),
-  language: Joi.string().valid(...LANGUAGES),
+  sdkOrigins: Joi.array().items(origin).max(SDK_ORIGINS_MAX).unique().example(['https://app.example.com']),
+  sdkRequireToken: Joi.boolean().example(false),
+  language: Joi.string()
+    .valid(...LANGUAGES)
+    .example('es'),
   timeZone: Joi.string()
     .max(64)
     .custom((value: string, helpers) => (isTimeZone(value) ? value : helpers.error('string.timeZone')))
-    .messages({ 'string.timeZone': '{{#label}} must be an IANA time zone such as America/Bogota' }),
-  photoRetentionDays: Joi.number().integer().min(1).max(3650),
+    .messages({ 'string.timeZone': '{{#label}} must be an IANA time zone such as America/Bogota' })
+    .example('America/Bogota'),
+  photoRetentionDays: Joi.number().integer().min(1).max(3650).example(180),
 });
+
+/** What GET and PUT /organization answer: every setting, as it now is. */
+export const settingsResponse = settingsChangesSchema.fork(['sdkOrigins', 'sdkRequireToken', 'language', 'timeZone', 'photoRetentionDays'], (field) =>
+  field.required(),
+);
 
 function isLanguage(value: string): value is Language {
   return (LANGUAGES as readonly string[]).includes(value);

@@ -74,8 +74,10 @@ function sendPage(config: Config, assets: PageAssets, request: FastifyRequest, r
 
 const tag = "people's pages";
 
+const pageAnswer = { raw: { mediaTypes: ['text/html'], description: "the page's HTML shell; its script reads the rest from the people's API" } } as const;
+
 /** The SDK loads its frame as `?id=<timestamp>`. */
-const sdkFrameQuery = Joi.object<{ id?: string }, true>({ id: Joi.string().max(100) });
+const sdkFrameQuery = Joi.object<{ id?: string }, true>({ id: Joi.string().max(100).example('2026-11-24T10-00-00.000Z') });
 
 /**
  * The pages people open: a participant's link (/s/<token>), a face validation's link (/v/<token>),
@@ -91,6 +93,7 @@ export function pageRoutes(config: Config, assets: PageAssets, origins: Embeddin
       summary: "The participant's page (HTML); the token in the path is read by the page, never logged",
       body: noInput,
       query: noInput,
+      response: pageAnswer,
       errors: [],
       handler: ({ request, reply }) => sendPage(config, assets, request, reply, 'sign', []),
     }),
@@ -102,6 +105,7 @@ export function pageRoutes(config: Config, assets: PageAssets, origins: Embeddin
       summary: 'The face-validation page (HTML)',
       body: noInput,
       query: noInput,
+      response: pageAnswer,
       errors: [],
       handler: ({ request, reply }) => sendPage(config, assets, request, reply, 'validation', []),
     }),
@@ -113,6 +117,7 @@ export function pageRoutes(config: Config, assets: PageAssets, origins: Embeddin
       summary: 'The app the SDK (auco-sdk-integration with customOrigin) embeds; framed only by the origins organizations allow',
       body: noInput,
       query: sdkFrameQuery,
+      response: pageAnswer,
       errors: [],
       handler: async ({ request, reply }) => sendPage(config, assets, request, reply, 'embed', await origins.all()),
     }),
@@ -124,6 +129,7 @@ export function pageRoutes(config: Config, assets: PageAssets, origins: Embeddin
       summary: "The pages' scripts and styles, named by their content",
       body: noInput,
       query: noInput,
+      response: { raw: { mediaTypes: ['text/javascript', 'text/css'], description: 'the script or style, gzipped when accepted' } },
       errors: ['ROUTE_NOT_FOUND'],
       handler: ({ request, reply }) => {
         const found = assets.byPath.get(request.url.split('?')[0] ?? '');

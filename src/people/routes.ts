@@ -8,16 +8,26 @@ import { openEmbeddedFlow } from './embed.js';
 import { EMBED_FAILURES_PER_ORGANIZATION, OrganizationEmbedFailures } from './embed-limit.js';
 import { signingLinkQr, validationLinkQr } from './link-qr.js';
 import {
+  embeddedFlowResponse,
   embedSchema,
   finishSchema,
   otpCheckSchema,
+  otpSentResponse,
   PHOTO_BODY_LIMIT,
+  personViewResponse,
   photoSchema,
+  qrResponse,
   rejectSchema,
   sdkTokenResponse,
   sdkTokenSchema,
   sendLinkSchema,
+  sentResponse,
+  signingOutcomeResponse,
+  signingPageResponse,
+  signingViewResponse,
   signSchema,
+  validationFinishedResponse,
+  validationPageResponse,
 } from './schemas.js';
 import { mintSdkToken } from './sdk-token.js';
 import { emailSigningCopy, sendSigningLinkToPhone, sendValidationLinkToPhone } from './send-link.js';
@@ -53,7 +63,9 @@ const PHOTO_INTAKE_ERRORS = [
   'PHOTO_ATTEMPTS_EXCEEDED',
 ] as const;
 
-const VALIDATION_STEP_ERRORS = ['VERIFACE_NOT_FOUND', 'VERIFACE_EXPIRED', 'VERIFACE_CLOSED'] as const;
+/** A link nobody holds is a 404, as on every link route. */
+const VALIDATION_LINK_NOT_FOUND = ['VERIFACE_NOT_FOUND', 404] as const;
+const VALIDATION_STEP_ERRORS = [VALIDATION_LINK_NOT_FOUND, 'VERIFACE_EXPIRED', 'VERIFACE_CLOSED'] as const;
 
 function imageOf(base64: string): Buffer {
   return Buffer.from(base64, 'base64');
@@ -79,6 +91,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
         "Answers the page in every state of the process (act, waiting, done, blocked, finished, rejected, expired, cancelled). The first opening while it is the participant's turn is recorded and sent as a webhook.",
       body: noInput,
       query: noInput,
+      response: { json: signingPageResponse },
       errors: ['SIGNING_LINK_NOT_FOUND', 'LINK_NOT_FOUND'],
       rateLimit: PAGE_LIMIT,
       handler: ({ linkToken }) => readSigningPage(ctx, { token: linkToken }),
@@ -90,6 +103,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       summary: 'Send a one-time code to the participant by their medium (at most every 30 seconds)',
       body: noInput,
       query: noInput,
+      response: { json: otpSentResponse },
       errors: [...SIGNING_STEP_ERRORS, 'LINK_NOT_FOUND', 'OTP_NOT_REQUIRED', 'OTP_ALREADY_VERIFIED', 'OTP_TOO_SOON'],
       rateLimit: CODE_LIMIT,
       handler: ({ linkToken }): Promise<OtpSent> => requestOtp(ctx, { token: linkToken }),
@@ -101,6 +115,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       summary: 'Check the one-time code; the third wrong code blocks the participant',
       body: otpCheckSchema,
       query: noInput,
+      response: { json: signingViewResponse },
       errors: [...SIGNING_STEP_ERRORS, 'LINK_NOT_FOUND', 'OTP_NOT_REQUIRED', 'OTP_ALREADY_VERIFIED', 'OTP_CODE_INVALID', 'OTP_CODE_EXPIRED'],
       rateLimit: CODE_LIMIT,
       handler: ({ linkToken, body }) => verifyOtp(ctx, { token: linkToken, code: body.code }),
@@ -113,6 +128,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       body: photoSchema,
       query: noInput,
       bodyLimit: PHOTO_BODY_LIMIT,
+      response: { json: signingViewResponse },
       errors: [
         ...SIGNING_STEP_ERRORS,
         'LINK_NOT_FOUND',
@@ -132,6 +148,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       summary: 'Sign, once the identity validations asked of the participant are met and they accept to sign electronically',
       body: signSchema,
       query: noInput,
+      response: { json: signingOutcomeResponse },
       errors: [
         ...SIGNING_STEP_ERRORS,
         'LINK_NOT_FOUND',
@@ -154,6 +171,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       summary: 'Approve (approvers), once the identity validations asked of them are met',
       body: finishSchema,
       query: noInput,
+      response: { json: signingOutcomeResponse },
       errors: [...SIGNING_STEP_ERRORS, 'LINK_NOT_FOUND', 'WRONG_ROLE', 'OTP_REQUIRED', 'IDENTITY_VALIDATION_REQUIRED'],
       rateLimit: PAGE_LIMIT,
       handler: ({ linkToken, request }) => approveDocument(ctx, { token: linkToken, ...client(request) }),
@@ -165,6 +183,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       summary: 'Reject the document with a reason: the process ends REJECTED',
       body: rejectSchema,
       query: noInput,
+      response: { json: signingOutcomeResponse },
       errors: [...SIGNING_STEP_ERRORS, 'LINK_NOT_FOUND', 'REJECT_REASON_REQUIRED'],
       rateLimit: PAGE_LIMIT,
       handler: ({ linkToken, body }) => rejectDocument(ctx, { token: linkToken, reason: body.reason }),
@@ -176,6 +195,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       summary: 'E-mail the participant a link to their page, where the document can be read and downloaded at any time',
       body: noInput,
       query: noInput,
+      response: { json: sentResponse },
       errors: ['SIGNING_LINK_NOT_FOUND', 'LINK_NOT_FOUND'],
       rateLimit: MESSAGE_LIMIT,
       handler: ({ linkToken }) => emailSigningCopy(ctx, { token: linkToken }),
@@ -187,6 +207,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       summary: "Send the participant's link to the phone number the organization gave for them, to continue on the phone",
       body: sendLinkSchema,
       query: noInput,
+      response: { json: sentResponse },
       errors: ['SIGNING_LINK_NOT_FOUND', 'LINK_NOT_FOUND', 'PHONE_NOT_ON_RECORD'],
       rateLimit: MESSAGE_LIMIT,
       handler: ({ linkToken, body }) => sendSigningLinkToPhone(ctx, { token: linkToken, channel: body.channel }),
@@ -198,6 +219,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       summary: "The participant's own link as a QR code ({svg}), to continue the same steps on a phone",
       body: noInput,
       query: noInput,
+      response: { json: qrResponse },
       errors: ['SIGNING_LINK_NOT_FOUND', 'LINK_NOT_FOUND'],
       rateLimit: PAGE_LIMIT,
       handler: ({ linkToken }) => signingLinkQr(ctx, { token: linkToken }),
@@ -209,7 +231,8 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       summary: "The validation's link as a QR code ({svg}), to continue on a phone",
       body: noInput,
       query: noInput,
-      errors: ['VERIFACE_NOT_FOUND', 'LINK_NOT_FOUND'],
+      response: { json: qrResponse },
+      errors: [VALIDATION_LINK_NOT_FOUND, 'LINK_NOT_FOUND'],
       rateLimit: PAGE_LIMIT,
       handler: ({ linkToken }) => validationLinkQr(ctx, { token: linkToken }),
     }),
@@ -220,7 +243,8 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       summary: 'The face-validation page: who is validated, the photos taken so far, or the outcome in words',
       body: noInput,
       query: noInput,
-      errors: ['VERIFACE_NOT_FOUND', 'LINK_NOT_FOUND'],
+      response: { json: validationPageResponse },
+      errors: [VALIDATION_LINK_NOT_FOUND, 'LINK_NOT_FOUND'],
       rateLimit: PAGE_LIMIT,
       handler: ({ linkToken }) => readValidationPage(ctx, { token: linkToken }),
     }),
@@ -232,6 +256,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       body: photoSchema,
       query: noInput,
       bodyLimit: PHOTO_BODY_LIMIT,
+      response: { json: personViewResponse },
       errors: [...VALIDATION_STEP_ERRORS, 'LINK_NOT_FOUND', ...PHOTO_INTAKE_ERRORS],
       rateLimit: PAGE_LIMIT,
       handler: ({ linkToken, body }) =>
@@ -246,6 +271,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       summary: 'Compare the face with the document and close the validation; answers the status, never the similarity',
       body: noInput,
       query: noInput,
+      response: { json: validationFinishedResponse },
       errors: [...VALIDATION_STEP_ERRORS, 'LINK_NOT_FOUND', 'DOCUMENT_PHOTO_REQUIRED', 'FACE_PHOTO_REQUIRED', 'PHOTO_MISSING'],
       rateLimit: PAGE_LIMIT,
       handler: async ({ linkToken }): Promise<ValidationFinished> => {
@@ -260,7 +286,8 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       summary: "Send the validation's link to the person's phone number on record, to continue on the phone",
       body: sendLinkSchema,
       query: noInput,
-      errors: ['VERIFACE_NOT_FOUND', 'LINK_NOT_FOUND'],
+      response: { json: sentResponse },
+      errors: [VALIDATION_LINK_NOT_FOUND, 'LINK_NOT_FOUND'],
       rateLimit: MESSAGE_LIMIT,
       handler: ({ linkToken, body }) => sendValidationLinkToPhone(ctx, { token: linkToken, channel: body.channel }),
     }),
@@ -274,6 +301,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
         "Answers {flow: 'sign' | 'validation', token}: the link token the embedded frame acts with. `token` is one minted by POST /v1.5/ext/sdk/token for this document and origin (required when the organization sets sdkRequireToken). The same 404 EMBED_NOT_FOUND for a wrong key, document, participant, origin (one the organization did not list in its SDK origins) or token. Limited per client address, and per organization: past 100 refused lookups of an organization in 10 minutes, its lookups without a token are answered 429 until the window ends.",
       body: embedSchema,
       query: noInput,
+      response: { json: embeddedFlowResponse },
       errors: ['EMBED_NOT_FOUND', 'TOO_MANY_REQUESTS'],
       rateLimit: { max: 30, windowMs: MINUTE },
       handler: ({ body, request }) => openEmbeddedFlow(ctx, { input: body, failures: embedFailures.of(request) }),
@@ -288,7 +316,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
         'Answers {token, expiresAt}: the token opens the flow of `document` (a process code followed by a participant id, or a face-validation code) once, from `origin` (one of the SDK origins), within ten minutes.',
       body: sdkTokenSchema,
       query: noInput,
-      response: sdkTokenResponse,
+      response: { json: sdkTokenResponse },
       errors: [['DOCUMENT_NOT_FOUND', 404], 'SDK_ORIGIN_NOT_ALLOWED', 'ORGANIZATION_NOT_FOUND'],
       handler: ({ organizationId, body }) => mintSdkToken(ctx, { organizationId, input: body }),
     }),

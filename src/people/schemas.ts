@@ -1,8 +1,17 @@
 import Joi from 'joi';
 import { REJECT_REASON_MAX_LENGTH } from '../documents/participant/signer-flow.js';
-import { LEGACY_PARTICIPANT_ID_LENGTH, PARTICIPANT_ID_LENGTH, PROCESS_CODE_LENGTH } from '../documents/schemas.js';
+import {
+  LEGACY_PARTICIPANT_ID_LENGTH,
+  PARTICIPANT_ID_LENGTH,
+  PROCESS_CODE_LENGTH,
+  participantRole,
+  participantStatus,
+  processStatus,
+} from '../documents/schemas.js';
+import { instantAnswer } from '../http/instant.js';
+import { UNUSABLE_PHOTO_REASONS } from '../veriface/face-matcher.js';
 import { IMAGE_MAX_BYTES } from '../veriface/images.js';
-import { VERIFACE_CODE_LENGTH } from '../veriface/schemas.js';
+import { VERIFACE_CODE_LENGTH, verifaceStatus } from '../veriface/schemas.js';
 import type { EmbedInput, FinishInput, OtpCheckInput, PhotoInput, RejectInput, SendLinkInput, SignInput } from './contract.js';
 import type { SdkTokenInput } from './sdk-token.js';
 
@@ -12,7 +21,7 @@ export const PHOTO_BODY_LIMIT = IMAGE_BASE64_MAX + 4096;
 /** A signature image: a few kilobytes of PNG; 512 KB is far beyond any drawn one. */
 const SIGNATURE_BASE64_MAX = Math.ceil((512 * 1024) / 3) * 4;
 
-const image = Joi.string().max(IMAGE_BASE64_MAX).base64();
+const image = Joi.string().max(IMAGE_BASE64_MAX).base64().example('/9j/4AAQSkZJRgABAQAAAQAB').description('JPEG or PNG, base64');
 
 export const photoSchema = Joi.object<PhotoInput, true>({
   kind: Joi.string().valid('face', 'documentFront', 'documentBack').required(),
@@ -24,7 +33,8 @@ export const otpCheckSchema = Joi.object<OtpCheckInput, true>({
     .trim()
     .pattern(/^\d{6}$/)
     .required()
-    .messages({ 'string.pattern.base': '{{#label}} must be the 6 digits of the code' }),
+    .messages({ 'string.pattern.base': '{{#label}} must be the 6 digits of the code' })
+    .example('482913'),
 });
 
 /** Signing and approving need the participant's consent to do it electronically, shown on the page. */
@@ -38,7 +48,7 @@ export const signSchema = Joi.object<SignInput, true>({
 });
 
 export const rejectSchema = Joi.object<RejectInput, true>({
-  reason: Joi.string().trim().min(1).max(REJECT_REASON_MAX_LENGTH).required(),
+  reason: Joi.string().trim().min(1).max(REJECT_REASON_MAX_LENGTH).required().example('The rent is not the one we agreed'),
 });
 
 export const sendLinkSchema = Joi.object<SendLinkInput, true>({
@@ -51,24 +61,170 @@ const DOCUMENT_LENGTHS = [VERIFACE_CODE_LENGTH, PROCESS_CODE_LENGTH + LEGACY_PAR
 );
 const embedDocument = Joi.string()
   .pattern(new RegExp(`^(?:${DOCUMENT_LENGTHS.join('|')})$`))
-  .messages({ 'string.pattern.base': '{{#label}} must be a face-validation code, or a process code followed by a participant id' });
+  .messages({ 'string.pattern.base': '{{#label}} must be a face-validation code, or a process code followed by a participant id' })
+  .example('TR99AQMY31G8RK2D7QX0PLM4WZ');
 
 /** What POST /sdk/token answers: `sdt_` and 24 random bytes in base64url. */
 const SDK_TOKEN_PATTERN = /^sdt_[A-Za-z0-9_-]{32}$/;
 
 export const embedSchema = Joi.object<EmbedInput, true>({
-  keyPublic: Joi.string().max(64).required(),
+  keyPublic: Joi.string().max(64).required().example('puk_3bW0cV6kR2mT9yQ1xZ8nL4pA'),
   document: embedDocument.required(),
-  parentOrigin: Joi.string().max(300).required(),
+  parentOrigin: Joi.string().max(300).required().example('https://app.example.com'),
   token: Joi.string().pattern(SDK_TOKEN_PATTERN).messages({ 'string.pattern.base': '{{#label}} must be a token answered by POST /sdk/token' }),
 });
 
 export const sdkTokenResponse = Joi.object({
-  token: Joi.string().pattern(SDK_TOKEN_PATTERN).required().description("for the SDK: what the page's onSDKToken answers"),
-  expiresAt: Joi.string().isoDate().required().description('ten minutes after it was minted'),
+  token: Joi.string()
+    .pattern(SDK_TOKEN_PATTERN)
+    .required()
+    .description("for the SDK: what the page's onSDKToken answers")
+    .example('sdt_Qm9vN2FzZGZnaGprbDEyMzQ1Njc4OTBx'),
+  expiresAt: instantAnswer.required().description('ten minutes after it was minted'),
 });
 
 export const sdkTokenSchema = Joi.object<SdkTokenInput, true>({
   document: embedDocument.required(),
-  origin: Joi.string().max(300).required().description('the origin (scheme, host and port) of the page that embeds the frame'),
+  origin: Joi.string()
+    .max(300)
+    .required()
+    .description('the origin (scheme, host and port) of the page that embeds the frame')
+    .example('https://app.example.com'),
+});
+
+const personName = Joi.string().example('Juan Pérez');
+const language = Joi.string().valid('es', 'en', 'pt', 'fr').example('es');
+const downloadUrl = Joi.string()
+  .uri()
+  .description('a download URL of five minutes')
+  .example('https://sign.example.com/files/processes/65f1c0e2a4b5c6d7e8f90123/0.pdf?expires=1795000000&signature=abc');
+const cameraFailure = Joi.string().valid('FACE_MISMATCH', ...UNUSABLE_PHOTO_REASONS);
+const captured = Joi.object({
+  face: Joi.boolean().required().example(false),
+  documentFront: Joi.boolean().required().example(false),
+  documentBack: Joi.boolean().required().example(false),
+});
+
+const participantOfPage = Joi.object({
+  id: Joi.string().required().example('G8RK2D7QX0PLM4WZ'),
+  name: personName.required(),
+  role: participantRole.required(),
+  status: participantStatus.required(),
+});
+
+const requirements = Joi.object({
+  otpCode: Joi.object({
+    required: Joi.boolean().required().example(true),
+    medium: Joi.string().valid('phone', 'email').example('email'),
+    verified: Joi.boolean().required().example(false),
+  }).required(),
+  camera: Joi.object({
+    required: Joi.boolean().required().example(false),
+    mode: Joi.string().valid('identification', 'photo'),
+    documentBack: Joi.boolean().required().description('a photo of the back of the document is asked for too').example(false),
+    captured: captured.required(),
+    verified: Joi.boolean().required().example(false),
+    failures: Joi.number().integer().min(0).required().description('faces that did not match the document').example(0),
+    lastFailure: cameraFailure.description('why the last comparison failed; never the similarity'),
+  }).required(),
+});
+
+/** GET /people/signing: the participant's page in every state of the process. */
+export const signingPageResponse = Joi.object({
+  state: Joi.string().valid('act', 'waiting', 'done', 'blocked', 'finished', 'rejected', 'expired', 'cancelled').required().example('act'),
+  language: language.required(),
+  process: Joi.object({
+    code: Joi.string().required().example('TR99AQMY31'),
+    name: Joi.string().required().example('Lease, Calle 12'),
+    message: Joi.string().allow('').required().example('Hello, here is the lease to sign.'),
+    organization: Joi.string().required().example('Inmobiliaria Sur'),
+  }).required(),
+  participant: participantOfPage.required(),
+  participants: Joi.array()
+    .items(
+      Joi.object({
+        name: personName.required(),
+        role: participantRole.required(),
+        status: participantStatus.required(),
+        you: Joi.boolean().required().example(true),
+      }),
+    )
+    .required(),
+  waitingFor: Joi.array().items(personName).required().description('those the participant waits for').example([]),
+  documents: Joi.array()
+    .items(
+      Joi.object({
+        kind: Joi.string().valid('document', 'certificate').required().example('document'),
+        name: Joi.string().required().example('Lease, Calle 12'),
+        url: downloadUrl.required(),
+        contentType: Joi.string().required().example('application/pdf'),
+      }),
+    )
+    .required(),
+  phoneOnRecord: Joi.boolean().required().example(true),
+  requirements: requirements.description("only while it is the participant's turn"),
+  canSign: Joi.boolean().example(false),
+  sealing: Joi.boolean().description('a finished process whose signed files are still being written'),
+  rejection: Joi.string().valid('yours', 'identity'),
+});
+
+/** What a verification step answers: where the participant now stands. */
+export const signingViewResponse = Joi.object({
+  code: Joi.string().required().example('TR99AQMY31'),
+  name: Joi.string().required().example('Lease, Calle 12'),
+  documents: Joi.array()
+    .items(Joi.object({ name: Joi.string().required().example('Lease, Calle 12'), url: downloadUrl.required() }))
+    .required(),
+  participant: participantOfPage.required(),
+  requirements: requirements.required(),
+  canSign: Joi.boolean().required().description('every identity validation asked of the participant is met').example(true),
+});
+
+export const otpSentResponse = Joi.object({
+  medium: Joi.string().valid('phone', 'email').required().example('email'),
+  expiresAt: instantAnswer.required(),
+});
+
+/** Signing, approving and rejecting: the participant's status and the process's after the step. */
+export const signingOutcomeResponse = Joi.object({
+  status: participantStatus.required().example('FINISH'),
+  processStatus: processStatus.required(),
+});
+
+export const sentResponse = Joi.object({ sent: Joi.boolean().valid(true).required() });
+
+export const qrResponse = Joi.object({
+  svg: Joi.string().required().description('the link as an SVG QR code').example('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 33 33">…</svg>'),
+});
+
+const personFields = {
+  code: Joi.string().required().example('K7Q2M9X4T1B8R3ZD'),
+  name: personName.required(),
+  country: Joi.string().required().example('CO'),
+  documentType: Joi.string().required().example('CC'),
+  captured: captured.required(),
+};
+
+/** GET /people/validation. */
+export const validationPageResponse = Joi.object({
+  state: Joi.string().valid('capture', 'approved', 'not-approved', 'review', 'expired').required().example('capture'),
+  language: language.required(),
+  organization: Joi.string().required().example('Inmobiliaria Sur'),
+  ...personFields,
+});
+
+/** POST /people/validation/photo: the photos captured so far. */
+export const personViewResponse = Joi.object({
+  ...personFields,
+  platform: Joi.string().valid('whatsapp', 'web').required().example('web'),
+});
+
+export const validationFinishedResponse = Joi.object({
+  code: personFields.code,
+  status: verifaceStatus.required(),
+});
+
+export const embeddedFlowResponse = Joi.object({
+  flow: Joi.string().valid('sign', 'validation').required().example('sign'),
+  token: Joi.string().required().description("the link token the frame acts with, as the person's own link would").example('2u0cJ1sC9z1bQe3m0rX8Y2k4Lq7HfT5a'),
 });

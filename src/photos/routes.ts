@@ -15,8 +15,8 @@ import { PHOTOS_ROUTE_PREFIX } from './photo-vault.js';
 const signedQuery = Joi.object<{ expires?: unknown; signature?: unknown }>({ expires: Joi.any(), signature: Joi.any() }).unknown(true);
 
 const photosDeleted = Joi.object({
-  code: Joi.string().required(),
-  deleted: Joi.number().integer().min(0).required().description('photos deleted by this call (earlier attempts included)'),
+  code: Joi.string().required().description('the process or face-validation code').example('TR99AQMY31'),
+  deleted: Joi.number().integer().min(0).required().description('photos deleted by this call (earlier attempts included)').example(3),
 });
 
 /**
@@ -36,6 +36,7 @@ export function photoRoutes(ctx: ServiceContext & { signer: UrlSigner }): ApiRou
       description: 'Presigned by the API: the URL carries its expiry and signature; no Authorization header. Answers the decrypted image.',
       body: noInput,
       query: signedQuery,
+      response: { raw: { mediaTypes: ['image/jpeg', 'image/png'], description: 'the decrypted photo' } },
       errors: ['URL_EXPIRED', 'URL_SIGNATURE_INVALID', 'FILE_NOT_FOUND', 'PHOTO_UNREADABLE'],
       handler: async ({ request, query, reply }) => {
         const pathname = request.url.split('?')[0] ?? '';
@@ -65,7 +66,7 @@ export function photoRoutes(ctx: ServiceContext & { signer: UrlSigner }): ApiRou
         'Every photo of the process, earlier attempts included; written in the audit trail (PHOTOS_DELETED, "on request") and sent as document.photos_deleted.',
       body: noInput,
       query: Joi.object<{ code: string }, true>({ code: processCode.required() }),
-      response: photosDeleted,
+      response: { json: photosDeleted },
       errors: ['DOCUMENT_NOT_FOUND', 'PHOTOS_IN_USE'],
       handler: ({ query, organizationId }) => deleteProcessPhotosOnRequest(ctx, { organizationId, code: query.code }),
     }),
@@ -78,7 +79,7 @@ export function photoRoutes(ctx: ServiceContext & { signer: UrlSigner }): ApiRou
       description: 'Written as the stage photos_deleted ("on request") and sent as veriface.photos_deleted.',
       body: noInput,
       query: verifaceCodeQuery,
-      response: photosDeleted,
+      response: { json: photosDeleted },
       errors: ['VERIFACE_NOT_FOUND', 'PHOTOS_IN_USE'],
       handler: ({ query, organizationId }) => deleteVerifacePhotosOnRequest(ctx, { organizationId, code: query.code }),
     }),

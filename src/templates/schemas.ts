@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { instantAnswer } from '../http/instant.js';
 import { webUrl } from '../http/web-url.js';
 import { compileAnswerPattern, MAX_PATTERN_PROGRAM_SIZE, type PatternProblem } from './answer-pattern.js';
 
@@ -102,7 +103,7 @@ const identifier = Joi.string()
   .pattern(/^[A-Za-z0-9][A-Za-z0-9_-]*$/)
   .max(100);
 
-export const templateId = Joi.string().length(24).hex().lowercase();
+export const templateId = Joi.string().length(24).hex().lowercase().example('65f1c0e2a4b5c6d7e8f90123');
 
 const PATTERN_ERRORS: Record<PatternProblem, string> = {
   syntax: 'string.regex',
@@ -201,12 +202,22 @@ export const createTemplateSchema = Joi.object<CreateTemplateInput, true>({
   signatureProfile: bodyFields.signatureProfile.required(),
   sign: bodyFields.sign.required(),
   preBuild: bodyFields.preBuild.default(false),
+}).example({
+  name: 'Lease',
+  description: 'Residential lease between a landlord and a tenant',
+  config: [
+    { name: 'tenant_name', type: 'name', description: "Tenant's full name" },
+    { name: 'tenant_email', type: 'email', description: "Tenant's e-mail" },
+    { name: 'rent', type: 'currency', description: 'Monthly rent' },
+  ],
+  sign: ['tenant_name', 'rent'],
+  signatureProfile: [{ type: 'tenant', name: 'tenant_name', email: 'tenant_email' }],
 });
 
 export const updateTemplateSchema = Joi.object<UpdateTemplateInput, true>({
   id: templateId.required(),
   ...bodyFields,
-});
+}).example({ id: '65f1c0e2a4b5c6d7e8f90123', name: 'Lease 2027' });
 
 export const templateIdQuery = Joi.object<{ id: string }, true>({ id: templateId.required() });
 
@@ -225,8 +236,16 @@ export const listTemplatesQuery = Joi.object<ListTemplatesQuery, true>({
 });
 
 const urls = Joi.object({
-  mask: Joi.string().uri().required().description('URL of the Mask HTML (the fill preview)'),
-  complete: Joi.string().uri().required().description('URL of the Complete HTML (rendered into the document)'),
+  mask: Joi.string()
+    .uri()
+    .required()
+    .description('URL of the Mask HTML (the fill preview)')
+    .example('https://sign.example.com/files/templates/65f1c0e2a4b5c6d7e8f90123/mask.html?expires=1795000000&signature=abc'),
+  complete: Joi.string()
+    .uri()
+    .required()
+    .description('URL of the Complete HTML (rendered into the document)')
+    .example('https://sign.example.com/files/templates/65f1c0e2a4b5c6d7e8f90123/complete.html?expires=1795000000&signature=abc'),
 });
 
 export const templateUrlsResponse = Joi.object({
@@ -236,16 +255,16 @@ export const templateUrlsResponse = Joi.object({
 
 const summaryFields = {
   id: templateId.required(),
-  name: Joi.string().required(),
-  description: Joi.string().description('absent when never set'),
-  status: Joi.string().valid('active', 'inactive').required(),
-  created_at: Joi.string().isoDate().required(),
-  updated_at: Joi.string().isoDate().required(),
+  name: Joi.string().required().example('Lease'),
+  description: Joi.string().description('absent when never set').example('Residential lease between a landlord and a tenant'),
+  status: Joi.string().valid('active', 'inactive').required().example('active'),
+  created_at: instantAnswer.required(),
+  updated_at: instantAnswer.required(),
 };
 
 export const templateListResponse = Joi.object({
   data: Joi.array().items(Joi.object(summaryFields)).required(),
-  next: Joi.string().allow(null).required().description('cursor of the next page, null on the last'),
+  next: Joi.string().allow(null).required().description('cursor of the next page, null on the last').example(null),
 });
 
 export const templateDetailResponse = Joi.object({
@@ -257,6 +276,6 @@ export const templateDetailResponse = Joi.object({
 
 export const deleteTemplateResponse = Joi.object({
   id: templateId.required(),
-  deleted: Joi.boolean().required(),
-  references: Joi.number().integer().min(0).required().description('reference links deleted with it'),
+  deleted: Joi.boolean().required().example(true),
+  references: Joi.number().integer().min(0).required().description('reference links deleted with it').example(0),
 });

@@ -60,7 +60,7 @@ export function catalogueRoutes(): ApiRoute[] {
       description: 'National documents per country; PASSPORT is accepted with any ISO 3166-1 alpha-2 country code.',
       body: noInput,
       query: catalogueQuery,
-      response: catalogueResponse,
+      response: { json: catalogueResponse },
       errors: [],
       handler: ({ query }) => publishedCatalogue(query.country),
     }),

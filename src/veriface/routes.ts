@@ -7,7 +7,18 @@ import type { FaceMatcher } from './face-matcher.js';
 import { IMAGE_MAX_BYTES } from './images.js';
 import { readPublicVeriface, readVeriface } from './read-veriface.js';
 import { reviewVeriface } from './review-veriface.js';
-import { checkDocumentSchema, createVerifaceSchema, reviewVerifaceSchema, validateFacesSchema, verifaceCodeQuery } from './schemas.js';
+import {
+  checkDocumentResponse,
+  checkDocumentSchema,
+  createdVerifaceResponse,
+  createVerifaceSchema,
+  readVerifaceResponse,
+  reviewedVerifaceResponse,
+  reviewVerifaceSchema,
+  validateFacesResponse,
+  validateFacesSchema,
+  verifaceCodeQuery,
+} from './schemas.js';
 import { validateFaces } from './validate-faces.js';
 
 const tag = 'face validation';
@@ -24,6 +35,7 @@ export function verifaceRoutes(ctx: ServiceContext & { faceMatcher: FaceMatcher;
         'Answers {code}. The person is notified by WhatsApp (platform whatsapp), or by e-mail to userEmail on web when the organization has the SDK integration; otherwise the answer also carries url, the link to deliver.',
       body: createVerifaceSchema,
       query: noInput,
+      response: { json: createdVerifaceResponse },
       errors: ['EXPIRED_DATE_INVALID', 'USER_NOTFOUND', 'WEBHOOK_NOT_FOUND'],
       handler: ({ body, organizationId }) => createVeriface(ctx, { organizationId, input: body }),
     }),
@@ -37,6 +49,7 @@ export function verifaceRoutes(ctx: ServiceContext & { faceMatcher: FaceMatcher;
       summary: 'Read a face-validation process with its stages',
       body: noInput,
       query: verifaceCodeQuery,
+      response: { json: readVerifaceResponse },
       errors: ['VERIFACE_NOT_FOUND'],
       handler: ({ query, organizationId, keyKind }) =>
         keyKind === 'private' ? readVeriface(ctx, { organizationId, code: query.code }) : readPublicVeriface(ctx, { organizationId, code: query.code }),
@@ -51,6 +64,7 @@ export function verifaceRoutes(ctx: ServiceContext & { faceMatcher: FaceMatcher;
         'By a registered user of the organization, shown as emailValidated in GET /veriface; sends the veriface.validated or veriface.invalidated webhook. Answers {code, status, emailValidated}.',
       body: reviewVerifaceSchema,
       query: noInput,
+      response: { json: reviewedVerifaceResponse },
       errors: ['VERIFACE_NOT_FOUND', 'VERIFACE_NOT_BLOCKED', 'USER_NOTFOUND'],
       handler: ({ body, organizationId }) => reviewVeriface(ctx, { organizationId, input: body }),
     }),
@@ -64,6 +78,7 @@ export function verifaceRoutes(ctx: ServiceContext & { faceMatcher: FaceMatcher;
         'Answers {error, similarity, code, identificationCard: {error, isFront, data}}: error is true with message FACE_MISMATCH below FACE_MATCH_THRESHOLD, or with the reason a photo could not be used (similarity then absent). isFront says the document shows a portrait; no OCR or forgery check is made, so data is empty. Nothing is stored.',
       body: validateFacesSchema,
       query: noInput,
+      response: { json: validateFacesResponse },
       errors: ['IMAGE_EMPTY', 'IMAGE_TOO_LARGE', 'IMAGE_NOT_JPEG_OR_PNG', 'FACE_MATCHING_DISABLED', 'FACE_MATCHER_BUSY', 'FACE_MATCHER_FAILED'],
       // Two photos in base64, and room for the other fields.
       bodyLimit: Math.ceil((IMAGE_MAX_BYTES * 4) / 3) * 2 + 64 * 1024,
@@ -79,6 +94,7 @@ export function verifaceRoutes(ctx: ServiceContext & { faceMatcher: FaceMatcher;
         "Answers {code, error, message, isFront, data, checks, notChecked}. The checks made on this machine: the image is decodable, large enough and not blurred; a portrait is on it (the face matcher's document step; not made when FACE_MATCHER=manual); the number is read from the PDF417 barcode of the older Colombian cédula, else from a machine-readable zone (passports, the new cédula's back), else from the printed text by OCR, and compared with identification (separators dropped). data holds what was read. error is true with message IMAGE_TOO_SMALL, IMAGE_BLURRY, DOCUMENT_NO_FACE (or FACE_TOO_SMALL, FACE_BLURRY for the portrait), DOCUMENT_NUMBER_UNREADABLE or DOCUMENT_NUMBER_MISMATCH. No forgery or liveness check is made (notChecked says so). Nothing is stored.",
       body: checkDocumentSchema,
       query: noInput,
+      response: { json: checkDocumentResponse },
       errors: [
         'IMAGE_EMPTY',
         'IMAGE_TOO_LARGE',

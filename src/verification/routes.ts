@@ -1,8 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Joi from 'joi';
 import type { ServiceContext } from '../context.js';
+import { participantRole, processStatus } from '../documents/schemas.js';
 import { DomainError, fail } from '../domain-error.js';
 import { errorAnswer } from '../http/errors.js';
+import { instantAnswer } from '../http/instant.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
 import { formFile } from './form-upload.js';
 import { type Verification, verifyCode, verifyFile } from './verify-document.js';
@@ -16,20 +18,46 @@ const codeQuery = Joi.object<{ code?: string }, true>({
   code: Joi.string().trim().max(64).allow(''),
 });
 
-const verificationResponse = Joi.object({
-  result: Joi.string().valid('unchanged', 'changed', 'found', 'unknown').required(),
-  sha256: Joi.string().description('SHA-256 of the file sent'),
-  file: Joi.string().description('Which final file it is: <position>.pdf or certificate.pdf'),
-  process: Joi.object({
-    code: Joi.string(),
-    name: Joi.string(),
-    status: Joi.string(),
-    createdAt: Joi.string(),
-    sealedAt: Joi.string(),
-    documents: Joi.array().items(Joi.object({ name: Joi.string() })),
-    participants: Joi.array().items(Joi.object({ name: Joi.string(), role: Joi.string(), signedAt: Joi.string().allow(null) })),
-  }),
+const publicProcess = Joi.object({
+  code: Joi.string().required().example('TR99AQMY31'),
+  name: Joi.string().required().example('Lease, Calle 12'),
+  status: processStatus.required(),
+  createdAt: instantAnswer.required(),
+  sealedAt: instantAnswer.required(),
+  documents: Joi.array()
+    .items(Joi.object({ name: Joi.string().required().example('Lease') }))
+    .required(),
+  participants: Joi.array()
+    .items(
+      Joi.object({
+        name: Joi.string().required().example('Juan Pérez'),
+        role: participantRole.required(),
+        signedAt: instantAnswer.allow(null).required(),
+      }),
+    )
+    .required(),
 });
+
+const sha256 = Joi.string()
+  .hex()
+  .length(64)
+  .description('SHA-256 of the file sent')
+  .example('9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08');
+
+/** `unchanged`: a final file of this instance; `changed`: names a sealed process but is not one; `found`: the code's process; `unknown`: nothing of this instance. */
+const verificationResponse = Joi.alternatives().try(
+  Joi.object({
+    result: Joi.string().valid('unchanged').required(),
+    sha256: sha256.required(),
+    file: Joi.string().required().description('which final file it is: <position>.pdf or certificate.pdf').example('0.pdf'),
+    process: publicProcess.required(),
+  }),
+  Joi.object({ result: Joi.string().valid('changed').required(), sha256: sha256.required(), process: publicProcess.required() }),
+  Joi.object({ result: Joi.string().valid('found').required(), process: publicProcess.required() }),
+  Joi.object({ result: Joi.string().valid('unknown').required(), sha256 }),
+);
+
+const verificationPage = { mediaTypes: ['text/html'], description: 'the verification page with the outcome, to a browser (Accept: text/html)' };
 
 /** A browser asking for a page gets HTML; any other client gets JSON. */
 function wantsHtml(request: FastifyRequest): boolean {
@@ -98,7 +126,7 @@ export function verificationRoutes(ctx: ServiceContext, options: { rateLimit: { 
       description,
       body: noInput,
       query: codeQuery,
-      response: verificationResponse,
+      response: { json: verificationResponse, raw: verificationPage },
       rateLimit: options.rateLimit,
       errors: ['VERIFY_INPUT_REQUIRED', 'TOO_MANY_REQUESTS'],
       handler: ({ query, request, reply }) => {
@@ -116,7 +144,7 @@ export function verificationRoutes(ctx: ServiceContext, options: { rateLimit: { 
       body: noInput,
       query: noInput,
       rawBody: MEDIA_TYPES,
-      response: verificationResponse,
+      response: { json: verificationResponse, raw: verificationPage },
       rateLimit: options.rateLimit,
       errors: ['VERIFY_INPUT_REQUIRED', 'VERIFY_FILE_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'TOO_MANY_REQUESTS'],
       handler: ({ request, reply }) => answer(request, reply, async () => verifyFile(ctx, { bytes: await uploadedPdf(request, ctx.uploadMaxBytes) })),

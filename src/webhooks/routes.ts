@@ -1,6 +1,21 @@
 import { type ApiRoute, defineRoute, type Method, noInput, type RouteDefinition } from '../http/route.js';
 import { type DeliveryStore, listDeliveries, resendDelivery, sendTestEvent } from './deliveries.js';
-import { createWebhookSchema, listDeliveriesQuery, resendDeliverySchema, updateWebhookSchema, webhookNameBody, webhookNameQuery } from './schemas.js';
+import {
+  createdWebhookResponse,
+  createWebhookSchema,
+  deletedWebhookResponse,
+  deliveryListResponse,
+  listDeliveriesQuery,
+  resendDeliverySchema,
+  resentDeliveryResponse,
+  rotatedSecretResponse,
+  testEventResponse,
+  updateWebhookSchema,
+  webhookListResponse,
+  webhookNameBody,
+  webhookNameQuery,
+  webhookResponse,
+} from './schemas.js';
 import { createWebhook, deleteWebhook, listWebhooks, rotateWebhookSecret, updateWebhook, type WebhookStore } from './webhooks.js';
 
 type WebhookRoute<B, Q> = Omit<RouteDefinition<B, Q>, 'url' | 'tag' | 'access' | 'method'>;
@@ -16,6 +31,7 @@ export function webhookRoutes(store: WebhookStore & DeliveryStore): ApiRoute[] {
       summary: 'Create a webhook (the secret is shown once)',
       body: createWebhookSchema,
       query: noInput,
+      response: { json: createdWebhookResponse },
       errors: ['WEBHOOK_ALREADY_EXISTS', 'WEBHOOK_URL_NOT_ALLOWED'],
       handler: ({ body, organizationId }) => createWebhook(store, { organizationId, input: body }),
     }),
@@ -23,6 +39,7 @@ export function webhookRoutes(store: WebhookStore & DeliveryStore): ApiRoute[] {
       summary: "List the organization's webhooks",
       body: noInput,
       query: noInput,
+      response: { json: webhookListResponse },
       errors: [],
       handler: ({ organizationId }) => listWebhooks(store, { organizationId }),
     }),
@@ -30,6 +47,7 @@ export function webhookRoutes(store: WebhookStore & DeliveryStore): ApiRoute[] {
       summary: 'Change the URL, description or enabled flag of a webhook',
       body: updateWebhookSchema,
       query: noInput,
+      response: { json: webhookResponse },
       errors: ['WEBHOOK_NOT_FOUND', 'WEBHOOK_URL_NOT_ALLOWED'],
       handler: ({ body, organizationId }) => updateWebhook(store, { organizationId, input: body }),
     }),
@@ -37,6 +55,7 @@ export function webhookRoutes(store: WebhookStore & DeliveryStore): ApiRoute[] {
       summary: 'Replace the signing secret of a webhook',
       body: webhookNameBody,
       query: noInput,
+      response: { json: rotatedSecretResponse },
       errors: ['WEBHOOK_NOT_FOUND'],
       handler: ({ body, organizationId }) => rotateWebhookSecret(store, { organizationId, name: body.name }),
     }),
@@ -44,6 +63,7 @@ export function webhookRoutes(store: WebhookStore & DeliveryStore): ApiRoute[] {
       summary: 'Delete a webhook',
       body: noInput,
       query: webhookNameQuery,
+      response: { json: deletedWebhookResponse },
       errors: ['WEBHOOK_NOT_FOUND'],
       handler: ({ query, organizationId }) => deleteWebhook(store, { organizationId, name: query.name }),
     }),
@@ -51,6 +71,7 @@ export function webhookRoutes(store: WebhookStore & DeliveryStore): ApiRoute[] {
       summary: 'Send a webhook.test event to one webhook',
       body: webhookNameBody,
       query: noInput,
+      response: { json: testEventResponse },
       errors: ['WEBHOOK_NOT_FOUND', 'WEBHOOK_DISABLED'],
       handler: ({ body, organizationId }) => sendTestEvent(store, { organizationId, name: body.name }),
     }),
@@ -58,6 +79,7 @@ export function webhookRoutes(store: WebhookStore & DeliveryStore): ApiRoute[] {
       summary: 'Deliveries newest first with every attempt; ?id= for one',
       body: noInput,
       query: listDeliveriesQuery,
+      response: { json: deliveryListResponse },
       errors: ['DELIVERY_NOT_FOUND'],
       handler: ({ query, organizationId }) => listDeliveries(store, { organizationId, ...query }),
     }),
@@ -65,6 +87,7 @@ export function webhookRoutes(store: WebhookStore & DeliveryStore): ApiRoute[] {
       summary: 'Send a delivery again (same webhook-id)',
       body: resendDeliverySchema,
       query: noInput,
+      response: { json: resentDeliveryResponse },
       errors: ['DELIVERY_NOT_FOUND', 'DELIVERY_PENDING', 'WEBHOOK_NOT_FOUND', 'WEBHOOK_DISABLED'],
       handler: ({ body, organizationId }) => resendDelivery(store, { organizationId, id: body.id }),
     }),
