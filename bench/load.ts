@@ -126,6 +126,12 @@ export async function stopServer(child: ChildProcess): Promise<void> {
   clearTimeout(kill);
 }
 
+/** Stops every server started (a side that failed to start is undefined) and removes their data folder. */
+export async function stopServers(servers: (Server | undefined)[], dataDir: string): Promise<void> {
+  for (const server of servers) if (server) await stopServer(server.child);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
 /** Sends a command to the server and waits for its answer. */
 async function ask(server: Server, command: SeedCommand | DrainCommand): Promise<ChildMessage> {
   const reply = nextMessage(server.child);

@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cpuSecondsOf, figure, fileCreationMicros, inTurns, number, type Run, type Server, say, seed, startServer, stopServer, table } from './load.js';
+import { cpuSecondsOf, figure, fileCreationMicros, inTurns, number, type Run, type Server, say, seed, startServer, stopServers, table } from './load.js';
 import { SUBJECTS, type Subject, templateSlice } from './template-requests.js';
 
 const ROUNDS = Number(process.env.AB_ROUNDS ?? 6);
@@ -94,11 +94,7 @@ async function main(): Promise<void> {
         `to the same side's bare route; CPU µs/request is the server process's, median over rounds; load average now ${number(os.loadavg()[0] ?? 0, 2)})`,
     );
   } finally {
-    for (const side of SIDES) {
-      const server = servers[side];
-      if (server) await stopServer(server.child);
-    }
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await stopServers(Object.values(servers), dataDir);
   }
 }
 
