@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CREATION_LABEL, CREATIONS, type Creation, creationSlice } from './creation.js';
-import { figure, fileCreationMicros, inTurns, number, type Run, type Server, say, startServer, stopServer, table } from './load.js';
+import { figure, fileCreationMicros, inTurns, number, type Run, type Server, say, startServer, stopServers, table } from './load.js';
 
 const ROUNDS = Number(process.env.AB_ROUNDS ?? 8);
 const SLICE_SECONDS = Number(process.env.AB_SLICE_SECONDS ?? 1);
@@ -78,11 +78,7 @@ async function main(): Promise<void> {
         "created per CPU s counts the server process's CPU time from each slice's start until its outbox is drained)",
     );
   } finally {
-    for (const side of SIDES) {
-      const server = servers[side];
-      if (server) await stopServer(server.child);
-    }
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await stopServers(Object.values(servers), dataDir);
   }
 }
 

@@ -61,7 +61,29 @@ export async function startServer(options: { dataDir: string; profileDir?: strin
     throw error;
   });
   if (ready.type !== 'ready') throw new Error(`expected the server to be ready, got ${ready.type}`);
+  await settled(child);
   return { child, bareUrl: ready.bareUrl, stores: ready.stores, delivered: {} };
+}
+
+const SETTLE_PROBE_MS = 500;
+/** Below a tenth of a core over a probe: what a started instance with nothing to serve uses. */
+const SETTLED_CPU_SECONDS = 0.05;
+const SETTLE_MAX_MS = 60_000;
+
+/**
+ * Resolves once the server has stopped using the CPU by itself: a serving instance loads its face
+ * model in worker threads as it starts (one per store here, seconds of CPU each), and a figure
+ * measured meanwhile measures that too. Where /proc cannot tell, it resolves at once.
+ */
+async function settled(child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + SETTLE_MAX_MS;
+  let before = cpuSecondsOf(child);
+  while (before !== undefined && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_PROBE_MS));
+    const now = cpuSecondsOf(child);
+    if (now === undefined || now - before < SETTLED_CPU_SECONDS) return;
+    before = now;
+  }
 }
 
 // The kernel's unit for a process's CPU times in /proc (USER_HZ), 100 on every Linux build in use.
@@ -102,6 +124,12 @@ export async function stopServer(child: ChildProcess): Promise<void> {
   await exited;
   clearTimeout(term);
   clearTimeout(kill);
+}
+
+/** Stops every server started (a side that failed to start is undefined) and removes their data folder. */
+export async function stopServers(servers: (Server | undefined)[], dataDir: string): Promise<void> {
+  for (const server of servers) if (server) await stopServer(server.child);
+  fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
 /** Sends a command to the server and waits for its answer. */

@@ -40,7 +40,8 @@ import {
   storeOf,
   table,
 } from './load.js';
-import { SCALING_STORES, type StoreAddress, type StoreName, sampleTemplate } from './protocol.js';
+import { SCALING_STORES, type StoreName } from './protocol.js';
+import { getOptions, SUBJECTS, type Subject, templateSlice } from './template-requests.js';
 
 const WARMUP_SECONDS = 1;
 const ROUNDS = 5;
@@ -61,95 +62,12 @@ const GOAL = { read: 0.4, write: 0.2, scaling: 0.9 };
 const VERIFACE_RATIO_BEFORE = 0.0245;
 const CREATION_GOAL = { sampleRatio: 0.01, contractPerSecond: 400, verifaceRatio: 2 * VERIFACE_RATIO_BEFORE };
 
-const SUBJECTS = ['bare', 'get', 'put', 'cycle'] as const;
-type Subject = (typeof SUBJECTS)[number];
 /**
  * Creations queue invitations the outbox worker sends afterwards, in the same process: measured in
  * a phase of their own, with the outbox drained after each slice, so that work never lands in
  * another figure's slice.
  */
 const CREATION_SUBJECTS = ['bare', ...CREATIONS] as const;
-
-/** Each request takes the next id round-robin, so reads and updates do not all hit one row. */
-function rotating(ids: string[], build: (request: autocannon.Request, id: string) => autocannon.Request): autocannon.Request {
-  let next = 0;
-  return { setupRequest: (request) => build(request, ids[next++ % ids.length] ?? '') };
-}
-
-function getOptions(store: StoreAddress, ids: string[]): autocannon.Options {
-  return {
-    url: store.url,
-    headers: { authorization: store.privateKey },
-    requests: [rotating(ids, (request, id) => ({ ...request, method: 'GET', path: `${PREFIX}/template?id=${id}` }))],
-  };
-}
-
-function putOptions(store: StoreAddress, ids: string[]): autocannon.Options {
-  let version = 0;
-  return {
-    url: store.url,
-    headers: { authorization: store.privateKey, 'content-type': 'application/json' },
-    requests: [
-      rotating(ids, (request, id) => ({
-        ...request,
-        method: 'PUT',
-        path: `${PREFIX}/template`,
-        body: JSON.stringify({ id, description: `Description version ${++version}` }),
-      })),
-    ],
-  };
-}
-
-function field(body: string, name: string): unknown {
-  try {
-    const parsed: unknown = JSON.parse(body);
-    return typeof parsed === 'object' && parsed !== null ? Object.getOwnPropertyDescriptor(parsed, name)?.value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * POST then DELETE of the id just created, on each connection (autocannon gives each pass through
- * `requests` a fresh context). Counted in requests, as the issue measures every figure: a cycle's
- * two count only when the DELETE answers 200 with `deleted: true` for that id; a failed POST leaves
- * no id, so its DELETE fails visibly.
- */
-async function cycleRun(store: StoreAddress, seconds: number): Promise<Run> {
-  const created = new WeakMap<object, string>();
-  let cycles = 0;
-  let failures = 0;
-  const result = await autocannon({
-    ...base,
-    url: store.url,
-    duration: seconds,
-    headers: { authorization: store.privateKey },
-    requests: [
-      {
-        method: 'POST',
-        path: `${PREFIX}/template`,
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(sampleTemplate()),
-        onResponse: (status, body, context) => {
-          const id = field(body, 'id');
-          if (status === 200 && typeof id === 'string') created.set(context, id);
-        },
-      },
-      {
-        method: 'DELETE',
-        setupRequest: (request, context) => ({ ...request, path: `${PREFIX}/template?id=${created.get(context) ?? 'none'}` }),
-        onResponse: (status, body, context) => {
-          const ok = status === 200 && field(body, 'deleted') === true && field(body, 'id') === created.get(context);
-          if (ok) cycles++;
-          else failures++;
-        },
-      },
-    ],
-  });
-  const problems = problemsOf(result);
-  if (failures > 0) problems.push(`${failures} failed cycles`);
-  return { ok: cycles * 2, seconds: result.duration, problems };
-}
 
 /**
  * Inserts `count` templates, then deletes exactly those, one request each. Timed up to the last
@@ -245,14 +163,7 @@ async function main(): Promise<void> {
       small: smallSeed.ids,
       large: spread(largeSeed.ids, READ_IDS),
     };
-    const service = storeOf(live, 'service');
-
-    const slice = async (subject: Subject, seconds: number): Promise<Run> => {
-      if (subject === 'bare') return run({ url: `${live.bareUrl}/` }, seconds);
-      if (subject === 'get') return run(getOptions(service, readIds.service), seconds);
-      if (subject === 'put') return run(putOptions(service, readIds.service), seconds);
-      return cycleRun(service, seconds);
-    };
+    const slice = (subject: Subject, seconds: number): Promise<Run> => templateSlice(live, subject, readIds.service, seconds);
     const deliveries = new Map<Creation, Run[]>(CREATIONS.map((creation) => [creation, []]));
     const creationSlices = async (subject: (typeof CREATION_SUBJECTS)[number], seconds: number): Promise<Run> => {
       if (subject === 'bare') return run({ url: `${live.bareUrl}/` }, seconds);

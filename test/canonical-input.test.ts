@@ -2,6 +2,7 @@ import Joi from 'joi';
 import { describe, expect, it } from 'vitest';
 import * as documentSchemas from '../src/documents/schemas.js';
 import { canonicalValue, UNDECIDED } from '../src/http/canonical-input.js';
+import { noInput } from '../src/http/route.js';
 import { isRecord } from '../src/is-record.js';
 import * as referenceSchemas from '../src/references/schemas.js';
 import * as templateSchemas from '../src/templates/schemas.js';
@@ -71,6 +72,21 @@ describe('A default list is given to each answer as a copy of its own, as Joi do
     const second = canonicalValue(schema, {});
     expect(first).toEqual({ tags: [] });
     expect(isRecord(first) && isRecord(second) && first.tags !== second.tags).toBe(true);
+  });
+});
+
+describe('No input at all is answered only where Joi answers an empty default', () => {
+  it("a route that takes no body, sent none (every GET and DELETE), gets Joi's empty object, a new one each time", () => {
+    const first = canonicalValue(noInput, undefined);
+    expect(first).toEqual(noInput.validate(undefined).value);
+    expect(canonicalValue(noInput, undefined)).not.toBe(first);
+  });
+
+  it('a required body, one without a default, or one defaulting to something else, is left to Joi', () => {
+    expect(canonicalValue(updateTemplateSchema, undefined)).toBe(UNDECIDED);
+    expect(canonicalValue(Joi.object({}).default({}).required(), undefined)).toBe(UNDECIDED);
+    expect(canonicalValue(Joi.object({ a: Joi.string() }).default({ a: 'x' }), undefined)).toBe(UNDECIDED);
+    expect(canonicalValue(Joi.object({}).default(Joi.ref('$now')), undefined)).toBe(UNDECIDED);
   });
 });
 

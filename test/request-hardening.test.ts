@@ -1,7 +1,8 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH } from '../src/http/json-body.js';
+import { MAX_JSON_DEPTH, parseJsonBody } from '../src/http/json-body.js';
 import { sampleTemplate, verifaceBody } from './support/fixtures.js';
+import { answerOf } from './support/refusal.js';
 import { call, dialects, listenOnLoopback, startTestService, type TestService } from './support/service.js';
 import { pdfProcess } from './support/signing.js';
 
@@ -262,5 +263,35 @@ describe.each(dialects)('failed authentication is limited per client address (%s
       expect(res.statusCode).toBe(401);
     }
     expect((await from('192.0.2.44', svc.orgA.privateKey)).statusCode).toBe(200);
+  });
+});
+
+describe("a JSON body's texts are checked however the JSON writes them", () => {
+  const LONE = { message: 'TEXT_NOT_WELL_FORMED: text may not contain a lone UTF-16 surrogate (U+D800 to U+DFFF)' };
+  const NUL = { message: 'TEXT_HAS_NUL: text may not contain the character U+0000' };
+  const refusal = (text: string): unknown => {
+    try {
+      parseJsonBody(text);
+      return undefined;
+    } catch (error) {
+      return { message: answerOf(error).message };
+    }
+  };
+
+  it('as an escape, in a value or a key, or as a lone surrogate written raw in the text itself', () => {
+    expect(refusal('{"name":"Ana \\u0000"}')).toEqual(NUL);
+    expect(refusal('{"name":"Ana \\ud800"}')).toEqual(LONE);
+    expect(refusal('{"custom":{"key \\udfff":"value"}}')).toEqual(LONE);
+    expect(refusal(`{"name":"Ana ${'\ud800'} Gómez"}`)).toEqual(LONE);
+    expect(refusal(`{"name":"Ana ${'\udc00'}"}`)).toEqual(LONE);
+  });
+
+  it('a body with no escape and no surrogate is answered as parsed, its depth and keys still checked', () => {
+    const text = JSON.stringify(sampleTemplate({ name: 'Ana Gómez 😀' }));
+    expect(parseJsonBody(text)).toEqual(JSON.parse(text));
+    expect(refusal('{"name":"x","__proto__":{"polluted":true}}')).toEqual({ message: 'BODY_FORBIDDEN_KEY: the key "__proto__" is not accepted' });
+    expect(refusal(`${'['.repeat(MAX_JSON_DEPTH + 1)}${']'.repeat(MAX_JSON_DEPTH + 1)}`)).toEqual({
+      message: `BODY_TOO_DEEP: objects and arrays may nest at most ${MAX_JSON_DEPTH} levels`,
+    });
   });
 });

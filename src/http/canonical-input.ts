@@ -278,27 +278,38 @@ function compileValue(description: unknown): Check {
   };
 }
 
-const compiled = new WeakMap<Joi.Schema, Check>();
-
 /**
- * Joi's value for canonical input, or UNDECIDED. An absent input is always left to Joi, which
- * decides presence at the root. Compiled on first use, once per schema.
+ * The root's answer when there is no input at all: for a schema that is not required and defaults to
+ * an empty object (`noInput`, every GET's and DELETE's body), Joi answers a copy of that default, not
+ * checked against the keys; any other absent input is left to Joi, which decides presence.
  */
+function compileAbsent(description: unknown): Check {
+  const node = parseNode(description);
+  if (node === UNDECIDED || (node.flags.presence !== undefined && node.flags.presence !== 'optional')) return undecided;
+  const fallback = node.flags.default;
+  // An empty object cannot be a described reference ({ref: ...}), which reads like a literal object.
+  return isPlainObject(fallback) && Object.keys(fallback).length === 0 ? () => ({}) : undecided;
+}
+
+const compiled = new WeakMap<Joi.Schema, { present: Check; absent: Check }>();
+
+/** Joi's value for canonical input, or UNDECIDED. Compiled on first use, once per schema. */
 export function canonicalValue(schema: Joi.Schema, input: unknown): unknown {
-  let check = compiled.get(schema);
-  if (!check) {
-    check = compileOrLeaveToJoi(schema);
-    compiled.set(schema, check);
+  let checks = compiled.get(schema);
+  if (!checks) {
+    checks = compileOrLeaveToJoi(schema);
+    compiled.set(schema, checks);
   }
-  return check(input);
+  return input === undefined ? checks.absent(input) : checks.present(input);
 }
 
 /** A description this module cannot make sense of costs the fast path, never the request. */
-function compileOrLeaveToJoi(schema: Joi.Schema): Check {
+function compileOrLeaveToJoi(schema: Joi.Schema): { present: Check; absent: Check } {
   try {
-    return compileValue(schema.describe());
+    const description = schema.describe();
+    return { present: compileValue(description), absent: compileAbsent(description) };
   } catch {
-    return undecided;
+    return { present: undecided, absent: undecided };
   }
 }
 
