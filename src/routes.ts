@@ -3,7 +3,8 @@ import type { Deps } from './deps.js';
 import { documentPdfUploadPolicy } from './documents/creating/pdf-uploads.js';
 import { documentRoutes } from './documents/routes.js';
 import { filesRoutes } from './files/routes.js';
-import { type ApiRoute, defineRoute, noInput } from './http/route.js';
+import { healthRoute } from './health/routes.js';
+import type { ApiRoute } from './http/route.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { pageRoutes } from './people/pages.js';
 import { peopleRoutes } from './people/routes.js';
@@ -36,16 +37,6 @@ export function routeTable(config: Config, deps: Deps): ApiRoute[] {
       maxBytes: config.uploadMaxBytes,
       policies: [templateHtmlUploadPolicy(deps), documentPdfUploadPolicy(deps)],
     }),
-    defineRoute({
-      method: 'GET',
-      url: '/health',
-      access: 'public',
-      tag: 'service',
-      summary: 'Whether the service is up, and the state of its PDF renderer',
-      body: noInput,
-      query: noInput,
-      errors: [],
-      handler: () => ({ status: 'ok', renderer: deps.renderer.describe() }),
-    }),
+    healthRoute(deps),
   ];
 }
