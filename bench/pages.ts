@@ -12,6 +12,7 @@ import zlib from 'node:zlib';
 import { launchBrowser } from '../test/support/browser.js';
 import { call, startServedService } from '../test/support/service.js';
 import { PDF_BASE64, stored } from '../test/support/signing.js';
+import { healthOf, waitUntilReady } from './ready.js';
 
 const BUDGET = 100 * 1024;
 const LOADS = 7;
@@ -22,6 +23,7 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 async function main(): Promise<void> {
   const { svc, base } = await startServedService('sqlite');
   try {
+    await waitUntilReady(healthOf(svc.app));
     const res = await call(svc.app, 'POST', '/document/upload', {
       key: svc.orgA.privateKey,
       body: { email: svc.orgA.email, name: 'Bench', file: PDF_BASE64, signProfile: [{ name: 'Ana', email: 'ana@bench.test', otpCode: true }] },

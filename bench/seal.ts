@@ -10,6 +10,7 @@ import { findProcessByCode, listParticipants } from '../src/documents/queries.js
 import { sealProcess } from '../src/documents/sealing/seal-process.js';
 import { ANSWERS, sampleTemplate } from '../test/support/fixtures.js';
 import { call, localPath, startTestService, type TestService } from '../test/support/service.js';
+import { healthOf, waitUntilReady } from './ready.js';
 import { drawnSignature, TWO_PAGES } from './seal-document.js';
 
 const PROCESSES = 40;
@@ -53,6 +54,7 @@ function percentile(sorted: number[], p: number): number {
 
 const svc = await startTestService('sqlite');
 try {
+  await waitUntilReady(healthOf(svc.app));
   const template = await call(svc.app, 'POST', '/template', { key: svc.orgA.privateKey, body: sampleTemplate() });
   await svc.app.inject({ method: 'PUT', url: localPath(template.json().urls.complete), headers: { 'content-type': 'text/html' }, payload: TWO_PAGES });
   const ids: string[] = [];
