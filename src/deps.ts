@@ -38,9 +38,8 @@ import { EmbeddingOrigins } from './people/embed.js';
 import { PHOTO_KEY_BYTES } from './photos/photo-cipher.js';
 import { PhotoVault } from './photos/photo-vault.js';
 import { purgeDuePhotos } from './photos/purge-photos.js';
-import { bundledChromium } from './rendering/bundled-chromium.js';
-import { ChromiumRenderer } from './rendering/chromium-renderer.js';
 import type { PdfRenderer } from './rendering/renderer.js';
+import { RendererThread } from './rendering/renderer-thread.js';
 import { TemplateCache } from './templates/template-cache.js';
 import { TextReader } from './veriface/document/text-reader.js';
 import { expireDueVerifaces } from './veriface/expire-verifaces.js';
@@ -194,11 +193,11 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     identity,
     timestamps: config.tsaUrl ? httpTimestampClient({ url: config.tsaUrl, timeoutMs: TSA_TIMEOUT_MS }) : undefined,
   };
-  const chromiumPath = config.chromiumPath;
-  // One browser per instance, started on the first render.
-  const renderer = new ChromiumRenderer(chromiumPath ? async () => ({ executablePath: chromiumPath, args: [] }) : bundledChromium, {
+  // One browser per instance, in a thread of its own, started on the first render.
+  const renderer = new RendererThread({
+    chromiumPath: config.chromiumPath,
     concurrency: config.renderConcurrency,
-    engine: chromiumPath ? `chromium at ${chromiumPath}` : 'bundled chromium (@sparticuz/chromium)',
+    engine: config.chromiumPath ? `chromium at ${config.chromiumPath}` : 'bundled chromium (@sparticuz/chromium)',
     warn: (details, message) => (logger.warn ?? logger.error).call(logger, details, message),
   });
   const s3 = config.s3 ? new S3BlobStore(config.s3, clock) : undefined;
