@@ -9,6 +9,7 @@ import { createDeps } from '../src/deps.js';
 import { createOrganization } from '../src/organizations/organizations.js';
 import { identityCard, selfie } from '../test/support/face-photos.js';
 import { sampleTemplate } from './protocol.js';
+import { healthOf, waitUntilReady } from './ready.js';
 
 const dataDir = process.argv[2];
 if (!dataDir) throw new Error('usage: face-server-child.ts <data dir>');
@@ -20,6 +21,8 @@ const url = await app.listen({ host: '127.0.0.1', port: 0 });
 const created = await app.inject({ method: 'POST', url: '/v1.5/ext/template', headers: { authorization: organization.privateKey }, payload: sampleTemplate() });
 const templateId = String(created.json().id);
 deps.startBackgroundWork();
+void deps.startRendererSelfTest();
+await waitUntilReady(healthOf(app));
 
 const documents = await Promise.all([identityCard('authorSelected'), identityCard('womanBlonde')]);
 const faces = await Promise.all([selfie('authorPhoto'), selfie('womanDarkHair')]);

@@ -22,6 +22,7 @@ import { decodeImage } from '../src/veriface/face/decode-image.js';
 import { loadFaceModel } from '../src/veriface/face/face-model.js';
 import { LocalFaceMatcher } from '../src/veriface/face/local-matcher.js';
 import { identityCard, selfie } from '../test/support/face-photos.js';
+import { compareWithLastRecorded, type Measured } from './last-recorded.js';
 
 const ROUNDS = 8;
 const API_SECONDS = 10;
@@ -107,8 +108,10 @@ async function throughput(workers: number): Promise<{ perSecond: number; perSeco
     workerStartMs: median(starts),
   };
 }
+const poolFigures: Measured[] = [];
 for (const workers of [...new Set([1, os.availableParallelism()])]) {
   const result = await throughput(workers);
+  poolFigures.push({ name: `pool of ${workers}, comparisons`, value: Math.round(result.perSecond * 100) / 100, unit: 'comparisons/s', better: 'higher' });
   console.log(
     `pool of ${workers} worker(s): ${result.perSecond.toFixed(2)} comparisons/s (both photos), ${result.perSecondRetakes.toFixed(2)}/s retakes; ` +
       `about ${mib(result.memoryPerWorker)} per worker; a worker's model start ${ms(result.workerStartMs)}`,
@@ -150,6 +153,7 @@ try {
       `(${(Number(stopped.compared) / (loadMs / 1000)).toFixed(2)} comparisons/s) = ${ratio.toFixed(2)}x (goal ≤ 1.5x: ${ratio <= 1.5 ? 'met' : 'NOT met'}); ` +
       `${alone.perSecond.toFixed(0)} then ${beside.perSecond.toFixed(0)} requests/s; errors ${alone.errors + beside.errors}`,
   );
+  compareWithLastRecorded('face', [...poolFigures, { name: 'GET /template?id= p99 while comparing', value: beside.p99, unit: 'ms', better: 'lower' }]);
 } finally {
   child.disconnect();
   await new Promise((resolve) => child.once('exit', resolve));

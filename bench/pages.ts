@@ -12,6 +12,8 @@ import zlib from 'node:zlib';
 import { launchBrowser } from '../test/support/browser.js';
 import { call, startServedService } from '../test/support/service.js';
 import { PDF_BASE64, stored } from '../test/support/signing.js';
+import { compareWithLastRecorded } from './last-recorded.js';
+import { healthOf, waitUntilReady } from './ready.js';
 
 const BUDGET = 100 * 1024;
 const LOADS = 7;
@@ -22,6 +24,7 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 async function main(): Promise<void> {
   const { svc, base } = await startServedService('sqlite');
   try {
+    await waitUntilReady(healthOf(svc.app));
     const res = await call(svc.app, 'POST', '/document/upload', {
       key: svc.orgA.privateKey,
       body: { email: svc.orgA.email, name: 'Bench', file: PDF_BASE64, signProfile: [{ name: 'Ana', email: 'ana@bench.test', otpCode: true }] },
@@ -55,6 +58,7 @@ async function main(): Promise<void> {
       console.log(
         `  participant page, time to interactive on loopback: median ${median(times).toFixed(0)} ms over ${LOADS} cold loads (min ${Math.min(...times).toFixed(0)}, max ${Math.max(...times).toFixed(0)})`,
       );
+      compareWithLastRecorded('pages', [{ name: 'participant page, time to interactive', value: Math.round(median(times)), unit: 'ms', better: 'lower' }]);
     } finally {
       await phone.close();
     }

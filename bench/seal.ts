@@ -10,6 +10,8 @@ import { findProcessByCode, listParticipants } from '../src/documents/queries.js
 import { sealProcess } from '../src/documents/sealing/seal-process.js';
 import { ANSWERS, sampleTemplate } from '../test/support/fixtures.js';
 import { call, localPath, startTestService, type TestService } from '../test/support/service.js';
+import { compareWithLastRecorded } from './last-recorded.js';
+import { healthOf, waitUntilReady } from './ready.js';
 import { drawnSignature, TWO_PAGES } from './seal-document.js';
 
 const PROCESSES = 40;
@@ -53,6 +55,7 @@ function percentile(sorted: number[], p: number): number {
 
 const svc = await startTestService('sqlite');
 try {
+  await waitUntilReady(healthOf(svc.app));
   const template = await call(svc.app, 'POST', '/template', { key: svc.orgA.privateKey, body: sampleTemplate() });
   await svc.app.inject({ method: 'PUT', url: localPath(template.json().urls.complete), headers: { 'content-type': 'text/html' }, payload: TWO_PAGES });
   const ids: string[] = [];
@@ -78,7 +81,12 @@ try {
   const pairs = ids.slice(PROCESSES);
   const pairedStart = performance.now();
   for (let i = 0; i < pairs.length; i += 2) await Promise.all(pairs.slice(i, i + 2).map((processId) => sealProcess(svc.deps, { processId })));
-  console.log(`two side by side: ${(pairs.length / ((performance.now() - pairedStart) / 1000)).toFixed(1)} seals/s`);
+  const pairedPerSecond = pairs.length / ((performance.now() - pairedStart) / 1000);
+  console.log(`two side by side: ${pairedPerSecond.toFixed(1)} seals/s`);
+  compareWithLastRecorded('seal', [
+    { name: 'warm seal median', value: Math.round(percentile(times, 0.5)), unit: 'ms', better: 'lower' },
+    { name: 'two side by side', value: Math.round(pairedPerSecond * 10) / 10, unit: 'seals/s', better: 'higher' },
+  ]);
   console.log(`memory: service ${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB, chromium ${chromiumRssMb().toFixed(0)} MB`);
   console.log(`goal: a warm seal in at most ${GOAL_MS} ms: ${percentile(times, 0.5) <= GOAL_MS ? 'met' : 'not met'} (median)`);
 } finally {

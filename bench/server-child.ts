@@ -30,6 +30,7 @@ import {
   sampleTemplate,
   storesNamed,
 } from './protocol.js';
+import { healthOf, waitUntilReady } from './ready.js';
 
 // 9 columns a row: 500 rows stay far below SQLite's bound-parameter limit.
 const INSERT_BATCH = 500;
@@ -81,8 +82,10 @@ async function startStore(dataDir: string, name: StoreName): Promise<Store> {
     contract: await withHtml(contractTemplate(), contractHtml()),
   };
   // As src/server.ts does: a real instance pays for its background work (outbox polling, SQLite
-  // checkpoints) while it serves requests.
+  // checkpoints, the face workers, the renderer) while it serves requests, and is measured once ready.
   deps.startBackgroundWork();
+  void deps.startRendererSelfTest();
+  await waitUntilReady(healthOf(app));
 
   // The stored body is exactly what POST /template would store: validated, merged, cross-checked.
   const body = mergeBody(validate(createTemplateSchema, sampleTemplate()));

@@ -17,6 +17,8 @@ import { enqueue, type NewMessage } from '../src/outbox/enqueue.js';
 import { createWebhook } from '../src/webhooks/webhooks.js';
 import { closedPort } from '../test/support/ports.js';
 import { dropSchema } from '../test/support/postgres.js';
+import { compareWithLastRecorded } from './last-recorded.js';
+import { healthAt, waitUntilReady } from './ready.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const MESSAGES = 10_000;
@@ -93,17 +95,13 @@ async function startService(env: Record<string, string>): Promise<ChildProcess> 
     env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE: 'true' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    const up = await fetch(`http://127.0.0.1:${port}/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) return child;
-    await new Promise((r) => setTimeout(r, 100));
+  try {
+    await waitUntilReady(healthAt(`http://127.0.0.1:${port}`));
+    return child;
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
   }
-  child.kill('SIGKILL');
-  throw new Error('service did not start');
 }
 
 async function measure(store: Store, processes: number): Promise<number> {
@@ -166,3 +164,7 @@ for (const [label, rate] of rows) {
   const verdict = label.includes('1 process') ? (rate >= GOAL ? 'PASS' : 'MISS') : '';
   process.stdout.write(`  ${label.padEnd(26)} ${Math.round(rate).toString().padStart(7)} deliveries/s  ${verdict} ${verdict ? `(goal ${GOAL}/s)` : ''}\n`);
 }
+compareWithLastRecorded(
+  'webhooks',
+  rows.map(([label, rate]) => ({ name: label, value: Math.round(rate), unit: 'deliveries/s', better: 'higher' })),
+);

@@ -16,6 +16,7 @@ import type { BlobStore } from './files/blob-store.js';
 import { LocalBlobStore } from './files/local-blob-store.js';
 import { S3BlobStore } from './files/s3-blob-store.js';
 import { UrlSigner } from './files/url-signer.js';
+import { Readiness } from './health/readiness.js';
 import { type HitCounter, PostgresHitCounter } from './http/rate-limit-store.js';
 import { chooseSenders } from './messages/choose-senders.js';
 import { emailHandler, smsHandler, whatsAppHandler } from './messages/handlers.js';
@@ -37,9 +38,8 @@ import { EmbeddingOrigins } from './people/embed.js';
 import { PHOTO_KEY_BYTES } from './photos/photo-cipher.js';
 import { PhotoVault } from './photos/photo-vault.js';
 import { purgeDuePhotos } from './photos/purge-photos.js';
-import { bundledChromium } from './rendering/bundled-chromium.js';
-import { ChromiumRenderer } from './rendering/chromium-renderer.js';
 import type { PdfRenderer } from './rendering/renderer.js';
+import { RendererThread } from './rendering/renderer-thread.js';
 import { TemplateCache } from './templates/template-cache.js';
 import { TextReader } from './veriface/document/text-reader.js';
 import { expireDueVerifaces } from './veriface/expire-verifaces.js';
@@ -77,8 +77,15 @@ export interface Deps extends ServiceContext {
    * one balancer share them; undefined on SQLite (one instance), where @fastify/rate-limit counts in memory.
    */
   rateLimitHits: HitCounter | undefined;
-  /** What a serving instance runs beside its requests: the outbox worker and the store's upkeep. */
+  /** What this instance has started and how far each piece got (GET /health). */
+  readiness: Readiness;
+  /**
+   * What a serving instance runs beside its requests: the outbox worker, the face workers and the
+   * store's upkeep. Called before the service listens, so /health counts them from its first answer.
+   */
   startBackgroundWork(): void;
+  /** Renders a tiny PDF to check the renderer (a serving instance does at start), tracked by /health; rejects with what went wrong. */
+  startRendererSelfTest(): Promise<void>;
   /** Channels that write to DATA_DIR/mailbox because no provider is configured for them. */
   localMailbox: Channel[];
   close(): Promise<void>;
@@ -186,11 +193,11 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     identity,
     timestamps: config.tsaUrl ? httpTimestampClient({ url: config.tsaUrl, timeoutMs: TSA_TIMEOUT_MS }) : undefined,
   };
-  const chromiumPath = config.chromiumPath;
-  // One browser per instance, started on the first render.
-  const renderer = new ChromiumRenderer(chromiumPath ? async () => ({ executablePath: chromiumPath, args: [] }) : bundledChromium, {
+  // One browser per instance, in a thread of its own, started on the first render.
+  const renderer = new RendererThread({
+    chromiumPath: config.chromiumPath,
     concurrency: config.renderConcurrency,
-    engine: chromiumPath ? `chromium at ${chromiumPath}` : 'bundled chromium (@sparticuz/chromium)',
+    engine: config.chromiumPath ? `chromium at ${config.chromiumPath}` : 'bundled chromium (@sparticuz/chromium)',
     warn: (details, message) => (logger.warn ?? logger.error).call(logger, details, message),
   });
   const s3 = config.s3 ? new S3BlobStore(config.s3, clock) : undefined;
@@ -246,6 +253,9 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   });
   const faceMatcher = chooseFaceMatcher(config, logger);
   const textReader = new TextReader();
+  const readiness = new Readiness();
+  // openDatabase answers once the store is migrated.
+  readiness.passed('migrations');
   const deps: Deps = {
     db: database.db,
     dialect: database.dialect,
@@ -269,13 +279,16 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     faceMatcher,
     textReader,
     worker,
+    readiness,
     startBackgroundWork() {
       worker.start();
+      readiness.passed('outbox');
       // A serving instance loads the face model now, not while a person waits; tests and the CLI
       // start the workers only if they compare faces.
-      if (faceMatcher instanceof LocalFaceMatcher) faceMatcher.pool.startWorkers();
+      if (faceMatcher instanceof LocalFaceMatcher) void readiness.track('faceWorkers', faceMatcher.pool.startWorkers());
       database.startUpkeep((error) => logger.error({ err: error }, 'database upkeep failed'));
     },
+    startRendererSelfTest: () => readiness.track('renderer', renderer.selfTest()),
     localMailbox: senders.local,
     outbox: worker,
     allowPrivateUrls: config.webhookAllowPrivate,

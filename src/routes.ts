@@ -4,7 +4,8 @@ import type { Deps } from './deps.js';
 import { documentPdfUploadPolicy } from './documents/creating/pdf-uploads.js';
 import { documentRoutes } from './documents/routes.js';
 import { filesRoutes } from './files/routes.js';
-import { type ApiRoute, defineRoute, noInput } from './http/route.js';
+import { healthRoute } from './health/routes.js';
+import type { ApiRoute } from './http/route.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { pageRoutes } from './people/pages.js';
 import { peopleRoutes } from './people/routes.js';
@@ -16,18 +17,6 @@ import { catalogueRoutes } from './veriface/catalogue-routes.js';
 import { verifaceRoutes } from './veriface/routes.js';
 import { verificationRoutes } from './verification/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
-
-const healthResponse = Joi.object({
-  status: Joi.string().valid('ok').required(),
-  renderer: Joi.object({
-    engine: Joi.string().required().example('chromium'),
-    running: Joi.boolean().required().description('the browser starts on the first render').example(true),
-    selfTest: Joi.alternatives()
-      .try(Joi.string().valid('not run'), Joi.object({ passedMs: Joi.number().min(0).required() }), Joi.object({ failed: Joi.string().required() }))
-      .required()
-      .example({ passedMs: 412 }),
-  }).required(),
-});
 
 /** Every route the service answers, each declared once; app.ts registers them and the route security suite walks them. */
 export function routeTable(config: Config, deps: Deps): ApiRoute[] {
@@ -49,17 +38,6 @@ export function routeTable(config: Config, deps: Deps): ApiRoute[] {
       maxBytes: config.uploadMaxBytes,
       policies: [templateHtmlUploadPolicy(deps), documentPdfUploadPolicy(deps)],
     }),
-    defineRoute({
-      method: 'GET',
-      url: '/health',
-      access: 'public',
-      tag: 'service',
-      summary: 'Whether the service is up, and the state of its PDF renderer',
-      body: noInput,
-      query: noInput,
-      response: { json: healthResponse },
-      errors: [],
-      handler: () => ({ status: 'ok', renderer: deps.renderer.describe() }),
-    }),
+    healthRoute(deps),
   ];
 }

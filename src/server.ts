@@ -12,20 +12,20 @@ async function main(): Promise<void> {
   const folderLock = config.databaseUrl ? undefined : lockDataFolder(config.dataDir);
   const deps = await createDeps(config, { logger: pino({ level: config.logLevel, name: 'outbox', ...logTransport() }) });
   const app = await buildApp(config, deps);
-  await app.listen({ port: config.port, host: config.host });
+  // Started before listening, so /health says "not ready" from its first answer until they are done.
   deps.startBackgroundWork();
+  deps.startRendererSelfTest().then(
+    () => app.log.info({ renderer: deps.renderer.describe() }, 'PDF renderer self-test passed'),
+    (error: unknown) => app.log.error({ err: error, renderer: deps.renderer.describe() }, 'PDF renderer self-test failed: final documents cannot be sealed'),
+  );
   await scheduleRecurringJobs(deps.db, deps.clock, RECURRING_JOBS);
+  await app.listen({ port: config.port, host: config.host });
   app.log.info({ publicUrl: config.publicUrl, store: deps.dialect, files: deps.blobs.kind }, 'service started');
   if (deps.documentSigner.identity.selfSigned) {
     app.log.warn(
       'final documents are signed with a self-signed certificate made by this service: the signature proves they were not changed, not who sealed them (set SIGNING_P12)',
     );
   }
-  // In the background: the service answers meanwhile, and /health tells how it went.
-  deps.renderer.selfTest().then(
-    () => app.log.info({ renderer: deps.renderer.describe() }, 'PDF renderer self-test passed'),
-    (error: unknown) => app.log.error({ err: error, renderer: deps.renderer.describe() }, 'PDF renderer self-test failed: final documents cannot be sealed'),
-  );
   if (deps.localMailbox.length > 0) {
     app.log.warn({ channels: deps.localMailbox, folder: mailboxDir(config.dataDir) }, 'no provider configured: these messages go to the local mailbox only');
   }

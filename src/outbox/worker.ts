@@ -28,6 +28,8 @@ export interface OutboxWorkerOptions {
   leaseMs?: number;
   /** How long to sleep when nothing is due, unless woken. */
   idleMs?: number;
+  /** Rounds in flight at once (see run()). */
+  rounds?: number;
   random?: () => number;
 }
 
@@ -50,12 +52,14 @@ export class OutboxWorker {
   private readonly batchSize: number;
   private readonly leaseMs: number;
   private readonly idleMs: number;
+  private readonly rounds: number;
   private readonly attempts: AttemptRecorder;
 
   constructor(private readonly options: OutboxWorkerOptions) {
     this.batchSize = options.batchSize ?? 200;
     this.leaseMs = options.leaseMs ?? 60_000;
     this.idleMs = options.idleMs ?? 250;
+    this.rounds = options.rounds ?? 2;
     this.attempts = new AttemptRecorder(options.db);
   }
 
@@ -89,27 +93,53 @@ export class OutboxWorker {
 
   /** One round: claim what is due, deliver it, record every attempt. Answers how many were claimed. */
   async deliverDue(): Promise<number> {
+    const round = await this.claim();
+    if (round.rows.length > 0) await this.deliver(round);
+    return round.rows.length;
+  }
+
+  private async claim(): Promise<{ rows: OutboxRow[]; leaseUntil: string }> {
     const { db, dialect, clock } = this.options;
     const now = clock.now();
     const leaseUntil = new Date(now.getTime() + this.leaseMs).toISOString();
-    const claimed = await claimDueMessages(db, dialect, { workerId: this.id, now: now.toISOString(), leaseUntil, limit: this.batchSize });
-    if (claimed.length === 0) return 0;
-    const results = await this.attemptAll(claimed, leaseUntil);
-    const finishedAt = clock.now().toISOString();
-    await db.transaction().execute((trx) => finishMessages(trx, { workerId: this.id, now: finishedAt, results }));
-    return claimed.length;
+    const rows = await claimDueMessages(db, dialect, { workerId: this.id, now: now.toISOString(), leaseUntil, limit: this.batchSize });
+    return { rows, leaseUntil };
   }
 
+  private async deliver(round: { rows: OutboxRow[]; leaseUntil: string }): Promise<void> {
+    const results = await this.attemptAll(round.rows, round.leaseUntil);
+    const finishedAt = this.options.clock.now().toISOString();
+    await this.options.db.transaction().execute((trx) => finishMessages(trx, { workerId: this.id, now: finishedAt, results }));
+  }
+
+  /**
+   * Rounds overlap: a round that claimed a full batch lets the next claim at once, up to `rounds`
+   * in flight, so deliveries go on while a round waits for its writes (a claim, its attempts, its
+   * finish) to reach the disk; one round alone spent most of its time waiting for them. A round
+   * that found fewer than a full batch waits for those in flight to end before claiming again, and
+   * one that found nothing (with none in flight) sleeps until woken.
+   */
   private async run(): Promise<void> {
+    const inFlight = new Set<Promise<void>>();
     while (this.running) {
       let claimed = 0;
       try {
-        claimed = await this.deliverDue();
+        const round = await this.claim();
+        claimed = round.rows.length;
+        if (claimed > 0) {
+          const delivering: Promise<void> = this.deliver(round)
+            .catch((error: unknown) => this.options.logger.error({ err: error }, 'outbox round failed'))
+            .finally(() => inFlight.delete(delivering));
+          inFlight.add(delivering);
+        }
       } catch (error) {
         this.options.logger.error({ err: error }, 'outbox round failed');
       }
-      if (claimed === 0 && this.running) await this.sleep();
+      if (!this.running) break;
+      if (inFlight.size >= this.rounds || (claimed < this.batchSize && inFlight.size > 0)) await Promise.race(inFlight);
+      else if (claimed === 0) await this.sleep();
     }
+    await Promise.all(inFlight);
   }
 
   private sleep(): Promise<void> {

@@ -1,23 +1,24 @@
+import { Worker } from 'node:worker_threads';
 import type { PdfRenderer } from './renderer.js';
 
 /** Accented text, so a renderer without fonts (a PDF with no text at all) is caught. */
 const PROBE = 'Autoprueba de firma: ÁÉÍÓÚ ñ 12345';
 
-/** The text of a PDF, page after page, as a reader would copy it. */
-export async function pdfText(pdf: Buffer): Promise<string> {
-  // Loaded when first needed, like the browser: only the self-test reads PDFs.
-  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const document = await getDocument({ data: new Uint8Array(pdf), useSystemFonts: false, isEvalSupported: false }).promise;
-  try {
-    const pages: string[] = [];
-    for (let number = 1; number <= document.numPages; number++) {
-      const content = await (await document.getPage(number)).getTextContent();
-      pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(''));
-    }
-    return pages.join('\n');
-  } finally {
-    await document.destroy();
-  }
+/**
+ * The text of a PDF, page after page, as a reader would copy it. Read in a worker thread of its
+ * own, never in the service's: pdfjs's Node build installs polyfills (core-js) over the built-ins of
+ * the realm that loads it, JSON.stringify and JSON.parse and Array.prototype.push among them, each
+ * several times slower than V8's own. Loaded by the start-up self-test in the service's thread,
+ * they slowed every request and delivery that followed (issue 24).
+ */
+export function pdfText(pdf: Buffer): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const data = new Uint8Array(pdf);
+    const worker = new Worker(new URL('./pdf-text-worker.mjs', import.meta.url), { workerData: data, transferList: [data.buffer] });
+    worker.once('message', (text: unknown) => (typeof text === 'string' ? resolve(text) : reject(new Error('the PDF text reader answered no text'))));
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the PDF text reader stopped with code ${code}`)));
+  });
 }
 
 /** Renders a one-line PDF and checks its text came through: answers the time it took, or throws why not. */

@@ -47,6 +47,8 @@ export class FaceWorkerPool {
   private readonly queue: Job[] = [];
   private nextId = 1;
   private closed = false;
+  /** Who waits for every worker startWorkers() began to have loaded its model. */
+  private loading: { resolve(): void; reject(error: Error): void }[] = [];
 
   constructor(private readonly options: FaceWorkerPoolOptions) {}
 
@@ -73,9 +75,16 @@ export class FaceWorkerPool {
     });
   }
 
-  /** Starts every worker now rather than at the first photo: what a serving instance does. */
-  startWorkers(): void {
+  /**
+   * Starts every worker now rather than at the first photo: what a serving instance does. Resolves
+   * once all have loaded their model (what /health waits for), rejects if one dies before it has.
+   */
+  startWorkers(): Promise<void> {
     while (!this.closed && this.slots.length < this.options.size) this.spawn();
+    return new Promise((resolve, reject) => {
+      this.loading.push({ resolve, reject });
+      this.settleLoading();
+    });
   }
 
   /** Statistics for the bench and for tests: threads started and photos waiting. */
@@ -86,6 +95,7 @@ export class FaceWorkerPool {
   async close(): Promise<void> {
     this.closed = true;
     for (const job of this.queue.splice(0)) job.reject(failed());
+    this.settleLoading(new Error('the face workers were closed before they loaded'));
     await Promise.all(this.slots.splice(0).map((slot) => this.stop(slot)));
   }
 
@@ -118,6 +128,7 @@ export class FaceWorkerPool {
       if (message.kind === 'ready') {
         slot.ready = true;
         this.options.onWorkerEvent?.(message);
+        this.settleLoading();
       } else if (slot.job && slot.job.id === message.id) {
         const job = slot.job;
         this.finish(slot);
@@ -146,10 +157,19 @@ export class FaceWorkerPool {
     void this.stop(slot);
     this.options.onWorkerEvent?.({ kind: 'died', error });
     job?.reject(failed());
+    if (!slot.ready) this.settleLoading(new Error(`a face worker stopped before it loaded its model: ${error}`));
     // Workers that cannot even start (a broken install) must not be respawned for ever by the
     // photos waiting for them: once none is left, those photos are answered with the same error.
     if (!slot.ready && this.slots.length === 0) for (const waiting of this.queue.splice(0)) waiting.reject(failed());
     if (!this.closed) this.dispatch();
+  }
+
+  private settleLoading(error?: Error): void {
+    if (error) {
+      for (const waiting of this.loading.splice(0)) waiting.reject(error);
+    } else if (this.slots.length >= this.options.size && this.slots.every((s) => s.ready)) {
+      for (const waiting of this.loading.splice(0)) waiting.resolve();
+    }
   }
 
   private async stop(slot: Slot): Promise<void> {
