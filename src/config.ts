@@ -94,7 +94,7 @@ export interface Config {
 
 /**
  * Similarity (100 × (1 − descriptor distance)) from which a face matches its document: a distance
- * of 0.5, where face-api's authors suggest 0.6; see the README for the measurements behind it.
+ * of 0.5, where face-api's authors suggest 0.6; see docs/face-matching.md for the measurements behind it.
  */
 export const DEFAULT_FACE_MATCH_THRESHOLD = 50;
 

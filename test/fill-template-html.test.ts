@@ -110,7 +110,7 @@ describe('elements for unanswered questions are left as they are', () => {
   });
 });
 
-describe('each type renders as REFERENCE 2.3 says', () => {
+describe('each type renders as docs/real-service.md §2.3 says', () => {
   it.each([
     ['text as is', 'text', 'Calle 1 # 2-3', 'Calle 1 # 2-3'],
     ['name in uppercase', 'name', 'juan pérez ñandú', 'JUAN PÉREZ ÑANDÚ'],

@@ -284,7 +284,7 @@ export interface UnlockInput {
   message?: string;
 }
 
-/** REFERENCE §3.9: `code` is the process code followed by the participant's id (16 characters, or 2 for processes created before). */
+/** docs/real-service.md §3.9: `code` is the process code followed by the participant's id (16 characters, or 2 for processes created before). */
 export const unlockSchema = Joi.object<UnlockInput, true>({
   code: Joi.string()
     .min(PROCESS_CODE_LENGTH)

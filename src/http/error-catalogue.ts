@@ -7,7 +7,7 @@ export interface CatalogueEntry {
 
 /**
  * Every code the service answers in `{message}`, with the statuses it comes with and what it means.
- * The OpenAPI document and the README's table are written from this list, `fail` (src/domain-error.ts)
+ * The OpenAPI document and docs/api.md's table are written from this list, `fail` (src/domain-error.ts)
  * takes no other code (a message is a code, or a code, a colon and a detail), so a new code cannot
  * ship undocumented, and the answer's status is the catalogue's (src/http/errors.ts). Validation
  * messages in Joi's words (`"id" is required`) are the other kind of 400.

@@ -3,13 +3,13 @@ import { ERROR_CATALOGUE } from './error-catalogue.js';
 export const TABLE_START = '<!-- error-catalogue:start (written by npm run docs:errors) -->';
 export const TABLE_END = '<!-- error-catalogue:end -->';
 
-/** The README's table of every code the API answers, from the catalogue. */
+/** The table of every code in docs/api.md the API answers, from the catalogue. */
 export function errorTable(): string {
   const rows = Object.entries(ERROR_CATALOGUE).map(([code, { status, meaning }]) => `| \`${code}\` | ${status.join(', ')} | ${meaning} |`);
   return ['| code | status | meaning |', '|---|---|---|', ...rows].join('\n');
 }
 
-/** The README with its table replaced by the catalogue's; undefined when the markers are missing. */
+/** docs/api.md with its table replaced by the catalogue's; undefined when the markers are missing. */
 export function withErrorTable(readme: string): string | undefined {
   const start = readme.indexOf(TABLE_START);
   const end = readme.indexOf(TABLE_END);

@@ -14,7 +14,7 @@ import type { FaceMatcher, UnusablePhotoReason } from './face-matcher.js';
 import { imageBytes } from './images.js';
 import { type CheckDocumentInput, VERIFACE_CODE_LENGTH } from './schemas.js';
 
-/** What was read from the document, in the field names of REFERENCE §8.3; only what was found is present. */
+/** What was read from the document, in the field names of docs/real-service.md §8.3; only what was found is present. */
 export interface DocumentData {
   documentNumber?: string;
   personalNumber?: string;
@@ -140,7 +140,7 @@ async function findPortrait(faceMatcher: FaceMatcher, image: Buffer): Promise<Do
 }
 
 /**
- * POST /veriface/check (REFERENCE §8.3): the checks this machine can honestly make on one side of
+ * POST /veriface/check (docs/real-service.md §8.3): the checks this machine can honestly make on one side of
  * an identity document: image quality, a portrait on it, and its number read (PDF417 barcode,
  * machine-readable zone or printed text) and compared with `identification`. The answer names the
  * checks made and says that forgery and liveness are not; nothing is stored.

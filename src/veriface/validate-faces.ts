@@ -29,7 +29,7 @@ export interface ValidateFacesAnswer {
 }
 
 /**
- * POST /veriface/validate (REFERENCE §8.4): a face photo against an identity document's photo,
+ * POST /veriface/validate (docs/real-service.md §8.4): a face photo against an identity document's photo,
  * answered at once with the same matcher as the flows; nothing is stored. `code` names this
  * answer in the service's logs.
  */

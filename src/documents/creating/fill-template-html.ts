@@ -41,7 +41,7 @@ function formatDate(value: string): string | undefined {
   return spanishDate({ year, month, day });
 }
 
-/** The text an answer reads as in the document, by the type of its question (REFERENCE 2.3). */
+/** The text an answer reads as in the document, by the type of its question (docs/real-service.md §2.3). */
 function renderText(question: Question, value: string): string {
   switch (question.type) {
     case 'name':
@@ -212,7 +212,7 @@ function fill(parsed: ParsedCompleteHtml, work: Plan): string {
   return parsed.source.edited(outermost(edits));
 }
 
-/** The Complete HTML with every answer in place, as REFERENCE 2.5 describes. */
+/** The Complete HTML with every answer in place, as docs/real-service.md §2.5 describes. */
 export function fillTemplateHtml(options: { html: string | ParsedCompleteHtml; body: TemplateBody; answers: Record<string, string> }): string {
   const parsed = typeof options.html === 'string' ? new ParsedCompleteHtml(options.html) : options.html;
   return fill(parsed, plan(options.body, options.answers));

@@ -36,7 +36,7 @@ const RESET: ParticipantPatch = {
 
 /**
  * A registered user of the organization decides a participant blocked during identity validation
- * (REFERENCE §3.9): `approve` accepts the identity the block was about and lets them sign,
+ * (docs/real-service.md §3.9): `approve` accepts the identity the block was about and lets them sign,
  * `reset` clears their attempts so the steps start again, `reject` rejects them (and so the
  * process), `cancel` cancels the process. Each is one transaction with its audit line and webhook.
  */

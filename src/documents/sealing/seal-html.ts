@@ -62,7 +62,7 @@ function findTargets(parent: ParentNode, targets: Targets): Targets {
 }
 
 /**
- * A signer's placeholders (REFERENCE 2.5): the element with `id="<type>"`, or, only when no element
+ * A signer's placeholders (docs/real-service.md §2.5): the element with `id="<type>"`, or, only when no element
  * has that id, every element with `name="<type>"`. Placeholders that cannot hold markup are skipped.
  */
 function placeholdersOf(targets: Targets, signerType: string): Element[] {

@@ -26,7 +26,7 @@ export interface SealLocale {
   /** The readable time followed by the stored UTC instant. */
   dateTimeWithUtc(iso: string): string;
   /**
-   * The `signDate` text, of the day in the time zone: `05 de marzo de 2025` (REFERENCE 2.5),
+   * The `signDate` text, of the day in the time zone: `05 de marzo de 2025` (docs/real-service.md §2.5),
    * `5 March 2025`, `5 de março de 2025`, `5 mars 2025`.
    */
   signDate(iso: string): string;

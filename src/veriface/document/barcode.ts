@@ -30,7 +30,7 @@ export async function pdf417TextIn(image: Buffer): Promise<string | undefined> {
   }
 }
 
-/** What the older cédula's barcode holds, in the field names of REFERENCE §8.3. */
+/** What the older cédula's barcode holds, in the field names of docs/real-service.md §8.3. */
 export interface CedulaBarcode {
   personalNumber: string;
   surname: string;

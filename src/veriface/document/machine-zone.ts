@@ -1,6 +1,6 @@
 import { parse } from 'mrz';
 
-/** What a machine-readable zone holds, in the field names of REFERENCE §8.3. */
+/** What a machine-readable zone holds, in the field names of docs/real-service.md §8.3. */
 export interface MachineZone {
   format: 'TD1' | 'TD3';
   documentNumber: string;
