@@ -19,6 +19,7 @@ import { sealFailure } from './migrations/013_seal_failure.js';
 import { photoRetakes } from './migrations/014_photo_retakes.js';
 import { rateLimitHits } from './migrations/015_rate_limit_hits.js';
 import { finalFilePositions } from './migrations/016_final_file_positions.js';
+import { signatureBoxes } from './migrations/017_signature_boxes.js';
 import type { Database, Db, Dialect } from './schema.js';
 import { SchemaScopedPostgresDialect } from './schema-introspector.js';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
@@ -65,6 +66,7 @@ const migrations: MigrationProvider = {
       '014_photo_retakes': photoRetakes,
       '015_rate_limit_hits': rateLimitHits,
       '016_final_file_positions': finalFilePositions,
+      '017_signature_boxes': signatureBoxes,
     };
   },
 };

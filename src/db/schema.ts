@@ -201,6 +201,23 @@ export interface FinalFilesTable {
   document_position: number | null;
 }
 
+/**
+ * A box on a page of an uploaded PDF where a participant's signature (an approver's stamp) is drawn
+ * when the process is sealed; in PDF points from the page's bottom-left corner, `page` 1-based.
+ */
+export interface SignatureBoxesTable {
+  process_id: string;
+  document_position: number;
+  /** participants.id (the row), not the participant's id within the process. */
+  participant_row_id: string;
+  box_index: number;
+  page: number;
+  left_pt: number;
+  bottom_pt: number;
+  width_pt: number;
+  height_pt: number;
+}
+
 /** A token an integrator's backend minted for one embedded flow (src/people/sdk-token.ts). */
 export interface SdkTokensTable {
   /** SHA-256 of the token, hex: the token itself is never stored. */
@@ -358,6 +375,7 @@ export interface Database {
   photo_blobs: PhotoBlobsTable;
   photo_attempts: PhotoAttemptsTable;
   final_files: FinalFilesTable;
+  signature_boxes: SignatureBoxesTable;
   sdk_tokens: SdkTokensTable;
   rate_limit_hits: RateLimitHitsTable;
 }
@@ -376,6 +394,7 @@ export type ProcessDocumentRow = Selectable<ProcessDocumentsTable>;
 export type ParticipantRow = Selectable<ParticipantsTable>;
 export type ProcessEventRow = Selectable<ProcessEventsTable>;
 export type FinalFileRow = Selectable<FinalFilesTable>;
+export type SignatureBoxRow = Selectable<SignatureBoxesTable>;
 export type SdkTokenRow = Selectable<SdkTokensTable>;
 export type ReferenceLinkRow = Selectable<ReferenceLinksTable>;
 export type OrganizationRow = Selectable<OrganizationsTable>;
