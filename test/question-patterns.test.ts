@@ -76,11 +76,12 @@ describe('where RE2 reads a pattern unlike JavaScript (documented for integrator
 });
 
 describe('a pattern that would backtrack catastrophically compiles to linear matching', () => {
-  it.each([28, 10_000])("^(a+)+$ against 'a'×%i + '!' takes well under 50 ms", (count) => {
+  // Backtracking would take seconds at 28 characters and years at 10,000; the bound leaves room for a busy machine.
+  it.each([28, 10_000])("^(a+)+$ against 'a'×%i + '!' takes well under half a second", (count) => {
     const pattern = compiled('^(a+)+$');
     const started = performance.now();
     expect(pattern.test(`${'a'.repeat(count)}!`)).toBe(false);
-    expect(performance.now() - started).toBeLessThan(50);
+    expect(performance.now() - started).toBeLessThan(500);
   });
 
   it('a repeat of 1000 items, such as .{0,1000}, is accepted', () => {

@@ -47,6 +47,8 @@ describe("every log line of a request carries its id (reqId), as the request's l
   it('the lines of a success, a refusal and an unknown route each name the id their answer carries', async () => {
     const server = await startServerProcess({ terminal: false });
     try {
+      // /health answers 503 until the face workers and the renderer are ready; the success must be one.
+      await expect.poll(async () => (await fetch(`http://127.0.0.1:${server.port}/health`)).status, { timeout: 100_000, interval: 500 }).toBe(200);
       const sent = ['ok-1', 'refused-2', 'unknown-3'];
       const urls = ['/health', '/v1.5/ext/template?id=x', '/no/such/route'];
       const statuses: number[] = [];
