@@ -64,7 +64,7 @@ describe("every log line of a request carries its id (reqId), as the request's l
           .split('\n')
           .filter((line) => line.startsWith('{'))
           .map((line): Record<string, unknown> => JSON.parse(line));
-      await expect.poll(() => lines().filter((line) => line.msg === 'request completed').length).toBeGreaterThanOrEqual(3);
+      await expect.poll(() => lines().filter((line) => line.msg === 'request completed' && sent.includes(String(line.reqId))).length).toBe(3);
       const ofRequests = lines().filter((line) => 'req' in line || 'res' in line);
       for (const id of sent) {
         const own = ofRequests.filter((line) => line.reqId === id);
