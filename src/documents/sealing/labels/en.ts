@@ -56,6 +56,7 @@ export const en: SealLabels = {
   certificateFile: 'This certificate',
   signedElectronically: 'Signed electronically',
   approvedElectronically: 'Approved electronically',
+  approvalStamp: 'Approved',
   signatures: 'Electronic signatures',
   verifyAt: 'Verify this document at',
   page: 'Page',

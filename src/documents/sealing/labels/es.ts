@@ -56,6 +56,7 @@ export const es: SealLabels = {
   certificateFile: 'Este certificado',
   signedElectronically: 'Firmado electrónicamente',
   approvedElectronically: 'Aprobado electrónicamente',
+  approvalStamp: 'Aprobado',
   signatures: 'Firmas electrónicas',
   verifyAt: 'Verifique este documento en',
   page: 'Página',

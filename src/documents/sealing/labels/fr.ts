@@ -57,6 +57,7 @@ export const fr: SealLabels = {
   certificateFile: 'Ce certificat',
   signedElectronically: 'Signé électroniquement',
   approvedElectronically: 'Approuvé électroniquement',
+  approvalStamp: 'Approuvé',
   signatures: 'Signatures électroniques',
   verifyAt: 'Vérifiez ce document sur',
   page: 'Page',

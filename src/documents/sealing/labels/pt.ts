@@ -56,6 +56,7 @@ export const pt: SealLabels = {
   certificateFile: 'Este certificado',
   signedElectronically: 'Assinado eletronicamente',
   approvedElectronically: 'Aprovado eletronicamente',
+  approvalStamp: 'Aprovado',
   signatures: 'Assinaturas eletrônicas',
   verifyAt: 'Verifique este documento em',
   page: 'Página',

@@ -55,6 +55,8 @@ export interface SealLabels {
   certificateFile: string;
   signedElectronically: string;
   approvedElectronically: string;
+  /** The word an approver's stamp shows where the document places it. */
+  approvalStamp: string;
   signatures: string;
   verifyAt: string;
   page: string;
