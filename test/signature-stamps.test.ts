@@ -13,7 +13,7 @@ import { updateSettings } from '../src/organizations/settings.js';
 import { certificatePem } from '../src/pdf-signing/signing-identity.js';
 import { SCREENSHOTS_DIR } from './support/browser.js';
 import { pageImage, pdfsig, pdfToolsInstalled, pdftotext, trustStore } from './support/pdf-tools.js';
-import { call, dialects, startTestService, type TestOrganization, type TestService } from './support/service.js';
+import { call, dialects, localPath, startTestService, type TestOrganization, type TestService } from './support/service.js';
 import { stored } from './support/signing.js';
 
 /** Pages of 400 × 500 points with a line of text and a signature line, as a contract has. */
@@ -90,6 +90,7 @@ describe.each(dialects)('the seal draws each participant in their boxes on the d
     await updateSettings(svc.deps.db, { organizationId: svc.orgB.id, changes: { language: 'en', timeZone: 'Asia/Tokyo' } });
     a = await sealedWithBoxes(
       svc.orgA,
+      'Contrato arrendamiento "Ñuñoa"',
       [
         { name: 'Ana Gómez', email: 'ana@people.test' },
         { name: 'Luis Pérez', email: 'luis@people.test' },
@@ -98,6 +99,7 @@ describe.each(dialects)('the seal draws each participant in their boxes on the d
     );
     b = await sealedWithBoxes(
       svc.orgB,
+      'Lease contract',
       [
         { name: 'Tokyo Signer', email: 'tokyo@people.test' },
         { name: 'Tokyo Approver', email: 'approver@people.test', role: 'APPROVER' },
@@ -111,10 +113,10 @@ describe.each(dialects)('the seal draws each participant in their boxes on the d
    * A process of `org` created by today's API, its boxes recorded as placement records them (one
    * box a participant, in order), everyone signed through the people's flow, and sealed.
    */
-  async function sealedWithBoxes(org: TestOrganization, signProfile: Record<string, unknown>[], boxes: Box[]) {
+  async function sealedWithBoxes(org: TestOrganization, name: string, signProfile: Record<string, unknown>[], boxes: Box[]) {
     const res = await call(svc.app, 'POST', '/document/upload', {
       key: org.privateKey,
-      body: { email: org.email, name: 'Lease contract', file: original.toString('base64'), signProfile },
+      body: { email: org.email, name, file: original.toString('base64'), signProfile },
     });
     expect(res.statusCode, res.body).toBe(200);
     const code: string = res.json().code;
@@ -200,5 +202,41 @@ describe.each(dialects)('the seal draws each participant in their boxes on the d
       expect(document.getPageCount()).toBeGreaterThan(2);
     }
     expect(pdftotext(a.sealed).indexOf('Certificado de evidencias')).toBeGreaterThan(pdftotext(a.sealed).indexOf('Contract page 2'));
+  });
+
+  describe('downloads are named after the process, in the organization’s language, not 0.pdf', () => {
+    async function downloaded(org: TestOrganization, code: string) {
+      const view = (await call(svc.app, 'GET', '/document', { key: org.privateKey, query: { code } })).json();
+      const get = (url: string) => svc.app.inject({ method: 'GET', url: localPath(url) });
+      return { view, signed: await get(view.documents[0].signedUrl), certificate: await get(view.certificateUrl) };
+    }
+
+    it('A (Spanish): “<process name> - firmado.pdf” and “- certificado.pdf”, the quotes of the name left out, UTF-8 in filename*', async () => {
+      const { signed, certificate } = await downloaded(svc.orgA, a.code);
+      expect(signed.statusCode).toBe(200);
+      expect(signed.rawPayload.equals(a.sealed)).toBe(true);
+      expect(signed.headers['content-disposition']).toBe(
+        `inline; filename="Contrato arrendamiento Nunoa - firmado.pdf"; filename*=UTF-8''Contrato%20arrendamiento%20%C3%91u%C3%B1oa%20-%20firmado.pdf`,
+      );
+      expect(certificate.headers['content-disposition']).toContain(`filename*=UTF-8''Contrato%20arrendamiento%20%C3%91u%C3%B1oa%20-%20certificado.pdf`);
+    });
+
+    it('B (English): “Lease contract - signed.pdf” and “Lease contract - certificate.pdf”; B cannot read A’s process', async () => {
+      const { signed, certificate } = await downloaded(svc.orgB, b.code);
+      expect(signed.headers['content-disposition']).toBe(`inline; filename="Lease contract - signed.pdf"; filename*=UTF-8''Lease%20contract%20-%20signed.pdf`);
+      expect(certificate.headers['content-disposition']).toContain('filename="Lease contract - certificate.pdf"');
+      const other = await call(svc.app, 'GET', '/document', { key: svc.orgB.privateKey, query: { code: a.code } });
+      expect(other.statusCode).toBe(400);
+      expect(other.body).not.toContain('Contrato arrendamiento');
+    });
+
+    it('the name is part of the URL’s signature: a URL whose name was changed is refused with 403', async () => {
+      const { view } = await downloaded(svc.orgB, b.code);
+      const url = new URL(view.documents[0].signedUrl);
+      url.searchParams.set('name', 'Invoice paid.pdf');
+      const changed = await svc.app.inject({ method: 'GET', url: localPath(url.toString()) });
+      expect(changed.statusCode).toBe(403);
+      expect(changed.json()).toMatchObject({ message: expect.any(String) });
+    });
   });
 });

@@ -62,4 +62,6 @@ export const en: SealLabels = {
   page: 'Page',
   of: 'of',
   sealReason: 'Final document sealed by the signature service',
+  signedFileWord: 'signed',
+  certificateFileWord: 'certificate',
 };

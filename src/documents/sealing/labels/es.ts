@@ -62,4 +62,6 @@ export const es: SealLabels = {
   page: 'Página',
   of: 'de',
   sealReason: 'Documento final sellado por el servicio de firma',
+  signedFileWord: 'firmado',
+  certificateFileWord: 'certificado',
 };

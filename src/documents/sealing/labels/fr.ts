@@ -63,4 +63,6 @@ export const fr: SealLabels = {
   page: 'Page',
   of: 'sur',
   sealReason: 'Document final scellé par le service de signature',
+  signedFileWord: 'signé',
+  certificateFileWord: 'certificat',
 };

@@ -62,4 +62,6 @@ export const pt: SealLabels = {
   page: 'Página',
   of: 'de',
   sealReason: 'Documento final selado pelo serviço de assinatura',
+  signedFileWord: 'assinado',
+  certificateFileWord: 'certificado',
 };

@@ -62,4 +62,7 @@ export interface SealLabels {
   page: string;
   of: string;
   sealReason: string;
+  /** What the downloads are named with: `Lease - firmado.pdf`, `Lease - certificado.pdf`. */
+  signedFileWord: string;
+  certificateFileWord: string;
 }
