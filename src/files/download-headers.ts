@@ -40,11 +40,12 @@ export function downloadName(name: string, extension: string): string {
 }
 
 /**
- * The Content-Disposition of a download saved as `name` (RFC 6266): `filename` in plain ASCII for
- * old clients (accents dropped, anything else `_`), and `filename*` with the whole name in UTF-8
- * (RFC 8187), which every current browser prefers.
+ * The Content-Disposition of a download of `key`: named as the key's last part, or saved as `name`
+ * (RFC 6266): `filename` in plain ASCII for old clients (accents dropped, anything else `_`), and
+ * `filename*` with the whole name in UTF-8 (RFC 8187), which every current browser prefers.
  */
-export function contentDisposition(disposition: 'inline' | 'attachment', name: string): string {
+export function contentDisposition(disposition: 'inline' | 'attachment', key: string, name?: string): string {
+  if (name === undefined) return `${disposition}; filename="${fileNameOf(key)}"`;
   const ascii = name
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -61,7 +62,7 @@ export function downloadHeaders(key: string, name?: string): Record<string, stri
   return {
     'content-type': contentTypeOf(key),
     'x-content-type-options': 'nosniff',
-    'content-disposition': name === undefined ? `inline; filename="${fileNameOf(key)}"` : contentDisposition('inline', name),
+    'content-disposition': contentDisposition('inline', key, name),
     ...(isHtmlKey(key) ? { 'content-security-policy': STORED_HTML_POLICY } : {}),
   };
 }
