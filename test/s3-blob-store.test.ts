@@ -342,4 +342,15 @@ describe('the S3 store tells whether a blob exists without opening it', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="mask.html"');
   });
+
+  it('a presigned download given a name is saved under it: ASCII in filename, UTF-8 in filename*', async () => {
+    const store = storeAt();
+    const key = `processes/${crypto.randomBytes(12).toString('hex')}/final/0.pdf`;
+    await store.write(key, Readable.from([Buffer.from('%PDF-1.7')]), { contentType: 'application/pdf', maxBytes: 1000 });
+    const res = await fetch(await store.presign(key, { method: 'GET', expiresInSeconds: 60, downloadName: 'Contrato Ñuñoa - firmado.pdf' }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toBe(
+      `inline; filename="Contrato Nunoa - firmado.pdf"; filename*=UTF-8''Contrato%20%C3%91u%C3%B1oa%20-%20firmado.pdf`,
+    );
+  });
 });

@@ -7,6 +7,11 @@ export interface PresignOptions {
   expiresInSeconds: number;
   /** For PUT: the content type the uploader must send. */
   contentType?: string;
+  /**
+   * For GET by `presign`: the name the file is saved as (a final file's `Lease - firmado.pdf`),
+   * made fit by `downloadName`; without it, the last part of the key.
+   */
+  downloadName?: string;
 }
 
 export interface WriteOptions {

@@ -140,7 +140,7 @@ export class LocalBlobStore implements BlobStore {
 
   async presign(key: string, options: PresignOptions): Promise<string> {
     const pathname = FILES_ROUTE_PREFIX + key;
-    return `${this.publicUrl}${pathname}?${this.signer.sign(options.method, pathname, options.expiresInSeconds)}`;
+    return `${this.publicUrl}${pathname}?${this.signer.sign(options.method, pathname, options.expiresInSeconds, options.downloadName)}`;
   }
 
   /** Keys of one folder are signed two by two, one HMAC a pair (src/files/url-signer.ts); others alone. */

@@ -38,9 +38,10 @@ function mediaType(header: string | undefined): string {
 }
 
 /** The signer judges these, whatever their shape: a URL altered in any way is a 403, not a 400. */
-const signedQuery = Joi.object<{ expires?: unknown; files?: unknown; signature?: unknown }>({
+const signedQuery = Joi.object<{ expires?: unknown; files?: unknown; name?: unknown; signature?: unknown }>({
   expires: Joi.any(),
   files: Joi.any(),
+  name: Joi.any(),
   signature: Joi.any(),
 }).unknown(true);
 
@@ -143,7 +144,9 @@ export function filesRoutes(options: FilesRoutesOptions): ApiRoute[] {
       const key = authorize('GET', request.url, query);
       const blob = await store.read(key);
       if (!blob) throw fail('FILE_NOT_FOUND');
-      return reply.headers(downloadHeaders(key)).header('content-length', blob.size).send(blob.body);
+      // A name the signer accepted is one the service gave.
+      const name = typeof query.name === 'string' ? query.name : undefined;
+      return reply.headers(downloadHeaders(key, name)).header('content-length', blob.size).send(blob.body);
     },
   });
 

@@ -23,7 +23,7 @@ import {
   type StoredBlob,
   type WriteOptions,
 } from './blob-store.js';
-import { fileNameOf, isHtmlKey } from './download-headers.js';
+import { contentDisposition, isHtmlKey } from './download-headers.js';
 
 /** Any S3-compatible store; uploads and downloads by URL go straight to it through presigned URLs. */
 export class S3BlobStore implements BlobStore {
@@ -122,7 +122,7 @@ export class S3BlobStore implements BlobStore {
             Key: key,
             ResponseContentType: contentTypeOf(key),
             // A presigned GET cannot carry a Content-Security-Policy: stored HTML is downloaded, never shown.
-            ResponseContentDisposition: `${isHtmlKey(key) ? 'attachment' : 'inline'}; filename="${fileNameOf(key)}"`,
+            ResponseContentDisposition: contentDisposition(isHtmlKey(key) ? 'attachment' : 'inline', key, options.downloadName),
           });
     return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds, signingDate: this.clock.now() });
   }

@@ -15,6 +15,7 @@ const TAG_BYTES = 16;
 export interface SignedQuery {
   expires?: unknown;
   files?: unknown;
+  name?: unknown;
   signature?: unknown;
 }
 
@@ -38,10 +39,14 @@ export class UrlSigner {
     this.key = crypto.createSecretKey(Buffer.from(secret, 'utf8'));
   }
 
-  /** The query string to append: every value is URL-safe (digits and hex) as it stands. */
-  sign(method: PresignMethod, pathname: string, expiresInSeconds: number): string {
+  /**
+   * The query string to append: `expires` and `signature` are URL-safe (digits and hex) as they
+   * stand; `name`, the name a download is saved as, is signed with them and encoded.
+   */
+  sign(method: PresignMethod, pathname: string, expiresInSeconds: number, name?: string): string {
     const expires = this.expiry(expiresInSeconds);
-    return `expires=${expires}&signature=${this.mac(fileMessage(method, pathname, expires))}`;
+    const signature = this.mac(fileMessage(method, pathname, expires, name));
+    return `expires=${expires}${name === undefined ? '' : `&name=${encodeURIComponent(name)}`}&signature=${signature}`;
   }
 
   /** The query strings of two files of `folder` (a pathname ending in `/`), in the order of `names`. */
@@ -57,9 +62,10 @@ export class UrlSigner {
   }
 
   check(method: PresignMethod, pathname: string, query: SignedQuery): SignedUrlCheck {
-    const { expires, files, signature } = query;
+    const { expires, files, name, signature } = query;
     if (typeof expires !== 'string' || typeof signature !== 'string' || !/^\d{1,16}$/.test(expires)) return 'invalid';
-    const expected = files === undefined ? this.mac(fileMessage(method, pathname, expires)) : this.pairTag(method, pathname, files, expires);
+    if (name !== undefined && (typeof name !== 'string' || files !== undefined)) return 'invalid';
+    const expected = files === undefined ? this.mac(fileMessage(method, pathname, expires, name)) : this.pairTag(method, pathname, files, expires);
     if (expected === undefined) return 'invalid';
     const given = Buffer.from(signature, 'hex');
     const wanted = Buffer.from(expected, 'hex');
@@ -87,8 +93,9 @@ export class UrlSigner {
   }
 }
 
-function fileMessage(method: string, pathname: string, expires: string): string {
-  return `${method}\n${pathname}\n${expires}`;
+/** A named download's message has a fourth line, `name …`, where a pair's has its files (a name never takes a pair's place: a pair URL carries no name). */
+function fileMessage(method: string, pathname: string, expires: string, name?: string): string {
+  return name === undefined ? `${method}\n${pathname}\n${expires}` : `${method}\n${pathname}\n${expires}\nname ${name}`;
 }
 
 /** Four lines where a file's message has three (a request path holds no newline): neither can pass for the other. */

@@ -5,10 +5,11 @@ import { openSigning } from '../documents/participant/signer-flow.js';
 import { IDENTITY_REJECTED } from '../documents/participant/unlock-participant.js';
 import { type PreviewContext, readableFile } from '../documents/preview/document-preview.js';
 import { listDocuments, listParticipants } from '../documents/queries.js';
+import { finalFileNames } from '../documents/sealing/final-file-names.js';
 import { finalFileKeys } from '../documents/sealing/final-file-queries.js';
 import { contentTypeOf } from '../files/blob-store.js';
 import { findOrganization } from '../organizations/queries.js';
-import { settingsOf } from '../organizations/settings.js';
+import { type Language, settingsOf } from '../organizations/settings.js';
 import type { PageDocument, SigningPage, SigningPageState } from './contract.js';
 
 function stateOf(process: ProcessRow, participant: ParticipantRow, now: string): SigningPageState {
@@ -30,20 +31,25 @@ function stateOf(process: ProcessRow, participant: ParticipantRow, now: string):
   }
 }
 
-async function documentsOf(ctx: PreviewContext, process: ProcessRow, documents: ProcessDocumentRow[]): Promise<PageDocument[]> {
-  const download = async (name: string, key: string, kind: PageDocument['kind'] = 'document'): Promise<PageDocument> => ({
+async function documentsOf(ctx: PreviewContext, process: ProcessRow, documents: ProcessDocumentRow[], language: Language): Promise<PageDocument[]> {
+  const download = async (name: string, key: string, kind: PageDocument['kind'] = 'document', downloadName?: string): Promise<PageDocument> => ({
     kind,
     name,
-    url: await ctx.blobs.presign(key, { method: 'GET', expiresInSeconds: DOCUMENT_URL_LIFETIME_SECONDS }),
+    url: await ctx.blobs.presign(key, {
+      method: 'GET',
+      expiresInSeconds: DOCUMENT_URL_LIFETIME_SECONDS,
+      ...(downloadName === undefined ? {} : { downloadName }),
+    }),
     contentType: contentTypeOf(key),
   });
   const sealed = process.status === 'FINISH' && process.sealed_at !== null ? await finalFileKeys(ctx.db, process.id) : undefined;
   if (sealed) {
+    const names = finalFileNames(process, documents, language);
     const signed = documents.flatMap((d) => {
       const key = sealed.documents[d.position];
-      return key === undefined ? [] : [download(d.name, key)];
+      return key === undefined ? [] : [download(d.name, key, 'document', names.documents[d.position])];
     });
-    return Promise.all([...signed, download(process.name, sealed.certificate, 'certificate')]);
+    return Promise.all([...signed, download(process.name, sealed.certificate, 'certificate', names.certificate)]);
   }
   const readable = await Promise.all(documents.map(async (d) => ({ name: d.name, key: await readableFile(ctx, d) })));
   return Promise.all(readable.flatMap(({ name, key }) => (key === undefined ? [] : [download(name, key)])));
@@ -65,14 +71,15 @@ export async function readSigningPage(ctx: PreviewContext, options: { token: str
   participants.sort((a, b) => a.sign_order - b.sign_order || a.position - b.position);
   const participant = participants.find((p) => p.id === found.id) ?? found;
   const acting = participants.filter((p) => p.status === 'NOTIFICATION' && p.id !== found.id);
+  const language = organization ? settingsOf(organization).language : 'es';
   return {
     state,
-    language: organization ? settingsOf(organization).language : 'es',
+    language,
     process: { code: process.code, name: process.name, message: process.message, organization: organization?.name ?? '' },
     participant: { id: participant.participant_id, name: participant.name, role: participant.role, status: participant.status },
     participants: participants.map((p) => ({ name: p.name, role: p.role, status: p.status, you: p.id === found.id })),
     waitingFor: state === 'waiting' || state === 'done' ? acting.map((p) => p.name) : [],
-    documents: await documentsOf(ctx, process, documents),
+    documents: await documentsOf(ctx, process, documents, language),
     phoneOnRecord: participant.phone !== null,
     ...(opened ? { requirements: opened.requirements, canSign: opened.canSign } : {}),
     ...(state === 'finished' && process.sealed_at === null ? { sealing: true } : {}),

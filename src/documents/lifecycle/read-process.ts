@@ -3,10 +3,12 @@ import { parseJson } from '../../db/json-column.js';
 import type { ParticipantRow, ProcessDocumentRow, ProcessRow, ProcessStatus } from '../../db/schema.js';
 import { fail } from '../../domain-error.js';
 import { decodeCursor, page } from '../../http/cursor.js';
+import { readSettings } from '../../organizations/settings.js';
 import { DOCUMENT_URL_LIFETIME_SECONDS } from '../document-files.js';
 import type { EffectiveValidations } from '../identity-validations.js';
 import { validationsOf } from '../notify-participants.js';
 import * as q from '../queries.js';
+import { finalFileNames } from '../sealing/final-file-names.js';
 import { finalFileKeys } from '../sealing/final-file-queries.js';
 
 export interface ParticipantView {
@@ -133,12 +135,14 @@ function photoEntries(ctx: ServiceContext, p: ParticipantRow): Pick<ParticipantV
 async function loadProcess(ctx: ServiceContext, options: { organizationId: string; code: string; finalFiles?: boolean }) {
   const process = await q.findProcessByCode(ctx.db, options.organizationId, options.code);
   if (!process) throw fail('DOCUMENT_NOT_FOUND', { when: 'elsewhere' });
-  const [documents, participants, sealed] = await Promise.all([
+  const finalFiles = options.finalFiles && process.sealed_at !== null;
+  const [documents, participants, sealed, settings] = await Promise.all([
     q.listDocuments(ctx.db, process.id),
     q.listParticipants(ctx.db, process.id),
-    options.finalFiles && process.sealed_at !== null ? finalFileKeys(ctx.db, process.id) : undefined,
+    finalFiles ? finalFileKeys(ctx.db, process.id) : undefined,
+    finalFiles ? readSettings(ctx.db, process.organization_id) : undefined,
   ]);
-  return { process, documents, participants, sealed };
+  return { process, documents, participants, sealed, names: sealed && finalFileNames(process, documents, settings?.language ?? 'es') };
 }
 
 /** What either key reads first of a process: what it is and where it stands. */
@@ -151,8 +155,9 @@ function processHead(process: ProcessRow) {
  * signed files once finished), and each participant with their status and effective validations.
  */
 export async function readProcess(ctx: ServiceContext, options: { organizationId: string; code: string; image?: boolean }): Promise<ProcessView> {
-  const { process, documents, participants, sealed } = await loadProcess(ctx, { ...options, finalFiles: true });
-  const download = (key: string) => ctx.blobs.presign(key, { method: 'GET', expiresInSeconds: DOCUMENT_URL_LIFETIME_SECONDS });
+  const { process, documents, participants, sealed, names } = await loadProcess(ctx, { ...options, finalFiles: true });
+  const download = (key: string, downloadName?: string) =>
+    ctx.blobs.presign(key, { method: 'GET', expiresInSeconds: DOCUMENT_URL_LIFETIME_SECONDS, ...(downloadName === undefined ? {} : { downloadName }) });
   const custom = parseJson<Record<string, unknown>>(process.custom);
   const targetWebhooks = parseJson<string[]>(process.target_webhooks);
   const tags = parseJson<string[]>(process.tags);
@@ -168,7 +173,7 @@ export async function readProcess(ctx: ServiceContext, options: { organizationId
     ...(tags === undefined ? {} : { tags }),
     ...(process.end_reason === null ? {} : { reason: process.end_reason }),
     ...(process.ended_by === null ? {} : { endedBy: process.ended_by }),
-    ...(sealed ? { certificateUrl: await download(sealed.certificate) } : {}),
+    ...(sealed ? { certificateUrl: await download(sealed.certificate, names?.certificate) } : {}),
     ...(process.photos_deleted_at === null ? {} : { photosDeletedAt: process.photos_deleted_at }),
     documents: await Promise.all(
       documents.map(async (d): Promise<DocumentView> => {
@@ -180,7 +185,7 @@ export async function readProcess(ctx: ServiceContext, options: { organizationId
           ready: d.file_ready === 1,
           ...(d.sha256 === null ? {} : { sha256: d.sha256 }),
           ...(d.file_ready === 1 && d.file_key !== null ? { url: await download(d.file_key) } : {}),
-          ...(signed === undefined ? {} : { signedUrl: await download(signed) }),
+          ...(signed === undefined ? {} : { signedUrl: await download(signed, names?.documents[d.position]) }),
         };
       }),
     ),

@@ -1,5 +1,6 @@
 import { PDFDocument } from 'pdf-lib';
 import type { ServiceContext } from '../../context.js';
+import type { SignatureBoxRow } from '../../db/schema.js';
 import type { DocumentSigner } from '../../pdf-signing/seal-signature.js';
 import type { PdfRenderer } from '../../rendering/renderer.js';
 import { addCertificatePages, CertificatePages } from './drawing/certificate-pages.js';
@@ -40,6 +41,8 @@ export interface SealJob {
   evidence: SealEvidence;
   /** The signature images ready to draw, prepared from the start of the seal. */
   images: Promise<Map<string, SignatureImage>>;
+  /** Where the participants' stamps go on the uploaded documents' pages; none keeps them to the certificate. */
+  boxes: SignatureBoxRow[];
   /** The certificate up to its last section, made once the images are ready. */
   body?: Promise<CertificateBlock[]>;
   /** The certificate's pages every final document carries a copy of, drawn once. */

@@ -3,6 +3,7 @@ import { addSignaturePlaceholder, IncrementalUpdate, type SignaturePlaceholder }
 import { OID } from '../../pdf-signing/pki.js';
 import { type DocumentSigner, fillSignature } from '../../pdf-signing/seal-signature.js';
 import { PageCanvas } from './drawing/page-canvas.js';
+import { drawSignatureStamps, type SignatureStamp } from './drawing/signature-stamps.js';
 import { DocumentFaces, type FaceStyle } from './drawing/text-faces.js';
 import { embedQr, QR_QUIET_MODULES, type QrModules, qrModules } from './qr-image.js';
 
@@ -134,14 +135,19 @@ export async function sealCertificatePdf(document: PDFDocument, options: { mark:
 /**
  * An uploaded PDF with the certificate pages after its own and the instance's signature, all
  * added by incremental update: the original bytes stay as they were, so a signature it already
- * carries stays valid. Its own pages get the verification mark only when it carries none (a mark
- * on signed pages would be a change after signing). Undefined when the PDF cannot be opened
- * (`IncrementalUpdate.inspect` says why; intake refuses or repairs such files): nothing is sealed.
+ * carries stays valid. Its own pages get the participants' `stamps` in their boxes and the
+ * verification mark only when it carries none (drawing on signed pages would be a change after
+ * signing). Undefined when the PDF cannot be opened (`IncrementalUpdate.inspect` says why; intake
+ * refuses or repairs such files): nothing is sealed.
  */
-export async function sealUploadedPdf(original: Buffer, options: { certificate: PDFDocument; mark: PageMark; seal: PdfSeal }): Promise<Buffer | undefined> {
+export async function sealUploadedPdf(
+  original: Buffer,
+  options: { certificate: PDFDocument; mark: PageMark; seal: PdfSeal; stamps: SignatureStamp[] },
+): Promise<Buffer | undefined> {
   const update = await IncrementalUpdate.open(original);
   if (!update) return undefined;
   if (!update.alreadySigned) {
+    await drawSignatureStamps(update.document, options.stamps);
     await stampPages(update.document, update.document.getPages(), options.mark, ON_UPLOADED);
   }
   // The certificate's pages are new, never under an earlier signature: they always get the mark.

@@ -9,10 +9,12 @@ import type { Claim } from '../../outbox/claim.js';
 import { enqueue, type NewMessage } from '../../outbox/enqueue.js';
 import { documentLabel, sha256, signedBytes, UnusableDocumentFile } from '../document-files.js';
 import { participantLink } from '../notify-participants.js';
+import { listSignatureBoxes } from '../placement/box-queries.js';
 import { deletePreviews } from '../preview/document-preview.js';
 import { findProcessById, listDocuments, listParticipants, listProcessEvents, markSealed } from '../queries.js';
 import { recordFinalFiles } from './final-file-queries.js';
 import { ClaimLostError, FinalFileWriter } from './final-file-writer.js';
+import { placedStamps } from './placed-stamps.js';
 import { type FinalFile, type SealEvidence, signingTrail } from './seal-evidence.js';
 import { sealTemplateHtml } from './seal-html.js';
 import { documentCertificate, drawableImages, finishCertificate, type SealContext, type SealJob, standaloneCertificate } from './seal-job.js';
@@ -51,7 +53,8 @@ async function sealDocument(job: SealJob, document: ProcessDocumentRow, original
   const { ctx, evidence } = job;
   const { locale } = evidence;
   if (document.source === 'pdf') {
-    const sealed = await sealUploadedPdf(original, { certificate: await documentCertificate(job), mark: job.mark, seal: job.seal });
+    const stamps = job.boxes.length === 0 ? [] : placedStamps(evidence, job.boxes, document.position, await job.images);
+    const sealed = await sealUploadedPdf(original, { certificate: await documentCertificate(job), mark: job.mark, seal: job.seal, stamps });
     // Never an unsigned final file: a copy of the upload would be certified as sealed. Only PDFs
     // accepted before intake opened them as the seal does can get here.
     if (!sealed) throw new UnusableDocumentFile(`${documentLabel(document)} is a PDF the seal cannot open`);
@@ -97,11 +100,12 @@ function finishedEmails(ctx: ServiceContext, process: ProcessRow, participants: 
 export async function sealProcess(ctx: SealContext, options: { processId: string; claim?: Claim }): Promise<boolean> {
   const process = await findProcessById(ctx.db, options.processId);
   if (process?.status !== 'FINISH' || process.sealed_at !== null) return false;
-  const [documents, participants, allEvents, settings] = await Promise.all([
+  const [documents, participants, allEvents, settings, boxes] = await Promise.all([
     listDocuments(ctx.db, process.id),
     listParticipants(ctx.db, process.id),
     listProcessEvents(ctx.db, process.id),
     readSettings(ctx.db, process.organization_id),
+    listSignatureBoxes(ctx.db, process.id),
   ]);
   const signed: { row: ProcessDocumentRow; bytes: Buffer; sha256: string }[] = [];
   for (const row of documents) signed.push({ row, ...(await signedBytes(ctx, row)) });
@@ -122,6 +126,7 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
     ctx,
     evidence,
     images: startEarly(drawableImages(evidence.signaturePngs)),
+    boxes,
     mark: {
       url,
       lines: [`${locale.labels.verifyAt} ${url}`, `${locale.labels.code}: ${process.code}`],

@@ -1,7 +1,7 @@
-import type { PDFDocument, PDFPage, PDFRef } from 'pdf-lib';
+import type { PDFDocument, PDFPage } from 'pdf-lib';
 import type { CertificateBlock } from '../seal-evidence.js';
 import { type Gray, PageCanvas } from './page-canvas.js';
-import { embedSignatureImage, type SignatureImage } from './signature-image.js';
+import { type SignatureImage, signatureImageRef } from './signature-image.js';
 import { DocumentFaces, type FaceStyle, type TextFace } from './text-faces.js';
 import { lineWidth, textLines, widestWord } from './text-lines.js';
 
@@ -77,8 +77,6 @@ function baseline(top: number, size: number): number {
 /** Draws the certificate's blocks; one instance per document. */
 class CertificateDrawer {
   private readonly flow: Flow;
-  private readonly images = new Map<SignatureImage, PDFRef>();
-
   constructor(
     private readonly document: PDFDocument,
     private readonly faces: DocumentFaces,
@@ -236,12 +234,7 @@ class CertificateDrawer {
     this.flow.canvas.text(this.faces.face('regular', label), CELL.size, MARGIN.side, baseline(this.flow.y, CELL.size), label, MUTED);
     this.flow.y -= labelHeight;
     if (image) {
-      let ref = this.images.get(image);
-      if (!ref) {
-        ref = embedSignatureImage(this.document, image);
-        this.images.set(image, ref);
-      }
-      this.flow.canvas.image(`SealSignature${this.images.size}`, ref, MARGIN.side, this.flow.y - markHeight, image.width * scale, markHeight);
+      this.flow.canvas.image('SealSignature', signatureImageRef(this.document, image), MARGIN.side, this.flow.y - markHeight, image.width * scale, markHeight);
     } else {
       this.flow.canvas.text(this.faces.face('italic', name), nameSize, MARGIN.side, this.flow.y - nameSize, name, INK);
     }

@@ -19,6 +19,7 @@ export class PageCanvas {
   private readonly operators: string[] = [];
   /** Each font's and image's name in the page's resources, made unique there (a page read from a file has its own). */
   private readonly names = new Map<PDFRef, string>();
+  private inkState?: string;
 
   constructor(readonly page: PDFPage) {}
 
@@ -40,17 +41,34 @@ export class PageCanvas {
     this.operators.push(`${n(gray)} g ${n(x)} ${n(y)} ${n(width)} ${n(height)} re f`);
   }
 
+  frame(x: number, y: number, width: number, height: number, thickness: number, gray: Gray): void {
+    this.operators.push(`${n(gray)} G ${n(thickness)} w ${n(x)} ${n(y)} ${n(width)} ${n(height)} re S`);
+  }
+
   line(from: [number, number], to: [number, number], thickness: number, gray: Gray): void {
     this.operators.push(`${n(gray)} G ${n(thickness)} w ${n(from[0])} ${n(from[1])} m ${n(to[0])} ${n(to[1])} l S`);
   }
 
-  image(resource: string, ref: PDFRef, x: number, y: number, width: number, height: number): void {
+  private xObjectName(resource: string, ref: PDFRef): string {
     let name = this.names.get(ref);
     if (name === undefined) {
       name = this.page.node.newXObject(resource, ref).asString();
       this.names.set(ref, name);
     }
-    this.operators.push(`q ${n(width)} 0 0 ${n(height)} ${n(x)} ${n(y)} cm ${name} Do Q`);
+    return name;
+  }
+
+  image(resource: string, ref: PDFRef, x: number, y: number, width: number, height: number): void {
+    this.operators.push(`q ${n(width)} 0 0 ${n(height)} ${n(x)} ${n(y)} cm ${this.xObjectName(resource, ref)} Do Q`);
+  }
+
+  /**
+   * The image multiplied into what the page shows (blend mode Multiply), as ink on paper: its
+   * white lets a signature line under it show through instead of covering it.
+   */
+  inkImage(resource: string, ref: PDFRef, x: number, y: number, width: number, height: number): void {
+    this.inkState ??= this.page.node.newExtGState('SealInk', this.page.doc.context.obj({ Type: 'ExtGState', BM: 'Multiply' })).asString();
+    this.operators.push(`q ${this.inkState} gs ${n(width)} 0 0 ${n(height)} ${n(x)} ${n(y)} cm ${this.xObjectName(resource, ref)} Do Q`);
   }
 
   /**

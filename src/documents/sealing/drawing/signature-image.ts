@@ -78,7 +78,7 @@ export async function prepareSignatureImage(png: Buffer): Promise<SignatureImage
 }
 
 /** The image as an XObject of `document`. */
-export function embedSignatureImage(document: PDFDocument, image: SignatureImage): PDFRef {
+function embedSignatureImage(document: PDFDocument, image: SignatureImage): PDFRef {
   const { context } = document;
   const dict = context.obj({
     Type: 'XObject',
@@ -91,4 +91,21 @@ export function embedSignatureImage(document: PDFDocument, image: SignatureImage
     DecodeParms: { Predictor: 15, Colors: 3, BitsPerComponent: 8, Columns: image.width },
   });
   return context.register(PDFRawStream.of(dict, image.rows));
+}
+
+const embedded = new WeakMap<PDFDocument, Map<SignatureImage, PDFRef>>();
+
+/** The image's XObject in `document`, embedded the first time it is drawn there: once however many boxes show it. */
+export function signatureImageRef(document: PDFDocument, image: SignatureImage): PDFRef {
+  let images = embedded.get(document);
+  if (!images) {
+    images = new Map();
+    embedded.set(document, images);
+  }
+  let ref = images.get(image);
+  if (!ref) {
+    ref = embedSignatureImage(document, image);
+    images.set(image, ref);
+  }
+  return ref;
 }

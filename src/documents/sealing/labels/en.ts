@@ -56,9 +56,12 @@ export const en: SealLabels = {
   certificateFile: 'This certificate',
   signedElectronically: 'Signed electronically',
   approvedElectronically: 'Approved electronically',
+  approvalStamp: 'Approved',
   signatures: 'Electronic signatures',
   verifyAt: 'Verify this document at',
   page: 'Page',
   of: 'of',
   sealReason: 'Final document sealed by the signature service',
+  signedFileWord: 'signed',
+  certificateFileWord: 'certificate',
 };

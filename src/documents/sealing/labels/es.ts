@@ -56,9 +56,12 @@ export const es: SealLabels = {
   certificateFile: 'Este certificado',
   signedElectronically: 'Firmado electrónicamente',
   approvedElectronically: 'Aprobado electrónicamente',
+  approvalStamp: 'Aprobado',
   signatures: 'Firmas electrónicas',
   verifyAt: 'Verifique este documento en',
   page: 'Página',
   of: 'de',
   sealReason: 'Documento final sellado por el servicio de firma',
+  signedFileWord: 'firmado',
+  certificateFileWord: 'certificado',
 };

@@ -57,9 +57,12 @@ export const fr: SealLabels = {
   certificateFile: 'Ce certificat',
   signedElectronically: 'Signé électroniquement',
   approvedElectronically: 'Approuvé électroniquement',
+  approvalStamp: 'Approuvé',
   signatures: 'Signatures électroniques',
   verifyAt: 'Vérifiez ce document sur',
   page: 'Page',
   of: 'sur',
   sealReason: 'Document final scellé par le service de signature',
+  signedFileWord: 'signé',
+  certificateFileWord: 'certificat',
 };

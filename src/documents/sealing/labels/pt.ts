@@ -56,9 +56,12 @@ export const pt: SealLabels = {
   certificateFile: 'Este certificado',
   signedElectronically: 'Assinado eletronicamente',
   approvedElectronically: 'Aprovado eletronicamente',
+  approvalStamp: 'Aprovado',
   signatures: 'Assinaturas eletrônicas',
   verifyAt: 'Verifique este documento em',
   page: 'Página',
   of: 'de',
   sealReason: 'Documento final selado pelo serviço de assinatura',
+  signedFileWord: 'assinado',
+  certificateFileWord: 'certificado',
 };

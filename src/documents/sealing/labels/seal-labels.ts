@@ -55,9 +55,14 @@ export interface SealLabels {
   certificateFile: string;
   signedElectronically: string;
   approvedElectronically: string;
+  /** The word an approver's stamp shows where the document places it. */
+  approvalStamp: string;
   signatures: string;
   verifyAt: string;
   page: string;
   of: string;
   sealReason: string;
+  /** What the downloads are named with: `Lease - firmado.pdf`, `Lease - certificado.pdf`. */
+  signedFileWord: string;
+  certificateFileWord: string;
 }
