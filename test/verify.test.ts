@@ -3,13 +3,13 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../src/documents/document-files.js';
-import { signDocument } from '../src/documents/participant/signer-flow.js';
 import { findProcessByCode, listParticipants, markSealed } from '../src/documents/queries.js';
 import { finalFileKeys, recordFinalFiles } from '../src/documents/sealing/final-file-queries.js';
 import { sealProcess } from '../src/documents/sealing/seal-process.js';
 import { readBlobBytes } from '../src/files/blob-bytes.js';
 import { bundledChromium } from '../src/rendering/bundled-chromium.js';
 import { call, dialects, startTestService, type TestOrganization, type TestService } from './support/service.js';
+import { readAndSign } from './support/signing.js';
 
 async function makePdf(text: string): Promise<Buffer> {
   const document = await PDFDocument.create();
@@ -35,7 +35,7 @@ async function sealedProcess(svc: TestService, org: TestOrganization, signer: { 
   const process = await findProcessByCode(svc.deps.db, org.id, code);
   if (!process) throw new Error('not stored');
   const [participant] = await listParticipants(svc.deps.db, process.id);
-  await signDocument(svc.deps, { token: participant?.link_token ?? '', ip: '192.0.2.1' });
+  await readAndSign(svc.deps, { token: participant?.link_token ?? '', ip: '192.0.2.1' });
   expect(await sealProcess(svc.deps, { processId: process.id })).toBe(true);
   const keys = await finalFileKeys(svc.deps.db, process.id);
   if (!keys) throw new Error('no final files recorded');
