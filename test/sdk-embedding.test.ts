@@ -145,12 +145,12 @@ describe('embedding with the real SDK (auco-sdk-integration, customOrigin)', { t
     const frame = page.frameLocator('#sdk');
     await frame.getByRole('heading', { name: 'Embedded lease' }).waitFor();
     // The integrator's colour is applied.
-    const colour = await frame.getByRole('button', { name: 'Firmar' }).evaluate((b) => getComputedStyle(b).backgroundColor);
+    const colour = await frame.getByRole('button', { name: 'Firmar', exact: true }).evaluate((b) => getComputedStyle(b).backgroundColor);
     expect(colour).toBe('rgb(2, 28, 48)');
     await screenshot(page, '13-embedded-with-the-sdk');
     await frame.getByRole('tab', { name: 'Escribir' }).click();
     await frame.getByLabel(/Acepto firmar electrónicamente/).check();
-    await frame.getByRole('button', { name: 'Firmar' }).click();
+    await frame.getByRole('button', { name: 'Firmar', exact: true }).click();
     await expect
       .poll(() => eventsOf(page), { timeout: 15_000 })
       .toContainEqual({ event: 'close', args: [document, 'https://app.example.com/done', [expect.objectContaining({ name: 'Sara Vega' })]] });
@@ -221,7 +221,7 @@ describe('embedding with the real SDK (auco-sdk-integration, customOrigin)', { t
       expect(await eventsOf(page)).toContainEqual({ event: 'token' });
       await frame.getByRole('tab', { name: 'Escribir' }).click();
       await frame.getByLabel(/Acepto firmar electrónicamente/).check();
-      await frame.getByRole('button', { name: 'Firmar' }).click();
+      await frame.getByRole('button', { name: 'Firmar', exact: true }).click();
       await expect
         .poll(() => eventsOf(page), { timeout: 15_000 })
         .toContainEqual({ event: 'close', args: [document, '', [expect.objectContaining({ name: 'Sara Vega' })]] });
