@@ -176,7 +176,7 @@ async function showPdf(holder: HTMLElement, pages: HTMLElement, url: string, box
  */
 export function documentEntry(document: ViewerDocument, options: ViewerOptions = {}): HTMLElement {
   const name = document.kind === 'certificate' ? t('certificate') : document.name;
-  const pages = h('div', { class: 'pdf-pages', tabindex: 0, 'aria-label': name });
+  const pages = h('div', { class: 'pdf-pages', role: 'region', tabindex: 0, 'aria-label': name });
   const holder = h('div', { class: 'viewer', hidden: true }, pages);
   let opened = false;
   const opening = () => {
