@@ -9,12 +9,11 @@ import { buildApp } from '../src/app.js';
 import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { createDeps, type Deps } from '../src/deps.js';
-import { signDocument } from '../src/documents/participant/signer-flow.js';
 import { findProcessByCode, listParticipants } from '../src/documents/queries.js';
 import { createOrganization } from '../src/organizations/organizations.js';
 import { runAdmin } from './support/admin-command.js';
 import { call } from './support/service.js';
-import { PDF_BASE64 } from './support/signing.js';
+import { PDF_BASE64, readAndSign } from './support/signing.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '..');
@@ -177,7 +176,7 @@ describe('the admin command shares the service configuration', () => {
 
     const process = await findProcessByCode(deps.db, owner.organization, code);
     const [participant] = process ? await listParticipants(deps.db, process.id) : [];
-    await signDocument(deps, { token: participant?.link_token ?? '' });
+    await readAndSign(deps, { token: participant?.link_token ?? '' });
     const sealJobs = async () =>
       (await deps.db.selectFrom('outbox').select(['payload', 'status']).where('kind', '=', 'job').execute()).filter(
         (row) => JSON.parse(row.payload).data?.processId === process?.id,

@@ -4,7 +4,7 @@ import { sealProcess } from '../src/documents/sealing/seal-process.js';
 import { readBlobBytes } from '../src/files/blob-bytes.js';
 import { pdfText } from '../src/rendering/self-test.js';
 import { call, dialects, localPath, startTestService, type TestOrganization, type TestService } from './support/service.js';
-import { ANSWERS, createProcess, outbox, PDF_BASE64, signers, stored, templateWithHtml } from './support/signing.js';
+import { ANSWERS, createProcess, openEveryDocument, outbox, PDF_BASE64, signers, stored, templateWithHtml } from './support/signing.js';
 
 const HTML = (buyer: string) => `<!doctype html><html lang="es"><head><meta charset="UTF-8"></head><body>
 <h1>Contrato de ${buyer}</h1><p>Comprador: <span name="buyer_name">x</span>. Precio: <span name="price">0</span>.</p>
@@ -89,6 +89,7 @@ describe.each(dialects)('the PDF a participant reads of a template document is r
     expect((await page(tokens[0] ?? '')).statusCode).toBe(200);
     expect(await svc.deps.blobs.exists(previewKey(process.id, 0))).toBe(true);
     for (const token of tokens) {
+      await openEveryDocument(svc.deps, token);
       const res = await svc.app.inject({ method: 'POST', url: '/people/signing/sign', headers: { 'x-link-token': token }, payload: { consent: true } });
       expect(res.statusCode, res.body).toBe(200);
     }

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { requestOtp, signDocument, verifyOtp } from '../src/documents/participant/signer-flow.js';
+import { requestOtp, verifyOtp } from '../src/documents/participant/signer-flow.js';
 import { listProcessEvents } from '../src/documents/queries.js';
 import { call, dialects, startTestService, type TestService } from './support/service.js';
-import { outbox, pdfProcess, stored } from './support/signing.js';
+import { outbox, pdfProcess, readAndSign, stored } from './support/signing.js';
 
 describe.each(dialects)('POST /document/unlock decides a participant blocked during identity validation (%s)', (dialect) => {
   let svc: TestService;
@@ -40,7 +40,7 @@ describe.each(dialects)('POST /document/unlock decides a participant blocked dur
     const signer = (await stored(svc, svc.orgA, code)).participants[0]!;
     expect(signer).toMatchObject({ status: 'NOTIFICATION', block_reason: null });
     expect(signer.otp_verified_at).not.toBeNull();
-    expect((await signDocument(svc.deps, { token })).status).toBe('FINISH');
+    expect((await readAndSign(svc.deps, { token })).status).toBe('FINISH');
     const unlocked = (await listProcessEvents(svc.deps.db, signer.process_id)).find((e) => e.action === 'PARTICIPANT_UNLOCK');
     expect(unlocked).toMatchObject({ actor: svc.orgA.email, message: 'Identity checked by phone' });
     expect(await webhookTypes()).toContain('document.signer_unlocked');

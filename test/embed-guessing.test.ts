@@ -5,7 +5,7 @@ import { updateSettings } from '../src/organizations/settings.js';
 import { verifaceBody } from './support/fixtures.js';
 import { pdfToolsInstalled, pdftotext } from './support/pdf-tools.js';
 import { call, dialects, localPath, startTestService, type TestOrganization, type TestService } from './support/service.js';
-import { stored } from './support/signing.js';
+import { openEveryDocument, stored } from './support/signing.js';
 
 const ORIGIN_A = 'https://app.acme.test';
 const OTHER_ORIGIN_A = 'https://shop.acme.test';
@@ -263,6 +263,7 @@ describe.each(dialects)("a participant's page and documents never show other par
   it.runIf(pdfToolsInstalled)('the page, the signed document and the certificate carry no participant id and no other link token', async () => {
     const { processId, people } = await twoSigners(svc, svc.orgA);
     for (const person of people) {
+      await openEveryDocument(svc.deps, person.token);
       const signed = await svc.app.inject({
         method: 'POST',
         url: '/people/signing/sign',

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSigning, signDocument, submitPhoto } from '../src/documents/participant/signer-flow.js';
+import { openSigning, submitPhoto } from '../src/documents/participant/signer-flow.js';
 import { findProcessByCode, listParticipants, listProcessEvents } from '../src/documents/queries.js';
 import { finishVeriface, submitDocumentPhoto, submitFacePhoto } from '../src/veriface/person-flow.js';
 import { identityCard, imagesWithoutFaces, notAnImage, selfie } from './support/face-photos.js';
 import { verifaceBody } from './support/fixtures.js';
 import { refusal } from './support/refusal.js';
 import { call, dialects, startTestService, type TestOrganization, type TestService } from './support/service.js';
-import { PDF_BASE64 } from './support/signing.js';
+import { PDF_BASE64, readAndSign } from './support/signing.js';
 
 /**
  * The two flows with the real matcher (FACE_MATCHER=local, one worker thread) and real
@@ -73,7 +73,7 @@ describe.each(dialects)('faces compared on the machine decide both flows (%s)', 
     const view = await submitPhoto(svc.deps, { token, kind: 'face', image: photos.samePerson });
     expect(view.requirements.camera).toMatchObject({ verified: true, failures: 0 });
     expect(JSON.stringify(view)).not.toContain('similarity');
-    expect(await signDocument(svc.deps, { token })).toEqual({ status: 'FINISH', processStatus: 'FINISH' });
+    expect(await readAndSign(svc.deps, { token })).toEqual({ status: 'FINISH', processStatus: 'FINISH' });
     const read = (await readDocument(code, svc.orgA)).json();
     expect(read.signProfile[0].similarity).toBeGreaterThanOrEqual(svc.config.faceMatcher.kind === 'local' ? svc.config.faceMatcher.threshold : 0);
     expect((await readDocument(code, svc.orgB)).statusCode).not.toBe(200);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEAL_PROCESS_JOB, signDocument } from '../src/documents/participant/signer-flow.js';
+import { SEAL_PROCESS_JOB } from '../src/documents/participant/signer-flow.js';
 import { findProcessByCode, listParticipants } from '../src/documents/queries.js';
 import { listFinalFiles } from '../src/documents/sealing/final-file-queries.js';
 import { sealProcess } from '../src/documents/sealing/seal-process.js';
@@ -10,6 +10,7 @@ import { OutboxWorker } from '../src/outbox/worker.js';
 import { ANSWERS, COMPLETE_HTML, sampleTemplate } from './support/fixtures.js';
 import { type LocalS3, S3RVER_CREDENTIALS, startLocalS3 } from './support/s3.js';
 import { call, dialects, localPath, PUBLIC_URL, startTestService, type TestDialect, type TestService } from './support/service.js';
+import { readAndSign } from './support/signing.js';
 
 /*
  * Scaled out, a seal job whose lease runs out while its run is paused (a frozen VM, a very slow
@@ -94,7 +95,7 @@ describe.each(stores)('final files are written once, whichever run resumes late 
     const process = await findProcessByCode(svc.deps.db, svc.orgA.id, code);
     if (!process) throw new Error('not stored');
     await drainOutbox();
-    for (const participant of await listParticipants(svc.deps.db, process.id)) await signDocument(svc.deps, { token: participant.link_token });
+    for (const participant of await listParticipants(svc.deps.db, process.id)) await readAndSign(svc.deps, { token: participant.link_token });
     return { code, processId: process.id };
   }
 

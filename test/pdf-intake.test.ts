@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../src/documents/document-files.js';
-import { signDocument } from '../src/documents/participant/signer-flow.js';
 import { findProcessByCode, listDocuments, listParticipants } from '../src/documents/queries.js';
 import { finalFileKeys } from '../src/documents/sealing/final-file-queries.js';
 import { sealProcess } from '../src/documents/sealing/seal-process.js';
@@ -10,6 +9,7 @@ import { certificatePem } from '../src/pdf-signing/signing-identity.js';
 import { encryptedPdf, onePagePdf, pdfWithoutXref, unrepairablePdf } from './support/pdf-files.js';
 import { pdfsig, pdfToolsInstalled, pdftotext, trustStore } from './support/pdf-tools.js';
 import { call, dialects, localPath, startTestService, type TestOrganization, type TestService } from './support/service.js';
+import { readAndSign } from './support/signing.js';
 
 const ENCRYPTED = 'FILE_NOT_VALID: the PDF is encrypted (it has a password or permissions set); upload a copy without them';
 const DAMAGED = 'FILE_NOT_VALID: the PDF is damaged and cannot be repaired';
@@ -78,7 +78,7 @@ describe.each(dialects)('PDF intake: every PDF is opened by the code that will s
       const res = await upload(svc.orgA, { file: pdfWithoutXref('Sealed after repair').toString('base64') });
       const { process, bytes } = await storedDocument(svc.orgA, res.json().code);
       const [participant] = await listParticipants(svc.deps.db, process.id);
-      await signDocument(svc.deps, { token: participant?.link_token ?? '', ip: '192.0.2.1' });
+      await readAndSign(svc.deps, { token: participant?.link_token ?? '', ip: '192.0.2.1' });
       expect(await sealProcess(svc.deps, { processId: process.id })).toBe(true);
       const keys = await finalFileKeys(svc.deps.db, process.id);
       const final = await readBlobBytes(svc.deps.blobs, keys?.documents[0] ?? '');

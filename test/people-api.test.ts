@@ -2,6 +2,9 @@ import type { LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggablePath } from '../src/app.js';
+import type { ParticipantRow } from '../src/db/schema.js';
+import { recordSignatureBoxes } from '../src/documents/placement/box-queries.js';
+import { listProcessEvents } from '../src/documents/queries.js';
 import { sealProcess } from '../src/documents/sealing/seal-process.js';
 import { findVerifaceByCode } from '../src/veriface/queries.js';
 import { verifaceBody } from './support/fixtures.js';
@@ -22,6 +25,9 @@ describe.each(dialects)("the people's API, authorised by the link's token (%s)",
 
   const page = (token: string, method: 'GET' | 'POST' = 'GET', path = '/signing', body?: Record<string, unknown>): Promise<LightMyRequestResponse> =>
     svc.app.inject({ method, url: `/people${path}`, headers: { 'x-link-token': token }, ...(body ? { payload: body } : {}) });
+
+  /** The page showed the process's only document, as it does before a signer can sign. */
+  const open = (token: string) => page(token, 'POST', '/signing/opened', { document: 0 });
 
   async function process(org: TestOrganization, signProfile: Record<string, unknown>[], extra: Record<string, unknown> = {}) {
     const res = await call(svc.app, 'POST', '/document/upload', {
@@ -77,6 +83,7 @@ describe.each(dialects)("the people's API, authorised by the link's token (%s)",
         { name: 'Third', email: email('third'), order: 2 },
       ]);
       expect((await page(tokens[1]!)).json()).toMatchObject({ state: 'waiting', waitingFor: ['First'] });
+      await open(tokens[0]!);
       expect((await page(tokens[0]!, 'POST', '/signing/sign', { consent: true })).json()).toMatchObject({ status: 'FINISH' });
       expect((await page(tokens[0]!)).json()).toMatchObject({ state: 'done', waitingFor: ['Second', 'Third'] });
       expect((await page(tokens[1]!)).json()).toMatchObject({ state: 'act' });
@@ -127,6 +134,7 @@ describe.each(dialects)("the people's API, authorised by the link's token (%s)",
       expect((await page(tokens[0]!, 'POST', '/signing/sign', { consent: false })).json()).toEqual({
         message: '"consent" must be true: accept to sign electronically',
       });
+      await open(tokens[0]!);
       expect((await page(tokens[0]!, 'POST', '/signing/sign', { consent: true })).json()).toMatchObject({ status: 'FINISH', processStatus: 'FINISH' });
     });
 
@@ -138,6 +146,7 @@ describe.each(dialects)("the people's API, authorised by the link's token (%s)",
       expect((await page(tokens[0]!, 'POST', '/signing/sign', { consent: true, signature: jpeg().toString('base64') })).json()).toEqual({
         message: 'SIGNATURE_IMAGE_NOT_PNG',
       });
+      await open(tokens[0]!);
       expect((await page(tokens[0]!, 'POST', '/signing/sign', { consent: true, signature: drawn.toString('base64') })).json()).toMatchObject({
         status: 'FINISH',
       });
@@ -175,6 +184,80 @@ describe.each(dialects)("the people's API, authorised by the link's token (%s)",
       const { tokens } = await process(svc.orgA, [{ name: 'Ana', email: email('ana') }]);
       const qr = (await page(tokens[0]!, 'GET', '/signing/qr')).json();
       expect(qr.svg).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
+    });
+  });
+
+  describe('a signer signs only the documents their page opened, and the opening is in the audit trail', () => {
+    it('signing before the document was opened is refused with DOCUMENT_NOT_OPENED, naming the document', async () => {
+      const { tokens } = await process(svc.orgA, [{ name: 'Ana', email: email('ana') }]);
+      const refused = await page(tokens[0]!, 'POST', '/signing/sign', { consent: true });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toEqual({ message: 'DOCUMENT_NOT_OPENED: open "Lease" before signing' });
+      expect((await open(tokens[0]!)).json()).toEqual({ openedDocuments: [0] });
+      expect((await page(tokens[0]!, 'POST', '/signing/sign', { consent: true })).json()).toMatchObject({ status: 'FINISH' });
+    });
+
+    it('the page answers the documents opened; an opening is recorded once, as DOCUMENT_OPENED with the document', async () => {
+      const { code, tokens } = await process(svc.orgA, [{ name: 'Ana', email: email('ana') }]);
+      expect((await page(tokens[0]!)).json()).toMatchObject({ openedDocuments: [], documents: [{ kind: 'document', position: 0 }] });
+      await open(tokens[0]!);
+      await open(tokens[0]!);
+      expect((await page(tokens[0]!)).json()).toMatchObject({ openedDocuments: [0] });
+      const { process: row } = await stored(svc, svc.orgA, code);
+      const events = await listProcessEvents(svc.deps.db, row.id);
+      expect(events.filter((e) => e.action === 'DOCUMENT_OPENED').map((e) => JSON.parse(e.detail ?? 'null'))).toEqual([{ document: 0 }]);
+    });
+
+    it('a document the process lacks, or a position that is no number, is refused with a message', async () => {
+      const { tokens } = await process(svc.orgA, [{ name: 'Ana', email: email('ana') }]);
+      const unknown = await page(tokens[0]!, 'POST', '/signing/opened', { document: 3 });
+      expect([unknown.statusCode, unknown.json()]).toEqual([400, { message: 'SIGNING_DOCUMENT_UNKNOWN: the process has no document 3' }]);
+      const negative = await page(tokens[0]!, 'POST', '/signing/opened', { document: -1 });
+      expect([negative.statusCode, negative.json()]).toEqual([400, { message: '"document" must be greater than or equal to 0' }]);
+    });
+
+    it('a participant whose turn it is not cannot record an opening', async () => {
+      const { tokens } = await process(svc.orgA, [
+        { name: 'Ana', email: email('ana'), order: 1 },
+        { name: 'Luis', email: email('luis'), order: 2 },
+      ]);
+      expect((await open(tokens[1]!)).json()).toEqual({ message: 'NOT_YOUR_TURN' });
+    });
+  });
+
+  describe("the page answers the participant's own signature boxes, never another participant's or organization's", () => {
+    it('each participant sees only their boxes, in points, by document', async () => {
+      const a = await process(svc.orgA, [
+        { name: 'Ana', email: email('ana') },
+        { name: 'Luis', email: email('luis') },
+      ]);
+      const b = await process(svc.orgB, [{ name: 'Bea', email: email('bea') }]);
+      const rowsOf = async (org: TestOrganization, code: string) => (await stored(svc, org, code)).participants;
+      const [ana, luis] = await rowsOf(svc.orgA, a.code);
+      const [bea] = await rowsOf(svc.orgB, b.code);
+      const box = (row: ParticipantRow, index: number, left: number) => ({
+        process_id: row.process_id,
+        document_position: 0,
+        participant_row_id: row.id,
+        box_index: index,
+        page: 1,
+        left_pt: left,
+        bottom_pt: 100,
+        width_pt: 150,
+        height_pt: 50,
+      });
+      await recordSignatureBoxes(svc.deps.db, [box(ana!, 0, 60), box(ana!, 1, 300), box(luis!, 0, 380), box(bea!, 0, 77)]);
+      expect((await page(a.tokens[0]!)).json().boxes).toEqual([
+        { document: 0, page: 1, left: 60, bottom: 100, width: 150, height: 50 },
+        { document: 0, page: 1, left: 300, bottom: 100, width: 150, height: 50 },
+      ]);
+      expect((await page(a.tokens[1]!)).json().boxes).toEqual([{ document: 0, page: 1, left: 380, bottom: 100, width: 150, height: 50 }]);
+      expect((await page(b.tokens[0]!)).json().boxes).toEqual([{ document: 0, page: 1, left: 77, bottom: 100, width: 150, height: 50 }]);
+    });
+
+    it('a process without boxes answers none', async () => {
+      const { tokens } = await process(svc.orgB, [{ name: 'Bea', email: email('bea') }]);
+      expect((await page(tokens[0]!)).json().boxes).toEqual([]);
     });
   });
 

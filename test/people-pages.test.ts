@@ -6,6 +6,9 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentsOpened } from '../src/documents/participant/signer-queries.js';
+import { recordSignatureBoxes } from '../src/documents/placement/box-queries.js';
+import { findParticipantByToken } from '../src/documents/queries.js';
 import { listMailbox, mailboxDir } from '../src/messages/local-mailbox.js';
 import { launchBrowser, type PhoneBrowser, screenshot, y4mOf } from './support/browser.js';
 import { identityCard, selfie } from './support/face-photos.js';
@@ -111,6 +114,14 @@ describe("the people's pages, in Chromium on a phone's screen", { timeout: 120_0
 
   const open = (link: string) => openOnPhone(phone, link);
 
+  /** The page reported the document shown (it does so once the PDF opens): a signer may sign from then on. */
+  async function documentOpened(link: string): Promise<void> {
+    const token = link.split('/s/')[1] ?? '';
+    const participant = await findParticipantByToken(svc.deps.db, token);
+    if (!participant) throw new Error('no participant');
+    await expect.poll(() => documentsOpened(svc.deps.db, participant.process_id, participant.participant_id), { timeout: 15_000 }).toEqual([0]);
+  }
+
   async function finishedWebhook(code: string): Promise<void> {
     await expect.poll(() => receiver.received.some((h) => h.body.type === 'document.finished' && h.body.data.code === code), { timeout: 20_000 }).toBe(true);
   }
@@ -125,11 +136,10 @@ describe("the people's pages, in Chromium on a phone's screen", { timeout: 120_0
     const ana = await open(links['ana@people.test'] ?? '');
     await expectAccessible(ana.page);
     await screenshot(ana.page, '01-participant-page');
-    await ana.page.getByRole('button', { name: 'Leer Lease 2027' }).click();
+    // The document comes first, already open: no "Leer …" to find.
     await expect.poll(() => ana.page.locator('.pdf-page canvas').count(), { timeout: 15_000 }).toBeGreaterThan(0);
     expect(await ana.page.locator('.pdf-page').count()).toBe(3);
     await screenshot(ana.page, '02-reading-the-pdf');
-    await ana.page.getByRole('button', { name: 'Ocultar Lease 2027' }).click();
     await ana.page.getByRole('button', { name: 'Enviarme el código' }).click();
     await ana.page.getByLabel('Código de 6 dígitos').waitFor();
     expect(await ana.page.getByRole('button', { name: /Podrás pedir otro código en \d+ s/ }).isDisabled()).toBe(true);
@@ -144,12 +154,12 @@ describe("the people's pages, in Chromium on a phone's screen", { timeout: 120_0
     await drawSignature(ana.page);
     await expectAccessible(ana.page);
     await screenshot(ana.page, '04-signing');
-    await ana.page.getByRole('button', { name: 'Firmar' }).click();
+    await ana.page.getByRole('button', { name: 'Firmar', exact: true }).click();
     await ana.page.getByRole('alert').filter({ hasText: 'marca la casilla' }).waitFor();
     await ana.page.getByLabel(/Acepto firmar electrónicamente/).check();
     // Once the box is ticked, its refusal no longer stands on the screen.
     expect(await ana.page.getByRole('alert').filter({ hasText: 'marca la casilla' }).count()).toBe(0);
-    await ana.page.getByRole('button', { name: 'Firmar' }).click();
+    await ana.page.getByRole('button', { name: 'Firmar', exact: true }).click();
     await ana.page.getByRole('heading', { name: 'Listo, firmaste el documento.' }).waitFor();
     await ana.page.getByText('Falta que terminen: Luis Pérez.').waitFor();
     await expectAccessible(ana.page);
@@ -173,7 +183,7 @@ describe("the people's pages, in Chromium on a phone's screen", { timeout: 120_0
     await luis.page.getByRole('tab', { name: 'Escribir' }).click();
     expect(await luis.page.getByLabel('Escribe tu nombre como firma').inputValue()).toBe('Luis Pérez');
     await luis.page.getByLabel(/Acepto firmar electrónicamente/).check();
-    await luis.page.getByRole('button', { name: 'Firmar' }).click();
+    await luis.page.getByRole('button', { name: 'Firmar', exact: true }).click();
     await luis.page.getByRole('heading', { name: 'Documento firmado por todos' }).waitFor();
 
     await finishedWebhook(code);
@@ -243,14 +253,72 @@ describe("the people's pages, in Chromium on a phone's screen", { timeout: 120_0
     await expectAccessible(pablo.page);
     await screenshot(pablo.page, '10-waiting-for-turn');
     const rosa = await open(links['rosa@people.test'] ?? '');
+    await documentOpened(links['rosa@people.test'] ?? '');
     await rosa.page.getByRole('tab', { name: 'Escribir' }).click();
     await rosa.page.getByLabel(/Acepto firmar electrónicamente/).check();
-    await rosa.page.getByRole('button', { name: 'Firmar' }).click();
+    await rosa.page.getByRole('button', { name: 'Firmar', exact: true }).click();
     await rosa.page.getByRole('heading', { name: 'Listo, firmaste el documento.' }).waitFor();
     // Pablo's page follows along and moves on to his step.
     await pablo.page.getByRole('heading', { name: 'Firma el documento' }).waitFor({ timeout: 15_000 });
     await rosa.context.close();
     await pablo.context.close();
+  });
+
+  it("document first: the page opens on the document drawn at the phone's width, the signer's own box outlined, 'next place to sign' goes to each, zoom by buttons", async () => {
+    const { code, links } = await createProcess([
+      { name: 'Marta Soto', email: 'marta@people.test' },
+      { name: 'Iván Rey', email: 'ivan@people.test' },
+    ]);
+    const { participants } = await stored(svc, svc.orgA, code);
+    const [marta, ivan] = participants;
+    if (!marta || !ivan) throw new Error('two participants');
+    const box = (row: typeof marta, index: number, page: number, left: number) => ({
+      process_id: row.process_id,
+      document_position: 0,
+      participant_row_id: row.id,
+      box_index: index,
+      page,
+      left_pt: left,
+      bottom_pt: 120,
+      width_pt: 180,
+      height_pt: 60,
+    });
+    await recordSignatureBoxes(svc.deps.db, [box(marta, 0, 1, 60), box(marta, 1, 3, 340), box(ivan, 0, 1, 340)]);
+    const { page, context } = await open(links['marta@people.test'] ?? '');
+    await expect.poll(() => page.locator('.pdf-page[data-page="1"] canvas').count(), { timeout: 15_000 }).toBe(1);
+    // The document is above the step, and its page fills the phone's width.
+    const pdfTop = (await page.locator('.pdf-page').first().boundingBox())?.y ?? 0;
+    const stepTop = (await page.locator('#step').boundingBox())?.y ?? 0;
+    expect(pdfTop).toBeLessThan(stepTop);
+    expect((await page.locator('.pdf-page').first().boundingBox())?.width).toBeGreaterThanOrEqual(370);
+    // Only her two boxes, never Iván's.
+    expect(await page.locator('.sign-here').count()).toBe(2);
+    await page.getByRole('img', { name: 'Página 1 de 3: aquí firma usted' }).waitFor();
+    await expectAccessible(page);
+    await screenshot(page, '20-document-first');
+    const bar = page.locator('.action-bar');
+    const barBox = await bar.boundingBox();
+    expect((barBox?.y ?? 0) + (barBox?.height ?? 0)).toBeLessThanOrEqual(844 + 1);
+    await page.getByRole('button', { name: 'Siguiente lugar para firmar' }).click();
+    await page.getByText('Lugar 1 de 2 para firmar: página 1 de Lease 2027').waitFor({ state: 'attached' });
+    await expect.poll(() => page.locator('.sign-here.current').getAttribute('data-sign-page')).toBe('1');
+    await screenshot(page, '21-sign-here-highlighted');
+    await page.getByRole('button', { name: 'Siguiente lugar para firmar' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('Lugar 2 de 2 para firmar: página 3 de Lease 2027').waitFor({ state: 'attached' });
+    await expect.poll(() => page.locator('.sign-here.current').isVisible()).toBe(true);
+    // Zoom: the pages grow wider than the screen and scroll sideways; "fit" brings them back.
+    await page.getByRole('button', { name: 'Acercar' }).click();
+    await expect.poll(async () => (await page.locator('.pdf-page').first().boundingBox())?.width ?? 0).toBeGreaterThan(450);
+    await page.getByRole('button', { name: 'Ajustar al ancho' }).click();
+    await expect.poll(async () => (await page.locator('.pdf-page').first().boundingBox())?.width ?? 0).toBeLessThan(400);
+    await documentOpened(links['marta@people.test'] ?? '');
+    await page.getByRole('button', { name: 'Continuar para firmar' }).click();
+    await page.getByRole('tab', { name: 'Escribir' }).click();
+    await page.getByLabel(/Acepto firmar electrónicamente/).check();
+    await page.getByRole('button', { name: 'Firmar', exact: true }).click();
+    await page.getByRole('heading', { name: 'Listo, firmaste el documento.' }).waitFor();
+    await context.close();
   });
 
   it('a long document: only the pages near the screen are drawn, so a 100-page PDF opens on a phone', async () => {
@@ -268,12 +336,11 @@ describe("the people's pages, in Chromium on a phone's screen", { timeout: 120_0
     });
     const { participants } = await stored(svc, svc.orgA, res.json().code);
     const { page, context } = await open(`${base}/s/${participants[0]?.link_token}`);
-    await page.getByRole('button', { name: 'Leer Long contract' }).click();
     await expect.poll(() => page.locator('.pdf-page canvas').count(), { timeout: 15_000 }).toBeGreaterThan(0);
     expect(await page.locator('.pdf-page').count()).toBe(100);
     expect(await page.locator('.pdf-page canvas').count()).toBeLessThan(10);
     // Scrolled to the end: the last pages are drawn and the first ones gave their canvas back.
-    await page.locator('.viewer').evaluate((viewer) => viewer.scrollTo(0, viewer.scrollHeight));
+    await page.locator('.pdf-pages').evaluate((pages) => pages.scrollTo(0, pages.scrollHeight));
     await expect.poll(() => page.locator('.pdf-page[data-page="100"] canvas').count(), { timeout: 15_000 }).toBe(1);
     expect(await page.locator('.pdf-page[data-page="1"] canvas').count()).toBe(0);
     expect(await page.locator('.pdf-page canvas').count()).toBeLessThan(10);
@@ -288,10 +355,6 @@ describe("the people's pages, in Chromium on a phone's screen", { timeout: 120_0
     });
     const { participants } = await stored(svc, svc.orgA, res.json().code);
     const { page, context } = await open(`${base}/s/${participants[0]?.link_token}`);
-    await page
-      .getByRole('button', { name: /^Leer / })
-      .first()
-      .click();
     await page.locator('.pdf-page[data-page="1"] canvas').waitFor();
     expect(await page.locator('iframe.html-document').count()).toBe(0);
     await expectAccessible(page);
@@ -312,20 +375,11 @@ describe("the people's pages, in Chromium on a phone's screen", { timeout: 120_0
       });
       const { participants } = await stored(svc, svc.orgA, res.json().code);
       opened = await open(`${base}/s/${participants[0]?.link_token}`);
-      await opened.page
-        .getByRole('button', { name: /^Leer / })
-        .first()
-        .waitFor();
+      await opened.page.locator('iframe.html-document').waitFor();
     } finally {
       renderer.render = render;
     }
     const { page, context } = opened;
-    // Checked before the document opens: axe cannot run inside a frame where no script may run.
-    await expectAccessible(page);
-    await page
-      .getByRole('button', { name: /^Leer / })
-      .first()
-      .click();
     const frame = page.locator('iframe.html-document');
     await frame.waitFor();
     expect(await frame.getAttribute('sandbox')).toBe('');
@@ -537,7 +591,7 @@ describe("the people's pages with the face matcher of the machine (FACE_MATCHER=
     await page.getByRole('heading', { name: 'Firma el documento' }).waitFor({ timeout: 30_000 });
     await page.getByRole('tab', { name: 'Escribir' }).click();
     await page.getByLabel(/Acepto firmar electrónicamente/).check();
-    await page.getByRole('button', { name: 'Firmar' }).click();
+    await page.getByRole('button', { name: 'Firmar', exact: true }).click();
     await page.getByRole('heading', { name: 'Documento firmado por todos' }).waitFor();
     const { participants } = await stored(svc, svc.orgA, code);
     expect(participants[0]?.camera_verified_at).not.toBeNull();

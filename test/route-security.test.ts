@@ -15,7 +15,7 @@ import { jpeg, matcher, png } from './support/images.js';
 import { keysOf } from './support/json-keys.js';
 import { photographedProcess, photographedVeriface } from './support/photos.js';
 import { call, dialects, localPath, startTestService, type TestOrganization, type TestService } from './support/service.js';
-import { outbox, PDF_BYTES, pdfProcess, stored, templateWithHtml } from './support/signing.js';
+import { openEveryDocument, outbox, PDF_BYTES, pdfProcess, stored, templateWithHtml } from './support/signing.js';
 
 /**
  * The route security suite: driven by the route table itself (src/routes.ts), so a route added to
@@ -115,6 +115,7 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
   'POST /people/signing/otp': (o) => ({ headers: { 'x-link-token': o.signingLink } }),
   'POST /people/signing/otp/check': (o) => ({ headers: { 'x-link-token': o.signingLink }, body: { code: '123456' } }),
   'POST /people/signing/photo': (o) => ({ headers: { 'x-link-token': o.signingLink }, body: { kind: 'face', image: jpeg().toString('base64') } }),
+  'POST /people/signing/opened': (o) => ({ headers: { 'x-link-token': o.signingLink }, body: { document: 0 } }),
   'POST /people/signing/sign': (o) => ({ headers: { 'x-link-token': o.signingLink }, body: { consent: true } }),
   'POST /people/signing/approve': (o) => ({ headers: { 'x-link-token': o.signingLink }, body: { consent: true } }),
   'POST /people/signing/reject': (o) => ({ headers: { 'x-link-token': o.signingLink }, body: { reason: 'Wrong rent' } }),
@@ -264,7 +265,12 @@ const SUCCESS: Record<string, (c: SuccessContext) => Promise<SuccessCall[]>> = {
       body: { image: png().toString('base64') },
     },
   ],
-  'POST /people/signing/sign': async (c) => [link((await c.process({ name: 'Ana Gómez', email: 'ana@people.test' })).token)],
+  'POST /people/signing/opened': async (c) => [{ ...link((await c.process({ name: 'Ana Gómez', email: 'ana@people.test' })).token), body: { document: 0 } }],
+  'POST /people/signing/sign': async (c) => {
+    const { token } = await c.process({ name: 'Ana Gómez', email: 'ana@people.test' });
+    await openEveryDocument(c.svc.deps, token);
+    return [link(token)];
+  },
   'POST /people/signing/approve': async (c) => [link((await c.process({ name: 'Ana Gómez', email: 'ana@people.test', role: 'APPROVER' })).token)],
   'POST /people/signing/reject': async (c) => [link((await c.process({ name: 'Ana Gómez', email: 'ana@people.test' })).token)],
   'POST /people/signing/copy': async ({ owned }) => [link(owned.signingLink)],

@@ -143,14 +143,14 @@ describe('embedding with the real SDK (auco-sdk-integration, customOrigin)', { t
     await page.goto(`${allowed.origin}/`);
     await expect.poll(() => eventsOf(page), { timeout: 15_000 }).toContainEqual({ event: 'ready' });
     const frame = page.frameLocator('#sdk');
-    await frame.getByRole('heading', { name: 'Embedded lease' }).waitFor();
+    await frame.getByRole('heading', { name: 'Embedded lease', level: 1 }).waitFor();
     // The integrator's colour is applied.
-    const colour = await frame.getByRole('button', { name: 'Firmar' }).evaluate((b) => getComputedStyle(b).backgroundColor);
+    const colour = await frame.getByRole('button', { name: 'Firmar', exact: true }).evaluate((b) => getComputedStyle(b).backgroundColor);
     expect(colour).toBe('rgb(2, 28, 48)');
     await screenshot(page, '13-embedded-with-the-sdk');
     await frame.getByRole('tab', { name: 'Escribir' }).click();
     await frame.getByLabel(/Acepto firmar electrónicamente/).check();
-    await frame.getByRole('button', { name: 'Firmar' }).click();
+    await frame.getByRole('button', { name: 'Firmar', exact: true }).click();
     await expect
       .poll(() => eventsOf(page), { timeout: 15_000 })
       .toContainEqual({ event: 'close', args: [document, 'https://app.example.com/done', [expect.objectContaining({ name: 'Sara Vega' })]] });
@@ -217,11 +217,11 @@ describe('embedding with the real SDK (auco-sdk-integration, customOrigin)', { t
       const page = await context.newPage();
       await page.goto(`${allowed.origin}/`);
       const frame = page.frameLocator('#sdk');
-      await frame.getByRole('heading', { name: 'Embedded lease' }).waitFor();
+      await frame.getByRole('heading', { name: 'Embedded lease', level: 1 }).waitFor();
       expect(await eventsOf(page)).toContainEqual({ event: 'token' });
       await frame.getByRole('tab', { name: 'Escribir' }).click();
       await frame.getByLabel(/Acepto firmar electrónicamente/).check();
-      await frame.getByRole('button', { name: 'Firmar' }).click();
+      await frame.getByRole('button', { name: 'Firmar', exact: true }).click();
       await expect
         .poll(() => eventsOf(page), { timeout: 15_000 })
         .toContainEqual({ event: 'close', args: [document, '', [expect.objectContaining({ name: 'Sara Vega' })]] });
@@ -237,7 +237,7 @@ describe('embedding with the real SDK (auco-sdk-integration, customOrigin)', { t
       await page.goto(`${allowed.origin}/`);
       const frame = page.frameLocator('#sdk');
       await frame.getByRole('heading', { name: 'Este enlace no es válido' }).waitFor({ timeout: 15_000 });
-      expect(await frame.getByRole('heading', { name: 'Embedded lease' }).count()).toBe(0);
+      expect(await frame.getByRole('heading', { name: 'Embedded lease', level: 1 }).count()).toBe(0);
       expect(await eventsOf(page)).not.toContainEqual(expect.objectContaining({ event: 'close' }));
       expect((await stored(svc, svc.orgA, code)).participants[0]?.opened_at).toBeNull();
       await context.close();

@@ -8,7 +8,6 @@ import { fillFinalFilePositions } from '../src/db/migrations/016_final_file_posi
 import type { ParticipantRow } from '../src/db/schema.js';
 import { sha256 } from '../src/documents/document-files.js';
 import { closeProcess } from '../src/documents/lifecycle/close-process.js';
-import { signDocument } from '../src/documents/participant/signer-flow.js';
 import { recordProcessEvent } from '../src/documents/process-events.js';
 import { findProcessByCode, listDocuments, listParticipants, type ParticipantPatch, updateParticipant } from '../src/documents/queries.js';
 import { finalFileKeys, listFinalFiles } from '../src/documents/sealing/final-file-queries.js';
@@ -28,6 +27,7 @@ import { lastSignature, opensslVerify, pageImage, pdfImages, pdfsig, pdfToolsIns
 import { readQr } from './support/qr-reader.js';
 import { refusal as refusalOf } from './support/refusal.js';
 import { call, dialects, localPath, PUBLIC_URL, startTestService, type TestOrganization, type TestService } from './support/service.js';
+import { readAndSign } from './support/signing.js';
 import { startTimestampAuthority, type TimestampAuthority } from './support/timestamp-authority.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
 
@@ -343,8 +343,8 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
       const seller = participants.find((p) => p.signer_type === 'seller');
       if (!buyer || !seller) throw new Error('template signers missing');
       // The buyer draws a signature; the seller sends none and is written by name.
-      await signDocument(svc.deps, { token: buyer.link_token, ip: '198.51.100.4', userAgent: 'Firefox/140', signatureImage: await drawnSignature() });
-      const outcome = await signDocument(svc.deps, { token: seller.link_token });
+      await readAndSign(svc.deps, { token: buyer.link_token, ip: '198.51.100.4', userAgent: 'Firefox/140', signatureImage: await drawnSignature() });
+      const outcome = await readAndSign(svc.deps, { token: seller.link_token });
       expect(outcome.processStatus).toBe('FINISH');
       processId = (await stored(code)).process.id;
       expect(await sealProcess(svc.deps, { processId })).toBe(true);
@@ -412,7 +412,7 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     const { participants } = await stored(code);
     const token = participants[0]?.link_token ?? '';
     const refusal = async (image: Buffer) =>
-      refusalOf(signDocument(svc.deps, { token, signatureImage: image })).then(({ statusCode, message }) => ({ statusCode, message: message.split(':')[0] }));
+      refusalOf(readAndSign(svc.deps, { token, signatureImage: image })).then(({ statusCode, message }) => ({ statusCode, message: message.split(':')[0] }));
     const png = await drawnSignature();
     expect(await refusal(Buffer.alloc(0))).toEqual({ statusCode: 400, message: 'SIGNATURE_IMAGE_EMPTY' });
     expect(await refusal(Buffer.concat([png, Buffer.alloc(512 * 1024)]))).toEqual({ statusCode: 413, message: 'SIGNATURE_IMAGE_TOO_LARGE' });
@@ -432,7 +432,7 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
   it('a signature refused after its image was stored (a code still to verify) leaves no image behind', async () => {
     const code = await createPdfProcess([{ name: 'Early Signer', email: 'early@people.test', otpCode: true }], await makePdf(1));
     const { process, participants } = await stored(code);
-    await expect(signDocument(svc.deps, { token: participants[0]?.link_token ?? '', signatureImage: await drawnSignature() })).rejects.toThrow('OTP_REQUIRED');
+    await expect(readAndSign(svc.deps, { token: participants[0]?.link_token ?? '', signatureImage: await drawnSignature() })).rejects.toThrow('OTP_REQUIRED');
     const folder = path.join(svc.config.dataDir, 'files', 'processes', process.id, 'participants');
     expect(fs.existsSync(folder) ? fs.readdirSync(folder, { recursive: true }).filter((f) => String(f).endsWith('.png')) : []).toEqual([]);
     expect((await stored(code)).participants[0]?.signature_key).toBeNull();
@@ -615,7 +615,7 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     async () => {
       const code = await createPdfProcess([{ name: 'Łukasz Дмитрий', email: 'lukasz@people.test' }], await makePdf(1));
       const { participants } = await stored(code);
-      await signDocument(svc.deps, { token: participants[0]?.link_token ?? '', signatureImage: await drawnSignature() });
+      await readAndSign(svc.deps, { token: participants[0]?.link_token ?? '', signatureImage: await drawnSignature() });
       // As a signature stored before images were decoded on signing: its first bytes say PNG, the rest is not.
       const key = (await stored(code)).participants[0]?.signature_key ?? '';
       await writeBlobBytes(svc.deps.blobs, key, Buffer.concat([(await drawnSignature()).subarray(0, 16), Buffer.alloc(200, 7)]), 'image/png');
@@ -706,7 +706,7 @@ describe.each(dialects)('PAdES B-T with a timestamp authority (%s)', (dialect) =
     const process = await findProcessByCode(svc.deps.db, svc.orgA.id, upload.json().code);
     if (!process) throw new Error('not stored');
     const [participant] = await listParticipants(svc.deps.db, process.id);
-    await signDocument(svc.deps, { token: participant?.link_token ?? '' });
+    await readAndSign(svc.deps, { token: participant?.link_token ?? '' });
     expect(await sealProcess(svc.deps, { processId: process.id })).toBe(true);
     expect(tsa.issued).toBe(2);
     const sealed = await readBlobBytes(svc.deps.blobs, (await finalFileKeys(svc.deps.db, process.id))?.documents[0] ?? '');
@@ -787,7 +787,7 @@ describe.each(dialects)('a process whose document cannot be sealed gets no final
       const original = await makePdf(1);
       const { process, fileKey, token } = await pdfProcessOf(svc.orgA, original);
       await writeBlobBytes(svc.deps.blobs, fileKey, Buffer.from('%PDF-1.4 garbage'), 'application/pdf');
-      await signDocument(svc.deps, { token, ip: '192.0.2.1' });
+      await readAndSign(svc.deps, { token, ip: '192.0.2.1' });
       await runOutbox();
       await runOutbox(10_000);
 
@@ -825,7 +825,7 @@ describe.each(dialects)('a process whose document cannot be sealed gets no final
       .set({ sha256: sha256(legacy) })
       .where('id', '=', document.id)
       .execute();
-    await signDocument(svc.deps, { token, ip: '192.0.2.1' });
+    await readAndSign(svc.deps, { token, ip: '192.0.2.1' });
     await runOutbox();
 
     expect(await finalFiles(process.id)).toEqual({ document: undefined, certificate: undefined });

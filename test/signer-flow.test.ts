@@ -17,7 +17,7 @@ import { IMAGE_MAX_BYTES } from '../src/veriface/images.js';
 import { jpeg, matcher, png } from './support/images.js';
 import { answerOf, refusal } from './support/refusal.js';
 import { call, dialects, localPath, startTestService, type TestOrganization, type TestService } from './support/service.js';
-import { PDF_BASE64, PDF_BYTES } from './support/signing.js';
+import { PDF_BASE64, PDF_BYTES, readAndSign } from './support/signing.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const PHONE = '+573001234567';
@@ -182,7 +182,7 @@ describe.each(dialects)('every operation first loads the participant by token an
   it('a FINISH participant is PARTICIPANT_ALREADY_DONE', async () => {
     const created = await h.create({ signers: [{}, {}] });
     const ctx = h.withMatcher(matcher(99));
-    expect(await signDocument(ctx, { token: created.tokens[0]! })).toEqual({ status: 'FINISH', processStatus: 'CREATED' });
+    expect(await readAndSign(ctx, { token: created.tokens[0]! })).toEqual({ status: 'FINISH', processStatus: 'CREATED' });
     await expectEveryOperationRefused(ctx, created.tokens[0]!, 400, 'PARTICIPANT_ALREADY_DONE');
   });
 
@@ -199,7 +199,7 @@ describe.each(dialects)('every operation first loads the participant by token an
   it('a process not CREATED (finished) is DOCUMENT_NOT_IN_SIGNATURE', async () => {
     const created = await h.create({ signers: [{}] });
     const ctx = h.withMatcher(matcher(99));
-    expect(await signDocument(ctx, { token: created.tokens[0]! })).toEqual({ status: 'FINISH', processStatus: 'FINISH' });
+    expect(await readAndSign(ctx, { token: created.tokens[0]! })).toEqual({ status: 'FINISH', processStatus: 'FINISH' });
     await expectEveryOperationRefused(ctx, created.tokens[0]!, 400, 'DOCUMENT_NOT_IN_SIGNATURE');
   });
 
@@ -254,6 +254,8 @@ describe.each(dialects)('openSigning: the view of the page, and PARTICIPANT_READ
         },
       },
       canSign: false,
+      boxes: [],
+      openedDocuments: [],
     });
     const download = await svc().app.inject({ method: 'GET', url: localPath(view.documents[0]!.url) });
     expect(download.statusCode).toBe(200);
@@ -345,17 +347,17 @@ describe.each(dialects)('requestOtp and verifyOtp: the one-time code (%s)', (dia
   it('a signer with otpCode cannot sign before the code is verified (OTP_REQUIRED), then can', async () => {
     const created = await h.create({ signers: [{ otpCode: true }] });
     const token = created.tokens[0]!;
-    expect(await refusal(signDocument(svc().deps, { token }))).toEqual({ statusCode: 400, message: 'OTP_REQUIRED' });
+    expect(await refusal(readAndSign(svc().deps, { token }))).toEqual({ statusCode: 400, message: 'OTP_REQUIRED' });
     await requestOtp(svc().deps, { token });
-    expect(await refusal(signDocument(svc().deps, { token }))).toEqual({ statusCode: 400, message: 'OTP_REQUIRED' });
+    expect(await refusal(readAndSign(svc().deps, { token }))).toEqual({ statusCode: 400, message: 'OTP_REQUIRED' });
     const view = await verifyOtp(svc().deps, { token, code: await h.lastCode('email', created.participants[0]!.email) });
     expect(view.requirements.otpCode).toEqual({ required: true, medium: 'email', verified: true });
     expect(view.canSign).toBe(true);
     const row = await h.participant(created, 0);
     expect(row.otp_verified_at).toBe(svc().clock.now().toISOString());
     expect(row.otp_hash).toBeNull();
-    expect(await signDocument(svc().deps, { token })).toEqual({ status: 'FINISH', processStatus: 'FINISH' });
-    expect(await h.actions(created)).toEqual(['CREATE', 'NOTIFICATION_SIGN', 'OTP_SENT', 'OTP_VERIFIED', 'PARTICIPANT_SIGN', 'FINISH']);
+    expect(await readAndSign(svc().deps, { token })).toEqual({ status: 'FINISH', processStatus: 'FINISH' });
+    expect(await h.actions(created)).toEqual(['CREATE', 'NOTIFICATION_SIGN', 'DOCUMENT_OPENED', 'OTP_SENT', 'OTP_VERIFIED', 'PARTICIPANT_SIGN', 'FINISH']);
   });
 
   it('at most one code per 30 seconds (OTP_TOO_SOON); a new code replaces the previous one', async () => {
@@ -497,7 +499,7 @@ describe.each(dialects)('submitPhoto: the camera validation, photo or identifica
     const m = matcher(10);
     const ctx = h.withMatcher(m);
     const token = created.tokens[0]!;
-    expect(await refusal(signDocument(ctx, { token }))).toEqual({ statusCode: 400, message: 'IDENTITY_VALIDATION_REQUIRED' });
+    expect(await refusal(readAndSign(ctx, { token }))).toEqual({ statusCode: 400, message: 'IDENTITY_VALIDATION_REQUIRED' });
     const image = png();
     const view = await submitPhoto(ctx, { token, kind: 'face', image });
     expect(view.requirements.camera).toEqual({
@@ -515,11 +517,12 @@ describe.each(dialects)('submitPhoto: the camera validation, photo or identifica
     expect(row.camera_verified_at).toBe(svc().clock.now().toISOString());
     expect(m.calls).toBe(0);
     expect((await h.events(created)).slice(2)).toEqual([
+      { action: 'DOCUMENT_OPENED', participant: row.participant_id, platform: null, message: null, detail: { document: 0 } },
       { action: 'PHOTO_CAPTURED', participant: row.participant_id, platform: null, message: null, detail: { kind: 'face' } },
       { action: 'IDENTITY_VERIFIED', participant: row.participant_id, platform: null, message: null, detail: null },
     ]);
     expect(await refusal(submitPhoto(ctx, { token, kind: 'face', image: jpeg() }))).toEqual({ statusCode: 400, message: 'IDENTITY_ALREADY_VERIFIED' });
-    expect(await signDocument(ctx, { token })).toEqual({ status: 'FINISH', processStatus: 'FINISH' });
+    expect(await readAndSign(ctx, { token })).toEqual({ status: 'FINISH', processStatus: 'FINISH' });
   });
 
   it("with 'identification' a signer cannot sign before the comparison of the face with the document front passes", async () => {
@@ -535,7 +538,7 @@ describe.each(dialects)('submitPhoto: the camera validation, photo or identifica
       verified: false,
     });
     expect(m.calls).toBe(0);
-    expect(await refusal(signDocument(ctx, { token }))).toEqual({ statusCode: 400, message: 'IDENTITY_VALIDATION_REQUIRED' });
+    expect(await refusal(readAndSign(ctx, { token }))).toEqual({ statusCode: 400, message: 'IDENTITY_VALIDATION_REQUIRED' });
     const front = await submitPhoto(ctx, { token, kind: 'documentFront', image: jpeg() });
     expect(m.calls).toBe(1);
     expect(front.requirements.camera).toMatchObject({ captured: { face: true, documentFront: true, documentBack: false }, verified: true });
@@ -550,10 +553,11 @@ describe.each(dialects)('submitPhoto: the camera validation, photo or identifica
     });
     expect((await h.events(created)).slice(2).map((e) => [e.action, e.detail])).toEqual([
       ['PHOTO_CAPTURED', { kind: 'face' }],
+      ['DOCUMENT_OPENED', { document: 0 }],
       ['PHOTO_CAPTURED', { kind: 'documentFront' }],
       ['IDENTITY_VERIFIED', { similarity: 91.32 }],
     ]);
-    expect(await signDocument(ctx, { token })).toEqual({ status: 'FINISH', processStatus: 'FINISH' });
+    expect(await readAndSign(ctx, { token })).toEqual({ status: 'FINISH', processStatus: 'FINISH' });
     const read = (await h.readApi(created)).json();
     expect(read.signProfile[0]).toMatchObject({ similarity: 91.32, identityVerifiedAt: row.camera_verified_at });
   });
@@ -622,12 +626,14 @@ describe.each(dialects)('signDocument and approveDocument: turns, the last signa
   it('SIGNER role only signs, APPROVER only approves (PARTICIPANT_APPROVE); the wrong one is WRONG_ROLE', async () => {
     const created = await h.create({ signers: [{ role: 'SIGNER' }, { role: 'APPROVER' }] });
     expect(await refusal(approveDocument(svc().deps, { token: created.tokens[0]! }))).toEqual({ statusCode: 400, message: 'WRONG_ROLE' });
-    expect(await refusal(signDocument(svc().deps, { token: created.tokens[1]! }))).toEqual({ statusCode: 400, message: 'WRONG_ROLE' });
+    expect(await refusal(readAndSign(svc().deps, { token: created.tokens[1]! }))).toEqual({ statusCode: 400, message: 'WRONG_ROLE' });
     expect(await approveDocument(svc().deps, { token: created.tokens[1]! })).toEqual({ status: 'FINISH', processStatus: 'CREATED' });
-    expect(await signDocument(svc().deps, { token: created.tokens[0]! })).toEqual({ status: 'FINISH', processStatus: 'FINISH' });
+    expect(await readAndSign(svc().deps, { token: created.tokens[0]! })).toEqual({ status: 'FINISH', processStatus: 'FINISH' });
     const [signer, approver] = created.participants;
     expect((await h.events(created)).slice(3).map((e) => [e.action, e.participant])).toEqual([
+      ['DOCUMENT_OPENED', approver!.participant_id],
       ['PARTICIPANT_APPROVE', approver!.participant_id],
+      ['DOCUMENT_OPENED', signer!.participant_id],
       ['PARTICIPANT_SIGN', signer!.participant_id],
       ['FINISH', null],
     ]);
@@ -635,8 +641,8 @@ describe.each(dialects)('signDocument and approveDocument: turns, the last signa
 
   it('PARTICIPANT_SIGN carries the ip and user agent when given, and signed_at', async () => {
     const created = await h.create({ signers: [{}, {}] });
-    await signDocument(svc().deps, { token: created.tokens[0]!, ip: '203.0.113.7', userAgent: 'Mozilla/5.0' });
-    await signDocument(svc().deps, { token: created.tokens[1]! });
+    await readAndSign(svc().deps, { token: created.tokens[0]!, ip: '203.0.113.7', userAgent: 'Mozilla/5.0' });
+    await readAndSign(svc().deps, { token: created.tokens[1]! });
     const signs = (await h.events(created)).filter((e) => e.action === 'PARTICIPANT_SIGN');
     expect(signs.map((e) => e.detail)).toEqual([{ ip: '203.0.113.7', userAgent: 'Mozilla/5.0' }, null]);
     expect((await h.participant(created, 0)).signed_at).toBe(svc().clock.now().toISOString());
@@ -647,14 +653,14 @@ describe.each(dialects)('signDocument and approveDocument: turns, the last signa
     const second = created.participants[1]!;
     const invitations = async () => (await h.outbox('email')).filter((m) => m.body.to === second.email && m.body.template === 'signing-invitation');
     expect(await invitations()).toHaveLength(0);
-    expect(await refusal(signDocument(svc().deps, { token: second.link_token }))).toEqual({ statusCode: 400, message: 'NOT_YOUR_TURN' });
-    expect(await signDocument(svc().deps, { token: created.tokens[0]! })).toEqual({ status: 'FINISH', processStatus: 'CREATED' });
+    expect(await refusal(readAndSign(svc().deps, { token: second.link_token }))).toEqual({ statusCode: 400, message: 'NOT_YOUR_TURN' });
+    expect(await readAndSign(svc().deps, { token: created.tokens[0]! })).toEqual({ status: 'FINISH', processStatus: 'CREATED' });
     expect((await h.participant(created, 1)).status).toBe('NOTIFICATION');
     const invited = await invitations();
     expect(invited).toHaveLength(1);
     expect(String(invited[0]!.body.text)).toContain(`/s/${second.link_token}`);
-    expect(await h.actions(created)).toEqual(['CREATE', 'NOTIFICATION_SIGN', 'PARTICIPANT_SIGN', 'NOTIFICATION_SIGN']);
-    expect(await signDocument(svc().deps, { token: second.link_token })).toEqual({ status: 'FINISH', processStatus: 'FINISH' });
+    expect(await h.actions(created)).toEqual(['CREATE', 'NOTIFICATION_SIGN', 'DOCUMENT_OPENED', 'PARTICIPANT_SIGN', 'NOTIFICATION_SIGN']);
+    expect(await readAndSign(svc().deps, { token: second.link_token })).toEqual({ status: 'FINISH', processStatus: 'FINISH' });
   });
 
   it('the last signature finishes the process: FINISH in GET /document, the finished webhook and a seal-process job queued', async () => {
@@ -663,10 +669,10 @@ describe.each(dialects)('signDocument and approveDocument: turns, the last signa
       (await h.outbox('job')).filter(
         (row) => row.body.name === 'seal-process' && JSON.stringify(row.body.data) === JSON.stringify({ processId: created.process.id }),
       );
-    expect(await signDocument(svc().deps, { token: created.tokens[0]! })).toEqual({ status: 'FINISH', processStatus: 'CREATED' });
+    expect(await readAndSign(svc().deps, { token: created.tokens[0]! })).toEqual({ status: 'FINISH', processStatus: 'CREATED' });
     expect(await seals()).toHaveLength(0);
     expect((await h.readApi(created)).json()).toMatchObject({ status: 'CREATED', signFinish: false });
-    expect(await signDocument(svc().deps, { token: created.tokens[1]! })).toEqual({ status: 'FINISH', processStatus: 'FINISH' });
+    expect(await readAndSign(svc().deps, { token: created.tokens[1]! })).toEqual({ status: 'FINISH', processStatus: 'FINISH' });
     const read = await h.readApi(created);
     expect(read.statusCode).toBe(200);
     expect(read.json()).toMatchObject({ status: 'FINISH', signFinish: true });
@@ -683,7 +689,7 @@ describe.each(dialects)('signDocument and approveDocument: turns, the last signa
 
   it('concurrent signDocument calls for the same token: exactly one wins', async () => {
     const created = await h.create({ signers: [{}, {}] });
-    const results = await Promise.allSettled(Array.from({ length: 6 }, () => signDocument(svc().deps, { token: created.tokens[0]! })));
+    const results = await Promise.allSettled(Array.from({ length: 6 }, () => readAndSign(svc().deps, { token: created.tokens[0]! })));
     const won = results.filter((r) => r.status === 'fulfilled');
     expect(won).toHaveLength(1);
     for (const r of results) {
@@ -695,7 +701,7 @@ describe.each(dialects)('signDocument and approveDocument: turns, the last signa
 
   it('concurrent last signatures of one turn finish the process exactly once', async () => {
     const created = await h.create({ signers: [{}, {}, {}] });
-    const results = await Promise.all(created.tokens.map((token) => signDocument(svc().deps, { token })));
+    const results = await Promise.all(created.tokens.map((token) => readAndSign(svc().deps, { token })));
     expect(results.map((r) => r.status)).toEqual(['FINISH', 'FINISH', 'FINISH']);
     expect(results.filter((r) => r.processStatus === 'FINISH')).toHaveLength(1);
     expect((await h.processRow(created)).status).toBe('FINISH');
@@ -753,7 +759,7 @@ describe.each(dialects)('two organizations never interfere (%s)', (dialect) => {
       expect({ statusCode: res.statusCode, body: res.json() }).toEqual({ statusCode: 400, body: { message: 'DOCUMENT_NOT_FOUND' } });
     }
     const bEventsBefore = await h.events(b);
-    expect(await signDocument(svc().deps, { token: a.tokens[0]! })).toEqual({ status: 'FINISH', processStatus: 'FINISH' });
+    expect(await readAndSign(svc().deps, { token: a.tokens[0]! })).toEqual({ status: 'FINISH', processStatus: 'FINISH' });
     expect(await h.events(b)).toEqual(bEventsBefore);
     expect((await h.participant(b, 0)).status).toBe('NOTIFICATION');
     expect((await h.processRow(b)).status).toBe('CREATED');

@@ -6,7 +6,6 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { createDeps } from '../src/deps.js';
-import { signDocument } from '../src/documents/participant/signer-flow.js';
 import { findProcessByCode, listParticipants } from '../src/documents/queries.js';
 import { finalFileKeys } from '../src/documents/sealing/final-file-queries.js';
 import { sealProcess } from '../src/documents/sealing/seal-process.js';
@@ -14,6 +13,7 @@ import { readBlobBytes } from '../src/files/blob-bytes.js';
 import { certificatePem } from '../src/pdf-signing/signing-identity.js';
 import { pdfsig, pdfToolsInstalled, trustStore } from './support/pdf-tools.js';
 import { call, dialects, PUBLIC_URL, startTestService, type TestService } from './support/service.js';
+import { readAndSign } from './support/signing.js';
 
 /** An operator's certificate as a CA would issue it: a root, and a leaf for sealing, in a PKCS#12 made by openssl. */
 function issueP12(folder: string, password: string): { p12: string; rootPem: string } {
@@ -43,7 +43,7 @@ async function sealedPdf(svc: TestService): Promise<Buffer> {
   const process = await findProcessByCode(svc.deps.db, svc.orgA.id, res.json().code);
   if (!process) throw new Error('not stored');
   const [participant] = await listParticipants(svc.deps.db, process.id);
-  await signDocument(svc.deps, { token: participant?.link_token ?? '' });
+  await readAndSign(svc.deps, { token: participant?.link_token ?? '' });
   expect(await sealProcess(svc.deps, { processId: process.id })).toBe(true);
   expect((await call(svc.app, 'GET', '/document', { key: svc.orgB.publicKey, query: { code: res.json().code } })).statusCode).toBe(400);
   const key = (await finalFileKeys(svc.deps.db, process.id))?.documents[0] ?? '';

@@ -3,13 +3,16 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../src/documents/document-files.js';
-import { signDocument } from '../src/documents/participant/signer-flow.js';
 import { findProcessByCode, listParticipants, markSealed } from '../src/documents/queries.js';
 import { finalFileKeys, recordFinalFiles } from '../src/documents/sealing/final-file-queries.js';
 import { sealProcess } from '../src/documents/sealing/seal-process.js';
 import { readBlobBytes } from '../src/files/blob-bytes.js';
+import { findOrganization } from '../src/organizations/queries.js';
+import { settingsOf } from '../src/organizations/settings.js';
 import { bundledChromium } from '../src/rendering/bundled-chromium.js';
+import { screenshot } from './support/browser.js';
 import { call, dialects, startTestService, type TestOrganization, type TestService } from './support/service.js';
+import { readAndSign } from './support/signing.js';
 
 async function makePdf(text: string): Promise<Buffer> {
   const document = await PDFDocument.create();
@@ -35,7 +38,7 @@ async function sealedProcess(svc: TestService, org: TestOrganization, signer: { 
   const process = await findProcessByCode(svc.deps.db, org.id, code);
   if (!process) throw new Error('not stored');
   const [participant] = await listParticipants(svc.deps.db, process.id);
-  await signDocument(svc.deps, { token: participant?.link_token ?? '', ip: '192.0.2.1' });
+  await readAndSign(svc.deps, { token: participant?.link_token ?? '', ip: '192.0.2.1' });
   expect(await sealProcess(svc.deps, { processId: process.id })).toBe(true);
   const keys = await finalFileKeys(svc.deps.db, process.id);
   if (!keys) throw new Error('no final files recorded');
@@ -232,6 +235,28 @@ describe.each(dialects)('/verify: anyone checks a final document (%s)', (dialect
           focused.push(await page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName || ''));
         }
         expect(focused).toEqual(['verify-file', 'BUTTON', 'verify-code', 'BUTTON']);
+      } finally {
+        await browser.close();
+      }
+    });
+
+    it("on a phone (375 px): the verdict first, no sideways scrolling (the SHA-256 wraps), dates in the organization's language and time zone", async () => {
+      const html = (await postForm(svc, a.document, { accept: 'text/html' })).body;
+      const process = await findProcessByCode(svc.deps.db, svc.orgA.id, a.code);
+      const organization = await findOrganization(svc.deps.db, svc.orgA.id);
+      if (!process || !organization) throw new Error('sealed process of A');
+      const { language, timeZone } = settingsOf(organization);
+      const created = new Intl.DateTimeFormat(language, { dateStyle: 'long', timeStyle: 'short', timeZone }).format(new Date(process.created_at));
+      expect(html).toContain(created);
+      expect(html.indexOf('Documento auténtico')).toBeLessThan(html.indexOf('<form'));
+      const how = await bundledChromium();
+      const browser = await chromium.launch({ executablePath: how.executablePath, args: how.args, ...(how.env ? { env: how.env } : {}) });
+      try {
+        const page = await (await browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2 })).newPage();
+        await page.setContent(html);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+        expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+        await screenshot(page, '22-verify-on-a-phone');
       } finally {
         await browser.close();
       }

@@ -90,6 +90,8 @@ export const ERROR_CATALOGUE = {
   NOT_YOUR_TURN: { status: [400], meaning: 'Earlier participants have not finished' },
   PARTICIPANT_ALREADY_DONE: { status: [400], meaning: 'The participant has already signed, approved or rejected' },
   PARTICIPANT_BLOCKED: { status: [400], meaning: 'Three failed identity checks blocked the participant' },
+  DOCUMENT_NOT_OPENED: { status: [400], meaning: 'A signer signs once they have opened every document of the process on their page' },
+  SIGNING_DOCUMENT_UNKNOWN: { status: [400], meaning: 'The process has no document at this position (0-based)' },
   WRONG_ROLE: { status: [400], meaning: 'Signers sign and approvers approve' },
   SIGNATURE_IMAGE_EMPTY: { status: [400], meaning: 'The signature image had no bytes' },
   SIGNATURE_IMAGE_TOO_LARGE: { status: [413], meaning: 'The signature image is larger than 512 KB or 4096 × 4096 pixels' },

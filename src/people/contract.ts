@@ -1,6 +1,6 @@
 import type { ParticipantRow, VerifaceRow } from '../db/schema.js';
 import type { OtpMedium } from '../documents/identity-validations.js';
-import type { SigningOutcome, SigningRequirements, SigningView } from '../documents/participant/signing-view.js';
+import type { SigningBox, SigningOutcome, SigningRequirements, SigningView } from '../documents/participant/signing-view.js';
 import type { Language } from '../organizations/languages.js';
 import type { PersonView } from '../veriface/person-view.js';
 
@@ -10,7 +10,7 @@ import type { PersonView } from '../veriface/person-view.js';
  * importing only modules free of server code: the pages' tsconfig, which has no Node types, checks it.
  */
 
-export type { PersonView, SigningOutcome, SigningRequirements, SigningView };
+export type { PersonView, SigningBox, SigningOutcome, SigningRequirements, SigningView };
 
 // What the routes take.
 
@@ -31,6 +31,16 @@ export interface SignInput {
   consent: boolean;
   /** The drawn or typed signature as a PNG, placed in the final document. */
   signature?: string;
+}
+
+/** POST /people/signing/opened: the page showed this document (0-based position in the process). */
+export interface OpenedInput {
+  document: number;
+}
+
+/** POST /people/signing/opened: the documents the participant opened so far. */
+export interface DocumentsOpened {
+  openedDocuments: number[];
 }
 
 export interface RejectInput {
@@ -73,6 +83,8 @@ export interface PageDocument {
   /** A download URL of five minutes. */
   url: string;
   contentType: string;
+  /** The document's 0-based position in the process, which boxes and openings name; not for the certificate. */
+  position?: number;
 }
 
 export interface SigningPage {
@@ -91,6 +103,10 @@ export interface SigningPage {
   /** Only while it is the participant's turn. */
   requirements?: SigningRequirements;
   canSign?: boolean;
+  /** Only while it is the participant's turn: where they sign, their boxes only. */
+  boxes?: SigningBox[];
+  /** Only while it is the participant's turn: the documents they opened (a signer must open every one). */
+  openedDocuments?: number[];
   /** A finished process whose signed files are still being written. */
   sealing?: boolean;
   /** A rejected process that this participant's own step ended: they rejected, or their identity was. */

@@ -1,5 +1,14 @@
 import type { ApiKeyResolver } from '../auth/key-resolver.js';
-import { approveDocument, rejectDocument, requestOtp, type SignerContext, signDocument, submitPhoto, verifyOtp } from '../documents/participant/signer-flow.js';
+import {
+  approveDocument,
+  openDocument,
+  rejectDocument,
+  requestOtp,
+  type SignerContext,
+  signDocument,
+  submitPhoto,
+  verifyOtp,
+} from '../documents/participant/signer-flow.js';
 import type { PreviewContext } from '../documents/preview/document-preview.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
 import { finishVeriface, submitDocumentPhoto, submitFacePhoto } from '../veriface/person-flow.js';
@@ -8,9 +17,11 @@ import { openEmbeddedFlow } from './embed.js';
 import { EMBED_FAILURES_PER_ORGANIZATION, OrganizationEmbedFailures } from './embed-limit.js';
 import { signingLinkQr, validationLinkQr } from './link-qr.js';
 import {
+  documentsOpenedResponse,
   embeddedFlowResponse,
   embedSchema,
   finishSchema,
+  openedSchema,
   otpCheckSchema,
   otpSentResponse,
   PHOTO_BODY_LIMIT,
@@ -144,6 +155,18 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
     defineRoute({
       ...base,
       method: 'POST',
+      url: '/people/signing/opened',
+      summary: "The participant's page showed a document (its 0-based position): recorded once in the audit trail, as a signer signs only what they opened",
+      body: openedSchema,
+      query: noInput,
+      response: { json: documentsOpenedResponse },
+      errors: [...SIGNING_STEP_ERRORS, 'LINK_NOT_FOUND', 'SIGNING_DOCUMENT_UNKNOWN'],
+      rateLimit: PAGE_LIMIT,
+      handler: ({ linkToken, body }) => openDocument(ctx, { token: linkToken, document: body.document }),
+    }),
+    defineRoute({
+      ...base,
+      method: 'POST',
       url: '/people/signing/sign',
       summary: 'Sign, once the identity validations asked of the participant are met and they accept to sign electronically',
       body: signSchema,
@@ -155,6 +178,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
         'WRONG_ROLE',
         'OTP_REQUIRED',
         'IDENTITY_VALIDATION_REQUIRED',
+        'DOCUMENT_NOT_OPENED',
         'SIGNATURE_IMAGE_EMPTY',
         'SIGNATURE_IMAGE_TOO_LARGE',
         'SIGNATURE_IMAGE_NOT_PNG',

@@ -12,7 +12,7 @@ import { instantAnswer } from '../http/instant.js';
 import { UNUSABLE_PHOTO_REASONS } from '../veriface/face-matcher.js';
 import { IMAGE_MAX_BYTES } from '../veriface/images.js';
 import { VERIFACE_CODE_LENGTH, verifaceStatus } from '../veriface/schemas.js';
-import type { EmbedInput, FinishInput, OtpCheckInput, PhotoInput, RejectInput, SendLinkInput, SignInput } from './contract.js';
+import type { EmbedInput, FinishInput, OpenedInput, OtpCheckInput, PhotoInput, RejectInput, SendLinkInput, SignInput } from './contract.js';
 import type { SdkTokenInput } from './sdk-token.js';
 
 /** An image as base64 in JSON: the pages send photos already scaled down, far below the limit. */
@@ -46,6 +46,28 @@ export const signSchema = Joi.object<SignInput, true>({
   consent: Joi.boolean().valid(true).required().messages({ 'any.only': '{{#label}} must be true: accept to sign electronically' }),
   signature: Joi.string().max(SIGNATURE_BASE64_MAX).base64(),
 });
+
+export const openedSchema = Joi.object<OpenedInput, true>({
+  document: Joi.number().integer().min(0).required().example(0).description("the document's 0-based position in the process"),
+});
+
+const openedDocuments = Joi.array().items(Joi.number().integer().min(0)).description('the documents (0-based) the participant opened').example([0]);
+
+export const documentsOpenedResponse = Joi.object({ openedDocuments: openedDocuments.required() });
+
+/** A box in PDF points from the page's bottom-left corner. */
+const signingBoxes = Joi.array()
+  .items(
+    Joi.object({
+      document: Joi.number().integer().min(0).required().example(0),
+      page: Joi.number().integer().min(1).required().example(1),
+      left: Joi.number().required().example(380),
+      bottom: Joi.number().required().example(118),
+      width: Joi.number().required().example(150),
+      height: Joi.number().required().example(50),
+    }),
+  )
+  .description("the participant's own signature boxes, in PDF points from the page's bottom-left corner");
 
 export const rejectSchema = Joi.object<RejectInput, true>({
   reason: Joi.string().trim().min(1).max(REJECT_REASON_MAX_LENGTH).required().example('The rent is not the one we agreed'),
@@ -158,12 +180,15 @@ export const signingPageResponse = Joi.object({
         name: Joi.string().required().example('Lease, Calle 12'),
         url: downloadUrl.required(),
         contentType: Joi.string().required().example('application/pdf'),
+        position: Joi.number().integer().min(0).example(0),
       }),
     )
     .required(),
   phoneOnRecord: Joi.boolean().required().example(true),
   requirements: requirements.description("only while it is the participant's turn"),
   canSign: Joi.boolean().example(false),
+  boxes: signingBoxes,
+  openedDocuments,
   sealing: Joi.boolean().description('a finished process whose signed files are still being written'),
   rejection: Joi.string().valid('yours', 'identity'),
 });
@@ -178,6 +203,8 @@ export const signingViewResponse = Joi.object({
   participant: participantOfPage.required(),
   requirements: requirements.required(),
   canSign: Joi.boolean().required().description('every identity validation asked of the participant is met').example(true),
+  boxes: signingBoxes.required(),
+  openedDocuments: openedDocuments.required(),
 });
 
 export const otpSentResponse = Joi.object({

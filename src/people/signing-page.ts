@@ -51,8 +51,10 @@ async function documentsOf(ctx: PreviewContext, process: ProcessRow, documents: 
     });
     return Promise.all([...signed, download(process.name, sealed.certificate, 'certificate', names.certificate)]);
   }
-  const readable = await Promise.all(documents.map(async (d) => ({ name: d.name, key: await readableFile(ctx, d) })));
-  return Promise.all(readable.flatMap(({ name, key }) => (key === undefined ? [] : [download(name, key)])));
+  const readable = await Promise.all(documents.map(async (d) => ({ name: d.name, position: d.position, key: await readableFile(ctx, d) })));
+  return Promise.all(
+    readable.flatMap(({ name, position, key }) => (key === undefined ? [] : [download(name, key).then((document) => ({ ...document, position }))])),
+  );
 }
 
 /**
@@ -81,7 +83,7 @@ export async function readSigningPage(ctx: PreviewContext, options: { token: str
     waitingFor: state === 'waiting' || state === 'done' ? acting.map((p) => p.name) : [],
     documents: await documentsOf(ctx, process, documents, language),
     phoneOnRecord: participant.phone !== null,
-    ...(opened ? { requirements: opened.requirements, canSign: opened.canSign } : {}),
+    ...(opened ? { requirements: opened.requirements, canSign: opened.canSign, boxes: opened.boxes, openedDocuments: opened.openedDocuments } : {}),
     ...(state === 'finished' && process.sealed_at === null ? { sealing: true } : {}),
     ...(state === 'rejected' && participant.status === 'REJECT' ? { rejection: participant.reject_reason === IDENTITY_REJECTED ? 'identity' : 'yours' } : {}),
   };

@@ -3,6 +3,9 @@ import type { ProcessRow } from '../db/schema.js';
 import { sha256 } from '../documents/document-files.js';
 import { listDocuments, listParticipants } from '../documents/queries.js';
 import { findSealedByCode, findSealedByFileHash } from '../documents/sealing/final-file-queries.js';
+import type { Language } from '../organizations/languages.js';
+import { findOrganization } from '../organizations/queries.js';
+import { settingsOf } from '../organizations/settings.js';
 import { carriesSignature } from '../pdf-signing/incremental-update.js';
 
 /** What /verify tells anyone about a sealed process: names and dates, never e-mails or phones. */
@@ -14,6 +17,8 @@ export interface PublicProcess {
   sealedAt: string;
   documents: { name: string }[];
   participants: { name: string; role: 'SIGNER' | 'APPROVER'; signedAt: string | null }[];
+  /** The organization's language and time zone: the page writes the dates in them. */
+  dates: { language: Language; timeZone: string };
 }
 
 /**
@@ -35,7 +40,12 @@ const CODE = /^[A-Z0-9]{4,16}$/;
 const NAMED_CODE = /\/verify\?code=([A-Z0-9]{4,16})\)/g;
 
 async function publicProcess(ctx: ServiceContext, process: ProcessRow): Promise<PublicProcess> {
-  const [documents, participants] = await Promise.all([listDocuments(ctx.db, process.id), listParticipants(ctx.db, process.id)]);
+  const [documents, participants, organization] = await Promise.all([
+    listDocuments(ctx.db, process.id),
+    listParticipants(ctx.db, process.id),
+    findOrganization(ctx.db, process.organization_id),
+  ]);
+  const settings = organization ? settingsOf(organization) : undefined;
   return {
     code: process.code,
     name: process.name,
@@ -44,6 +54,7 @@ async function publicProcess(ctx: ServiceContext, process: ProcessRow): Promise<
     sealedAt: process.sealed_at ?? process.updated_at,
     documents: documents.map((document) => ({ name: document.name })),
     participants: participants.map((participant) => ({ name: participant.name, role: participant.role, signedAt: participant.signed_at })),
+    dates: { language: settings?.language ?? 'es', timeZone: settings?.timeZone ?? 'UTC' },
   };
 }
 

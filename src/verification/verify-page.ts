@@ -73,11 +73,17 @@ export const PAGE_HEADERS = {
   'cache-control': 'no-store',
 } as const;
 
+/** An instant as the organization reads it: its language, its time zone. */
+function dateOf(process: PublicProcess, iso: string): string {
+  const { language, timeZone } = process.dates;
+  return new Intl.DateTimeFormat(language, { dateStyle: 'long', timeStyle: 'short', timeZone }).format(new Date(iso));
+}
+
 function processDetails(process: PublicProcess, language: PageLanguage): string {
   const t = TEXT[language];
   const participants = process.participants
     .map((p) => {
-      const acted = p.signedAt === null ? t.pending : `${p.role === 'APPROVER' ? t.approved : t.signed} ${p.signedAt}`;
+      const acted = p.signedAt === null ? t.pending : `${p.role === 'APPROVER' ? t.approved : t.signed} ${dateOf(process, p.signedAt)}`;
       return `<li>${escapeHtml(p.name)}: ${escapeHtml(acted)}</li>`;
     })
     .join('');
@@ -85,8 +91,8 @@ function processDetails(process: PublicProcess, language: PageLanguage): string 
     '<dl>',
     `<dt>${t.process}</dt><dd>${escapeHtml(process.name)} (${escapeHtml(process.code)})</dd>`,
     `<dt>${t.status}</dt><dd>${escapeHtml(t.statuses[process.status])}</dd>`,
-    `<dt>${t.created}</dt><dd>${escapeHtml(process.createdAt)}</dd>`,
-    `<dt>${t.sealed}</dt><dd>${escapeHtml(process.sealedAt)}</dd>`,
+    `<dt>${t.created}</dt><dd>${escapeHtml(dateOf(process, process.createdAt))}</dd>`,
+    `<dt>${t.sealed}</dt><dd>${escapeHtml(dateOf(process, process.sealedAt))}</dd>`,
     `<dt>${t.documents}</dt><dd><ul>${process.documents.map((d) => `<li>${escapeHtml(d.name)}</li>`).join('')}</ul></dd>`,
     `<dt>${t.participants}</dt><dd><ul>${participants}</ul></dd>`,
     '</dl>',
@@ -97,7 +103,10 @@ function outcome(verification: Verification, language: PageLanguage): string {
   const t = TEXT[language];
   const message = t[verification.result];
   const tone = verification.result === 'unchanged' || verification.result === 'found' ? '#e8f5e9' : '#ffebee';
-  const file = verification.result === 'unchanged' ? `<p>${t.file}: ${escapeHtml(verification.file)} · SHA-256 ${escapeHtml(verification.sha256)}</p>` : '';
+  const file =
+    verification.result === 'unchanged'
+      ? `<p>${t.file}: ${escapeHtml(verification.file)} · SHA-256 <code class="hash">${escapeHtml(verification.sha256)}</code></p>`
+      : '';
   const details = 'process' in verification ? processDetails(verification.process, language) : '';
   return `<section role="status" aria-live="polite" style="background:${tone};padding:12px;border-radius:4px"><p><strong>${escapeHtml(message)}</strong></p>${file}${details}</section>`;
 }
@@ -117,7 +126,9 @@ export function verifyPage(options: { language: PageLanguage; code?: string; ver
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${t.title}</title>
 <style>
-body{font-family:system-ui,Arial,sans-serif;max-width:42rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b;line-height:1.5}
+body{font-family:system-ui,Arial,sans-serif;max-width:42rem;margin:1rem auto;padding:0 1rem;color:#1b1b1b;line-height:1.5;overflow-wrap:anywhere}
+.hash{word-break:break-all}
+input[type=file]{width:100%}
 form{margin:1rem 0;padding:1rem;border:1px solid #c4c4c4;border-radius:4px}
 label{display:block;font-weight:600;margin-bottom:.25rem}
 input{font:inherit;padding:.4rem;margin-bottom:.5rem;max-width:100%}
@@ -129,8 +140,8 @@ dt{font-weight:600}dd{margin:0 0 .5rem 0}
 <body>
 <main>
 <h1>${t.title}</h1>
-<p>${t.intro}</p>
 ${error}${result}
+<p>${t.intro}</p>
 <form method="post" action="/verify" enctype="multipart/form-data">
 <label for="verify-file">${t.fileLabel}</label>
 <input id="verify-file" name="file" type="file" accept="application/pdf,.pdf" required>

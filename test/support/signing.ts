@@ -1,8 +1,9 @@
 import { expect } from 'vitest';
+import type { ServiceContext } from '../../src/context.js';
 import type { OutboxRow, ParticipantRow, ProcessRow } from '../../src/db/schema.js';
 import { expireDueProcesses } from '../../src/documents/lifecycle/process-sweeps.js';
-import { approveDocument, rejectDocument, signDocument } from '../../src/documents/participant/signer-flow.js';
-import { findProcessByCode, listParticipants } from '../../src/documents/queries.js';
+import { approveDocument, openDocument, rejectDocument, type SigningOutcome, signDocument } from '../../src/documents/participant/signer-flow.js';
+import { findParticipantByToken, findProcessByCode, listDocuments, listParticipants } from '../../src/documents/queries.js';
 import { ANSWERS, COMPLETE_HTML, sampleTemplate } from './fixtures.js';
 import { onePagePdf } from './pdf-files.js';
 
@@ -53,6 +54,19 @@ export async function stored(svc: TestService, org: TestOrganization, code: stri
   return { process, participants: await listParticipants(svc.deps.db, process.id) };
 }
 
+/** Opens every document of the link's process, as the signing page does when it shows them. */
+export async function openEveryDocument(ctx: ServiceContext, token: string): Promise<void> {
+  const participant = await findParticipantByToken(ctx.db, token);
+  if (!participant) return;
+  for (const document of await listDocuments(ctx.db, participant.process_id)) await openDocument(ctx, { token, document: document.position });
+}
+
+/** Signs as a person does on the page: every document opened first, since a signer signs only what they opened. */
+export async function readAndSign(ctx: ServiceContext, options: Parameters<typeof signDocument>[1]): Promise<SigningOutcome> {
+  await openEveryDocument(ctx, options.token);
+  return signDocument(ctx, options);
+}
+
 /** Messages queued since the test started, oldest first, with their payloads parsed. */
 export async function outbox(svc: TestService, kind: OutboxRow['kind']): Promise<(OutboxRow & { body: Record<string, unknown> })[]> {
   const rows = await svc.deps.db.selectFrom('outbox').selectAll().where('kind', '=', kind).orderBy('created_at').orderBy('id').execute();
@@ -97,7 +111,7 @@ export async function endProcess(svc: TestService, org: TestOrganization, code: 
     for (const turn of [...new Set(participants.map((p) => p.sign_order))].sort((a, b) => a - b)) {
       for (const p of participants.filter((x) => x.sign_order === turn)) {
         if (p.role === 'APPROVER') await approveDocument(svc.deps, { token: p.link_token });
-        else await signDocument(svc.deps, { token: p.link_token });
+        else await readAndSign(svc.deps, { token: p.link_token });
       }
     }
   }

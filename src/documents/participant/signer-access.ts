@@ -7,9 +7,10 @@ import { type FaceMatcher, UNUSABLE_PHOTO_REASONS, type UnusablePhotoReason } fr
 import { DOCUMENT_URL_LIFETIME_SECONDS } from '../document-files.js';
 import type { EffectiveValidations } from '../identity-validations.js';
 import { validationsOf } from '../notify-participants.js';
+import { listSignatureBoxes } from '../placement/box-queries.js';
 import { findParticipantByToken, findProcessById, listDocuments, type ParticipantPatch, updateParticipant } from '../queries.js';
-import { findParticipantById, lockProcess } from './signer-queries.js';
-import type { SigningRequirements, SigningView } from './signing-view.js';
+import { documentsOpened, findParticipantById, lockProcess } from './signer-queries.js';
+import type { SigningBox, SigningRequirements, SigningView } from './signing-view.js';
 
 /**
  * What every operation of the signer's page shares: the participant found by the secret token of
@@ -135,9 +136,21 @@ export function requirementsMet(requirements: SigningRequirements): boolean {
   return (!requirements.otpCode.required || requirements.otpCode.verified) && (!requirements.camera.required || requirements.camera.verified);
 }
 
+/** The participant's own boxes only: where others sign is none of their business. */
+async function boxesOf(db: Db, participant: ParticipantRow): Promise<SigningBox[]> {
+  const rows = await listSignatureBoxes(db, participant.process_id);
+  return rows
+    .filter((row) => row.participant_row_id === participant.id)
+    .map((row) => ({ document: row.document_position, page: row.page, left: row.left_pt, bottom: row.bottom_pt, width: row.width_pt, height: row.height_pt }));
+}
+
 export async function signingView(ctx: ServiceContext, signing: Signing): Promise<SigningView> {
   const { process, participant } = signing;
-  const documents = await listDocuments(ctx.db, process.id);
+  const [documents, boxes, openedDocuments] = await Promise.all([
+    listDocuments(ctx.db, process.id),
+    boxesOf(ctx.db, participant),
+    documentsOpened(ctx.db, process.id, participant.participant_id),
+  ]);
   const requirements = requirementsOf(participant);
   return {
     code: process.code,
@@ -152,5 +165,7 @@ export async function signingView(ctx: ServiceContext, signing: Signing): Promis
     participant: { id: participant.participant_id, name: participant.name, role: participant.role, status: participant.status },
     requirements,
     canSign: requirementsMet(requirements),
+    boxes,
+    openedDocuments,
   };
 }

@@ -1,4 +1,5 @@
 import type { ServiceContext } from '../../context.js';
+import type { Db } from '../../db/database.js';
 import type { ParticipantRow, ProcessStatus } from '../../db/schema.js';
 import { fail } from '../../domain-error.js';
 import { writeBlobBytes } from '../../files/blob-bytes.js';
@@ -7,9 +8,10 @@ import { enqueue } from '../../outbox/enqueue.js';
 import { imageTypeOf } from '../../veriface/images.js';
 import { closeProcess } from '../lifecycle/close-process.js';
 import { recordProcessEvent } from '../process-events.js';
+import { listDocuments } from '../queries.js';
 import { keptSignature, SIGNATURE_MAX_PIXELS, signaturePixels } from '../sealing/drawing/signature-image.js';
-import { changeSigning, loadSigning, requirementsOf, type SigningView, signingView } from './signer-access.js';
-import { everyoneFinished, markOpened } from './signer-queries.js';
+import { changeSigning, loadSigning, requirementsOf, type Signing, type SigningView, signingView } from './signer-access.js';
+import { documentsOpened, everyoneFinished, markOpened } from './signer-queries.js';
 import type { SigningOutcome } from './signing-view.js';
 import { startNextTurn } from './turns.js';
 
@@ -60,6 +62,37 @@ export async function openSigning(ctx: ServiceContext, options: { token: string 
 }
 
 /**
+ * The participant's page shows a document (0-based `document` of the process): recorded once in the
+ * audit trail, because a signer signs only what they opened. Answers the documents opened so far.
+ */
+export async function openDocument(ctx: ServiceContext, options: { token: string; document: number }): Promise<{ openedDocuments: number[] }> {
+  const signing = await loadSigning(ctx, options.token);
+  return changeSigning(ctx, signing, async ({ trx, fresh }) => {
+    const positions = (await listDocuments(trx, fresh.process.id)).map((d) => d.position);
+    if (!positions.includes(options.document)) throw fail('SIGNING_DOCUMENT_UNKNOWN', `the process has no document ${options.document}`);
+    const opened = await documentsOpened(trx, fresh.process.id, fresh.participant.participant_id);
+    if (opened.includes(options.document)) return { openedDocuments: opened };
+    await recordProcessEvent(trx, ctx.clock, {
+      process: fresh.process,
+      action: 'DOCUMENT_OPENED',
+      participant: fresh.participant,
+      detail: { document: options.document },
+    });
+    return { openedDocuments: [...opened, options.document].sort((a, b) => a - b) };
+  });
+}
+
+/** A signer signs only once their page showed them every document of the process. */
+async function refuseUnread(trx: Db, signing: Signing): Promise<void> {
+  const [documents, opened] = await Promise.all([
+    listDocuments(trx, signing.process.id),
+    documentsOpened(trx, signing.process.id, signing.participant.participant_id),
+  ]);
+  const unread = documents.filter((d) => !opened.includes(d.position));
+  if (unread.length > 0) throw fail('DOCUMENT_NOT_OPENED', `open ${unread.map((d) => `"${d.name}"`).join(', ')} before signing`);
+}
+
+/**
  * The participant signs (SIGNER) or approves (APPROVER), once the identity validations asked of
  * them are met. The last one finishes the process and queues its sealing; otherwise the next turn
  * is invited when nobody of this one is left to act.
@@ -86,6 +119,7 @@ async function finish(
     const requirements = requirementsOf(fresh.participant);
     if (requirements.otpCode.required && !requirements.otpCode.verified) throw fail('OTP_REQUIRED');
     if (requirements.camera.required && !requirements.camera.verified) throw fail('IDENTITY_VALIDATION_REQUIRED');
+    if (options.role === 'SIGNER') await refuseUnread(trx, fresh);
     const participant = await update({ status: 'FINISH', signed_at: now, ...(written === undefined ? {} : { signature_key: written }) });
     await recordProcessEvent(trx, ctx.clock, {
       process: fresh.process,

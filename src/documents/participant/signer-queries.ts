@@ -81,3 +81,23 @@ export async function everyoneFinished(db: Db, processId: string): Promise<boole
   const open = await db.selectFrom('participants').select('id').where('process_id', '=', processId).where('status', '!=', 'FINISH').limit(1).executeTakeFirst();
   return open === undefined;
 }
+
+/** The documents (0-based positions) a participant opened on their page, from the audit trail's DOCUMENT_OPENED lines. */
+export async function documentsOpened(db: Db, processId: string, participantId: string): Promise<number[]> {
+  const rows = await db
+    .selectFrom('process_events')
+    .select('detail')
+    .where('process_id', '=', processId)
+    .where('participant_id', '=', participantId)
+    .where('action', '=', 'DOCUMENT_OPENED')
+    .execute();
+  const positions = rows.map((row) => openedPosition(row.detail)).filter((position) => position !== undefined);
+  return [...new Set(positions)].sort((a, b) => a - b);
+}
+
+function openedPosition(detail: string | null): number | undefined {
+  if (detail === null) return undefined;
+  const parsed: unknown = JSON.parse(detail);
+  if (typeof parsed !== 'object' || parsed === null || !('document' in parsed)) return undefined;
+  return typeof parsed.document === 'number' ? parsed.document : undefined;
+}

@@ -20,6 +20,19 @@ export interface SigningRequirements {
   };
 }
 
+/**
+ * Where the participant signs on a document's page, in PDF points from the page's bottom-left
+ * corner (src/documents/placement/box-queries.ts); `document` is the process's 0-based document.
+ */
+export interface SigningBox {
+  document: number;
+  page: number;
+  left: number;
+  bottom: number;
+  width: number;
+  height: number;
+}
+
 export interface SigningView {
   code: string;
   name: string;
@@ -29,6 +42,10 @@ export interface SigningView {
   requirements: SigningRequirements;
   /** Every identity validation asked of the participant is met. */
   canSign: boolean;
+  /** The participant's own boxes, never another participant's; none when the process places no signature. */
+  boxes: SigningBox[];
+  /** The documents (0-based positions) the participant opened on their page: a signer signs once every one is. */
+  openedDocuments: number[];
 }
 
 export interface SigningOutcome {

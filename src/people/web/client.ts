@@ -1,10 +1,12 @@
 import type { ErrorCode } from '../../http/error-catalogue.js';
 import type {
+  DocumentsOpened,
   EmbeddedFlow,
   EmbedInput,
   FinishInput,
   LinkQr,
   LinkSent,
+  OpenedInput,
   OtpCheckInput,
   OtpSent,
   PersonView,
@@ -75,6 +77,7 @@ export function peopleClient(token: string) {
     requestOtp: () => request<OtpSent>('POST', '/people/signing/otp', as),
     checkOtp: (body: OtpCheckInput) => request<SigningView>('POST', '/people/signing/otp/check', { ...as, body }),
     signingPhoto: (body: PhotoInput) => request<SigningView>('POST', '/people/signing/photo', { ...as, body }),
+    documentOpened: (body: OpenedInput) => request<DocumentsOpened>('POST', '/people/signing/opened', { ...as, body }),
     sign: (body: SignInput) => request<SigningOutcome>('POST', '/people/signing/sign', { ...as, body }),
     approve: (body: FinishInput) => request<SigningOutcome>('POST', '/people/signing/approve', { ...as, body }),
     reject: (body: RejectInput) => request<SigningOutcome>('POST', '/people/signing/reject', { ...as, body }),

@@ -23,6 +23,7 @@ const REFUSALS: Partial<Record<ErrorCode | CameraFailure, MessageKey>> = {
   IMAGE_NOT_JPEG_OR_PNG: 'imageUnreadable',
   IMAGE_EMPTY: 'imageUnreadable',
   IMAGE_TOO_LARGE: 'imageTooLarge',
+  DOCUMENT_NOT_OPENED: 'documentNotOpened',
   SIGNATURE_IMAGE_EMPTY: 'signatureUnreadable',
   SIGNATURE_IMAGE_TOO_LARGE: 'signatureUnreadable',
   SIGNATURE_IMAGE_NOT_PNG: 'signatureUnreadable',

@@ -5,6 +5,7 @@ import { t } from '../i18n.js';
 import { showFailure, showUnknownLink } from '../notices.js';
 import { wordsFor } from '../refusals.js';
 import { Shown } from '../shown.js';
+import { actionBar } from './action-bar.js';
 import { ENDS_THE_STEP } from './ends-the-step.js';
 import { finishStep } from './finish-step.js';
 import { otpStep } from './otp-step.js';
@@ -66,9 +67,20 @@ export class SigningFlow {
     }
   }
 
+  /**
+   * While it is the person's turn the documents come first, shown at once, with the step after
+   * them and a bar in reach to go to it; in every other state the state comes first.
+   */
   private render(page: SigningPage): void {
-    const action = h('section', { class: 'step', 'aria-live': 'polite' });
-    show(this.root, pageHeader(page), action, documentsSection(page), peopleSection(page));
+    const action = h('section', { class: 'step', id: 'step', 'aria-live': 'polite' });
+    if (page.state === 'act') {
+      const reading = { onOpened: (position: number) => void this.client.documentOpened({ document: position }).catch(() => undefined) };
+      const stepLabel = t(page.participant.role === 'SIGNER' ? 'toStep' : 'approveTitle');
+      const bar = actionBar(this.root, action, { places: page.boxes?.length ?? 0, stepLabel });
+      show(this.root, pageHeader(page), documentsSection(page, reading), action, peopleSection(page), bar);
+    } else {
+      show(this.root, pageHeader(page), action, documentsSection(page), peopleSection(page));
+    }
     this.renderAction(page, action);
   }
 

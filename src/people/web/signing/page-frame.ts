@@ -31,13 +31,25 @@ export function pageHeader(page: SigningPage): HTMLElement {
   );
 }
 
-/** The documents to read (once sealed, the signed files and the certificate). */
-export function documentsSection(page: SigningPage): HTMLElement {
+/**
+ * The documents to read (once sealed, the signed files and the certificate). While it is the
+ * person's turn (`reading`) each is shown at once with their boxes, and its first showing is reported.
+ */
+export function documentsSection(page: SigningPage, reading?: { onOpened(position: number): void }): HTMLElement {
+  const entry = (document: SigningPage['documents'][number]) => {
+    const { position } = document;
+    if (!reading || position === undefined) return documentEntry(document);
+    return documentEntry(document, {
+      open: true,
+      boxes: (page.boxes ?? []).filter((box) => box.document === position),
+      onOpened: () => reading.onOpened(position),
+    });
+  };
   return h(
     'section',
-    { 'aria-labelledby': 'documents-title' },
+    { 'aria-labelledby': 'documents-title', class: reading ? 'reading' : undefined },
     h('h2', { id: 'documents-title' }, t('documents')),
-    h('ul', { class: 'documents' }, ...page.documents.map(documentEntry)),
+    h('ul', { class: 'documents' }, ...page.documents.map(entry)),
   );
 }
 
