@@ -1,4 +1,3 @@
-import Joi from 'joi';
 import type { Config } from './config.js';
 import type { Deps } from './deps.js';
 import { documentPdfUploadPolicy } from './documents/creating/pdf-uploads.js';

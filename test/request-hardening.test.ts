@@ -146,7 +146,7 @@ describe.each(dialects)('request hardening (%s)', (dialect) => {
         ['POST', '/template', sampleTemplate({ name: LONE })],
         ['POST', '/webhooks', { name: 'lone', url: 'https://hooks.example.test/lone', description: LONE }],
         ['POST', '/veriface', verifaceBody(svc.orgA.email, { name: LONE })],
-        ['POST', '/veriface', verifaceBody(svc.orgA.email, { custom: { ['key \udfff']: 'value' } })],
+        ['POST', '/veriface', verifaceBody(svc.orgA.email, { custom: { 'key \udfff': 'value' } })],
         ['POST', '/document/upload', pdfProcess(svc.orgA, { signProfile: [{ name: 'Ana \udc00', email: 'a@people.test' }] })],
       ];
       for (const [method, url, body] of cases) {

@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../../context.js';
 import type { Db } from '../../db/database.js';
-import type { ParticipantRow, ProcessStatus } from '../../db/schema.js';
+import type { ParticipantRow } from '../../db/schema.js';
 import { fail } from '../../domain-error.js';
 import { writeBlobBytes } from '../../files/blob-bytes.js';
 import { newToken } from '../../ids.js';
