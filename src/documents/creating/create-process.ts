@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../../context.js';
-import type { ParticipantRow, ProcessDocumentRow, ProcessKind, ProcessRow, TemplateRow } from '../../db/schema.js';
+import type { ParticipantRow, ProcessDocumentRow, ProcessKind, ProcessRow, SignatureBoxRow, TemplateRow } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
 import { DomainError, fail, invalid } from '../../domain-error.js';
 import { writeBlobBytes } from '../../files/blob-bytes.js';
@@ -14,6 +14,8 @@ import { DOCUMENT_URL_LIFETIME_SECONDS, documentFileKey, sha256 } from '../docum
 import { type EffectiveValidations, resolveValidations } from '../identity-validations.js';
 import { nextReminderAt } from '../lifecycle/process-sweeps.js';
 import { notifyParticipants, participantLink } from '../notify-participants.js';
+import { recordSignatureBoxes } from '../placement/box-queries.js';
+import { type ParticipantBoxes, placeSignatures, type SignerPlacement } from '../placement/place-signatures.js';
 import { recordProcessEvent } from '../process-events.js';
 import { insertDocuments, insertParticipants, insertProcess } from '../queries.js';
 import { type Answer, PARTICIPANT_ID_LENGTH, PROCESS_CODE_LENGTH, type ProcessFieldsInput, type SignerInput } from '../schemas.js';
@@ -26,7 +28,14 @@ import { signersFromTemplate } from './template-signers.js';
 
 export type DocumentDraft =
   | { source: 'template'; name?: string; templateId: string; data: Answer[] }
-  | { source: 'pdf'; name: string /** Base64; absent when the PDF comes through an upload URL. */; file?: string };
+  | {
+      source: 'pdf';
+      name: string;
+      /** Base64; absent when the PDF comes through an upload URL. */
+      file?: string;
+      /** Where each participant signs this PDF's pages; none keeps the signatures on the certificate pages. */
+      placements?: SignerPlacement[];
+    };
 
 /** What the three creation endpoints have in common once their shapes are read. */
 export interface ProcessDraft {
@@ -60,6 +69,7 @@ export interface CreatedProcess {
 interface PreparedDocument {
   row: ProcessDocumentRow;
   bytes?: Buffer;
+  boxes?: ParticipantBoxes[];
   template?: { row: TemplateRow; body: TemplateBody; answers: Record<string, string> };
 }
 
@@ -97,7 +107,8 @@ async function prepareDocument(
     if (bytes.length > ctx.uploadMaxBytes) throw fail('FILE_TOO_LARGE', `at most ${ctx.uploadMaxBytes} bytes`);
     const intake = await admitPdf(bytes);
     if (!intake.accepted) throw fail('FILE_NOT_VALID', intake.reason);
-    return { row: { ...row, file_ready: 1, sha256: sha256(intake.bytes) }, bytes: intake.bytes };
+    const placed = await placeSignatures(intake.bytes, draft.placements ?? []);
+    return { row: { ...row, file_ready: 1, sha256: sha256(placed.bytes) }, bytes: placed.bytes, boxes: placed.boxes };
   }
   const template = await findTemplate(ctx, options.organizationId, draft.templateId);
   if (!template) throw fail('TEMPLATE_NOT_FOUND', { when: 'elsewhere' });
@@ -194,6 +205,27 @@ function participantRows(options: {
   }));
 }
 
+/** The boxes found for each document, as rows naming the participants'. */
+function boxRows(documents: PreparedDocument[], participants: ParticipantRow[]): SignatureBoxRow[] {
+  return documents.flatMap(({ row, boxes }) =>
+    (boxes ?? []).flatMap(({ participant, boxes: placed }) => {
+      const participantRow = participants[participant];
+      if (!participantRow) return [];
+      return placed.map((box, index) => ({
+        process_id: row.process_id,
+        document_position: row.position,
+        participant_row_id: participantRow.id,
+        box_index: index,
+        page: box.page,
+        left_pt: box.left,
+        bottom_pt: box.bottom,
+        width_pt: box.width,
+        height_pt: box.height,
+      }));
+    }),
+  );
+}
+
 /**
  * Creates a signing process or a package: checks the creator, the documents (template answers
  * filled into the Complete HTML, or a PDF), the participants and their identity validations;
@@ -280,6 +312,7 @@ export async function createSigningProcess(ctx: ServiceContext, options: { organ
         documents.map((d) => d.row),
       );
       await insertParticipants(trx, participants);
+      await recordSignatureBoxes(trx, boxRows(documents, participants));
       await recordProcessEvent(trx, ctx.clock, {
         process,
         action: 'CREATE',

@@ -1,9 +1,19 @@
 import { invalid } from '../../domain-error.js';
+import { signerPlacements } from '../placement/place-signatures.js';
 import type { PackageInput, SaveFromTemplateInput, SignerInput, UploadPdfInput } from '../schemas.js';
 import type { DocumentDraft, ProcessDraft } from './create-process.js';
 
+/** A document filled from a template places its signatures through the template (`sign-margin`), not on pages. */
+function refusePlacement(signProfile: SignerInput[], field: (index: number) => string): void {
+  for (const [i, signer] of signProfile.entries()) {
+    const key = signer.position ? 'position' : signer.label ? 'label' : undefined;
+    if (key) throw invalid(`"${field(i)}.${key}" places signatures on uploaded PDFs only; a template document places them where its HTML says`);
+  }
+}
+
 /** POST /document/save: one document filled from a template. */
 export function draftFromTemplate(input: SaveFromTemplateInput): ProcessDraft {
+  refusePlacement(input.signProfile ?? [], (i) => `signProfile[${i}]`);
   return {
     kind: 'document',
     fields: input,
@@ -17,7 +27,14 @@ export function draftFromPdf(input: UploadPdfInput): ProcessDraft {
   return {
     kind: 'document',
     fields: input,
-    documents: [{ source: 'pdf', name: input.name, ...(input.file === undefined ? {} : { file: input.file }) }],
+    documents: [
+      {
+        source: 'pdf',
+        name: input.name,
+        ...(input.file === undefined ? {} : { file: input.file }),
+        placements: signerPlacements(input.signProfile, { field: (i) => `signProfile[${i}]`, participantOf: (i) => i }),
+      },
+    ],
     signers: input.signProfile,
   };
 }
