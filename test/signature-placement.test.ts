@@ -185,6 +185,58 @@ describe.each(dialects)('signatures on the document pages (%s)', (dialect) => {
     });
   });
 
+  describe('with compress, the placement is checked when the PDF arrives through the upload URL', () => {
+    const put = (url: string, pdf: Buffer) =>
+      svc.app.inject({ method: 'PUT', url: localPath(url), headers: { 'content-type': 'application/pdf' }, payload: pdf });
+
+    it("a PDF without a signer's tag is answered 400 naming the signer; the process waits for a good PDF, whose tags are found and removed", async () => {
+      const [first, second] = signers(2);
+      const res = await call(svc.app, 'POST', '/document/upload', {
+        key: svc.orgA.privateKey,
+        body: {
+          email: svc.orgA.email,
+          name: 'Lease',
+          compress: true,
+          signProfile: [
+            { ...first, label: true },
+            { ...second, position: [{ page: 2, x: 0.5, y: 0.5, w: 100, h: 30 }] },
+          ],
+        },
+      });
+      expect(res.statusCode).toBe(200);
+      const { code, url } = res.json();
+      const untagged = await put(url, twoPages);
+      expect(untagged.statusCode).toBe(400);
+      expect(untagged.json().message).toBe('"signProfile[0]": the tag {{signature:0}} is not in the PDF');
+      expect((await stored(svc, svc.orgA, code)).participants.map((p) => p.status)).toEqual(['PENDING', 'PENDING']);
+      expect(await boxesOf(svc.orgA, code)).toEqual([]);
+
+      const good = await put(url, tagged);
+      expect(good.statusCode).toBe(200);
+      expect((await stored(svc, svc.orgA, code)).participants.map((p) => p.status)).toEqual(['NOTIFICATION', 'NOTIFICATION']);
+      expect((await boxesOf(svc.orgA, code)).map((b) => [b.signer, b.page, b.bottom])).toEqual([
+        [0, 1, 200],
+        [1, 2, 396],
+      ]);
+      const document = await storedDocument(svc.orgA, code);
+      // Only the tags of signers placed by label leave the file.
+      if (pdfToolsInstalled) expect(pdftotext(document)).not.toContain('{{signature:0}}');
+      const view = (await call(svc.app, 'GET', '/document', { key: svc.orgA.privateKey, query: { code } })).json();
+      expect(view.documents[0].sha256).toBe(sha256(document));
+    });
+
+    it('a box on a page the arriving PDF lacks is answered 400 naming the field', async () => {
+      const [first] = signers(1);
+      const res = await call(svc.app, 'POST', '/document/upload', {
+        key: svc.orgA.privateKey,
+        body: { email: svc.orgA.email, name: 'Lease', compress: true, signProfile: [{ ...first, position: [{ page: 3, x: 0.5, y: 0.5, w: 100, h: 30 }] }] },
+      });
+      const up = await put(res.json().url, twoPages);
+      expect(up.statusCode).toBe(400);
+      expect(up.json().message).toMatch(/^"signProfile\[0\]\.position\[0\]\.page" must be a page of the PDF, which has 2/);
+    });
+  });
+
   describe('placement belongs to uploaded PDFs', () => {
     it('a template document refuses position, naming the field', async () => {
       const [first] = signers(1);

@@ -218,6 +218,13 @@ export interface SignatureBoxesTable {
   height_pt: number;
 }
 
+/** The placement of a PDF still awaited through its upload URL, as JSON (src/documents/placement/awaited-placements.ts). */
+export interface AwaitedPlacementsTable {
+  process_id: string;
+  document_position: number;
+  placements: string;
+}
+
 /** A token an integrator's backend minted for one embedded flow (src/people/sdk-token.ts). */
 export interface SdkTokensTable {
   /** SHA-256 of the token, hex: the token itself is never stored. */
@@ -376,6 +383,7 @@ export interface Database {
   photo_attempts: PhotoAttemptsTable;
   final_files: FinalFilesTable;
   signature_boxes: SignatureBoxesTable;
+  awaited_placements: AwaitedPlacementsTable;
   sdk_tokens: SdkTokensTable;
   rate_limit_hits: RateLimitHitsTable;
 }

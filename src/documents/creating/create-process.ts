@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../../context.js';
-import type { ParticipantRow, ProcessDocumentRow, ProcessKind, ProcessRow, SignatureBoxRow, TemplateRow } from '../../db/schema.js';
+import type { ParticipantRow, ProcessDocumentRow, ProcessKind, ProcessRow, TemplateRow } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
 import { DomainError, fail, invalid } from '../../domain-error.js';
 import { writeBlobBytes } from '../../files/blob-bytes.js';
@@ -14,8 +14,10 @@ import { DOCUMENT_URL_LIFETIME_SECONDS, documentFileKey, sha256 } from '../docum
 import { type EffectiveValidations, resolveValidations } from '../identity-validations.js';
 import { nextReminderAt } from '../lifecycle/process-sweeps.js';
 import { notifyParticipants, participantLink } from '../notify-participants.js';
+import { recordAwaitedPlacements } from '../placement/awaited-placements.js';
 import { recordSignatureBoxes } from '../placement/box-queries.js';
-import { type ParticipantBoxes, placeSignatures, type SignerPlacement } from '../placement/place-signatures.js';
+import { boxRows } from '../placement/box-rows.js';
+import { hasPlacement, type ParticipantBoxes, placeSignatures, type SignerPlacement } from '../placement/place-signatures.js';
 import { recordProcessEvent } from '../process-events.js';
 import { insertDocuments, insertParticipants, insertProcess } from '../queries.js';
 import { type Answer, PARTICIPANT_ID_LENGTH, PROCESS_CODE_LENGTH, type ProcessFieldsInput, type SignerInput } from '../schemas.js';
@@ -205,27 +207,6 @@ function participantRows(options: {
   }));
 }
 
-/** The boxes found for each document, as rows naming the participants'. */
-function boxRows(documents: PreparedDocument[], participants: ParticipantRow[]): SignatureBoxRow[] {
-  return documents.flatMap(({ row, boxes }) =>
-    (boxes ?? []).flatMap(({ participant, boxes: placed }) => {
-      const participantRow = participants[participant];
-      if (!participantRow) return [];
-      return placed.map((box, index) => ({
-        process_id: row.process_id,
-        document_position: row.position,
-        participant_row_id: participantRow.id,
-        box_index: index,
-        page: box.page,
-        left_pt: box.left,
-        bottom_pt: box.bottom,
-        width_pt: box.width,
-        height_pt: box.height,
-      }));
-    }),
-  );
-}
-
 /**
  * Creates a signing process or a package: checks the creator, the documents (template answers
  * filled into the Complete HTML, or a PDF), the participants and their identity validations;
@@ -312,7 +293,17 @@ export async function createSigningProcess(ctx: ServiceContext, options: { organ
         documents.map((d) => d.row),
       );
       await insertParticipants(trx, participants);
-      await recordSignatureBoxes(trx, boxRows(documents, participants));
+      for (const { row, boxes } of documents) {
+        await recordSignatureBoxes(trx, boxRows({ processId, documentPosition: row.position, boxes: boxes ?? [], participants }));
+      }
+      await recordAwaitedPlacements(
+        trx,
+        draft.documents.flatMap((document, documentPosition) =>
+          document.source === 'pdf' && document.file === undefined && hasPlacement(document.placements ?? [])
+            ? [{ processId, documentPosition, placements: document.placements ?? [] }]
+            : [],
+        ),
+      );
       await recordProcessEvent(trx, ctx.clock, {
         process,
         action: 'CREATE',
