@@ -237,6 +237,57 @@ describe.each(dialects)('signatures on the document pages (%s)', (dialect) => {
     });
   });
 
+  describe("packages: placement per document, in each document's signProfile", () => {
+    const many = (body: Record<string, unknown>) =>
+      call(svc.app, 'POST', '/document/many', { key: svc.orgA.privateKey, body: { email: svc.orgA.email, name: 'Pack', ...body } });
+
+    it("each PDF's boxes are recorded under its position, for the participant its signProfile names by e-mail", async () => {
+      const [first, second] = signers(2);
+      const res = await many({
+        signProfile: [first, second],
+        documents: [
+          { name: 'Contract', file: twoPages.toString('base64'), signProfile: [{ ...second, position: [{ page: 2, x: 1, y: 1, w: 100, h: 40 }] }] },
+          { name: 'Annex', file: tagged.toString('base64'), signProfile: [{ ...first, label: true }] },
+        ],
+      });
+      expect(res.statusCode).toBe(200);
+      expect((await boxesOf(svc.orgA, res.json().code)).map((b) => [b.document, b.signer, b.page, b.left, b.bottom])).toEqual([
+        [0, 1, 2, 512, 0],
+        [1, 0, 1, expect.any(Number), 200],
+      ]);
+      if (pdfToolsInstalled) expect(pdftotext(await storedDocument(svc.orgA, res.json().code, 1))).not.toContain('{{signature:0}}');
+    });
+
+    it("a bad box is refused naming the document's field; a placement of someone outside the package too", async () => {
+      const [first, second] = signers(2);
+      const bad = await many({
+        signProfile: [first],
+        documents: [
+          { file: twoPages.toString('base64') },
+          { file: twoPages.toString('base64'), signProfile: [{ ...first, position: [{ page: 5, x: 1, y: 1, w: 100, h: 40 }] }] },
+        ],
+      });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().message).toMatch(/^"documents\[1\]\.signProfile\[0\]\.position\[0\]\.page" must be a page of the PDF/);
+      const outsider = await many({
+        signProfile: [first],
+        documents: [{ file: twoPages.toString('base64') }, { file: twoPages.toString('base64'), signProfile: [{ ...second, label: true }] }],
+      });
+      expect(outsider.statusCode).toBe(400);
+      expect(outsider.json().message).toMatch(/^"documents\[1\]\.signProfile\[0\]\.email" places the signature of someone who is not a participant/);
+    });
+
+    it('the root signProfile places nothing: it is refused there, naming the field', async () => {
+      const [first] = signers(1);
+      const res = await many({
+        signProfile: [{ ...first, label: true }],
+        documents: [{ file: tagged.toString('base64') }, { file: tagged.toString('base64') }],
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toMatch(/^"signProfile\[0\]\.label" places signatures on an uploaded PDF only/);
+    });
+  });
+
   describe('placement belongs to uploaded PDFs', () => {
     it('a template document refuses position, naming the field', async () => {
       const [first] = signers(1);
@@ -250,7 +301,7 @@ describe.each(dialects)('signatures on the document pages (%s)', (dialect) => {
         },
       });
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toMatch(/^"signProfile\[0\]\.position" places signatures on uploaded PDFs only/);
+      expect(res.json().message).toMatch(/^"signProfile\[0\]\.position" places signatures on an uploaded PDF only/);
     });
   });
 });
