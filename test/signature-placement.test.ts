@@ -288,6 +288,63 @@ describe.each(dialects)('signatures on the document pages (%s)', (dialect) => {
     });
   });
 
+  describe('PDF templates: a PDF kept with the boxes of each signer type, per organization', () => {
+    const positions = { arrendador: [{ page: 1, x: 0.5, y: 0.75, w: 150, h: 50 }], arrendatario: [{ page: 2, x: 1, y: 1, w: 200, h: 60 }] };
+    const createTemplate = (org: TestOrganization, body: Record<string, unknown>) =>
+      call(svc.app, 'POST', '/template/pdf', { key: org.privateKey, body: { name: 'Lease', file: twoPages.toString('base64'), positions, ...body } });
+
+    it("creates, reads, lists and deletes; a process from it signs in the stored boxes of each signer's type; another organization's is not found", async () => {
+      const created = await createTemplate(svc.orgA, {});
+      expect(created.statusCode).toBe(200);
+      const { id } = created.json();
+      const read = await call(svc.app, 'GET', '/template/pdf', { key: svc.orgA.privateKey, query: { id } });
+      expect(read.json()).toMatchObject({ id, name: 'Lease', positions, sha256: sha256(twoPages) });
+      expect((await call(svc.app, 'GET', '/template/pdf', { key: svc.orgA.privateKey })).json().data.map((t: { id: string }) => t.id)).toContain(id);
+      expect((await call(svc.app, 'GET', '/template/pdf', { key: svc.orgB.privateKey })).json().data.map((t: { id: string }) => t.id)).not.toContain(id);
+      expect((await call(svc.app, 'GET', '/template/pdf', { key: svc.orgB.privateKey, query: { id } })).statusCode).toBe(404);
+
+      const [first, second] = signers(2);
+      const body = (org: TestOrganization, signProfile: Record<string, unknown>[]) => ({
+        key: org.privateKey,
+        body: { email: org.email, name: 'Lease', document: id, signProfile },
+      });
+      const res = await call(
+        svc.app,
+        'POST',
+        '/document/upload',
+        body(svc.orgA, [
+          { ...first, type: 'arrendatario' },
+          { ...second, type: 'arrendador' },
+        ]),
+      );
+      expect(res.statusCode).toBe(200);
+      expect((await boxesOf(svc.orgA, res.json().code)).map((b) => [b.signer, b.page, b.left, b.bottom])).toEqual([
+        [0, 2, 412, 0],
+        [1, 1, 147.5, 210.5],
+      ]);
+      expect((await storedDocument(svc.orgA, res.json().code)).equals(twoPages)).toBe(true);
+
+      const unknownType = await call(svc.app, 'POST', '/document/upload', body(svc.orgA, [{ ...first, type: 'fiador' }]));
+      expect(unknownType.statusCode).toBe(400);
+      expect(unknownType.json().message).toBe('"signProfile[0].type" must be one of the PDF template\'s types [arrendador, arrendatario]');
+      const foreign = await call(svc.app, 'POST', '/document/upload', body(svc.orgB, [first ?? {}]));
+      expect(foreign.statusCode).toBe(400);
+      expect(foreign.json().message).toBe('PDF_TEMPLATE_NOT_FOUND');
+
+      expect((await call(svc.app, 'DELETE', '/template/pdf', { key: svc.orgB.privateKey, query: { id } })).statusCode).toBe(404);
+      expect((await call(svc.app, 'DELETE', '/template/pdf', { key: svc.orgA.privateKey, query: { id } })).json()).toEqual({ id, deleted: true });
+      expect((await call(svc.app, 'GET', '/template/pdf', { key: svc.orgA.privateKey, query: { id } })).statusCode).toBe(404);
+    });
+
+    it('its boxes are checked against its PDF when it is created, naming the field', async () => {
+      const res = await createTemplate(svc.orgA, { positions: { fiador: [{ page: 3, x: 0.5, y: 0.5, w: 100, h: 40 }] } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toMatch(/^"positions\.fiador\.position\[0\]\.page" must be a page of the PDF/);
+      const notPdf = await createTemplate(svc.orgA, { file: Buffer.from('not a pdf at all').toString('base64') });
+      expect(notPdf.json().message).toBe('FILE_NOT_VALID: not a PDF');
+    });
+  });
+
   describe('placement belongs to uploaded PDFs', () => {
     it('a template document refuses position, naming the field', async () => {
       const [first] = signers(1);

@@ -21,6 +21,7 @@ import { rateLimitHits } from './migrations/015_rate_limit_hits.js';
 import { finalFilePositions } from './migrations/016_final_file_positions.js';
 import { signatureBoxes } from './migrations/017_signature_boxes.js';
 import { awaitedPlacements } from './migrations/018_awaited_placements.js';
+import { pdfTemplates } from './migrations/019_pdf_templates.js';
 import type { Database, Db, Dialect } from './schema.js';
 import { SchemaScopedPostgresDialect } from './schema-introspector.js';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
@@ -69,6 +70,7 @@ const migrations: MigrationProvider = {
       '016_final_file_positions': finalFilePositions,
       '017_signature_boxes': signatureBoxes,
       '018_awaited_placements': awaitedPlacements,
+      '019_pdf_templates': pdfTemplates,
     };
   },
 };

@@ -73,6 +73,8 @@ export interface SaveFromTemplateInput extends ProcessFieldsInput {
 
 export interface UploadPdfInput extends ProcessFieldsInput {
   file?: string;
+  /** A PDF template of the organization, instead of `file`. */
+  document?: string;
   compress?: boolean;
   signProfile: SignerInput[];
 }
@@ -192,9 +194,10 @@ export const uploadPdfSchema = Joi.object<UploadPdfInput, true>({
   ...processFields,
   file: base64File.description('the PDF in base64, for small files'),
   compress: Joi.boolean().valid(true).description('answer an upload URL for the PDF instead (PUT application/pdf, 5 minutes)'),
+  document: templateId.description("a PDF template's id instead (POST /template/pdf): its PDF, and each signer's `type` picks its stored boxes"),
   signProfile: signProfile.required(),
 })
-  .xor('file', 'compress')
+  .xor('file', 'compress', 'document')
   .example({ email: 'ana@company.example', name: 'Lease, Calle 12', compress: true, signProfile: [signerExample] });
 
 /** Everyone in a package is invited at once: no turns (the real service's code for it). */
