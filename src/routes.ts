@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import type { Deps } from './deps.js';
 import { documentPdfUploadPolicy } from './documents/creating/pdf-uploads.js';
+import { pdfTemplateRoutes } from './documents/pdf-templates/routes.js';
 import { documentRoutes } from './documents/routes.js';
 import { filesRoutes } from './files/routes.js';
 import { healthRoute } from './health/routes.js';
@@ -25,6 +26,7 @@ export function routeTable(config: Config, deps: Deps): ApiRoute[] {
     ...webhookRoutes(deps),
     ...verifaceRoutes(deps),
     ...documentRoutes(deps),
+    ...pdfTemplateRoutes(deps),
     ...catalogueRoutes(),
     ...organizationRoutes(deps),
     ...photoRoutes(deps),

@@ -86,8 +86,8 @@ describe.each(dialects)('signing processes: creation (%s)', (dialect) => {
   describe('POST /document/upload refuses what cannot become a process', () => {
     const cases: [string, Record<string, unknown>, string][] = [
       ['a missing signProfile', { signProfile: undefined }, '"signProfile" is required'],
-      ['neither file nor compress', { file: undefined }, '"value" must contain at least one of [file, compress]'],
-      ['both file and compress', { compress: true }, '"value" contains a conflict between exclusive peers [file, compress]'],
+      ['neither file nor compress', { file: undefined }, '"value" must contain at least one of [file, compress, document]'],
+      ['both file and compress', { compress: true }, '"value" contains a conflict between exclusive peers [file, compress, document]'],
       ['a file that is not a PDF', { file: Buffer.from('hello world').toString('base64') }, 'FILE_NOT_VALID: not a PDF'],
       ['an expiry date within three days', { expiredDate: new Date(Date.now() + 2 * DAY).toISOString() }, 'EXPIRED_DATE_INVALID'],
       ['a creator who is not a user of the organization', { email: 'stranger@nowhere.test' }, 'USER_NOTFOUND'],

@@ -51,7 +51,7 @@ describe('the status of an answer comes from the catalogue, not from the throw s
   });
 
   it('a code answered at several statuses names, in the catalogue, the situation of each, and each throw site names its own', () => {
-    expect(situated.map(({ code }) => code).sort()).toEqual(['DOCUMENT_NOT_FOUND', 'TEMPLATE_NOT_FOUND', 'VERIFACE_NOT_FOUND']);
+    expect(situated.map(({ code }) => code).sort()).toEqual(['DOCUMENT_NOT_FOUND', 'PDF_TEMPLATE_NOT_FOUND', 'TEMPLATE_NOT_FOUND', 'VERIFACE_NOT_FOUND']);
     for (const { entry } of situated) {
       const named = Object.values(entry.when ?? {});
       expect([...new Set(named)].sort()).toEqual([...entry.status].sort());

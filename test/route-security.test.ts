@@ -27,6 +27,7 @@ import { openEveryDocument, outbox, PDF_BYTES, pdfProcess, stored, templateWithH
 interface Owned {
   template: string;
   reference: string;
+  pdfTemplate: string;
   webhook: string;
   veriface: string;
   process: string;
@@ -50,6 +51,7 @@ function unknownOwned(): Owned {
   return {
     template: hex24(),
     reference: hex24(),
+    pdfTemplate: hex24(),
     webhook: `unknown-${upper(6).toLowerCase()}`,
     veriface: upper(16),
     process: upper(10),
@@ -58,6 +60,8 @@ function unknownOwned(): Owned {
     validationLink: crypto.randomBytes(24).toString('base64url'),
   };
 }
+
+const pdfTemplateBody = () => ({ name: 'Lease', file: PDF_BYTES.toString('base64'), positions: { tenant: [{ page: 1, x: 0.5, y: 0.5, w: 100, h: 40 }] } });
 
 /** One valid request per route, built from the identifiers it should act on. */
 /** Bytes a JPEG starts with, then random ones: the same in every sample, so samples compare equal. */
@@ -71,6 +75,9 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
   'POST /v1.5/ext/template/reference': (o) => ({ body: { template: o.template, name: 'Website' } }),
   'GET /v1.5/ext/template/reference': (o) => ({ query: { template: o.template } }),
   'DELETE /v1.5/ext/template/reference': (o) => ({ query: { id: o.reference } }),
+  'POST /v1.5/ext/template/pdf': () => ({ body: pdfTemplateBody() }),
+  'GET /v1.5/ext/template/pdf': (o) => ({ query: { id: o.pdfTemplate } }),
+  'DELETE /v1.5/ext/template/pdf': (o) => ({ query: { id: o.pdfTemplate } }),
   'POST /v1.5/ext/webhooks': (_o) => ({ body: { name: 'fresh', url: 'https://hooks.example.test/fresh' } }),
   'GET /v1.5/ext/webhooks': () => ({}),
   'PUT /v1.5/ext/webhooks': (o) => ({ body: { name: o.webhook, enabled: false } }),
@@ -183,6 +190,11 @@ const SUCCESS: Record<string, (c: SuccessContext) => Promise<SuccessCall[]>> = {
   'POST /v1.5/ext/template/reference': async ({ owned }) => [{ body: { template: owned.template } }],
   'GET /v1.5/ext/template/reference': async ({ owned }) => [{ query: { template: owned.template } }],
   'DELETE /v1.5/ext/template/reference': async ({ owned }) => [{ query: { id: owned.reference } }],
+  'POST /v1.5/ext/template/pdf': async () => [{ body: pdfTemplateBody() }],
+  'GET /v1.5/ext/template/pdf': async ({ owned }) => [{ query: { id: owned.pdfTemplate } }, {}],
+  'DELETE /v1.5/ext/template/pdf': async ({ svc, org }) => [
+    { query: { id: (await call(svc.app, 'POST', '/template/pdf', { key: org.privateKey, body: pdfTemplateBody() })).json().id } },
+  ],
   'POST /v1.5/ext/webhooks': async () => [{ body: { name: 'from-the-example' } }],
   'GET /v1.5/ext/webhooks': async () => [{}],
   'PUT /v1.5/ext/webhooks': async ({ owned }) => [{ body: { name: owned.webhook, enabled: true } }],
@@ -343,6 +355,7 @@ async function own(svc: TestService, org: TestOrganization): Promise<Owned> {
   const key = org.privateKey;
   const template = await templateWithHtml(svc, org);
   const reference = (await call(svc.app, 'POST', '/template/reference', { key, body: { template, name: 'Site' } })).json().id;
+  const pdfTemplate = (await call(svc.app, 'POST', '/template/pdf', { key, body: pdfTemplateBody() })).json().id;
   const webhook = `hook-${upper(6).toLowerCase()}`;
   expect((await call(svc.app, 'POST', '/webhooks', { key, body: { name: webhook, url: 'https://hooks.example.test/own' } })).statusCode).toBe(200);
   await call(svc.app, 'POST', '/webhooks/test', { key, body: { name: webhook } });
@@ -353,7 +366,17 @@ async function own(svc: TestService, org: TestOrganization): Promise<Owned> {
   const { code: process } = await photographedProcess(svc, org, { body: { custom, tags: ['rent'] }, signer: { phone: '+573001234567' } });
   const { participants } = await stored(svc, org, process);
   const validation = await findVerifaceByCode(svc.deps.db, org.id, veriface);
-  return { template, reference, webhook, veriface, process, delivery, signingLink: participants[0]!.link_token, validationLink: validation!.link_token };
+  return {
+    template,
+    reference,
+    pdfTemplate,
+    webhook,
+    veriface,
+    process,
+    delivery,
+    signingLink: participants[0]!.link_token,
+    validationLink: validation!.link_token,
+  };
 }
 
 /**

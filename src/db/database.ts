@@ -20,6 +20,8 @@ import { photoRetakes } from './migrations/014_photo_retakes.js';
 import { rateLimitHits } from './migrations/015_rate_limit_hits.js';
 import { finalFilePositions } from './migrations/016_final_file_positions.js';
 import { signatureBoxes } from './migrations/017_signature_boxes.js';
+import { awaitedPlacements } from './migrations/018_awaited_placements.js';
+import { pdfTemplates } from './migrations/019_pdf_templates.js';
 import type { Database, Db, Dialect } from './schema.js';
 import { SchemaScopedPostgresDialect } from './schema-introspector.js';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
@@ -67,6 +69,8 @@ const migrations: MigrationProvider = {
       '015_rate_limit_hits': rateLimitHits,
       '016_final_file_positions': finalFilePositions,
       '017_signature_boxes': signatureBoxes,
+      '018_awaited_placements': awaitedPlacements,
+      '019_pdf_templates': pdfTemplates,
     };
   },
 };

@@ -218,6 +218,25 @@ export interface SignatureBoxesTable {
   height_pt: number;
 }
 
+/** The placement of a PDF still awaited through its upload URL, as JSON (src/documents/placement/awaited-placements.ts). */
+export interface AwaitedPlacementsTable {
+  process_id: string;
+  document_position: number;
+  placements: string;
+}
+
+/** An organization's PDF template: its file and, by signer type, the boxes where they sign (src/documents/pdf-templates). */
+export interface PdfTemplatesTable {
+  id: string;
+  organization_id: string;
+  name: string;
+  file_key: string;
+  sha256: string;
+  /** JSON: {"<type>": [{page, x, y, w, h}]}. */
+  positions: string;
+  created_at: string;
+}
+
 /** A token an integrator's backend minted for one embedded flow (src/people/sdk-token.ts). */
 export interface SdkTokensTable {
   /** SHA-256 of the token, hex: the token itself is never stored. */
@@ -376,6 +395,8 @@ export interface Database {
   photo_attempts: PhotoAttemptsTable;
   final_files: FinalFilesTable;
   signature_boxes: SignatureBoxesTable;
+  awaited_placements: AwaitedPlacementsTable;
+  pdf_templates: PdfTemplatesTable;
   sdk_tokens: SdkTokensTable;
   rate_limit_hits: RateLimitHitsTable;
 }
@@ -395,6 +416,7 @@ export type ParticipantRow = Selectable<ParticipantsTable>;
 export type ProcessEventRow = Selectable<ProcessEventsTable>;
 export type FinalFileRow = Selectable<FinalFilesTable>;
 export type SignatureBoxRow = Selectable<SignatureBoxesTable>;
+export type PdfTemplateRow = Selectable<PdfTemplatesTable>;
 export type SdkTokenRow = Selectable<SdkTokensTable>;
 export type ReferenceLinkRow = Selectable<ReferenceLinksTable>;
 export type OrganizationRow = Selectable<OrganizationsTable>;

@@ -6,6 +6,7 @@ import { draftFromPackage, draftFromPdf, draftFromTemplate } from './creating/dr
 import { cancelProcesses } from './lifecycle/cancel-processes.js';
 import { listProcesses, readProcess, readPublicProcess, readRoadmap } from './lifecycle/read-process.js';
 import { unlockParticipant } from './participant/unlock-participant.js';
+import { pdfFromTemplate } from './pdf-templates/pdf-templates.js';
 import {
   cancelResponse,
   cancelSchema,
@@ -39,7 +40,7 @@ const CREATION_ERRORS: readonly RouteError[] = [
 const ANSWERS_BODY_LIMIT = 10 * 1024 * 1024;
 
 /** Inline base64 PDFs make bodies larger than other requests'; each stays under UPLOAD_MAX_BYTES once decoded. */
-function inlineFilesLimit(ctx: ServiceContext, files: number): number {
+export function inlineFilesLimit(ctx: ServiceContext, files: number): number {
   return Math.ceil((ctx.uploadMaxBytes * 4) / 3) * files + 1024 * 1024;
 }
 
@@ -68,14 +69,18 @@ export function documentRoutes(ctx: ServiceContext): ApiRoute[] {
       tag,
       summary: 'Create a signing process from a PDF (inline base64, or through an upload URL)',
       description:
-        'With `file` the PDF is in the request. With `compress: true` the answer carries `url`: PUT the PDF there (Content-Type: application/pdf, within 5 minutes); participants are invited once it has arrived.',
+        "With `file` the PDF is in the request; with `document` it is a PDF template's. With `compress: true` the answer carries `url`: PUT the PDF there (Content-Type: application/pdf, within 5 minutes); participants are invited once it has arrived.",
       body: uploadPdfSchema,
       query: noInput,
       response: { json: createdProcessResponse },
-      errors: CREATION_ERRORS,
+      errors: [...CREATION_ERRORS, 'PDF_TEMPLATE_NOT_FOUND'],
       bodyLimit: inlineFilesLimit(ctx, 1),
       handler: async ({ body, organizationId }) => {
-        const created = await createSigningProcess(ctx, { organizationId, draft: draftFromPdf(body) });
+        const input =
+          body.document === undefined
+            ? body
+            : { ...body, ...(await pdfFromTemplate(ctx, { organizationId, id: body.document, signProfile: body.signProfile })) };
+        const created = await createSigningProcess(ctx, { organizationId, draft: draftFromPdf(input) });
         const url = created.documents[0]?.url;
         return url === undefined ? created : { ...created, url };
       },

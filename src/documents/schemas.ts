@@ -32,9 +32,22 @@ export interface SignerInput extends ValidationFieldsInput {
   country?: string;
   role: 'SIGNER' | 'APPROVER';
   order: number;
-  /** The template signer type whose signature place this participant takes. */
+  /** The template signer type whose signature place this participant takes (a PDF template's stored positions too). */
   type?: string;
   notification?: boolean;
+  /** Boxes on the PDF's pages where the signature goes. */
+  position?: PositionInput[];
+  /** The signature goes where the PDF shows `{{signature:N}}`, N the signer's index. */
+  label?: boolean;
+}
+
+/** A box on an uploaded PDF's page: its bottom-right corner relative to the page (y from the top), its size in points. */
+export interface PositionInput {
+  page: number;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
 }
 
 /** Fields every creation shares: the creator, the e-mail to the signers, expiry, reminders, and what webhooks echo. */
@@ -60,6 +73,8 @@ export interface SaveFromTemplateInput extends ProcessFieldsInput {
 
 export interface UploadPdfInput extends ProcessFieldsInput {
   file?: string;
+  /** A PDF template of the organization, instead of `file`. */
+  document?: string;
   compress?: boolean;
   signProfile: SignerInput[];
 }
@@ -101,6 +116,26 @@ const validationFields = {
   both: Joi.boolean(),
 };
 
+/** The most boxes one signer may have on one document. */
+export const MAX_BOXES_PER_SIGNER = 20;
+
+export const positionJoi = Joi.object<PositionInput, true>({
+  page: Joi.number().integer().min(1).required().description('1-based'),
+  x: Joi.number().min(0).max(1).required().description("the box's right edge, as a fraction of the page's width"),
+  y: Joi.number().min(0).max(1).required().description("the box's bottom edge, as a fraction of the page's height from its top"),
+  w: Joi.number().positive().max(14_400).required().description('width in points'),
+  h: Joi.number().positive().max(14_400).required().description('height in points'),
+});
+
+const placementFields = {
+  position: Joi.array()
+    .items(positionJoi)
+    .min(1)
+    .max(MAX_BOXES_PER_SIGNER)
+    .description('boxes on an uploaded PDF where this signature goes: {page, x, y (bottom-right corner, 0..1, y from the top), w, h (points)}'),
+  label: Joi.boolean().valid(true).description("the signature goes where the PDF shows the text {{signature:N}}, N this signer's index; the text is removed"),
+};
+
 const signer = Joi.object<SignerInput, true>({
   name: Joi.string().trim().min(1).max(200).required(),
   email: email.required(),
@@ -113,6 +148,7 @@ const signer = Joi.object<SignerInput, true>({
   type: Joi.string().max(100),
   notification: Joi.boolean(),
   ...validationFields,
+  ...placementFields,
 });
 
 const signProfile = Joi.array()
@@ -158,9 +194,10 @@ export const uploadPdfSchema = Joi.object<UploadPdfInput, true>({
   ...processFields,
   file: base64File.description('the PDF in base64, for small files'),
   compress: Joi.boolean().valid(true).description('answer an upload URL for the PDF instead (PUT application/pdf, 5 minutes)'),
+  document: templateId.description("a PDF template's id instead (POST /template/pdf): its PDF, and each signer's `type` picks its stored boxes"),
   signProfile: signProfile.required(),
 })
-  .xor('file', 'compress')
+  .xor('file', 'compress', 'document')
   .example({ email: 'ana@company.example', name: 'Lease, Calle 12', compress: true, signProfile: [signerExample] });
 
 /** Everyone in a package is invited at once: no turns (the real service's code for it). */

@@ -47,6 +47,11 @@ export const ERROR_CATALOGUE = {
     meaning: "Checking the answers against the template's patterns would take too long: shorter answers or smaller patterns",
   },
   REFERENCE_NOT_FOUND: { status: [400], meaning: 'No reference link with this id in the organization' },
+  PDF_TEMPLATE_NOT_FOUND: {
+    status: [400, 404],
+    when: { readingOne: 404, elsewhere: 400 },
+    meaning: 'No PDF template with this id in the organization (404 when reading or deleting one, 400 when creating a process from it)',
+  },
 
   // Files and upload URLs
   URL_SIGNATURE_INVALID: { status: [403], meaning: 'The URL was not issued by the service, or was altered' },

@@ -14,6 +14,10 @@ import { DOCUMENT_URL_LIFETIME_SECONDS, documentFileKey, sha256 } from '../docum
 import { type EffectiveValidations, resolveValidations } from '../identity-validations.js';
 import { nextReminderAt } from '../lifecycle/process-sweeps.js';
 import { notifyParticipants, participantLink } from '../notify-participants.js';
+import { recordAwaitedPlacements } from '../placement/awaited-placements.js';
+import { recordSignatureBoxes } from '../placement/box-queries.js';
+import { boxRows } from '../placement/box-rows.js';
+import { hasPlacement, type ParticipantBoxes, placeSignatures, type SignerPlacement } from '../placement/place-signatures.js';
 import { recordProcessEvent } from '../process-events.js';
 import { insertDocuments, insertParticipants, insertProcess } from '../queries.js';
 import { type Answer, PARTICIPANT_ID_LENGTH, PROCESS_CODE_LENGTH, type ProcessFieldsInput, type SignerInput } from '../schemas.js';
@@ -26,7 +30,14 @@ import { signersFromTemplate } from './template-signers.js';
 
 export type DocumentDraft =
   | { source: 'template'; name?: string; templateId: string; data: Answer[] }
-  | { source: 'pdf'; name: string /** Base64; absent when the PDF comes through an upload URL. */; file?: string };
+  | {
+      source: 'pdf';
+      name: string;
+      /** Base64; absent when the PDF comes through an upload URL. */
+      file?: string;
+      /** Where each participant signs this PDF's pages; none keeps the signatures on the certificate pages. */
+      placements?: SignerPlacement[];
+    };
 
 /** What the three creation endpoints have in common once their shapes are read. */
 export interface ProcessDraft {
@@ -60,6 +71,7 @@ export interface CreatedProcess {
 interface PreparedDocument {
   row: ProcessDocumentRow;
   bytes?: Buffer;
+  boxes?: ParticipantBoxes[];
   template?: { row: TemplateRow; body: TemplateBody; answers: Record<string, string> };
 }
 
@@ -97,7 +109,8 @@ async function prepareDocument(
     if (bytes.length > ctx.uploadMaxBytes) throw fail('FILE_TOO_LARGE', `at most ${ctx.uploadMaxBytes} bytes`);
     const intake = await admitPdf(bytes);
     if (!intake.accepted) throw fail('FILE_NOT_VALID', intake.reason);
-    return { row: { ...row, file_ready: 1, sha256: sha256(intake.bytes) }, bytes: intake.bytes };
+    const placed = await placeSignatures(intake.bytes, draft.placements ?? []);
+    return { row: { ...row, file_ready: 1, sha256: sha256(placed.bytes) }, bytes: placed.bytes, boxes: placed.boxes };
   }
   const template = await findTemplate(ctx, options.organizationId, draft.templateId);
   if (!template) throw fail('TEMPLATE_NOT_FOUND', { when: 'elsewhere' });
@@ -280,6 +293,17 @@ export async function createSigningProcess(ctx: ServiceContext, options: { organ
         documents.map((d) => d.row),
       );
       await insertParticipants(trx, participants);
+      for (const { row, boxes } of documents) {
+        await recordSignatureBoxes(trx, boxRows({ processId, documentPosition: row.position, boxes: boxes ?? [], participants }));
+      }
+      await recordAwaitedPlacements(
+        trx,
+        draft.documents.flatMap((document, documentPosition) =>
+          document.source === 'pdf' && document.file === undefined && hasPlacement(document.placements ?? [])
+            ? [{ processId, documentPosition, placements: document.placements ?? [] }]
+            : [],
+        ),
+      );
       await recordProcessEvent(trx, ctx.clock, {
         process,
         action: 'CREATE',

@@ -1,20 +1,26 @@
 import type { ServiceContext } from '../../context.js';
 import { withTransaction } from '../../db/transaction.js';
-import { fail } from '../../domain-error.js';
+import { DomainError, fail } from '../../domain-error.js';
 import { readBlobBytes, writeBlobBytes } from '../../files/blob-bytes.js';
 import type { UploadPolicy } from '../../files/routes.js';
 import { isDocumentPdfKey, sha256 } from '../document-files.js';
 import { startNextTurn } from '../participant/turns.js';
+import { deleteAwaitedPlacements, findAwaitedPlacements } from '../placement/awaited-placements.js';
+import { recordSignatureBoxes } from '../placement/box-queries.js';
+import { boxRows } from '../placement/box-rows.js';
+import { type Placement, placeSignatures } from '../placement/place-signatures.js';
 import { recordProcessEvent } from '../process-events.js';
-import { findAwaitingDocuments, findDocumentByFileKey, findProcessById, listDocuments, markDocumentReady } from '../queries.js';
+import { findAwaitingDocuments, findDocumentByFileKey, findProcessById, listDocuments, listParticipants, markDocumentReady } from '../queries.js';
 import { admitPdf } from './pdf-intake.js';
 
-export type StoredOutcome = 'started' | 'waiting' | { invalid: string } | 'ignored';
+/** `invalid`: intake's reason (FILE_NOT_VALID); `refused`: the placement's message naming the field or signer. */
+export type StoredOutcome = 'started' | 'waiting' | { invalid: string } | { refused: DomainError } | 'ignored';
 
 /**
- * A PDF arrived for a document that awaited it: it must pass intake (`admitPdf`), otherwise it is
- * erased and the document still awaits one; a repaired PDF replaces the upload (the document not
- * being ready, nobody reads it meanwhile, and a second call repairs to the same bytes); its hash
+ * A PDF arrived for a document that awaited it: it must pass intake (`admitPdf`) and the placement
+ * the request asked for (its pages, its tags), otherwise it is erased and the document still awaits
+ * one; a repaired PDF, or one whose tags were removed, replaces the upload (the document not being
+ * ready, nobody reads it meanwhile, and a second call rewrites to the same bytes); its hash
  * is kept; once every document of the process is there, the first turn of participants is
  * invited. Safe to call again for the same file.
  */
@@ -28,11 +34,23 @@ export async function documentStored(ctx: ServiceContext, key: string): Promise<
     await ctx.blobs.delete([key]);
     return { invalid: intake.reason };
   }
-  const { bytes } = intake;
-  if (intake.repaired) await writeBlobBytes(ctx.blobs, key, bytes, 'application/pdf');
+  const placements = await findAwaitedPlacements(ctx.db, document.process_id, document.position);
+  let placed: Placement;
+  try {
+    placed = await placeSignatures(intake.bytes, placements);
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    await ctx.blobs.delete([key]);
+    return { refused: error };
+  }
+  const { bytes } = placed;
+  if (intake.repaired || bytes !== intake.bytes) await writeBlobBytes(ctx.blobs, key, bytes, 'application/pdf');
   const outcome = await withTransaction(ctx, async (trx): Promise<StoredOutcome> => {
     const process = await findProcessById(trx, document.process_id);
     if (process?.status !== 'CREATED' || !(await markDocumentReady(trx, document.id, sha256(bytes)))) return 'ignored';
+    const participants = await listParticipants(trx, process.id);
+    await recordSignatureBoxes(trx, boxRows({ processId: process.id, documentPosition: document.position, boxes: placed.boxes, participants }));
+    await deleteAwaitedPlacements(trx, process.id, document.position);
     await recordProcessEvent(trx, ctx.clock, { process, action: 'DOCUMENT_UPLOADED', detail: { document: document.name } });
     if ((await listDocuments(trx, process.id)).some((d) => d.file_ready === 0)) return 'waiting';
     await startNextTurn(trx, ctx, process);
@@ -62,7 +80,8 @@ export function documentPdfUploadPolicy(ctx: ServiceContext): UploadPolicy {
     claim: async (key) => (await awaiting(key)) === 'awaiting',
     async stored(key) {
       const outcome = await documentStored(ctx, key);
-      if (typeof outcome === 'object') throw fail('FILE_NOT_VALID', outcome.invalid);
+      if (typeof outcome !== 'object') return;
+      throw 'refused' in outcome ? outcome.refused : fail('FILE_NOT_VALID', outcome.invalid);
     },
   };
 }
