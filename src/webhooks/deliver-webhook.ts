@@ -1,5 +1,4 @@
 import net from 'node:net';
-import { Webhook } from 'standardwebhooks';
 import { type Dispatcher, request } from 'undici';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
@@ -8,6 +7,7 @@ import type { DeliveryOutcome, OutboxHandler, OutboxMessage } from '../outbox/ty
 import type { WebhookPayload } from './event.js';
 import { OriginSlots } from './origin-slots.js';
 import { findWebhookById, findWebhooksByIds } from './queries.js';
+import { signWebhook } from './signature.js';
 import { isPrivateAddress } from './url-guard.js';
 
 export interface WebhookDeliveryOptions {
@@ -50,16 +50,17 @@ export function webhookDeliveryHandler(options: WebhookDeliveryOptions): OutboxH
   async function send(message: OutboxMessage<WebhookPayload>, webhook: WebhookRow | undefined): Promise<DeliveryOutcome> {
     if (!webhook) return { ok: false, retryable: false, durationMs: 0, error: 'WEBHOOK_DELETED' };
     if (webhook.enabled !== 1) return { ok: false, retryable: false, durationMs: 0, error: 'WEBHOOK_DISABLED' };
-    const host = new URL(webhook.url).hostname.replace(/^\[|\]$/g, '');
+    const url = new URL(webhook.url);
+    const host = url.hostname.replace(/^\[|\]$/g, '');
     if (!options.allowPrivateUrls && net.isIP(host) && isPrivateAddress(host)) {
       return { ok: false, retryable: false, durationMs: 0, error: 'WEBHOOK_URL_NOT_ALLOWED' };
     }
 
-    const release = await slots.acquire(new URL(webhook.url).origin);
+    const release = await slots.acquire(url.origin);
     const body = JSON.stringify(message.payload.event);
     const id = `msg_${message.id}`;
     const now = options.clock.now();
-    const signature = new Webhook(webhook.secret).sign(id, now, body);
+    const signature = signWebhook(webhook.secret, id, now, body);
     const started = performance.now();
     try {
       const response = await request(webhook.url, {
