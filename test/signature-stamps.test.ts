@@ -4,7 +4,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignatureBoxRow } from '../src/db/schema.js';
-import { approveDocument, signDocument } from '../src/documents/participant/signer-flow.js';
+import { approveDocument } from '../src/documents/participant/signer-flow.js';
 import { recordSignatureBoxes } from '../src/documents/placement/box-queries.js';
 import { finalFileKeys } from '../src/documents/sealing/final-file-queries.js';
 import { sealProcess } from '../src/documents/sealing/seal-process.js';
@@ -14,7 +14,7 @@ import { certificatePem } from '../src/pdf-signing/signing-identity.js';
 import { SCREENSHOTS_DIR } from './support/browser.js';
 import { pageImage, pdfsig, pdfToolsInstalled, pdftotext, trustStore } from './support/pdf-tools.js';
 import { call, dialects, localPath, startTestService, type TestOrganization, type TestService } from './support/service.js';
-import { stored } from './support/signing.js';
+import { readAndSign, stored } from './support/signing.js';
 
 /** Pages of 400 × 500 points with a line of text and a signature line, as a contract has. */
 async function twoPagePdf(): Promise<Buffer> {
@@ -134,7 +134,7 @@ describe.each(dialects)('the seal draws each participant in their boxes on the d
     const image = await drawnSignature();
     for (const participant of participants) {
       if (participant.role === 'APPROVER') await approveDocument(svc.deps, { token: participant.link_token });
-      else await signDocument(svc.deps, { token: participant.link_token, ...(participant.position === 0 ? { signatureImage: image } : {}) });
+      else await readAndSign(svc.deps, { token: participant.link_token, ...(participant.position === 0 ? { signatureImage: image } : {}) });
     }
     expect(await sealProcess(svc.deps, { processId: process.id })).toBe(true);
     const keys = await finalFileKeys(svc.deps.db, process.id);
