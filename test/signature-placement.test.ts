@@ -2,9 +2,13 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../src/documents/document-files.js';
 import { listSignatureBoxes } from '../src/documents/placement/box-queries.js';
-import { pdfToolsInstalled, pdftotext } from './support/pdf-tools.js';
+import { finalFileKeys } from '../src/documents/sealing/final-file-queries.js';
+import { sealProcess } from '../src/documents/sealing/seal-process.js';
+import { readBlobBytes } from '../src/files/blob-bytes.js';
+import { certificatePem } from '../src/pdf-signing/signing-identity.js';
+import { pdfsig, pdfToolsInstalled, pdftotext, trustStore } from './support/pdf-tools.js';
 import { call, dialects, localPath, startTestService, type TestOrganization, type TestService } from './support/service.js';
-import { signers, stored } from './support/signing.js';
+import { readAndSign, signers, stored } from './support/signing.js';
 
 /** A PDF of pages of the given sizes, each showing its lines (drawn by pdf-lib, as hex strings) at 72 pt from the left. */
 async function pdfWith(pages: { size: [number, number]; lines: { text: string; y: number }[] }[]): Promise<Buffer> {
@@ -182,6 +186,31 @@ describe.each(dialects)('signatures on the document pages (%s)', (dialect) => {
         [0, 2],
         [1, 1],
       ]);
+    });
+  });
+
+  describe('from the API to the sealed file: tags placed, removed, and signed over', () => {
+    it('a tagged PDF signed by both signers seals with each name on its page, no tag left, and a valid signature; the other organization cannot read it', async () => {
+      const [first, second] = signers(2);
+      const res = await upload(svc.orgA, tagged, [
+        { ...first, label: true },
+        { ...second, label: true },
+      ]);
+      expect(res.statusCode, res.body).toBe(200);
+      const code: string = res.json().code;
+      const { process, participants } = await stored(svc, svc.orgA, code);
+      for (const participant of participants) await readAndSign(svc.deps, { token: participant.link_token });
+      expect(await sealProcess(svc.deps, { processId: process.id })).toBe(true);
+      const keys = await finalFileKeys(svc.deps.db, process.id);
+      const sealed = keys && (await readBlobBytes(svc.deps.blobs, keys.documents[0] ?? ''));
+      if (!sealed) throw new Error('no final file');
+      expect((await call(svc.app, 'GET', '/document', { key: svc.orgB.privateKey, query: { code } })).statusCode).toBe(400);
+      if (!pdfToolsInstalled) return;
+      const pages = pdftotext(sealed).split('\f');
+      expect(pages[0]).toContain('Signer 0');
+      expect(pages[1]).toContain('Signer 1');
+      expect(pages.join('')).not.toContain('{{signature:');
+      expect(pdfsig(sealed, trustStore(certificatePem(svc.deps.documentSigner.identity.certificate)))).toContain('Signature is Valid');
     });
   });
 
