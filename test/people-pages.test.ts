@@ -302,6 +302,13 @@ describe("the people's pages, in Chromium on a phone's screen", { timeout: 120_0
     await page.getByRole('button', { name: 'Siguiente lugar para firmar' }).click();
     await page.getByText('Lugar 1 de 2 para firmar: página 1 de Lease 2027').waitFor({ state: 'attached' });
     await expect.poll(() => page.locator('.sign-here.current').getAttribute('data-sign-page')).toBe('1');
+    // Scrolled to: the place is on the screen, above the action bar.
+    await expect
+      .poll(async () => {
+        const place = await page.locator('.sign-here.current').boundingBox();
+        return place !== null && place.y >= 0 && place.y + place.height <= (barBox?.y ?? 844);
+      })
+      .toBe(true);
     await screenshot(page, '21-sign-here-highlighted');
     await page.getByRole('button', { name: 'Siguiente lugar para firmar' }).focus();
     await page.keyboard.press('Enter');
