@@ -14,6 +14,7 @@ import { launchBrowser, type PhoneBrowser, screenshot, y4mOf } from './support/b
 import { identityCard, selfie } from './support/face-photos.js';
 import { ANSWERS, verifaceBody } from './support/fixtures.js';
 import { call, startServedService, type TestService } from './support/service.js';
+import { drawSignature } from './support/signature-pad.js';
 import { stored, templateWithHtml } from './support/signing.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
 
@@ -59,16 +60,6 @@ async function openOnPhone(phone: PhoneBrowser, link: string): Promise<{ context
   await page.goto(link);
   await page.getByRole('heading', { level: 1 }).waitFor();
   return { context, page };
-}
-
-async function drawSignature(page: Page): Promise<void> {
-  const pad = page.locator('canvas.signature-pad');
-  const box = await pad.boundingBox();
-  if (!box) throw new Error('no signature pad');
-  await page.mouse.move(box.x + 20, box.y + box.height / 2);
-  await page.mouse.down();
-  for (let i = 1; i <= 12; i++) await page.mouse.move(box.x + 20 + i * 18, box.y + box.height / 2 + (i % 2 === 0 ? -25 : 25), { steps: 3 });
-  await page.mouse.up();
 }
 
 interface Signer {

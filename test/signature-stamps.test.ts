@@ -12,6 +12,7 @@ import { readBlobBytes } from '../src/files/blob-bytes.js';
 import { updateSettings } from '../src/organizations/settings.js';
 import { certificatePem } from '../src/pdf-signing/signing-identity.js';
 import { SCREENSHOTS_DIR } from './support/browser.js';
+import { type PlacedBox as Box, inkByPlace } from './support/pdf-ink.js';
 import { pageImage, pdfsig, pdfToolsInstalled, pdftotext, trustStore } from './support/pdf-tools.js';
 import { call, dialects, localPath, startTestService, type TestOrganization, type TestService } from './support/service.js';
 import { readAndSign, stored } from './support/signing.js';
@@ -33,40 +34,6 @@ async function drawnSignature(): Promise<Buffer> {
   const svg =
     '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="90"><path d="M10 70 C 60 5, 90 5, 120 60 S 200 90, 290 20" stroke="#1a237e" stroke-width="4" fill="none"/></svg>';
   return sharp(Buffer.from(svg)).png().toBuffer();
-}
-
-type Box = Pick<SignatureBoxRow, 'page' | 'left_pt' | 'bottom_pt' | 'width_pt' | 'height_pt'>;
-
-/** The verification mark's band at the foot of every uploaded page (QR code and its lines), drawn there with or without boxes. */
-const MARK_BAND = 60;
-
-/**
- * The pixels (at 72 dpi, one a point) where the final page differs from the original one, by
- * where they fall: inside each box, in the mark's band, or elsewhere.
- */
-async function inkByPlace(original: Buffer, sealed: Buffer, page: number, boxes: Box[]): Promise<{ inBox: number[]; elsewhere: number }> {
-  const gray = async (pdf: Buffer) =>
-    sharp(pageImage(pdf, page, 72))
-      .grayscale()
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-  const [before, after] = await Promise.all([gray(original), gray(sealed)]);
-  const { width, height } = after.info;
-  expect(before.info).toMatchObject({ width, height });
-  const inBox = boxes.map(() => 0);
-  let elsewhere = 0;
-  for (let row = 0; row < height; row++) {
-    for (let column = 0; column < width; column++) {
-      const at = row * width + column;
-      if (Math.abs((before.data[at] ?? 0) - (after.data[at] ?? 0)) < 48) continue;
-      const x = column + 0.5;
-      const y = height - row - 0.5;
-      const box = boxes.findIndex((b) => x >= b.left_pt - 1 && x <= b.left_pt + b.width_pt + 1 && y >= b.bottom_pt - 1 && y <= b.bottom_pt + b.height_pt + 1);
-      if (box >= 0) inBox[box] = (inBox[box] ?? 0) + 1;
-      else if (y > MARK_BAND) elsewhere++;
-    }
-  }
-  return { inBox, elsewhere };
 }
 
 describe.each(dialects)('the seal draws each participant in their boxes on the document’s pages (%s)', (dialect) => {
