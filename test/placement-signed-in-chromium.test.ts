@@ -8,6 +8,7 @@ import { launchBrowser, type PhoneBrowser } from './support/browser.js';
 import { inkByPlace } from './support/pdf-ink.js';
 import { pdfsig, pdfToolsInstalled, pdftotext, trustStore } from './support/pdf-tools.js';
 import { call, startServedService, type TestService } from './support/service.js';
+import { drawSignature } from './support/signature-pad.js';
 import { stored } from './support/signing.js';
 
 /** A two-page contract whose signature lines sit above the verification mark's band; `tags` writes {{signature:N}} on them. */
@@ -73,8 +74,11 @@ describe("signatures placed on an uploaded PDF's pages, signed by each participa
       await page.getByRole('button', { name: 'Siguiente lugar para firmar' }).click();
       await page.getByRole('button', { name: 'Continuar para firmar' }).click();
       await page.getByRole('heading', { name: 'Firma el documento' }).waitFor();
-      // Typed: the name drawn in the signature's place (a drawn one is placed the same way, test/signature-stamps.test.ts).
-      await page.getByRole('tab', { name: 'Escribir' }).click();
+      // Ana draws hers (the pad brought to the middle of the screen, clear of the action bar); Luis types his name.
+      if (participant.position === 0) {
+        await page.locator('canvas.signature-pad').evaluate((pad) => pad.scrollIntoView({ block: 'center' }));
+        await drawSignature(page);
+      } else await page.getByRole('tab', { name: 'Escribir' }).click();
       await page.getByLabel(/Acepto firmar electrónicamente/).check();
       await page.getByRole('button', { name: 'Firmar', exact: true }).click();
       await page
