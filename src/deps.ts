@@ -25,6 +25,7 @@ import { jobHandler, type RecurringJob } from './outbox/jobs.js';
 import { OutboxWorker, type WorkerLogger } from './outbox/worker.js';
 import type { DocumentSigner } from './pdf-signing/seal-signature.js';
 import {
+  hasDerSerial,
   identityFromP12,
   identityFromStored,
   makeSelfSignedIdentity,
@@ -117,6 +118,18 @@ async function keptSetting(db: Db, key: string, make: () => string | Promise<str
   return row.value;
 }
 
+/** Replaces a kept setting that still holds `current`; instances doing it together all read the one that won. */
+async function replaceKeptSetting(db: Db, key: string, current: string, make: () => Promise<string>): Promise<string> {
+  await db
+    .updateTable('settings')
+    .set({ value: await make() })
+    .where('key', '=', key)
+    .where('value', '=', current)
+    .execute();
+  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirstOrThrow();
+  return row.value;
+}
+
 /** Shared by every instance through the database unless the operator sets PHOTO_ENCRYPTION_KEY. */
 async function photoEncryptionKey(db: Db, configured: Buffer | undefined): Promise<Buffer> {
   return configured ?? Buffer.from(await keptSetting(db, 'photo_encryption_key', () => crypto.randomBytes(PHOTO_KEY_BYTES).toString('hex')), 'hex');
@@ -150,9 +163,17 @@ async function signingIdentity(db: Db, config: Config, clock: Clock): Promise<Si
       throw error;
     }
   }
-  const kept = await keptSetting(db, 'document_signing_identity', async () =>
-    JSON.stringify(await makeSelfSignedIdentity({ commonName: `Document seal of ${new URL(config.publicUrl).host}`, now: clock.now(), years: 10 })),
-  );
+  const make = async () =>
+    JSON.stringify(await makeSelfSignedIdentity({ commonName: `Document seal of ${new URL(config.publicUrl).host}`, now: clock.now(), years: 10 }));
+  const kept = await keptSetting(db, 'document_signing_identity', make);
+  const identity = await storedIdentity(kept);
+  if (hasDerSerial(identity.certificate)) return identity;
+  // Made before serials were always minimal DER: nothing it sealed verifies in NSS, so it is replaced.
+  const replacement = await replaceKeptSetting(db, 'document_signing_identity', kept, make);
+  return { ...(await storedIdentity(replacement)), replacedUnverifiable: true };
+}
+
+async function storedIdentity(kept: string): Promise<SigningIdentity> {
   const stored: unknown = JSON.parse(kept);
   if (!isStoredIdentity(stored)) throw new Error('the stored document signing identity is unreadable');
   return identityFromStored(stored);

@@ -21,6 +21,11 @@ async function main(): Promise<void> {
   await scheduleRecurringJobs(deps.db, deps.clock, RECURRING_JOBS);
   await app.listen({ port: config.port, host: config.host });
   app.log.info({ publicUrl: config.publicUrl, store: deps.dialect, files: deps.blobs.kind }, 'service started');
+  if (deps.documentSigner.identity.replacedUnverifiable) {
+    app.log.warn(
+      'the self-signed certificate this service made before had a serial number verifiers cannot read, so documents sealed with it did not verify: it was replaced; trust the new one instead (it travels in every signature: see docs/api.md, Checking a signature yourself)',
+    );
+  }
   if (deps.documentSigner.identity.selfSigned) {
     app.log.warn(
       'final documents are signed with a self-signed certificate made by this service: the signature proves they were not changed, not who sealed them (set SIGNING_P12)',

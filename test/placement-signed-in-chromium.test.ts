@@ -85,7 +85,7 @@ describe("signatures placed on an uploaded PDF's pages, signed by each participa
         .getByRole('heading', { name: /^(Listo, firmaste el documento\.|Documento firmado por todos)$/ })
         .waitFor({ timeout: 10_000 })
         .catch(async (error: unknown) => {
-          throw new Error(`${String(error)}\n${await page.locator('main').innerText()}`);
+          throw new Error(`${String(error)}\n${await page.locator('main').textContent()}`);
         });
       await context.close();
     }

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SignatureBoxRow } from '../src/db/schema.js';
 import { approveDocument } from '../src/documents/participant/signer-flow.js';
 import { recordSignatureBoxes } from '../src/documents/placement/box-queries.js';
 import { finalFileKeys } from '../src/documents/sealing/final-file-queries.js';

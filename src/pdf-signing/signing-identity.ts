@@ -9,6 +9,8 @@ export interface SigningIdentity {
   privateKey: CryptoKey;
   /** Made by the instance itself: its signatures prove integrity, not who the instance is. */
   selfSigned: boolean;
+  /** This start replaced a stored self-signed certificate whose seals no verifier could check. */
+  replacedUnverifiable?: boolean;
 }
 
 const BAG = { key: '1.2.840.113549.1.12.10.1.1', shroudedKey: '1.2.840.113549.1.12.10.1.2', certificate: '1.2.840.113549.1.12.10.1.3' } as const;
@@ -103,6 +105,26 @@ export async function identityFromStored(stored: StoredIdentity): Promise<Signin
   return identityOf([certificate], Buffer.from(stored.privateKey, 'base64'), true);
 }
 
+/**
+ * A positive serial number in minimal DER from random bytes: the first byte between 0x40 and 0x7f.
+ * Clearing only the top bit left a first byte of 0x00 one time in 128, a non-minimal INTEGER that
+ * NSS (pdfsig, Firefox, LibreOffice) cannot match to the signer: every seal of that instance then
+ * read "Unknown Validation Failure".
+ */
+export function certificateSerial(random: Uint8Array): Uint8Array {
+  const serial = Uint8Array.from(random);
+  serial[0] = ((serial[0] ?? 0) & 0x3f) | 0x40;
+  return serial;
+}
+
+/** Whether a certificate's serial number is a positive INTEGER in minimal DER, as RFC 5280 §4.1.2.2 asks. */
+export function hasDerSerial(certificate: pkijs.Certificate): boolean {
+  const bytes = new Uint8Array(certificate.serialNumber.valueBlock.valueHexView);
+  const [first = 0, second = 0] = bytes;
+  if (bytes.length === 0 || first >= 0x80) return false;
+  return bytes.length === 1 || first !== 0 || second >= 0x80;
+}
+
 function name(commonName: string): pkijs.RelativeDistinguishedNames {
   return new pkijs.RelativeDistinguishedNames({
     typesAndValues: [new pkijs.AttributeTypeAndValue({ type: OID.commonName, value: new asn1js.Utf8String({ value: commonName }) })],
@@ -121,9 +143,7 @@ export async function makeSelfSignedIdentity(options: { commonName: string; now:
   );
   const certificate = new pkijs.Certificate();
   certificate.version = 2;
-  const serial = randomBytes(16);
-  serial[0] = (serial[0] ?? 0) & 0x7f;
-  certificate.serialNumber = new asn1js.Integer({ valueHex: toArrayBuffer(serial) });
+  certificate.serialNumber = new asn1js.Integer({ valueHex: toArrayBuffer(certificateSerial(randomBytes(16))) });
   certificate.issuer = name(options.commonName);
   certificate.subject = name(options.commonName);
   // An hour back, so a signature made at once is inside the validity even with clocks apart.
