@@ -10,15 +10,8 @@ import { findProcessByCode, listParticipants } from '../src/documents/queries.js
 import { finalFileKeys } from '../src/documents/sealing/final-file-queries.js';
 import { sealProcess } from '../src/documents/sealing/seal-process.js';
 import { readBlobBytes } from '../src/files/blob-bytes.js';
-import { asn1js, parseDer, pkijs, toArrayBuffer } from '../src/pdf-signing/pki.js';
-import {
-  certificatePem,
-  certificateSerial,
-  hasDerSerial,
-  identityFromStored,
-  makeSelfSignedIdentity,
-  type StoredIdentity,
-} from '../src/pdf-signing/signing-identity.js';
+import { asn1js, parseDer, pkijs, positiveInteger, toArrayBuffer } from '../src/pdf-signing/pki.js';
+import { certificatePem, hasDerSerial, identityFromStored, makeSelfSignedIdentity, type StoredIdentity } from '../src/pdf-signing/signing-identity.js';
 import { pdfsig, pdfToolsInstalled, trustStore } from './support/pdf-tools.js';
 import { call, dialects, PUBLIC_URL, startTestService, type TestService } from './support/service.js';
 import { readAndSign } from './support/signing.js';
@@ -166,11 +159,11 @@ async function identityWithNonMinimalSerial(): Promise<StoredIdentity> {
   return { certificate: Buffer.from(certificate.toSchema().toBER(false)).toString('base64'), privateKey: made.privateKey };
 }
 
-describe('a self-signed certificate has a positive serial number in minimal DER (RFC 5280 §4.1.2.2)', () => {
+describe('a self-signed certificate has a positive serial number in minimal DER (RFC 5280 §4.1.2.2), as a timestamp request has its nonce', () => {
   it('whatever the random bytes: the first byte between 0x40 and 0x7f, sixteen bytes long', () => {
     for (let first = 0; first < 256; first++) {
       for (const second of [0x00, 0x7f, 0x80, 0xff]) {
-        const serial = certificateSerial(Uint8Array.from([first, second, ...Array(14).fill(first)]));
+        const serial = positiveInteger(Uint8Array.from([first, second, ...Array(14).fill(first)]));
         const certificate = new pkijs.Certificate();
         certificate.serialNumber = new asn1js.Integer({ valueHex: toArrayBuffer(serial) });
         expect(hasDerSerial(certificate)).toBe(true);

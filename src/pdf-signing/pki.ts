@@ -27,6 +27,19 @@ export function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
   return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 }
 
+/**
+ * The value of a positive INTEGER in minimal DER made from random bytes (a serial number, a
+ * nonce): the first byte between 0x40 and 0x7f. Clearing only the top bit left a first byte of
+ * 0x00 followed by one below 0x80 one time in 256, a non-minimal INTEGER: NSS (pdfsig, Firefox,
+ * LibreOffice) then cannot match a certificate with that serial to its signatures, and a strict
+ * timestamp authority refuses the request.
+ */
+export function positiveInteger(random: Uint8Array): Uint8Array {
+  const value = Uint8Array.from(random);
+  value[0] = ((value[0] ?? 0) & 0x3f) | 0x40;
+  return value;
+}
+
 export async function sha256Of(bytes: Uint8Array): Promise<ArrayBuffer> {
   return webcrypto.subtle.digest('SHA-256', bytes);
 }

@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey, randomBytes, webcrypto } from 'node:crypto';
-import { asn1js, OID, parseDer, pkijs, toArrayBuffer } from './pki.js';
+import { asn1js, OID, parseDer, pkijs, positiveInteger, toArrayBuffer } from './pki.js';
 
 /** The certificate and key the instance signs final documents with. */
 export interface SigningIdentity {
@@ -105,18 +105,6 @@ export async function identityFromStored(stored: StoredIdentity): Promise<Signin
   return identityOf([certificate], Buffer.from(stored.privateKey, 'base64'), true);
 }
 
-/**
- * A positive serial number in minimal DER from random bytes: the first byte between 0x40 and 0x7f.
- * Clearing only the top bit left a first byte of 0x00 one time in 128, a non-minimal INTEGER that
- * NSS (pdfsig, Firefox, LibreOffice) cannot match to the signer: every seal of that instance then
- * read "Unknown Validation Failure".
- */
-export function certificateSerial(random: Uint8Array): Uint8Array {
-  const serial = Uint8Array.from(random);
-  serial[0] = ((serial[0] ?? 0) & 0x3f) | 0x40;
-  return serial;
-}
-
 /** Whether a certificate's serial number is a positive INTEGER in minimal DER, as RFC 5280 §4.1.2.2 asks. */
 export function hasDerSerial(certificate: pkijs.Certificate): boolean {
   const bytes = new Uint8Array(certificate.serialNumber.valueBlock.valueHexView);
@@ -143,7 +131,7 @@ export async function makeSelfSignedIdentity(options: { commonName: string; now:
   );
   const certificate = new pkijs.Certificate();
   certificate.version = 2;
-  certificate.serialNumber = new asn1js.Integer({ valueHex: toArrayBuffer(certificateSerial(randomBytes(16))) });
+  certificate.serialNumber = new asn1js.Integer({ valueHex: toArrayBuffer(positiveInteger(randomBytes(16))) });
   certificate.issuer = name(options.commonName);
   certificate.subject = name(options.commonName);
   // An hour back, so a signature made at once is inside the validity even with clocks apart.

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { asn1js, OID, parseDer, pkijs, sha256Of, toArrayBuffer } from './pki.js';
+import { asn1js, OID, parseDer, pkijs, positiveInteger, sha256Of, toArrayBuffer } from './pki.js';
 
 /** An RFC 3161 timestamp authority: answers a timestamp token (a CMS ContentInfo, DER) over some bytes. */
 export interface TimestampClient {
@@ -13,8 +13,7 @@ export function httpTimestampClient(options: { url: string; timeoutMs: number })
   return {
     async timestamp(data) {
       const digest = await sha256Of(data);
-      const nonce = randomBytes(8);
-      nonce[0] = (nonce[0] ?? 0) & 0x7f;
+      const nonce = positiveInteger(randomBytes(8));
       const request = new pkijs.TimeStampReq({
         version: 1,
         messageImprint: new pkijs.MessageImprint({
@@ -39,7 +38,7 @@ export function httpTimestampClient(options: { url: string; timeoutMs: number })
       if (!eContent) throw new TimestampError('the timestamp token has no TSTInfo');
       const info = parseDer(new Uint8Array(eContent.getValue()), (schema) => new pkijs.TSTInfo({ schema }));
       const imprint = Buffer.from(info.messageImprint.hashedMessage.valueBlock.valueHexView);
-      if (info.nonce?.toBigInt() !== BigInt(`0x${nonce.toString('hex')}`) || !imprint.equals(Buffer.from(digest))) {
+      if (info.nonce?.toBigInt() !== BigInt(`0x${Buffer.from(nonce).toString('hex')}`) || !imprint.equals(Buffer.from(digest))) {
         throw new TimestampError('the timestamp token does not answer this request (nonce or imprint)');
       }
       return Buffer.from(reply.timeStampToken.toSchema().toBER(false));

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { asn1js, OID, parseDer, pkijs, sha256Of, signingCertificateV2, toArrayBuffer } from '../../src/pdf-signing/pki.js';
+import { asn1js, OID, parseDer, pkijs, positiveInteger, sha256Of, signingCertificateV2, toArrayBuffer } from '../../src/pdf-signing/pki.js';
 import { identityFromStored, makeSelfSignedIdentity, type SigningIdentity } from '../../src/pdf-signing/signing-identity.js';
 
 export interface TimestampAuthority {
@@ -16,7 +16,7 @@ async function tokenFor(request: pkijs.TimeStampReq, identity: SigningIdentity, 
     version: 1,
     policy: '1.3.6.1.4.1.99999.1',
     messageImprint: request.messageImprint,
-    serialNumber: new asn1js.Integer({ valueHex: toArrayBuffer(randomBytes(8).map((b, i) => (i === 0 ? b & 0x7f : b))) }),
+    serialNumber: new asn1js.Integer({ valueHex: toArrayBuffer(positiveInteger(randomBytes(8))) }),
     genTime: now,
     ...(request.nonce ? { nonce: request.nonce } : {}),
   });
