@@ -1,3 +1,4 @@
+import type { ChatPurpose, OutgoingChatContent } from '../whatsapp/chat-message.js';
 import type { Claim } from './claim.js';
 
 /** What the outbox carries: each kind has one handler that delivers it to the outside world. */
@@ -15,6 +16,8 @@ export interface EmailPayload {
 /** A WhatsApp Business Cloud API message: free text inside the 24-hour window, or an approved template. */
 export interface WhatsAppPayload {
   to: string;
+  /** A message of the WhatsApp conversation (src/whatsapp): what it is, why, and whose flow it belongs to. */
+  chat?: ChatPayload;
   text?: string;
   template?: {
     name: string;
@@ -22,6 +25,13 @@ export interface WhatsAppPayload {
     /** Body parameters, in order, as the approved template expects them. */
     parameters: string[];
   };
+}
+
+export interface ChatPayload {
+  content: OutgoingChatContent;
+  purpose: ChatPurpose;
+  participantId?: string;
+  verifaceId?: string;
 }
 
 export interface SmsPayload {

@@ -1,0 +1,26 @@
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/database.js';
+import { enqueue } from '../outbox/enqueue.js';
+import type { ChatPurpose, OutgoingChatContent } from './chat-message.js';
+
+/**
+ * Queues one message of the conversation in the caller's transaction: it goes out exactly when the
+ * step that caused it commits, through the outbox's WhatsApp handler.
+ */
+export async function queueChatMessage(
+  trx: Db,
+  clock: Clock,
+  options: { organizationId: string; to: string; purpose: ChatPurpose; content: OutgoingChatContent; participantId?: string; verifaceId?: string },
+): Promise<void> {
+  const { organizationId, to, purpose, content, participantId, verifaceId } = options;
+  await enqueue(trx, clock, [
+    {
+      kind: 'whatsapp',
+      organizationId,
+      payload: {
+        to,
+        chat: { content, purpose, ...(participantId === undefined ? {} : { participantId }), ...(verifaceId === undefined ? {} : { verifaceId }) },
+      },
+    },
+  ]);
+}
