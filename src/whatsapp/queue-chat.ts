@@ -10,7 +10,7 @@ import type { ChatPurpose, OutgoingChatContent } from './chat-message.js';
 export async function queueChatMessage(
   trx: Db,
   clock: Clock,
-  options: { organizationId: string; to: string; purpose: ChatPurpose; content: OutgoingChatContent; participantId?: string; verifaceId?: string },
+  options: { organizationId: string | null; to: string; purpose: ChatPurpose; content: OutgoingChatContent; participantId?: string; verifaceId?: string },
 ): Promise<void> {
   const { organizationId, to, purpose, content, participantId, verifaceId } = options;
   await enqueue(trx, clock, [
