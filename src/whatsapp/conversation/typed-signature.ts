@@ -39,10 +39,7 @@ export async function typedSignature(name: string): Promise<Buffer> {
     text = await written(name, size);
   }
   if (text.width > room || text.height > CANVAS.height) {
-    const { data, info } = await sharp(text.data)
-      .resize({ width: room, height: CANVAS.height, fit: 'inside' })
-      .png()
-      .toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(text.data).resize({ width: room, height: CANVAS.height, fit: 'inside' }).png().toBuffer({ resolveWithObject: true });
     text = { data, width: info.width, height: info.height };
   }
   return sharp({ create: { ...CANVAS, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })

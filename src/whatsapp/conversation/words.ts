@@ -66,8 +66,7 @@ export type WordKey = keyof typeof es;
 export type ChatWords = Record<WordKey, string>;
 
 const en: ChatWords = {
-  nothingPending:
-    'Hello. This number has no signature or identity validation waiting. If you expected one, ask whoever sent it to you to send it again.',
+  nothingPending: 'Hello. This number has no signature or identity validation waiting. If you expected one, ask whoever sent it to you to send it again.',
   signingInvitation: 'Hello, {name}. {organization} sent you "{process}" to sign. Tap "Start" and we will guide you here, step by step.',
   approvingInvitation: 'Hello, {name}. {organization} sent you "{process}" to approve. Tap "Start" and we will guide you here, step by step.',
   verifaceInvitation:
