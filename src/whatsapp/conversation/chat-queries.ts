@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.js';
+import { reusableQuery } from '../../db/reusable-query.js';
 import type { ChatFlowRow, ChatNumberRow, ParticipantRow, ProcessRow, VerifaceRow } from '../../db/schema.js';
 import { newToken } from '../../ids.js';
 
@@ -6,11 +7,25 @@ import { newToken } from '../../ids.js';
 
 export type ChatFlowOwner = { participantRowId: string } | { verifaceId: string };
 
+// Every invitation through WhatsApp, at a process's or validation's creation, runs these: compiled once (src/db/reusable-query.ts).
+const flowOfParticipant = reusableQuery((db, p: { id: string }) => db.selectFrom('chat_flows').selectAll().where('participant_row_id', '=', p.id));
+const flowOfVeriface = reusableQuery((db, p: { id: string }) => db.selectFrom('chat_flows').selectAll().where('veriface_id', '=', p.id));
+const participantFlowInsert = reusableQuery((db, row: ChatFlowRow) =>
+  db
+    .insertInto('chat_flows')
+    .values(row)
+    .onConflict((oc) => oc.column('participant_row_id').doNothing()),
+);
+const verifaceFlowInsert = reusableQuery((db, row: ChatFlowRow) =>
+  db
+    .insertInto('chat_flows')
+    .values(row)
+    .onConflict((oc) => oc.column('veriface_id').doNothing()),
+);
+
 export async function findChatFlow(db: Db, owner: ChatFlowOwner): Promise<ChatFlowRow | undefined> {
-  const query = db.selectFrom('chat_flows').selectAll();
-  return 'participantRowId' in owner
-    ? query.where('participant_row_id', '=', owner.participantRowId).executeTakeFirst()
-    : query.where('veriface_id', '=', owner.verifaceId).executeTakeFirst();
+  const rows = 'participantRowId' in owner ? await flowOfParticipant(db, { id: owner.participantRowId }) : await flowOfVeriface(db, { id: owner.verifaceId });
+  return rows[0];
 }
 
 /** The flow of `id`, only when it belongs to `phone`: an id typed or replayed by another number finds nothing. */
@@ -34,11 +49,7 @@ export async function ensureChatFlow(db: Db, options: { owner: ChatFlowOwner; ph
     created_at: now,
     updated_at: now,
   };
-  await db
-    .insertInto('chat_flows')
-    .values(row)
-    .onConflict((oc) => oc.column('participant_row_id' in owner ? 'participant_row_id' : 'veriface_id').doNothing())
-    .execute();
+  await ('participantRowId' in owner ? participantFlowInsert(db, row) : verifaceFlowInsert(db, row));
   // A first message racing the invitation made it first: theirs is the row.
   return (await findChatFlow(db, owner)) ?? row;
 }
