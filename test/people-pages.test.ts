@@ -140,8 +140,16 @@ describe("the people's pages, in Chromium on a phone's screen", { timeout: 120_0
     await expectAccessible(ana.page);
     await screenshot(ana.page, '03-one-time-code');
     await ana.page.getByLabel('Código de 6 dígitos').fill(await codeFromMailbox(svc, 'ana@people.test'));
+    await ana.page
+      .locator('.pdf-page canvas')
+      .first()
+      .evaluate((canvas: HTMLCanvasElement) => {
+        canvas.dataset.drawnBefore = 'yes';
+      });
     await ana.page.getByRole('button', { name: 'Confirmar código' }).click();
     await ana.page.getByRole('heading', { name: 'Firma el documento' }).waitFor();
+    // The next step of her turn keeps the document as it was drawn: nothing loads again or moves.
+    expect(await ana.page.locator('.pdf-page canvas[data-drawn-before="yes"]').count()).toBe(1);
     await drawSignature(ana.page);
     await expectAccessible(ana.page);
     await screenshot(ana.page, '04-signing');

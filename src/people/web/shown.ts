@@ -17,6 +17,11 @@ export class Shown {
     draw();
   }
 
+  /** What a change of language draws from now on, when the caller updated the page itself. */
+  remember(draw: () => void): void {
+    this.draw = draw;
+  }
+
   /** Something else draws the page from now on (a flow, with its own). */
   forget(): void {
     this.draw = () => undefined;

@@ -31,6 +31,8 @@ export class SigningFlow {
   private readonly retake: { next: Retake | undefined } = { next: undefined };
   private polling = false;
   private readonly shown = new Shown();
+  /** While it is the person's turn: what was drawn, so the next step can keep the documents. */
+  private frame: { page: SigningPage; action: HTMLElement; people: HTMLElement } | undefined;
 
   constructor(
     private readonly root: HTMLElement,
@@ -50,6 +52,17 @@ export class SigningFlow {
       return this.shown.show(() => showFailure(this.root, 'title', error, () => void this.reload()));
     }
     const page = this.page;
+    const frame = this.frame;
+    if (frame && page.state === 'act' && sameDocuments(frame.page, page)) {
+      // The next step of the same turn: the documents stay as they are, drawn and where the person
+      // left them, instead of loading again and moving the step away while their pages grow.
+      this.shown.remember(() => this.render(page));
+      const people = peopleSection(page);
+      frame.people.replaceWith(people);
+      this.frame = { page, action: frame.action, people };
+      this.renderAction(page, frame.action);
+      return;
+    }
     this.shown.show(() => this.render(page));
   }
 
@@ -77,9 +90,12 @@ export class SigningFlow {
       const reading = { onOpened: (position: number) => void this.client.documentOpened({ document: position }).catch(() => undefined) };
       const stepLabel = t(page.participant.role === 'SIGNER' ? 'toStep' : 'approveTitle');
       const bar = actionBar(this.root, action, { places: page.boxes?.length ?? 0, stepLabel });
-      show(this.root, pageHeader(page), documentsSection(page, reading), action, peopleSection(page), bar);
+      const people = peopleSection(page);
+      show(this.root, pageHeader(page), documentsSection(page, reading), action, people, bar);
+      this.frame = { page, action, people };
     } else {
       show(this.root, pageHeader(page), action, documentsSection(page), peopleSection(page));
+      this.frame = undefined;
     }
     this.renderAction(page, action);
   }
@@ -147,4 +163,10 @@ export class SigningFlow {
     else photoStep(body, context, next);
     focusFirstHeading(body);
   }
+}
+
+/** The same documents with the same places to sign: what the person reads has not changed. */
+function sameDocuments(before: SigningPage, after: SigningPage): boolean {
+  const documents = (page: SigningPage) => page.documents.map((document) => [document.kind, document.position, document.name]);
+  return JSON.stringify([documents(before), before.boxes]) === JSON.stringify([documents(after), after.boxes]);
 }
