@@ -4,6 +4,7 @@ import { parseJson } from '../db/json-column.js';
 import type { ParticipantRow, ProcessRow } from '../db/schema.js';
 import { templatedEmail } from '../messages/message-templates.js';
 import { whatsAppMessage } from '../messages/whatsapp-message.js';
+import { type Language, organizationLanguage } from '../organizations/settings.js';
 import { enqueue, type NewMessage } from '../outbox/enqueue.js';
 import type { EffectiveValidations } from './identity-validations.js';
 import { type ProcessAction, recordProcessEvent } from './process-events.js';
@@ -26,19 +27,30 @@ export function validationsOf(participant: Pick<ParticipantRow, 'validations'>):
 
 type Occasion = 'invitation' | 'reminder';
 
-function messagesFor(ctx: NotifyContext, process: ProcessRow, participant: ParticipantRow, occasion: Occasion): { message: NewMessage; platform: string }[] {
+function messagesFor(
+  ctx: NotifyContext,
+  process: ProcessRow,
+  participant: ParticipantRow,
+  occasion: Occasion,
+  language: Language,
+): { message: NewMessage; platform: string }[] {
   const link = participantLink(ctx, participant);
   const organizationId = process.organization_id;
   const email =
     occasion === 'invitation'
-      ? templatedEmail(participant.email, 'signing-invitation', {
-          subject: process.subject,
-          signerName: participant.name,
-          processName: process.name,
-          message: process.message,
-          link,
-        })
-      : templatedEmail(participant.email, 'signing-reminder', { signerName: participant.name, processName: process.name, link });
+      ? templatedEmail(
+          participant.email,
+          'signing-invitation',
+          {
+            subject: process.subject,
+            signerName: participant.name,
+            processName: process.name,
+            message: process.message,
+            link,
+          },
+          language,
+        )
+      : templatedEmail(participant.email, 'signing-reminder', { signerName: participant.name, processName: process.name, link }, language);
   const out: { message: NewMessage; platform: string }[] = [];
   for (const channel of validationsOf(participant).channels) {
     if (channel === 'email') {
@@ -67,10 +79,11 @@ export async function notifyParticipants(
   options: { process: ProcessRow; participants: ParticipantRow[]; occasion: Occasion },
 ): Promise<number> {
   const { process, occasion } = options;
+  const language = await organizationLanguage(db, process.organization_id);
   let notified = 0;
   for (const participant of options.participants) {
     if (participant.status !== 'NOTIFICATION' || participant.notification !== 1) continue;
-    const outgoing = messagesFor(ctx, process, participant, occasion);
+    const outgoing = messagesFor(ctx, process, participant, occasion, language);
     await enqueue(
       db,
       ctx.clock,
@@ -91,17 +104,23 @@ export async function notifyCancellation(
 ): Promise<void> {
   const { process, reason } = options;
   const reached = options.participants.filter((p) => p.notification === 1 && p.status !== 'PENDING');
+  const language = await organizationLanguage(db, process.organization_id);
   await enqueue(
     db,
     ctx.clock,
     reached.map((participant) => ({
       kind: 'email' as const,
       organizationId: process.organization_id,
-      payload: templatedEmail(participant.email, 'process-cancelled', {
-        signerName: participant.name,
-        processName: process.name,
-        message: reason,
-      }),
+      payload: templatedEmail(
+        participant.email,
+        'process-cancelled',
+        {
+          signerName: participant.name,
+          processName: process.name,
+          message: reason,
+        },
+        language,
+      ),
     })),
   );
 }

@@ -4,6 +4,7 @@ import type { ParticipantRow } from '../../db/schema.js';
 import { type DomainError, fail } from '../../domain-error.js';
 import { renderMessage, templatedEmail } from '../../messages/message-templates.js';
 import { whatsAppMessage } from '../../messages/whatsapp-message.js';
+import { type Language, organizationLanguage } from '../../organizations/settings.js';
 import { enqueue, type NewMessage } from '../../outbox/enqueue.js';
 import type { EffectiveValidations, OtpMedium } from '../identity-validations.js';
 import { validationsOf } from '../notify-participants.js';
@@ -33,17 +34,20 @@ function sameHash(stored: string, given: string): boolean {
 function otpMessage(
   ctx: ServiceContext,
   signing: Signing,
-  options: { medium: OtpMedium; validations: EffectiveValidations; code: string },
+  options: { medium: OtpMedium; validations: EffectiveValidations; code: string; language: Language },
 ): { message: NewMessage; platform: 'EMAIL' | 'WHATSAPP' | 'SMS' } {
   const { process, participant } = signing;
   const organizationId = process.organization_id;
   const variables = { code: options.code, minutes: OTP_LIFETIME_MINUTES };
   if (options.medium === 'email') {
-    return { platform: 'EMAIL', message: { kind: 'email', organizationId, payload: templatedEmail(participant.email, 'otp-code', variables) } };
+    return {
+      platform: 'EMAIL',
+      message: { kind: 'email', organizationId, payload: templatedEmail(participant.email, 'otp-code', variables, options.language) },
+    };
   }
   // Creation refuses a phone code without a phone (identity-validations.ts), so this is a broken row.
   if (participant.phone === null) throw new Error('participant asked for a phone code has no phone');
-  const text = renderMessage('otp-code', variables).text;
+  const text = renderMessage('otp-code', variables, options.language).text;
   if (options.validations.options.whatsapp) {
     const payload = whatsAppMessage(ctx.whatsappTemplates, { to: participant.phone, purpose: 'otpCode', parameters: [options.code], text });
     return { platform: 'WHATSAPP', message: { kind: 'whatsapp', organizationId, payload } };
@@ -63,7 +67,8 @@ export async function requestOtp(ctx: ServiceContext, options: { token: string }
   if (medium === undefined) throw fail('OTP_NOT_REQUIRED');
   if (signing.participant.otp_verified_at !== null) throw fail('OTP_ALREADY_VERIFIED');
   const code = crypto.randomInt(0, 1_000_000).toString().padStart(6, '0');
-  const outgoing = otpMessage(ctx, signing, { medium, validations, code });
+  const language = await organizationLanguage(ctx.db, signing.process.organization_id);
+  const outgoing = otpMessage(ctx, signing, { medium, validations, code, language });
   return changeSigning(ctx, signing, async ({ trx, fresh, now }) => {
     const participant = fresh.participant;
     if (participant.otp_verified_at !== null) throw fail('OTP_ALREADY_VERIFIED');
