@@ -5,6 +5,7 @@ import { listMailbox, type MailboxEntry, mailboxDir } from '../../src/messages/l
 import { renderMessage, type TemplateName } from '../../src/messages/message-templates.js';
 import { LANGUAGES, type Language } from '../../src/organizations/languages.js';
 import { setSdkIntegration } from '../../src/organizations/organizations.js';
+import { pageAssets } from '../../src/people/assets.js';
 import { emailSigningCopy, sendSigningLinkToPhone } from '../../src/people/send-link.js';
 import { MESSAGE_WORDS, type MessageWords } from '../../src/people/words-messages.js';
 import { verifaceBody } from '../support/fixtures.js';
@@ -49,6 +50,20 @@ describe('An e-mail says its language in <html lang>', () => {
       );
     });
   }
+});
+
+describe("The messages' words stay out of the pages' browser bundle", () => {
+  it('the script the pages load carries none of the messages, in any language', async () => {
+    const assets = await pageAssets();
+    const script = assets.byPath.get(assets.script)?.body.toString('utf8') ?? '';
+    expect(script.length).toBeGreaterThan(10_000);
+    // Only the messages write a variable as {{name}} (the pages' words say {name}), and the bundle keeps strings as they are.
+    const variables = new Set(
+      LANGUAGES.flatMap((language) => NAMES.flatMap((name) => PARTS.flatMap((part) => placeholders(MESSAGE_WORDS[language][name][part])))),
+    );
+    expect(variables.size).toBeGreaterThan(5);
+    for (const variable of variables) expect(script.includes(`{{${variable}}}`), `the bundle carries {{${variable}}}`).toBe(false);
+  });
 });
 
 /** What a person reads first in each message, as each language says it. */
