@@ -269,4 +269,28 @@ describe.each(dialects)("Every message in the organization's language (%s)", (di
       }
     }
   });
+
+  it("an approved WhatsApp template keeps WHATSAPP_TEMPLATE_LANGUAGE whatever the organization's language; the SMS beside it follows the organization", async () => {
+    const templated = await startTestService(dialect, {
+      WHATSAPP_SIGNING_TEMPLATE: 'firma',
+      WHATSAPP_OTP_TEMPLATE: 'codigo',
+      WHATSAPP_TEMPLATE_LANGUAGE: 'es_CO',
+    });
+    try {
+      const res = await call(templated.app, 'PUT', '/organization', { key: templated.orgA.privateKey, body: { language: 'fr' } });
+      expect(res.statusCode, res.body).toBe(200);
+      const to = people();
+      const code = await createProcess(templated, templated.orgA, '/document/upload', pdfProcess(templated.orgA, { signProfile: [to.luis, to.eva] }));
+      for (const { link_token: token } of (await stored(templated, templated.orgA, code)).participants) await requestOtp(templated.deps, { token });
+      const chats = (await outbox(templated, 'whatsapp')).filter((m) => m.body.to === to.luis.phone).map((m) => m.body);
+      expect(chats).toEqual([
+        { to: to.luis.phone, template: { name: 'firma', language: 'es_CO', parameters: ['Luis', 'Lease', expect.stringContaining('/s/')] } },
+        { to: to.luis.phone, template: { name: 'codigo', language: 'es_CO', parameters: [expect.stringMatching(/^\d{6}$/)] } },
+      ]);
+      const sms = (await outbox(templated, 'sms')).filter((m) => m.body.to === to.eva.phone);
+      expect(String(only(sms).body.text)).toMatch(EXPECTED.fr.code);
+    } finally {
+      await templated.close();
+    }
+  });
 });
