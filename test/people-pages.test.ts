@@ -255,7 +255,7 @@ describe("the people's pages, in Chromium on a phone's screen", { timeout: 120_0
     await pablo.context.close();
   });
 
-  it("document first: the page opens on the document drawn at the phone's width, the signer's own box outlined, 'next place to sign' goes to each, zoom by buttons", async () => {
+  it("document first: the page opens on the document drawn at the phone's width, the signer's own box outlined, 'next place to sign' goes to each, zoom by buttons, the bar out of the way at the step", async () => {
     const { code, links } = await createProcess([
       { name: 'Marta Soto', email: 'marta@people.test' },
       { name: 'Iván Rey', email: 'ivan@people.test' },
@@ -312,9 +312,24 @@ describe("the people's pages, in Chromium on a phone's screen", { timeout: 120_0
     await expect.poll(async () => (await page.locator('.pdf-page').first().boundingBox())?.width ?? 0).toBeLessThan(400);
     await documentOpened(links['marta@people.test'] ?? '');
     await page.getByRole('button', { name: 'Continuar para firmar' }).click();
+    // At the step the bar steps aside: nothing covers the pad or the button that signs. Back up at
+    // the documents it is there again.
+    await expect.poll(() => bar.isVisible()).toBe(false);
+    await page.locator('.pdf-page').first().scrollIntoViewIfNeeded();
+    await expect.poll(() => bar.isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Continuar para firmar' }).click();
+    await expect.poll(() => bar.isVisible()).toBe(false);
     await page.getByRole('tab', { name: 'Escribir' }).click();
     await page.getByLabel(/Acepto firmar electrónicamente/).check();
-    await page.getByRole('button', { name: 'Firmar', exact: true }).click();
+    const sign = page.getByRole('button', { name: 'Firmar', exact: true });
+    await sign.scrollIntoViewIfNeeded();
+    const signBox = await sign.boundingBox();
+    const covering = await page.evaluate(
+      ([x, y]) => document.elementFromPoint(x ?? 0, y ?? 0)?.closest('.action-bar') !== null,
+      [(signBox?.x ?? 0) + (signBox?.width ?? 0) / 2, (signBox?.y ?? 0) + (signBox?.height ?? 0) / 2],
+    );
+    expect(covering).toBe(false);
+    await sign.click();
     await page.getByRole('heading', { name: 'Listo, firmaste el documento.' }).waitFor();
     await context.close();
   });

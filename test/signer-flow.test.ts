@@ -110,7 +110,12 @@ function harness(svc: () => TestService) {
   /** The code of the last one-time-code message sent to `to`, read from the message as the person reads it. */
   const lastCode = async (kind: 'email' | 'whatsapp' | 'sms', to: string): Promise<string> => {
     const rows = (await outbox(kind)).filter((row) => row.body.to === to);
-    const text = String(rows.at(-1)?.body.text ?? '');
+    const body = rows.at(-1)?.body;
+    // A WhatsApp code goes in the person's conversation (src/whatsapp/conversation): its text is the chat message's.
+    const chat = body?.chat;
+    const content = typeof chat === 'object' && chat !== null && 'content' in chat ? chat.content : undefined;
+    const chatText = typeof content === 'object' && content !== null && 'text' in content ? content.text : undefined;
+    const text = String(body?.text ?? chatText ?? '');
     const found = /\b(\d{6})\b/.exec(text)?.[1];
     if (!found) throw new Error(`no code sent to ${to}`);
     return found;

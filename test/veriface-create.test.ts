@@ -129,9 +129,20 @@ describe.each(dialects)('POST /veriface (%s)', (dialect) => {
         await call(templated.app, 'POST', '/veriface', { key: templated.orgA.privateKey, body: valid() });
         const [row] = await templated.deps.db.selectFrom('outbox').select('payload').where('kind', '=', 'whatsapp').execute();
         const payload = JSON.parse(row!.payload);
+        // The invitation starts the person's WhatsApp conversation: its quick reply is the button that starts the validation.
         expect(payload).toEqual({
           to: '+573001234567',
-          template: { name: 'identity_check', language: 'es_CO', parameters: ['Juan Pérez', expect.stringMatching(/^http:\/\/service\.test\/v\//)] },
+          chat: {
+            purpose: 'invitation',
+            verifaceId: expect.any(String),
+            content: {
+              kind: 'template',
+              name: 'identity_check',
+              language: 'es_CO',
+              parameters: ['Juan Pérez', expect.stringMatching(/^http:\/\/service\.test\/v\//)],
+              quickReplies: [expect.stringMatching(/:start$/)],
+            },
+          },
         });
       } finally {
         await templated.close();

@@ -344,6 +344,33 @@ export interface VerifaceProcessesTable {
   updated_at: string;
 }
 
+/** Where a WhatsApp conversation stands in one flow of one number (src/whatsapp/conversation). */
+export interface ChatFlowsTable {
+  /** Random: it travels in button ids and template payloads, so it names nothing. */
+  id: string;
+  /** The number in the contract's +[country code][number] form. */
+  phone: string;
+  organization_id: string;
+  /** The participant of a signature, or the face validation: exactly one is set. */
+  participant_row_id: string | null;
+  veriface_id: string | null;
+  /** `invited` until the person starts; `started`; `rejecting` while the rejection's reason is awaited. */
+  step: string;
+  /** The photo to send again after a refused one or a face that did not match. */
+  retake: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Per number: the flow chosen among several, and the day a number with nothing open was last answered. */
+export interface ChatNumbersTable {
+  phone: string;
+  current_flow_id: string | null;
+  /** YYYY-MM-DD (UTC). */
+  answered_on: string | null;
+  updated_at: string;
+}
+
 /** Every identity photo ever written, with the signing process or face validation it belongs to. */
 export interface PhotoBlobsTable {
   key: string;
@@ -399,6 +426,8 @@ export interface Database {
   pdf_templates: PdfTemplatesTable;
   sdk_tokens: SdkTokensTable;
   rate_limit_hits: RateLimitHitsTable;
+  chat_flows: ChatFlowsTable;
+  chat_numbers: ChatNumbersTable;
 }
 
 /**
@@ -427,4 +456,6 @@ export type DeliveryAttemptRow = Selectable<DeliveryAttemptsTable>;
 export type WebhookRow = Selectable<WebhooksTable>;
 export type VerifaceRow = Selectable<VerifaceProcessesTable>;
 export type VerifaceStageRow = Selectable<VerifaceStagesTable>;
+export type ChatFlowRow = Selectable<ChatFlowsTable>;
+export type ChatNumberRow = Selectable<ChatNumbersTable>;
 export type { Generated };

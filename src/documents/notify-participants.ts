@@ -3,9 +3,9 @@ import type { Db } from '../db/database.js';
 import { parseJson } from '../db/json-column.js';
 import type { ParticipantRow, ProcessRow } from '../db/schema.js';
 import { templatedEmail } from '../messages/message-templates.js';
-import { whatsAppMessage } from '../messages/whatsapp-message.js';
 import { type Language, organizationLanguage } from '../organizations/settings.js';
 import { enqueue, type NewMessage } from '../outbox/enqueue.js';
+import { queueSigningInvitation } from '../whatsapp/conversation/invitations.js';
 import type { EffectiveValidations } from './identity-validations.js';
 import { type ProcessAction, recordProcessEvent } from './process-events.js';
 
@@ -27,51 +27,25 @@ export function validationsOf(participant: Pick<ParticipantRow, 'validations'>):
 
 type Occasion = 'invitation' | 'reminder';
 
-function messagesFor(
-  ctx: NotifyContext,
-  process: ProcessRow,
-  participant: ParticipantRow,
-  occasion: Occasion,
-  language: Language,
-): { message: NewMessage; platform: string }[] {
+function emailFor(ctx: NotifyContext, process: ProcessRow, participant: ParticipantRow, occasion: Occasion, language: Language): NewMessage {
   const link = participantLink(ctx, participant);
-  const organizationId = process.organization_id;
-  const email =
+  const payload =
     occasion === 'invitation'
       ? templatedEmail(
           participant.email,
           'signing-invitation',
-          {
-            subject: process.subject,
-            signerName: participant.name,
-            processName: process.name,
-            message: process.message,
-            link,
-          },
+          { subject: process.subject, signerName: participant.name, processName: process.name, message: process.message, link },
           language,
         )
       : templatedEmail(participant.email, 'signing-reminder', { signerName: participant.name, processName: process.name, link }, language);
-  const out: { message: NewMessage; platform: string }[] = [];
-  for (const channel of validationsOf(participant).channels) {
-    if (channel === 'email') {
-      out.push({ platform: 'EMAIL', message: { kind: 'email', organizationId, payload: email } });
-    } else if (participant.phone !== null) {
-      const payload = whatsAppMessage(ctx.whatsappTemplates, {
-        to: participant.phone,
-        purpose: 'signingInvitation',
-        parameters: [participant.name, process.name, link],
-        text: email.text,
-      });
-      out.push({ platform: 'WHATSAPP', message: { kind: 'whatsapp', organizationId, payload } });
-    }
-  }
-  return out;
+  return { kind: 'email', organizationId: process.organization_id, payload };
 }
 
 /**
  * Queues, in the caller's transaction, the invitation (or a reminder) of every given participant
  * whose turn it is and whom the service notifies, through the channels of their validations, and
- * records each sending in the audit trail. Answers how many participants were notified.
+ * records each sending in the audit trail. WhatsApp starts the participant's conversation
+ * (src/whatsapp/conversation), where the whole flow runs. Answers how many participants were notified.
  */
 export async function notifyParticipants(
   db: Db,
@@ -83,15 +57,18 @@ export async function notifyParticipants(
   let notified = 0;
   for (const participant of options.participants) {
     if (participant.status !== 'NOTIFICATION' || participant.notification !== 1) continue;
-    const outgoing = messagesFor(ctx, process, participant, occasion, language);
-    await enqueue(
-      db,
-      ctx.clock,
-      outgoing.map((o) => o.message),
-    );
+    const platforms: string[] = [];
+    for (const channel of validationsOf(participant).channels) {
+      if (channel === 'email') {
+        await enqueue(db, ctx.clock, [emailFor(ctx, process, participant, occasion, language)]);
+        platforms.push('EMAIL');
+      } else if (await queueSigningInvitation(db, ctx, { process, participant, occasion, link: participantLink(ctx, participant) })) {
+        platforms.push('WHATSAPP');
+      }
+    }
     const action: ProcessAction = occasion === 'reminder' ? 'REMINDER_SIGN' : participant.role === 'APPROVER' ? 'NOTIFICATION_APPROVER' : 'NOTIFICATION_SIGN';
-    for (const { platform } of outgoing) await recordProcessEvent(db, ctx.clock, { process, action, participant, platform });
-    if (outgoing.length > 0) notified++;
+    for (const platform of platforms) await recordProcessEvent(db, ctx.clock, { process, action, participant, platform });
+    if (platforms.length > 0) notified++;
   }
   return notified;
 }

@@ -1,12 +1,14 @@
 import type { Language } from '../organizations/languages.js';
 
 /*
- * Every word of the messages the service sends people (e-mail, SMS, WhatsApp), in the same four
- * languages as the pages' words (words.ts, beside it) and with the same voice: tú in Spanish, você
- * in Portuguese, vous in French. Apart from words.ts because the browser bundles that one and has
- * no use for these. `{{name}}` is a variable of the message (message-templates.ts says which, and
- * does not compile while a language uses one its message lacks or forgets one it has). The one-time
- * code never goes in a subject: mail clients show subjects on lock screens.
+ * Every word of the e-mails and SMS the service sends people (and of the WhatsApp message with a
+ * link to continue on a phone; the WhatsApp conversation speaks with src/whatsapp/conversation/
+ * words.ts), in the same four languages as the pages' words (words.ts, beside it) and with the same
+ * voice: tú in Spanish, você in Portuguese, vous in French. Apart from words.ts because the browser
+ * bundles that one and has no use for these. `{{name}}` is a variable of the message
+ * (message-templates.ts says which, and does not compile while a language uses one its message
+ * lacks or forgets one it has). The one-time code never goes in a subject: mail clients show
+ * subjects on lock screens.
  */
 
 /** What one message is made of: the e-mail's subject, its plain text (also the SMS and WhatsApp text) and its HTML. */

@@ -4,13 +4,13 @@ import { withTransaction } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
 import { answerMessage } from '../http/error-catalogue.js';
 import { newCode, newObjectId, newToken } from '../ids.js';
-import { renderMessage, templatedEmail } from '../messages/message-templates.js';
-import { whatsAppMessage } from '../messages/whatsapp-message.js';
+import { templatedEmail } from '../messages/message-templates.js';
 import { checkCreation } from '../organizations/creation-checks.js';
 import { normalizeEmail } from '../organizations/organizations.js';
 import { findOrganization } from '../organizations/queries.js';
 import { settingsOf } from '../organizations/settings.js';
 import { enqueue } from '../outbox/enqueue.js';
+import { queueVerifaceInvitation } from '../whatsapp/conversation/invitations.js';
 import { checkIdentification } from './documents-catalogue.js';
 import { insertVeriface } from './queries.js';
 import { type CreateVerifaceInput, VERIFACE_CODE_LENGTH } from './schemas.js';
@@ -90,13 +90,8 @@ export async function createVeriface(ctx: ServiceContext, options: { organizatio
     await insertVeriface(trx, process);
     await recordStage(trx, ctx.clock, { process, stage: 'created' });
     if (channel === 'whatsapp') {
-      const payload = whatsAppMessage(ctx.whatsappTemplates, {
-        to: process.phone,
-        purpose: 'verifaceInvitation',
-        parameters: [process.name, link],
-        text: renderMessage('veriface-invitation', { personName: process.name, link }, language).text,
-      });
-      await enqueue(trx, ctx.clock, [{ kind: 'whatsapp', organizationId, payload }]);
+      // The validation runs in the person's WhatsApp conversation (src/whatsapp/conversation).
+      await queueVerifaceInvitation(trx, ctx, { veriface: process, link });
     } else if (channel === 'email' && process.user_email) {
       const email = templatedEmail(process.user_email, 'veriface-invitation', { personName: process.name, link }, language);
       await enqueue(trx, ctx.clock, [{ kind: 'email', organizationId, payload: email }]);

@@ -1,9 +1,13 @@
 import type { ServiceContext } from '../context.js';
+import type { PdfRenderer } from '../rendering/renderer.js';
 import type { FaceMatcher } from '../veriface/face-matcher.js';
 import type { ChatMedia, InboundChatMessage } from './chat-message.js';
 
-/** What the conversation may touch: the service, the face matcher and the provider's media. */
-export type ChatContext = ServiceContext & { faceMatcher: FaceMatcher; chatMedia: ChatMedia };
+/**
+ * What the conversation may touch: the service, the face matcher, the provider's media, and the
+ * renderer that makes a template document the PDF the person reads, as the signing page does.
+ */
+export type ChatContext = ServiceContext & { faceMatcher: FaceMatcher; chatMedia: ChatMedia; renderer: PdfRenderer };
 
 /** The conversation's entry point, called once per inbound message (in the order Meta sent them per person). */
 export type HandleChatMessage = (ctx: ChatContext, message: InboundChatMessage) => Promise<void>;

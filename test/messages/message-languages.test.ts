@@ -8,6 +8,7 @@ import { setSdkIntegration } from '../../src/organizations/organizations.js';
 import { pageAssets } from '../../src/people/assets.js';
 import { emailSigningCopy, sendSigningLinkToPhone } from '../../src/people/send-link.js';
 import { MESSAGE_WORDS, type MessageWords } from '../../src/people/words-messages.js';
+import { say } from '../../src/whatsapp/conversation/words.js';
 import { verifaceBody } from '../support/fixtures.js';
 import { call, dialects, startTestService, type TestOrganization, type TestService } from '../support/service.js';
 import { createProcess, outbox, pdfProcess, stored } from '../support/signing.js';
@@ -204,17 +205,24 @@ describe.each(dialects)("Every message in the organization's language (%s)", (di
     return found[0] as T;
   };
 
-  const expectAllIn = (entries: MailboxEntry[], to: People, language: Language) => {
+  /** The texts of the WhatsApp conversation's messages to `phone` (src/whatsapp/conversation), oldest first. */
+  const chatTexts = async (phone: string): Promise<string[]> =>
+    (await outbox(svc, 'whatsapp'))
+      .map((row) => row.body as { to: string; chat?: { content: { text?: string } } })
+      .flatMap((body) => (body.to === phone && body.chat ? [body.chat.content.text ?? ''] : []));
+
+  const expectAllIn = async (entries: MailboxEntry[], org: { name: string }, to: People, language: Language) => {
     const words = EXPECTED[language];
     const invitation = only(sent(entries, to.ana.email, 'signing-invitation'));
     expect(invitation.text).toContain(words.invitation);
     expect(invitation.html).toContain(`<html lang="${language}">`);
     expect(only(sent(entries, to.eva.email, 'signing-invitation')).text).toContain(words.invitation.replace('Ana', 'Eva'));
-    // WhatsApp without an approved template: the same words as free text.
-    const chats = sent(entries, to.luis.phone);
-    expect(chats.filter((m) => String(m.text).includes(words.invitation.replace('Ana', 'Luis')))).toHaveLength(1);
-    expect(chats.filter((m) => String(m.text).includes(words.reminder))).toHaveLength(1);
-    expect(chats.filter((m) => words.code.test(String(m.text)))).toHaveLength(1);
+    // WhatsApp without an approved template: the conversation's own words, in the same language.
+    const chats = await chatTexts(to.luis.phone);
+    const invited = say(language, 'signingInvitation', { name: 'Luis', process: 'Lease', organization: org.name });
+    expect(chats.filter((text) => text === invited)).toHaveLength(2); // the invitation, then the reminder
+    const codeWords = say(language, 'codeMessage', { code: 'CODE', minutes: 10 });
+    expect(chats.filter((text) => text.replace(/\b\d{6}\b/, 'CODE') === codeWords)).toHaveLength(1);
 
     const reminder = only(sent(entries, to.ana.email, 'signing-reminder'));
     expect(reminder.subject).toBe(words.reminderSubject);
@@ -233,7 +241,7 @@ describe.each(dialects)("Every message in the organization's language (%s)", (di
     const veriface = only(sent(entries, to.juan.email, 'veriface-invitation'));
     expect(veriface.subject).toBe(words.verifaceSubject);
     expect(veriface.text).toContain(words.veriface);
-    expect(String(only(sent(entries, to.juan.phone)).text)).toContain(words.veriface);
+    expect(await chatTexts(to.juan.phone)).toEqual([say(language, 'verifaceInvitation', { name: 'Juan Pérez', organization: org.name })]);
   };
 
   for (const language of LANGUAGES) {
@@ -241,7 +249,7 @@ describe.each(dialects)("Every message in the organization's language (%s)", (di
       await setLanguage(svc.orgA, language);
       const to = people();
       await causeEveryMessage([svc.orgA, to]);
-      expectAllIn(await mailbox(), to, language);
+      await expectAllIn(await mailbox(), { name: 'Acme' }, to, language);
     });
   }
 
@@ -251,8 +259,8 @@ describe.each(dialects)("Every message in the organization's language (%s)", (di
     const toB = people();
     await causeEveryMessage([svc.orgA, toA], [svc.orgB, toB]);
     const entries = await mailbox();
-    expectAllIn(entries, toA, 'pt');
-    expectAllIn(entries, toB, 'es');
+    await expectAllIn(entries, { name: 'Acme' }, toA, 'pt');
+    await expectAllIn(entries, { name: 'Globex' }, toB, 'es');
     expect((await call(svc.app, 'GET', '/organization', { key: svc.orgB.privateKey })).json().language).toBe('es');
 
     // Each message is queued as its organization's: none of one organization's reaches the other's people.
@@ -283,9 +291,12 @@ describe.each(dialects)("Every message in the organization's language (%s)", (di
       const code = await createProcess(templated, templated.orgA, '/document/upload', pdfProcess(templated.orgA, { signProfile: [to.luis, to.eva] }));
       for (const { link_token: token } of (await stored(templated, templated.orgA, code)).participants) await requestOtp(templated.deps, { token });
       const chats = (await outbox(templated, 'whatsapp')).filter((m) => m.body.to === to.luis.phone).map((m) => m.body);
-      expect(chats).toEqual([
-        { to: to.luis.phone, template: { name: 'firma', language: 'es_CO', parameters: ['Luis', 'Lease', expect.stringContaining('/s/')] } },
-        { to: to.luis.phone, template: { name: 'codigo', language: 'es_CO', parameters: [expect.stringMatching(/^\d{6}$/)] } },
+      expect(chats).toMatchObject([
+        {
+          to: to.luis.phone,
+          chat: { content: { kind: 'template', name: 'firma', language: 'es_CO', parameters: ['Luis', 'Lease', expect.stringContaining('/s/')] } },
+        },
+        { to: to.luis.phone, chat: { content: { kind: 'template', name: 'codigo', language: 'es_CO', parameters: [expect.stringMatching(/^\d{6}$/)] } } },
       ]);
       const sms = (await outbox(templated, 'sms')).filter((m) => m.body.to === to.eva.phone);
       expect(String(only(sms).body.text)).toMatch(EXPECTED.fr.code);

@@ -93,19 +93,31 @@ async function refuseUnread(trx: Db, signing: Signing): Promise<void> {
 }
 
 /**
+ * Where the participant acted from, as their audit line keeps it: the page's client address and
+ * browser, or the WhatsApp number of the conversation (its last four digits, as the final files
+ * show phones; the full number is the participant's own).
+ */
+interface SignedFrom {
+  ip?: string;
+  userAgent?: string;
+  whatsapp?: string;
+}
+
+/**
  * The participant signs (SIGNER) or approves (APPROVER), once the identity validations asked of
  * them are met. The last one finishes the process and queues its sealing; otherwise the next turn
  * is invited when nobody of this one is left to act.
  */
 async function finish(
   ctx: ServiceContext,
-  options: { token: string; role: ParticipantRow['role']; ip?: string; userAgent?: string; signatureImage?: Buffer },
+  options: { token: string; role: ParticipantRow['role'] } & SignedFrom & { signatureImage?: Buffer },
 ): Promise<SigningOutcome> {
   const signing = await loadSigning(ctx, options.token);
   if (signing.participant.role !== options.role) throw fail('WRONG_ROLE');
   const detail = {
     ...(options.ip === undefined ? {} : { ip: options.ip }),
     ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
+    ...(options.whatsapp === undefined ? {} : { whatsapp: options.whatsapp }),
   };
   let signatureKey: string | undefined;
   if (options.signatureImage !== undefined) {
@@ -125,6 +137,7 @@ async function finish(
       process: fresh.process,
       action: options.role === 'SIGNER' ? 'PARTICIPANT_SIGN' : 'PARTICIPANT_APPROVE',
       participant,
+      ...(options.whatsapp === undefined ? {} : { platform: 'WHATSAPP' }),
       ...(Object.keys(detail).length > 0 ? { detail } : {}),
     });
     if (!(await everyoneFinished(trx, fresh.process.id))) {
@@ -145,14 +158,11 @@ async function finish(
 }
 
 /** `signatureImage`: the PNG the participant drew or typed, placed where they sign in the final documents. */
-export async function signDocument(
-  ctx: ServiceContext,
-  options: { token: string; ip?: string; userAgent?: string; signatureImage?: Buffer },
-): Promise<SigningOutcome> {
+export async function signDocument(ctx: ServiceContext, options: { token: string; signatureImage?: Buffer } & SignedFrom): Promise<SigningOutcome> {
   return finish(ctx, { ...options, role: 'SIGNER' });
 }
 
-export async function approveDocument(ctx: ServiceContext, options: { token: string; ip?: string; userAgent?: string }): Promise<SigningOutcome> {
+export async function approveDocument(ctx: ServiceContext, options: { token: string } & SignedFrom): Promise<SigningOutcome> {
   return finish(ctx, { ...options, role: 'APPROVER' });
 }
 

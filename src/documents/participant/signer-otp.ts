@@ -3,9 +3,11 @@ import type { ServiceContext } from '../../context.js';
 import type { ParticipantRow } from '../../db/schema.js';
 import { type DomainError, fail } from '../../domain-error.js';
 import { renderMessage, templatedEmail } from '../../messages/message-templates.js';
-import { whatsAppMessage } from '../../messages/whatsapp-message.js';
-import { type Language, organizationLanguage } from '../../organizations/settings.js';
+import { organizationLanguage } from '../../organizations/settings.js';
 import { enqueue, type NewMessage } from '../../outbox/enqueue.js';
+import type { OutgoingChatContent } from '../../whatsapp/chat-message.js';
+import { codeContent } from '../../whatsapp/conversation/invitations.js';
+import { queueChatMessage } from '../../whatsapp/queue-chat.js';
 import type { EffectiveValidations, OtpMedium } from '../identity-validations.js';
 import { validationsOf } from '../notify-participants.js';
 import { recordProcessEvent } from '../process-events.js';
@@ -30,28 +32,33 @@ function sameHash(stored: string, given: string): boolean {
   return a.length === b.length && crypto.timingSafeEqual(a, b);
 }
 
-/** The code by e-mail, or to the phone: WhatsApp for participants who use it, SMS otherwise. */
-function otpMessage(
+type OtpOutgoing =
+  | { platform: 'EMAIL' | 'SMS'; message: NewMessage }
+  /** In the participant's WhatsApp conversation, where their flow runs and the code is typed back. */
+  | { platform: 'WHATSAPP'; chat: { to: string; content: OutgoingChatContent } };
+
+/** The code by e-mail, or to the phone: in the WhatsApp conversation for participants who use it, by SMS otherwise. */
+async function otpMessage(
   ctx: ServiceContext,
   signing: Signing,
-  options: { medium: OtpMedium; validations: EffectiveValidations; code: string; language: Language },
-): { message: NewMessage; platform: 'EMAIL' | 'WHATSAPP' | 'SMS' } {
+  options: { medium: OtpMedium; validations: EffectiveValidations; code: string },
+): Promise<OtpOutgoing> {
   const { process, participant } = signing;
   const organizationId = process.organization_id;
   const variables = { code: options.code, minutes: OTP_LIFETIME_MINUTES };
+  const language = await organizationLanguage(ctx.db, organizationId);
   if (options.medium === 'email') {
     return {
       platform: 'EMAIL',
-      message: { kind: 'email', organizationId, payload: templatedEmail(participant.email, 'otp-code', variables, options.language) },
+      message: { kind: 'email', organizationId, payload: templatedEmail(participant.email, 'otp-code', variables, language) },
     };
   }
   // Creation refuses a phone code without a phone (identity-validations.ts), so this is a broken row.
   if (participant.phone === null) throw new Error('participant asked for a phone code has no phone');
-  const text = renderMessage('otp-code', variables, options.language).text;
   if (options.validations.options.whatsapp) {
-    const payload = whatsAppMessage(ctx.whatsappTemplates, { to: participant.phone, purpose: 'otpCode', parameters: [options.code], text });
-    return { platform: 'WHATSAPP', message: { kind: 'whatsapp', organizationId, payload } };
+    return { platform: 'WHATSAPP', chat: { to: participant.phone, content: codeContent(ctx, { language, ...variables }) } };
   }
+  const text = renderMessage('otp-code', variables, language).text;
   return { platform: 'SMS', message: { kind: 'sms', organizationId, payload: { to: participant.phone, text } } };
 }
 
@@ -67,8 +74,7 @@ export async function requestOtp(ctx: ServiceContext, options: { token: string }
   if (medium === undefined) throw fail('OTP_NOT_REQUIRED');
   if (signing.participant.otp_verified_at !== null) throw fail('OTP_ALREADY_VERIFIED');
   const code = crypto.randomInt(0, 1_000_000).toString().padStart(6, '0');
-  const language = await organizationLanguage(ctx.db, signing.process.organization_id);
-  const outgoing = otpMessage(ctx, signing, { medium, validations, code, language });
+  const outgoing = await otpMessage(ctx, signing, { medium, validations, code });
   return changeSigning(ctx, signing, async ({ trx, fresh, now }) => {
     const participant = fresh.participant;
     if (participant.otp_verified_at !== null) throw fail('OTP_ALREADY_VERIFIED');
@@ -78,7 +84,16 @@ export async function requestOtp(ctx: ServiceContext, options: { token: string }
     if (!(await storeOtp(trx, participant.id, { hash: hashCode(participant, code), expiresAt, sentAt: now, sentBefore }))) {
       throw fail('OTP_TOO_SOON');
     }
-    await enqueue(trx, ctx.clock, [outgoing.message]);
+    if ('chat' in outgoing) {
+      await queueChatMessage(trx, ctx.clock, {
+        organizationId: fresh.process.organization_id,
+        purpose: 'code',
+        participantId: participant.id,
+        ...outgoing.chat,
+      });
+    } else {
+      await enqueue(trx, ctx.clock, [outgoing.message]);
+    }
     await recordProcessEvent(trx, ctx.clock, {
       process: fresh.process,
       action: 'OTP_SENT',

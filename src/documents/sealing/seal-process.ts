@@ -7,8 +7,9 @@ import { templatedEmail } from '../../messages/message-templates.js';
 import { type Language, readSettings } from '../../organizations/settings.js';
 import type { Claim } from '../../outbox/claim.js';
 import { enqueue, type NewMessage } from '../../outbox/enqueue.js';
+import { queueSignedDocuments } from '../../whatsapp/conversation/invitations.js';
 import { documentLabel, sha256, signedBytes, UnusableDocumentFile } from '../document-files.js';
-import { participantLink } from '../notify-participants.js';
+import { participantLink, validationsOf } from '../notify-participants.js';
 import { listSignatureBoxes } from '../placement/box-queries.js';
 import { deletePreviews } from '../preview/document-preview.js';
 import { findProcessById, listDocuments, listParticipants, listProcessEvents, markSealed } from '../queries.js';
@@ -170,6 +171,13 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
         files.map((file) => ({ ...file, created_at: now })),
       );
       await enqueue(trx, ctx.clock, finishedEmails(ctx, process, participants, locale.language));
+      await queueSignedDocuments(trx, ctx, {
+        process,
+        recipients: participants.filter((participant) => participant.notification === 1 && validationsOf(participant).options.whatsapp),
+        documents,
+        files,
+        language: locale.language,
+      });
       return true;
     });
     if (!marked) {

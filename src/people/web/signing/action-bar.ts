@@ -8,7 +8,7 @@ function smooth(): ScrollBehavior {
 /**
  * The bar that stays in reach at the bottom of the screen while it is the person's turn: the next
  * place they sign (each outlined box in turn, announced to screen readers) and the way to the
- * step, which sits after the documents.
+ * step, which sits after the documents; out of the way while the step is on the screen.
  */
 export function actionBar(root: HTMLElement, step: HTMLElement, options: { places: number; stepLabel: string }): HTMLElement {
   const said = h('p', { class: 'visually-hidden', 'aria-live': 'polite' });
@@ -34,5 +34,18 @@ export function actionBar(root: HTMLElement, step: HTMLElement, options: { place
     heading.tabIndex = -1;
     heading.focus({ preventScroll: true });
   });
-  return h('div', { class: 'action-bar' }, options.places > 0 ? next : '', toStep, said);
+  const bar = h('div', { class: 'action-bar' }, options.places > 0 ? next : '', toStep, said);
+  // Once the step is on the screen the bar has done its job, and at the bottom it would cover the
+  // signature pad or the button that signs: it steps aside (taking no room from the layout, so the
+  // page does not jump) until the person scrolls back up to the documents.
+  // The step counts as on the screen once it reaches the upper three quarters: its top edge peeking
+  // out under the bar is not yet it.
+  new IntersectionObserver(
+    (entries) => {
+      const inView = entries.some((entry) => entry.isIntersecting);
+      bar.classList.toggle('aside', inView);
+    },
+    { rootMargin: '0px 0px -25% 0px' },
+  ).observe(step);
+  return bar;
 }

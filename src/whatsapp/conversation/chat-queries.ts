@@ -1,0 +1,116 @@
+import type { Db } from '../../db/database.js';
+import { reusableQuery } from '../../db/reusable-query.js';
+import type { ChatFlowRow, ChatNumberRow, ParticipantRow, ProcessRow, VerifaceRow } from '../../db/schema.js';
+import { newToken } from '../../ids.js';
+
+/** The SQL of the WhatsApp conversation: its own two tables, and the flows found by phone. */
+
+export type ChatFlowOwner = { participantRowId: string } | { verifaceId: string };
+
+// Every invitation through WhatsApp, at a process's or validation's creation, runs these: compiled once (src/db/reusable-query.ts).
+const flowOfParticipant = reusableQuery((db, p: { id: string }) => db.selectFrom('chat_flows').selectAll().where('participant_row_id', '=', p.id));
+const flowOfVeriface = reusableQuery((db, p: { id: string }) => db.selectFrom('chat_flows').selectAll().where('veriface_id', '=', p.id));
+const participantFlowInsert = reusableQuery((db, row: ChatFlowRow) =>
+  db
+    .insertInto('chat_flows')
+    .values(row)
+    .onConflict((oc) => oc.column('participant_row_id').doNothing()),
+);
+const verifaceFlowInsert = reusableQuery((db, row: ChatFlowRow) =>
+  db
+    .insertInto('chat_flows')
+    .values(row)
+    .onConflict((oc) => oc.column('veriface_id').doNothing()),
+);
+
+export async function findChatFlow(db: Db, owner: ChatFlowOwner): Promise<ChatFlowRow | undefined> {
+  const rows = 'participantRowId' in owner ? await flowOfParticipant(db, { id: owner.participantRowId }) : await flowOfVeriface(db, { id: owner.verifaceId });
+  return rows[0];
+}
+
+/** The flow of `id`, only when it belongs to `phone`: an id typed or replayed by another number finds nothing. */
+export async function findChatFlowOfNumber(db: Db, id: string, phone: string): Promise<ChatFlowRow | undefined> {
+  return db.selectFrom('chat_flows').selectAll().where('id', '=', id).where('phone', '=', phone).executeTakeFirst();
+}
+
+/** The conversation row of a participant or face validation, made on first need (at the invitation, or a first message). */
+export async function ensureChatFlow(db: Db, options: { owner: ChatFlowOwner; phone: string; organizationId: string; now: string }): Promise<ChatFlowRow> {
+  const { owner, phone, organizationId, now } = options;
+  const known = await findChatFlow(db, owner);
+  if (known) return known;
+  const row: ChatFlowRow = {
+    id: newToken(16),
+    phone,
+    organization_id: organizationId,
+    participant_row_id: 'participantRowId' in owner ? owner.participantRowId : null,
+    veriface_id: 'verifaceId' in owner ? owner.verifaceId : null,
+    step: 'invited',
+    retake: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await ('participantRowId' in owner ? participantFlowInsert(db, row) : verifaceFlowInsert(db, row));
+  // A first message racing the invitation made it first: theirs is the row.
+  return (await findChatFlow(db, owner)) ?? row;
+}
+
+export async function updateChatFlow(db: Db, id: string, patch: Partial<Pick<ChatFlowRow, 'step' | 'retake'>> & { updated_at: string }): Promise<void> {
+  await db.updateTable('chat_flows').set(patch).where('id', '=', id).execute();
+}
+
+/** The number's flow most recently moved, whatever its state: whom a number with nothing open belongs to. */
+export async function latestChatFlow(db: Db, phone: string): Promise<ChatFlowRow | undefined> {
+  return db.selectFrom('chat_flows').selectAll().where('phone', '=', phone).orderBy('updated_at', 'desc').orderBy('id').limit(1).executeTakeFirst();
+}
+
+export async function findChatNumber(db: Db, phone: string): Promise<ChatNumberRow | undefined> {
+  return db.selectFrom('chat_numbers').selectAll().where('phone', '=', phone).executeTakeFirst();
+}
+
+export async function saveChatNumber(db: Db, row: ChatNumberRow): Promise<void> {
+  await db
+    .insertInto('chat_numbers')
+    .values(row)
+    .onConflict((oc) => oc.column('phone').doUpdateSet({ current_flow_id: row.current_flow_id, answered_on: row.answered_on, updated_at: row.updated_at }))
+    .execute();
+}
+
+/** Participants of the number who may still act (now or at their turn), with their processes in signature. */
+export async function participantsOfNumber(db: Db, phone: string): Promise<{ participant: ParticipantRow; process: ProcessRow }[]> {
+  const participants = await db.selectFrom('participants').selectAll().where('phone', '=', phone).where('status', 'in', ['NOTIFICATION', 'PENDING']).execute();
+  if (participants.length === 0) return [];
+  const processes = await db
+    .selectFrom('processes')
+    .selectAll()
+    .where(
+      'id',
+      'in',
+      participants.map((p) => p.process_id),
+    )
+    .where('status', '=', 'CREATED')
+    .execute();
+  const byId = new Map(processes.map((process) => [process.id, process]));
+  return participants.flatMap((participant) => {
+    const process = byId.get(participant.process_id);
+    return process ? [{ participant, process }] : [];
+  });
+}
+
+/** Face validations of the number run through WhatsApp and still in progress. */
+export async function verifacesOfNumber(db: Db, phone: string): Promise<VerifaceRow[]> {
+  return db
+    .selectFrom('veriface_processes')
+    .selectAll()
+    .where('phone', '=', phone)
+    .where('status', '=', 'INPROGRESS')
+    .where('platform', '=', 'whatsapp')
+    .execute();
+}
+
+export async function findParticipantRow(db: Db, id: string): Promise<ParticipantRow | undefined> {
+  return db.selectFrom('participants').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findVerifaceRow(db: Db, id: string): Promise<VerifaceRow | undefined> {
+  return db.selectFrom('veriface_processes').selectAll().where('id', '=', id).executeTakeFirst();
+}
