@@ -6,7 +6,7 @@ import { startTestService } from './support/service.js';
 import { type LocalSmtp, startLocalSmtp } from './support/smtp.js';
 
 const CODE = '918273';
-const otpMail = () => templatedEmail('ana@example.test', 'otp-code', { code: CODE, minutes: 5 });
+const otpMail = () => templatedEmail('ana@example.test', 'otp-code', { code: CODE, minutes: 5 }, 'es');
 
 describe('Queued messages are delivered by the outbox worker through the configured senders', () => {
   let smtp: LocalSmtp;

@@ -315,13 +315,15 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
       expect(signed.rawPayload.equals(sealed)).toBe(true);
     });
 
-    it('queues one process-finished e-mail per notified participant, with their link', async () => {
+    it("queues one process-finished e-mail per notified participant, with their link, in the organization's language (Spanish by default)", async () => {
       const { participants } = await stored(code);
       const mails = await finishedMails('Lease contract');
       const notified = participants.filter((p) => p.notification === 1);
       expect(mails.map((m) => m.body.to).sort()).toEqual(notified.map((p) => p.email).sort());
       for (const p of notified) {
-        expect(mails.find((m) => m.body.to === p.email)?.body.text).toContain(`${PUBLIC_URL}/s/${p.link_token}`);
+        const mail = mails.find((m) => m.body.to === p.email)?.body;
+        expect(mail?.subject).toBe('Documento firmado: «Lease contract»');
+        expect(mail?.text).toContain(`Todos firmaron «Lease contract».\n\nDescarga el documento firmado aquí:\n${PUBLIC_URL}/s/${p.link_token}`);
       }
     });
 
@@ -649,6 +651,8 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     expect(certificate).toMatch(/GMT\+9/);
     expect(certificate).not.toContain('Certificado de evidencias');
     expect(certificate).not.toContain(svc.orgA.email);
+    const mail = (await finishedMails('Lease contract')).find((m) => m.body.to === 'tokyo@people.test')?.body;
+    expect(mail).toMatchObject({ subject: '"Lease contract" is signed', text: expect.stringMatching(/^Everyone has signed "Lease contract"\./) });
   });
 
   it.runIf(pdfToolsInstalled)('an organization set to Portuguese or French gets its evidence in that language', async () => {

@@ -316,7 +316,7 @@ describe.each(dialects)('requestOtp and verifyOtp: the one-time code (%s)', (dia
     const code = await h.lastCode('email', row.email);
     expect(code).toMatch(/^\d{6}$/);
     const mail = (await h.outbox('email')).filter((m) => m.body.to === row.email).at(-1)!;
-    expect(mail.body).toMatchObject({ template: 'otp-code', subject: 'Your verification code' });
+    expect(mail.body).toMatchObject({ template: 'otp-code', subject: 'Tu código de verificación' });
     expect(mail.organization_id).toBe(svc().orgA.id);
     expect(row.otp_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(row.otp_hash).not.toContain(code);

@@ -3,6 +3,7 @@ import type { Db } from '../db/database.js';
 import { parseJson } from '../db/json-column.js';
 import type { ParticipantRow, ProcessRow } from '../db/schema.js';
 import { templatedEmail } from '../messages/message-templates.js';
+import { type Language, organizationLanguage } from '../organizations/settings.js';
 import { enqueue, type NewMessage } from '../outbox/enqueue.js';
 import { queueSigningInvitation } from '../whatsapp/conversation/invitations.js';
 import type { EffectiveValidations } from './identity-validations.js';
@@ -26,18 +27,17 @@ export function validationsOf(participant: Pick<ParticipantRow, 'validations'>):
 
 type Occasion = 'invitation' | 'reminder';
 
-function emailFor(ctx: NotifyContext, process: ProcessRow, participant: ParticipantRow, occasion: Occasion): NewMessage {
+function emailFor(ctx: NotifyContext, process: ProcessRow, participant: ParticipantRow, occasion: Occasion, language: Language): NewMessage {
   const link = participantLink(ctx, participant);
   const payload =
     occasion === 'invitation'
-      ? templatedEmail(participant.email, 'signing-invitation', {
-          subject: process.subject,
-          signerName: participant.name,
-          processName: process.name,
-          message: process.message,
-          link,
-        })
-      : templatedEmail(participant.email, 'signing-reminder', { signerName: participant.name, processName: process.name, link });
+      ? templatedEmail(
+          participant.email,
+          'signing-invitation',
+          { subject: process.subject, signerName: participant.name, processName: process.name, message: process.message, link },
+          language,
+        )
+      : templatedEmail(participant.email, 'signing-reminder', { signerName: participant.name, processName: process.name, link }, language);
   return { kind: 'email', organizationId: process.organization_id, payload };
 }
 
@@ -53,13 +53,14 @@ export async function notifyParticipants(
   options: { process: ProcessRow; participants: ParticipantRow[]; occasion: Occasion },
 ): Promise<number> {
   const { process, occasion } = options;
+  const language = await organizationLanguage(db, process.organization_id);
   let notified = 0;
   for (const participant of options.participants) {
     if (participant.status !== 'NOTIFICATION' || participant.notification !== 1) continue;
     const platforms: string[] = [];
     for (const channel of validationsOf(participant).channels) {
       if (channel === 'email') {
-        await enqueue(db, ctx.clock, [emailFor(ctx, process, participant, occasion)]);
+        await enqueue(db, ctx.clock, [emailFor(ctx, process, participant, occasion, language)]);
         platforms.push('EMAIL');
       } else if (await queueSigningInvitation(db, ctx, { process, participant, occasion, link: participantLink(ctx, participant) })) {
         platforms.push('WHATSAPP');
@@ -80,17 +81,23 @@ export async function notifyCancellation(
 ): Promise<void> {
   const { process, reason } = options;
   const reached = options.participants.filter((p) => p.notification === 1 && p.status !== 'PENDING');
+  const language = await organizationLanguage(db, process.organization_id);
   await enqueue(
     db,
     ctx.clock,
     reached.map((participant) => ({
       kind: 'email' as const,
       organizationId: process.organization_id,
-      payload: templatedEmail(participant.email, 'process-cancelled', {
-        signerName: participant.name,
-        processName: process.name,
-        message: reason,
-      }),
+      payload: templatedEmail(
+        participant.email,
+        'process-cancelled',
+        {
+          signerName: participant.name,
+          processName: process.name,
+          message: reason,
+        },
+        language,
+      ),
     })),
   );
 }

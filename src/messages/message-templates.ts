@@ -1,4 +1,6 @@
+import type { Language } from '../organizations/languages.js';
 import type { EmailPayload } from '../outbox/types.js';
+import { MESSAGE_WORDS, type MessageName, type MessageWords } from '../people/words-messages.js';
 import { escapeHtml } from '../text/escape-html.js';
 
 /** The variables of each template: a template cannot be rendered with one missing or one unknown. */
@@ -15,112 +17,35 @@ export type TemplateVariables = {
 
 export type TemplateName = keyof TemplateVariables;
 
-export interface RenderedMessage {
-  subject: string;
-  text: string;
-  html: string;
-}
-
-/*
- * Wording lives here and only here. `{{name}}` is replaced by the variable of that name: as it is in
- * the text, HTML-escaped in the html, on one line in the subject (a line break there would start a
- * new mail header). The one-time code stays out of the subject, which mail clients show in
- * notifications and on lock screens.
- */
-const TEMPLATES = {
-  'signing-invitation': {
-    subject: '{{subject}}',
-    text: `Hello {{signerName}},
-
-You are invited to sign "{{processName}}".
-
-{{message}}
-
-Read and sign it here:
-{{link}}`,
-    html: `<p>Hello {{signerName}},</p>
-<p>You are invited to sign <strong>{{processName}}</strong>.</p>
-<p>{{message}}</p>
-<p><a href="{{link}}">Read and sign it</a></p>
-<p>Or open this address: {{link}}</p>`,
-  },
-  'signing-reminder': {
-    subject: 'Reminder: "{{processName}}" is waiting for you',
-    text: `Hello {{signerName}},
-
-"{{processName}}" is still waiting for you. Read and sign it here:
-{{link}}`,
-    html: `<p>Hello {{signerName}},</p>
-<p><strong>{{processName}}</strong> is still waiting for you.</p>
-<p><a href="{{link}}">Read and sign it</a></p>
-<p>Or open this address: {{link}}</p>`,
-  },
-  'process-cancelled': {
-    subject: '"{{processName}}" was cancelled',
-    text: `Hello {{signerName}},
-
-"{{processName}}" was cancelled and can no longer be signed.
-
-{{message}}`,
-    html: `<p>Hello {{signerName}},</p>
-<p><strong>{{processName}}</strong> was cancelled and can no longer be signed.</p>
-<p>{{message}}</p>`,
-  },
-  'otp-code': {
-    subject: 'Your verification code',
-    text: 'Your verification code is {{code}}. It is valid for {{minutes}} minutes. Do not share it with anyone.',
-    html: `<p>Your verification code is <strong>{{code}}</strong>.</p>
-<p>It is valid for {{minutes}} minutes. Do not share it with anyone.</p>`,
-  },
-  'veriface-invitation': {
-    subject: 'Validate your identity',
-    text: `Hello {{personName}},
-
-Please validate your identity with a short face check here:
-{{link}}`,
-    html: `<p>Hello {{personName}},</p>
-<p>Please validate your identity with a short face check.</p>
-<p><a href="{{link}}">Validate my identity</a></p>
-<p>Or open this address: {{link}}</p>`,
-  },
-  'process-finished': {
-    subject: '"{{processName}}" is signed',
-    text: `Everyone has signed "{{processName}}".
-
-Download the signed document here:
-{{link}}`,
-    html: `<p>Everyone has signed <strong>{{processName}}</strong>.</p>
-<p><a href="{{link}}">Download the signed document</a></p>
-<p>Or open this address: {{link}}</p>`,
-  },
-  'continue-on-phone': {
-    subject: 'Continue "{{processName}}" on your phone',
-    text: 'Continue "{{processName}}" on your phone here: {{link}}',
-    html: `<p>Continue <strong>{{processName}}</strong> on your phone.</p>
-<p><a href="{{link}}">Continue</a></p>
-<p>Or open this address: {{link}}</p>`,
-  },
-  'document-copy': {
-    subject: 'Your copy of "{{processName}}"',
-    text: `Hello {{signerName}},
-
-You asked for a copy of "{{processName}}". Read or download it at any time here:
-{{link}}`,
-    html: `<p>Hello {{signerName}},</p>
-<p>You asked for a copy of <strong>{{processName}}</strong>.</p>
-<p><a href="{{link}}">Read or download it</a> at any time.</p>
-<p>Or open this address: {{link}}</p>`,
-  },
-} as const satisfies Record<TemplateName, RenderedMessage>;
+/** A message as sent: `{{name}}` replaced by the variable of that name in each of its parts. */
+export type RenderedMessage = MessageWords;
 
 type PlaceholdersOf<S> = S extends `${string}{{${infer Name}}}${infer Rest}` ? Name | PlaceholdersOf<Rest> : never;
-type PartsOf<N extends TemplateName> = (typeof TEMPLATES)[N][keyof RenderedMessage];
+type Part = keyof MessageWords;
+type PlaceholdersIn<L extends Language, N extends TemplateName, P extends Part> = PlaceholdersOf<(typeof MESSAGE_WORDS)[L][N][P]>;
+type PartsOf<L extends Language, N extends TemplateName> = (typeof MESSAGE_WORDS)[L][N][Part];
+type VariableOf<N extends TemplateName> = keyof TemplateVariables[N] & string;
 // A part typed plain `string` would hide its placeholders from the check, so it counts as a mistake.
-type TemplateMistakes = {
-  [N in TemplateName]: string extends PartsOf<N> ? `${N}: not a literal` : Exclude<PlaceholdersOf<PartsOf<N>>, keyof TemplateVariables[N]>;
-}[TemplateName];
+type MistakesOf<L extends Language, N extends TemplateName> =
+  string extends PartsOf<L, N>
+    ? `${L} ${N}: not a literal`
+    :
+        | `${L} ${N}: unknown {{${Exclude<PlaceholdersOf<PartsOf<L, N>>, VariableOf<N>>}}}`
+        | `${L} ${N}: never uses {{${Exclude<VariableOf<N>, PlaceholdersOf<PartsOf<L, N>>>}}}`
+        // Each part says what the same part says in Spanish: a code, for one, stays out of every subject.
+        | {
+            [P in Part]: `${L} ${N} ${P}: {{${Exclude<PlaceholdersIn<L, N, P>, PlaceholdersIn<'es', N, P>> | Exclude<PlaceholdersIn<'es', N, P>, PlaceholdersIn<L, N, P>>}}} unlike es`;
+          }[Part];
+type TemplateMistakes =
+  | { [L in Language]: { [N in TemplateName]: MistakesOf<L, N> }[TemplateName] }[Language]
+  | Exclude<TemplateName, MessageName>
+  | Exclude<MessageName, TemplateName>;
 type MustBeNone<T extends never> = T;
-/** Does not compile while a template above uses a `{{name}}` its variables lack; the error names it. */
+/**
+ * Does not compile while a message, in any language, uses a `{{name}}` its variables lack or leaves
+ * one of them out, puts one in another part (subject, text, html) than Spanish does, or while the
+ * catalogue and the variables name different messages; the error says which.
+ */
 // biome-ignore lint/correctness/noUnusedVariables: the type exists only to be checked by the compiler
 type CheckedTemplates = MustBeNone<TemplateMistakes>;
 
@@ -138,16 +63,21 @@ function fill(template: string, variables: Readonly<Record<string, string | numb
 const oneLine = (value: string) => value.replace(/\s*[\r\n]+\s*/g, ' ');
 const asHtml = (value: string) => escapeHtml(value).replace(/\r?\n/g, '<br>\n');
 
-export function renderMessage<N extends TemplateName>(name: N, variables: TemplateVariables[N]): RenderedMessage {
-  const template: RenderedMessage = TEMPLATES[name];
+/**
+ * The message in `language`, its words from the catalogue (src/people/words-messages.ts). `{{name}}`
+ * is replaced by the variable of that name: as it is in the text, HTML-escaped in the html, on one
+ * line in the subject (a line break there would start a new mail header).
+ */
+export function renderMessage<N extends TemplateName>(name: N, variables: TemplateVariables[N], language: Language): RenderedMessage {
+  const words: MessageWords = MESSAGE_WORDS[language][name];
   return {
-    subject: fill(template.subject, variables, oneLine),
-    text: fill(template.text, variables, (value) => value),
-    html: `<!doctype html>\n<html><body>\n${fill(template.html, variables, asHtml)}\n</body></html>\n`,
+    subject: fill(words.subject, variables, oneLine),
+    text: fill(words.text, variables, (value) => value),
+    html: `<!doctype html>\n<html lang="${language}"><body>\n${fill(words.html, variables, asHtml)}\n</body></html>\n`,
   };
 }
 
-/** An e-mail for the outbox, rendered from a template and named after it for the operator's listing. */
-export function templatedEmail<N extends TemplateName>(to: string, name: N, variables: TemplateVariables[N]): EmailPayload {
-  return { to, template: name, ...renderMessage(name, variables) };
+/** An e-mail for the outbox, rendered from a template in `language` and named after it for the operator's listing. */
+export function templatedEmail<N extends TemplateName>(to: string, name: N, variables: TemplateVariables[N], language: Language): EmailPayload {
+  return { to, template: name, ...renderMessage(name, variables, language) };
 }

@@ -96,3 +96,8 @@ export async function readSettings(db: Db, organizationId: string): Promise<Orga
   const row = await q.findOrganization(db, organizationId);
   return row ? settingsOf(row) : undefined;
 }
+
+/** The language of everything the organization's processes send people; Spanish when it says none. */
+export async function organizationLanguage(db: Db, organizationId: string): Promise<Language> {
+  return (await readSettings(db, organizationId))?.language ?? 'es';
+}

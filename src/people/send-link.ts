@@ -5,6 +5,7 @@ import { findSigning } from '../documents/participant/signer-access.js';
 import { fail } from '../domain-error.js';
 import { renderMessage, templatedEmail } from '../messages/message-templates.js';
 import { whatsAppMessage } from '../messages/whatsapp-message.js';
+import { type Language, organizationLanguage } from '../organizations/settings.js';
 import { enqueue, type NewMessage } from '../outbox/enqueue.js';
 import { verifaceLink } from '../veriface/create-veriface.js';
 import { findVerifaceByToken } from '../veriface/queries.js';
@@ -16,9 +17,9 @@ import type { LinkSent, PhoneChannel } from './contract.js';
  */
 function toPhone(
   ctx: ServiceContext,
-  options: { organizationId: string; phone: string; channel: PhoneChannel; name: string; processName: string; link: string },
+  options: { organizationId: string; phone: string; channel: PhoneChannel; name: string; processName: string; link: string; language: Language },
 ): NewMessage {
-  const text = renderMessage('continue-on-phone', { processName: options.processName, link: options.link }).text;
+  const text = renderMessage('continue-on-phone', { processName: options.processName, link: options.link }, options.language).text;
   if (options.channel === 'sms') return { kind: 'sms', organizationId: options.organizationId, payload: { to: options.phone, text } };
   const payload = whatsAppMessage(ctx.whatsappTemplates, {
     to: options.phone,
@@ -46,6 +47,7 @@ export async function sendSigningLinkToPhone(ctx: ServiceContext, options: { tok
       name: participant.name,
       processName: process.name,
       link: participantLink(ctx, participant),
+      language: await organizationLanguage(ctx.db, process.organization_id),
     }),
   );
 }
@@ -62,6 +64,7 @@ export async function sendValidationLinkToPhone(ctx: ServiceContext, options: { 
       name: process.name,
       processName: process.name,
       link: verifaceLink(ctx, process),
+      language: await organizationLanguage(ctx.db, process.organization_id),
     }),
   );
 }
@@ -72,10 +75,11 @@ export async function emailSigningCopy(ctx: ServiceContext, options: { token: st
   return send(ctx, {
     kind: 'email',
     organizationId: process.organization_id,
-    payload: templatedEmail(participant.email, 'document-copy', {
-      signerName: participant.name,
-      processName: process.name,
-      link: participantLink(ctx, participant),
-    }),
+    payload: templatedEmail(
+      participant.email,
+      'document-copy',
+      { signerName: participant.name, processName: process.name, link: participantLink(ctx, participant) },
+      await organizationLanguage(ctx.db, process.organization_id),
+    ),
   });
 }

@@ -3,7 +3,8 @@ import type { Language } from '../organizations/languages.js';
 /*
  * Every word the people's pages show, in the four languages of the SDK; Spanish is the default.
  * One catalogue for the page shell the server writes (title, loading, no script) and for the app
- * the browser runs, which bundles it.
+ * the browser runs, which bundles it. The words of the messages that bring people here are beside
+ * it, in words-messages.ts, which the browser never loads.
  */
 
 const es = {

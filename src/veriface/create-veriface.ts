@@ -8,6 +8,7 @@ import { templatedEmail } from '../messages/message-templates.js';
 import { checkCreation } from '../organizations/creation-checks.js';
 import { normalizeEmail } from '../organizations/organizations.js';
 import { findOrganization } from '../organizations/queries.js';
+import { settingsOf } from '../organizations/settings.js';
 import { enqueue } from '../outbox/enqueue.js';
 import { queueVerifaceInvitation } from '../whatsapp/conversation/invitations.js';
 import { checkIdentification } from './documents-catalogue.js';
@@ -82,6 +83,7 @@ export async function createVeriface(ctx: ServiceContext, options: { organizatio
     updated_at: now.toISOString(),
   };
   const link = verifaceLink(ctx, process);
+  const language = organization ? settingsOf(organization).language : 'es';
   const channel = process.platform === 'whatsapp' ? 'whatsapp' : organization?.sdk_integration === 1 && process.user_email ? 'email' : undefined;
 
   await withTransaction(ctx, async (trx) => {
@@ -91,7 +93,7 @@ export async function createVeriface(ctx: ServiceContext, options: { organizatio
       // The validation runs in the person's WhatsApp conversation (src/whatsapp/conversation).
       await queueVerifaceInvitation(trx, ctx, { veriface: process, link });
     } else if (channel === 'email' && process.user_email) {
-      const email = templatedEmail(process.user_email, 'veriface-invitation', { personName: process.name, link });
+      const email = templatedEmail(process.user_email, 'veriface-invitation', { personName: process.name, link }, language);
       await enqueue(trx, ctx.clock, [{ kind: 'email', organizationId, payload: email }]);
     }
     if (channel) await recordStage(trx, ctx.clock, { process, stage: 'notified', detail: { channel } });

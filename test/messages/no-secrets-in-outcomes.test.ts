@@ -16,17 +16,21 @@ import { type LocalSmtp, partsOf, startLocalSmtp } from '../support/smtp.js';
 
 const CODE = '482913';
 const LINK_TOKEN = 'q7Vt2Jm9Lx0RbK3s';
-const otp = renderMessage('otp-code', { code: CODE, minutes: 10 });
+const otp = renderMessage('otp-code', { code: CODE, minutes: 10 }, 'es');
 const otpEmail: EmailPayload = { to: 'ana@example.test', ...otp };
 const invitationEmail: EmailPayload = {
   to: 'ana@example.test',
-  ...renderMessage('signing-invitation', {
-    subject: 'Please sign',
-    signerName: 'Ana',
-    processName: 'Lease',
-    message: 'Thanks',
-    link: `https://firma.test/sign/${LINK_TOKEN}`,
-  }),
+  ...renderMessage(
+    'signing-invitation',
+    {
+      subject: 'Please sign',
+      signerName: 'Ana',
+      processName: 'Lease',
+      message: 'Thanks',
+      link: `https://firma.test/sign/${LINK_TOKEN}`,
+    },
+    'es',
+  ),
 };
 
 function expectNothingOfTheMessage(outcome: DeliveryOutcome): void {

@@ -44,13 +44,17 @@ function mailerFor(url: string, timeouts: { timeoutMs?: number; connectTimeoutMs
 const invitation: EmailPayload = {
   to: 'ana@example.test',
   template: 'signing-invitation',
-  ...renderMessage('signing-invitation', {
-    subject: 'Please sign',
-    signerName: 'Ana',
-    processName: 'Purchase agreement',
-    message: 'Please sign before Friday.',
-    link: 'https://firma.test/sign/Xr3kT9',
-  }),
+  ...renderMessage(
+    'signing-invitation',
+    {
+      subject: 'Please sign',
+      signerName: 'Ana',
+      processName: 'Purchase agreement',
+      message: 'Please sign before Friday.',
+      link: 'https://firma.test/sign/Xr3kT9',
+    },
+    'es',
+  ),
 };
 
 describe('An e-mail goes out through the SMTP server of SMTP_URL, from MAIL_FROM', () => {
@@ -81,7 +85,7 @@ describe('An e-mail goes out through the SMTP server of SMTP_URL, from MAIL_FROM
     const parts = partsOf(raw);
     expect(parts.map((p) => p.contentType.split(';')[0])).toEqual(['text/plain', 'text/html']);
     expect(parts[0]?.body).toBe(invitation.text.replace(/\n/g, '\r\n'));
-    expect(parts[1]?.body).toContain('<a href="https://firma.test/sign/Xr3kT9">Read and sign it</a>');
+    expect(parts[1]?.body).toContain('<a href="https://firma.test/sign/Xr3kT9">Leer y firmar</a>');
   });
 
   it('without html, is plain text alone', async () => {

@@ -3,9 +3,9 @@ import type { ServiceContext } from '../../context.js';
 import type { ParticipantRow } from '../../db/schema.js';
 import { type DomainError, fail } from '../../domain-error.js';
 import { renderMessage, templatedEmail } from '../../messages/message-templates.js';
+import { organizationLanguage } from '../../organizations/settings.js';
 import { enqueue, type NewMessage } from '../../outbox/enqueue.js';
 import type { OutgoingChatContent } from '../../whatsapp/chat-message.js';
-import { voiceOf } from '../../whatsapp/conversation/flow-voice.js';
 import { codeContent } from '../../whatsapp/conversation/invitations.js';
 import { queueChatMessage } from '../../whatsapp/queue-chat.js';
 import type { EffectiveValidations, OtpMedium } from '../identity-validations.js';
@@ -46,16 +46,19 @@ async function otpMessage(
   const { process, participant } = signing;
   const organizationId = process.organization_id;
   const variables = { code: options.code, minutes: OTP_LIFETIME_MINUTES };
+  const language = await organizationLanguage(ctx.db, organizationId);
   if (options.medium === 'email') {
-    return { platform: 'EMAIL', message: { kind: 'email', organizationId, payload: templatedEmail(participant.email, 'otp-code', variables) } };
+    return {
+      platform: 'EMAIL',
+      message: { kind: 'email', organizationId, payload: templatedEmail(participant.email, 'otp-code', variables, language) },
+    };
   }
   // Creation refuses a phone code without a phone (identity-validations.ts), so this is a broken row.
   if (participant.phone === null) throw new Error('participant asked for a phone code has no phone');
   if (options.validations.options.whatsapp) {
-    const { language } = await voiceOf(ctx, organizationId, process.creator_email);
     return { platform: 'WHATSAPP', chat: { to: participant.phone, content: codeContent(ctx, { language, ...variables }) } };
   }
-  const text = renderMessage('otp-code', variables).text;
+  const text = renderMessage('otp-code', variables, language).text;
   return { platform: 'SMS', message: { kind: 'sms', organizationId, payload: { to: participant.phone, text } } };
 }
 

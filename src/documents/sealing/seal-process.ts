@@ -4,7 +4,7 @@ import { withTransaction } from '../../db/transaction.js';
 import { readBlobBytes } from '../../files/blob-bytes.js';
 import { newObjectId } from '../../ids.js';
 import { templatedEmail } from '../../messages/message-templates.js';
-import { readSettings } from '../../organizations/settings.js';
+import { type Language, readSettings } from '../../organizations/settings.js';
 import type { Claim } from '../../outbox/claim.js';
 import { enqueue, type NewMessage } from '../../outbox/enqueue.js';
 import { queueSignedDocuments } from '../../whatsapp/conversation/invitations.js';
@@ -76,13 +76,13 @@ async function sealDocument(job: SealJob, document: ProcessDocumentRow, original
   return sealRenderedPdf(rendered, { certificate: await documentCertificate(job), mark: job.mark, seal: job.seal });
 }
 
-function finishedEmails(ctx: ServiceContext, process: ProcessRow, participants: ParticipantRow[]): NewMessage[] {
+function finishedEmails(ctx: ServiceContext, process: ProcessRow, participants: ParticipantRow[], language: Language): NewMessage[] {
   return participants
     .filter((participant) => participant.notification === 1)
     .map((participant) => ({
       kind: 'email' as const,
       organizationId: process.organization_id,
-      payload: templatedEmail(participant.email, 'process-finished', { processName: process.name, link: participantLink(ctx, participant) }),
+      payload: templatedEmail(participant.email, 'process-finished', { processName: process.name, link: participantLink(ctx, participant) }, language),
     }));
 }
 
@@ -170,7 +170,7 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
         trx,
         files.map((file) => ({ ...file, created_at: now })),
       );
-      await enqueue(trx, ctx.clock, finishedEmails(ctx, process, participants));
+      await enqueue(trx, ctx.clock, finishedEmails(ctx, process, participants, locale.language));
       await queueSignedDocuments(trx, ctx, {
         process,
         recipients: participants.filter((participant) => participant.notification === 1 && validationsOf(participant).options.whatsapp),

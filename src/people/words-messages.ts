@@ -1,0 +1,368 @@
+import type { Language } from '../organizations/languages.js';
+
+/*
+ * Every word of the e-mails and SMS the service sends people (and of the WhatsApp message with a
+ * link to continue on a phone; the WhatsApp conversation speaks with src/whatsapp/conversation/
+ * words.ts), in the same four languages as the pages' words (words.ts, beside it) and with the same
+ * voice: tú in Spanish, você in Portuguese, vous in French. Apart from words.ts because the browser
+ * bundles that one and has no use for these. `{{name}}` is a variable of the message
+ * (message-templates.ts says which, and does not compile while a language uses one its message
+ * lacks or forgets one it has). The one-time code never goes in a subject: mail clients show
+ * subjects on lock screens.
+ */
+
+/** What one message is made of: the e-mail's subject, its plain text (also the SMS and WhatsApp text) and its HTML. */
+export interface MessageWords {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const es = {
+  'signing-invitation': {
+    subject: '{{subject}}',
+    text: `Hola, {{signerName}}:
+
+Te invitaron a firmar «{{processName}}».
+
+{{message}}
+
+Léelo y fírmalo aquí:
+{{link}}`,
+    html: `<p>Hola, {{signerName}}:</p>
+<p>Te invitaron a firmar <strong>{{processName}}</strong>.</p>
+<p>{{message}}</p>
+<p><a href="{{link}}">Leer y firmar</a></p>
+<p>O abre esta dirección: {{link}}</p>`,
+  },
+  'signing-reminder': {
+    subject: 'Recordatorio: «{{processName}}» espera tu firma',
+    text: `Hola, {{signerName}}:
+
+«{{processName}}» todavía espera tu firma. Léelo y fírmalo aquí:
+{{link}}`,
+    html: `<p>Hola, {{signerName}}:</p>
+<p><strong>{{processName}}</strong> todavía espera tu firma.</p>
+<p><a href="{{link}}">Leer y firmar</a></p>
+<p>O abre esta dirección: {{link}}</p>`,
+  },
+  'process-cancelled': {
+    subject: 'Documento cancelado: «{{processName}}»',
+    text: `Hola, {{signerName}}:
+
+Se canceló «{{processName}}» y ya no se puede firmar.
+
+{{message}}`,
+    html: `<p>Hola, {{signerName}}:</p>
+<p>Se canceló <strong>{{processName}}</strong> y ya no se puede firmar.</p>
+<p>{{message}}</p>`,
+  },
+  'otp-code': {
+    subject: 'Tu código de verificación',
+    text: 'Tu código de verificación es {{code}}. Vence en {{minutes}} minutos. No lo compartas con nadie.',
+    html: `<p>Tu código de verificación es <strong>{{code}}</strong>.</p>
+<p>Vence en {{minutes}} minutos. No lo compartas con nadie.</p>`,
+  },
+  'veriface-invitation': {
+    subject: 'Valida tu identidad',
+    text: `Hola, {{personName}}:
+
+Valida tu identidad con una foto de tu documento y una de tu cara, aquí:
+{{link}}`,
+    html: `<p>Hola, {{personName}}:</p>
+<p>Valida tu identidad con una foto de tu documento y una de tu cara.</p>
+<p><a href="{{link}}">Validar mi identidad</a></p>
+<p>O abre esta dirección: {{link}}</p>`,
+  },
+  'process-finished': {
+    subject: 'Documento firmado: «{{processName}}»',
+    text: `Todos firmaron «{{processName}}».
+
+Descarga el documento firmado aquí:
+{{link}}`,
+    html: `<p>Todos firmaron <strong>{{processName}}</strong>.</p>
+<p><a href="{{link}}">Descargar el documento firmado</a></p>
+<p>O abre esta dirección: {{link}}</p>`,
+  },
+  'continue-on-phone': {
+    subject: 'Sigue con «{{processName}}» en tu teléfono',
+    text: 'Sigue con «{{processName}}» en tu teléfono aquí: {{link}}',
+    html: `<p>Sigue con <strong>{{processName}}</strong> en tu teléfono.</p>
+<p><a href="{{link}}">Seguir</a></p>
+<p>O abre esta dirección: {{link}}</p>`,
+  },
+  'document-copy': {
+    subject: 'Tu copia de «{{processName}}»',
+    text: `Hola, {{signerName}}:
+
+Pediste una copia de «{{processName}}». Léela o descárgala cuando quieras, aquí:
+{{link}}`,
+    html: `<p>Hola, {{signerName}}:</p>
+<p>Pediste una copia de <strong>{{processName}}</strong>.</p>
+<p><a href="{{link}}">Léela o descárgala</a> cuando quieras.</p>
+<p>O abre esta dirección: {{link}}</p>`,
+  },
+} as const satisfies Record<string, MessageWords>;
+
+/** The messages there are: those of the default language, which every other language has too. */
+export type MessageName = keyof typeof es;
+
+const en = {
+  'signing-invitation': {
+    subject: '{{subject}}',
+    text: `Hello {{signerName}},
+
+You are invited to sign "{{processName}}".
+
+{{message}}
+
+Read and sign it here:
+{{link}}`,
+    html: `<p>Hello {{signerName}},</p>
+<p>You are invited to sign <strong>{{processName}}</strong>.</p>
+<p>{{message}}</p>
+<p><a href="{{link}}">Read and sign it</a></p>
+<p>Or open this address: {{link}}</p>`,
+  },
+  'signing-reminder': {
+    subject: 'Reminder: "{{processName}}" is waiting for you',
+    text: `Hello {{signerName}},
+
+"{{processName}}" is still waiting for you. Read and sign it here:
+{{link}}`,
+    html: `<p>Hello {{signerName}},</p>
+<p><strong>{{processName}}</strong> is still waiting for you.</p>
+<p><a href="{{link}}">Read and sign it</a></p>
+<p>Or open this address: {{link}}</p>`,
+  },
+  'process-cancelled': {
+    subject: '"{{processName}}" was cancelled',
+    text: `Hello {{signerName}},
+
+"{{processName}}" was cancelled and can no longer be signed.
+
+{{message}}`,
+    html: `<p>Hello {{signerName}},</p>
+<p><strong>{{processName}}</strong> was cancelled and can no longer be signed.</p>
+<p>{{message}}</p>`,
+  },
+  'otp-code': {
+    subject: 'Your verification code',
+    text: 'Your verification code is {{code}}. It is valid for {{minutes}} minutes. Do not share it with anyone.',
+    html: `<p>Your verification code is <strong>{{code}}</strong>.</p>
+<p>It is valid for {{minutes}} minutes. Do not share it with anyone.</p>`,
+  },
+  'veriface-invitation': {
+    subject: 'Confirm your identity',
+    text: `Hello {{personName}},
+
+Confirm your identity with a photo of your ID and one of your face, here:
+{{link}}`,
+    html: `<p>Hello {{personName}},</p>
+<p>Confirm your identity with a photo of your ID and one of your face.</p>
+<p><a href="{{link}}">Confirm my identity</a></p>
+<p>Or open this address: {{link}}</p>`,
+  },
+  'process-finished': {
+    subject: '"{{processName}}" is signed',
+    text: `Everyone has signed "{{processName}}".
+
+Download the signed document here:
+{{link}}`,
+    html: `<p>Everyone has signed <strong>{{processName}}</strong>.</p>
+<p><a href="{{link}}">Download the signed document</a></p>
+<p>Or open this address: {{link}}</p>`,
+  },
+  'continue-on-phone': {
+    subject: 'Continue "{{processName}}" on your phone',
+    text: 'Continue "{{processName}}" on your phone here: {{link}}',
+    html: `<p>Continue <strong>{{processName}}</strong> on your phone.</p>
+<p><a href="{{link}}">Continue</a></p>
+<p>Or open this address: {{link}}</p>`,
+  },
+  'document-copy': {
+    subject: 'Your copy of "{{processName}}"',
+    text: `Hello {{signerName}},
+
+You asked for a copy of "{{processName}}". Read or download it at any time here:
+{{link}}`,
+    html: `<p>Hello {{signerName}},</p>
+<p>You asked for a copy of <strong>{{processName}}</strong>.</p>
+<p><a href="{{link}}">Read or download it</a> at any time.</p>
+<p>Or open this address: {{link}}</p>`,
+  },
+} as const satisfies Record<MessageName, MessageWords>;
+
+const pt = {
+  'signing-invitation': {
+    subject: '{{subject}}',
+    text: `Olá, {{signerName}},
+
+Você tem um documento para assinar: “{{processName}}”.
+
+{{message}}
+
+Leia e assine aqui:
+{{link}}`,
+    html: `<p>Olá, {{signerName}},</p>
+<p>Você tem um documento para assinar: <strong>{{processName}}</strong>.</p>
+<p>{{message}}</p>
+<p><a href="{{link}}">Ler e assinar</a></p>
+<p>Ou abra este endereço: {{link}}</p>`,
+  },
+  'signing-reminder': {
+    subject: 'Lembrete: “{{processName}}” aguarda sua assinatura',
+    text: `Olá, {{signerName}},
+
+“{{processName}}” ainda aguarda sua assinatura. Leia e assine aqui:
+{{link}}`,
+    html: `<p>Olá, {{signerName}},</p>
+<p><strong>{{processName}}</strong> ainda aguarda sua assinatura.</p>
+<p><a href="{{link}}">Ler e assinar</a></p>
+<p>Ou abra este endereço: {{link}}</p>`,
+  },
+  'process-cancelled': {
+    subject: 'Documento cancelado: “{{processName}}”',
+    text: `Olá, {{signerName}},
+
+O documento “{{processName}}” foi cancelado e não pode mais ser assinado.
+
+{{message}}`,
+    html: `<p>Olá, {{signerName}},</p>
+<p>O documento <strong>{{processName}}</strong> foi cancelado e não pode mais ser assinado.</p>
+<p>{{message}}</p>`,
+  },
+  'otp-code': {
+    subject: 'Seu código de verificação',
+    text: 'Seu código de verificação é {{code}}. Ele vale por {{minutes}} minutos. Não o compartilhe com ninguém.',
+    html: `<p>Seu código de verificação é <strong>{{code}}</strong>.</p>
+<p>Ele vale por {{minutes}} minutos. Não o compartilhe com ninguém.</p>`,
+  },
+  'veriface-invitation': {
+    subject: 'Confirme sua identidade',
+    text: `Olá, {{personName}},
+
+Confirme sua identidade com uma foto do seu documento e uma do seu rosto, aqui:
+{{link}}`,
+    html: `<p>Olá, {{personName}},</p>
+<p>Confirme sua identidade com uma foto do seu documento e uma do seu rosto.</p>
+<p><a href="{{link}}">Confirmar minha identidade</a></p>
+<p>Ou abra este endereço: {{link}}</p>`,
+  },
+  'process-finished': {
+    subject: 'Documento assinado: “{{processName}}”',
+    text: `Todos assinaram “{{processName}}”.
+
+Baixe o documento assinado aqui:
+{{link}}`,
+    html: `<p>Todos assinaram <strong>{{processName}}</strong>.</p>
+<p><a href="{{link}}">Baixar o documento assinado</a></p>
+<p>Ou abra este endereço: {{link}}</p>`,
+  },
+  'continue-on-phone': {
+    subject: 'Continue “{{processName}}” no seu telefone',
+    text: 'Continue “{{processName}}” no seu telefone aqui: {{link}}',
+    html: `<p>Continue <strong>{{processName}}</strong> no seu telefone.</p>
+<p><a href="{{link}}">Continuar</a></p>
+<p>Ou abra este endereço: {{link}}</p>`,
+  },
+  'document-copy': {
+    subject: 'Sua cópia de “{{processName}}”',
+    text: `Olá, {{signerName}},
+
+Você pediu uma cópia de “{{processName}}”. Leia ou baixe quando quiser, aqui:
+{{link}}`,
+    html: `<p>Olá, {{signerName}},</p>
+<p>Você pediu uma cópia de <strong>{{processName}}</strong>.</p>
+<p><a href="{{link}}">Leia ou baixe</a> quando quiser.</p>
+<p>Ou abra este endereço: {{link}}</p>`,
+  },
+} as const satisfies Record<MessageName, MessageWords>;
+
+const fr = {
+  'signing-invitation': {
+    subject: '{{subject}}',
+    text: `Bonjour {{signerName}},
+
+Vous avez un document à signer : « {{processName}} ».
+
+{{message}}
+
+Lisez-le et signez-le ici :
+{{link}}`,
+    html: `<p>Bonjour {{signerName}},</p>
+<p>Vous avez un document à signer : <strong>{{processName}}</strong>.</p>
+<p>{{message}}</p>
+<p><a href="{{link}}">Lire et signer</a></p>
+<p>Ou ouvrez cette adresse : {{link}}</p>`,
+  },
+  'signing-reminder': {
+    subject: 'Rappel : « {{processName}} » attend votre signature',
+    text: `Bonjour {{signerName}},
+
+« {{processName}} » attend toujours votre signature. Lisez-le et signez-le ici :
+{{link}}`,
+    html: `<p>Bonjour {{signerName}},</p>
+<p><strong>{{processName}}</strong> attend toujours votre signature.</p>
+<p><a href="{{link}}">Lire et signer</a></p>
+<p>Ou ouvrez cette adresse : {{link}}</p>`,
+  },
+  'process-cancelled': {
+    subject: 'Document annulé : « {{processName}} »',
+    text: `Bonjour {{signerName}},
+
+Le document « {{processName}} » a été annulé et ne peut plus être signé.
+
+{{message}}`,
+    html: `<p>Bonjour {{signerName}},</p>
+<p>Le document <strong>{{processName}}</strong> a été annulé et ne peut plus être signé.</p>
+<p>{{message}}</p>`,
+  },
+  'otp-code': {
+    subject: 'Votre code de vérification',
+    text: 'Votre code de vérification est {{code}}. Il est valable {{minutes}} minutes. Ne le communiquez à personne.',
+    html: `<p>Votre code de vérification est <strong>{{code}}</strong>.</p>
+<p>Il est valable {{minutes}} minutes. Ne le communiquez à personne.</p>`,
+  },
+  'veriface-invitation': {
+    subject: 'Confirmez votre identité',
+    text: `Bonjour {{personName}},
+
+Confirmez votre identité avec une photo de votre pièce d’identité et une de votre visage, ici :
+{{link}}`,
+    html: `<p>Bonjour {{personName}},</p>
+<p>Confirmez votre identité avec une photo de votre pièce d’identité et une de votre visage.</p>
+<p><a href="{{link}}">Confirmer mon identité</a></p>
+<p>Ou ouvrez cette adresse : {{link}}</p>`,
+  },
+  'process-finished': {
+    subject: 'Document signé : « {{processName}} »',
+    text: `Tout le monde a signé « {{processName}} ».
+
+Téléchargez le document signé ici :
+{{link}}`,
+    html: `<p>Tout le monde a signé <strong>{{processName}}</strong>.</p>
+<p><a href="{{link}}">Télécharger le document signé</a></p>
+<p>Ou ouvrez cette adresse : {{link}}</p>`,
+  },
+  'continue-on-phone': {
+    subject: 'Continuez « {{processName}} » sur votre téléphone',
+    text: 'Continuez « {{processName}} » sur votre téléphone ici : {{link}}',
+    html: `<p>Continuez <strong>{{processName}}</strong> sur votre téléphone.</p>
+<p><a href="{{link}}">Continuer</a></p>
+<p>Ou ouvrez cette adresse : {{link}}</p>`,
+  },
+  'document-copy': {
+    subject: 'Votre copie de « {{processName}} »',
+    text: `Bonjour {{signerName}},
+
+Vous avez demandé une copie de « {{processName}} ». Lisez-la ou téléchargez-la quand vous voulez, ici :
+{{link}}`,
+    html: `<p>Bonjour {{signerName}},</p>
+<p>Vous avez demandé une copie de <strong>{{processName}}</strong>.</p>
+<p><a href="{{link}}">Lisez-la ou téléchargez-la</a> quand vous voulez.</p>
+<p>Ou ouvrez cette adresse : {{link}}</p>`,
+  },
+} as const satisfies Record<MessageName, MessageWords>;
+
+export const MESSAGE_WORDS = { es, en, pt, fr } as const satisfies Record<Language, Record<MessageName, MessageWords>>;
