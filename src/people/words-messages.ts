@@ -2,8 +2,7 @@ import type { Language } from '../organizations/languages.js';
 
 /*
  * Every word of the e-mails and SMS the service sends people (and of the WhatsApp message with a
- * link to continue on a phone; the WhatsApp conversation speaks with src/whatsapp/conversation/
- * words.ts), in the same four languages as the pages' words (words.ts, beside it) and with the same
+ * link to continue on a phone; the WhatsApp conversation speaks with words-chat.ts), in the same four languages as the pages' words (words.ts, beside it) and with the same
  * voice: tú in Spanish, você in Portuguese, vous in French. Apart from words.ts because the browser
  * bundles that one and has no use for these. `{{name}}` is a variable of the message
  * (message-templates.ts says which, and does not compile while a language uses one its message

@@ -1,5 +1,6 @@
 import type { ChatFlowRow } from '../../db/schema.js';
 import { findProcessById } from '../../documents/queries.js';
+import { say, type WordKey } from '../../people/words-chat.js';
 import type { ChatContext, HandleChatMessage } from '../chat-context.js';
 import { MAX_BUTTON_TITLE, MAX_BUTTONS } from '../chat-message.js';
 import { type Flow, flowTitle, numberOf, openFlowsOf } from './chat-flows.js';
@@ -9,7 +10,6 @@ import { commitOutcome, Outcome } from './chat-replies.js';
 import { voiceOf } from './flow-voice.js';
 import { SignerConversation } from './signer-conversation.js';
 import { VerifaceConversation } from './veriface-conversation.js';
-import { say, type WordKey } from './words.js';
 
 /**
  * What the service answers a person who writes to the business number. The number's flows

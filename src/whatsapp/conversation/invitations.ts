@@ -3,12 +3,12 @@ import type { WhatsAppTemplates } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import type { FinalFileRow, ParticipantRow, ProcessDocumentRow, ProcessRow, VerifaceRow } from '../../db/schema.js';
 import type { Language } from '../../organizations/languages.js';
+import { say } from '../../people/words-chat.js';
 import type { OutgoingChatContent } from '../chat-message.js';
 import { queueChatMessage } from '../queue-chat.js';
 import { buttonId } from './chat-input.js';
 import { ensureChatFlow } from './chat-queries.js';
 import { voiceOf } from './flow-voice.js';
-import { say } from './words.js';
 
 /*
  * The messages the service starts in a conversation, each queued in the transaction of what caused

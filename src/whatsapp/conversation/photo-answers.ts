@@ -1,8 +1,8 @@
 import { DomainError } from '../../domain-error.js';
+import type { WordKey } from '../../people/words-chat.js';
 import { IMAGE_MAX_BYTES } from '../../veriface/images.js';
 import type { ChatContext } from '../chat-context.js';
 import { ChatMediaError } from '../chat-message.js';
-import type { WordKey } from './words.js';
 
 /** The catalogue code of a refusal (`CODE: detail`), or undefined for anything that is not one. */
 export function refusalCode(error: unknown): string | undefined {

@@ -14,6 +14,7 @@ import {
 import { readableFile } from '../../documents/preview/document-preview.js';
 import { listDocuments } from '../../documents/queries.js';
 import { lastFour } from '../../documents/sealing/seal-evidence.js';
+import { say } from '../../people/words-chat.js';
 import type { ChatContext } from '../chat-context.js';
 import type { SigningFlow } from './chat-flows.js';
 import { buttonId, type ChatAction, type ChatInput } from './chat-input.js';
@@ -21,7 +22,6 @@ import { findChatFlow, findParticipantRow } from './chat-queries.js';
 import type { Outcome } from './chat-replies.js';
 import { downloadPhoto, photoRefusal, refusalCode, retakeAfter } from './photo-answers.js';
 import { typedSignature } from './typed-signature.js';
-import { say } from './words.js';
 
 /*
  * A signer's conversation. Every step calls the signing page's own operations with the

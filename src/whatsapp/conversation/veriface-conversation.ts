@@ -1,3 +1,4 @@
+import { say, type WordKey } from '../../people/words-chat.js';
 import { finishVeriface, openVeriface, submitDocumentPhoto, submitFacePhoto } from '../../veriface/person-flow.js';
 import type { ChatContext } from '../chat-context.js';
 import type { VerifaceFlow } from './chat-flows.js';
@@ -5,7 +6,6 @@ import { buttonId, type ChatInput } from './chat-input.js';
 import { findVerifaceRow } from './chat-queries.js';
 import type { Outcome } from './chat-replies.js';
 import { downloadPhoto, photoRefusal, refusalCode, retakeAfter } from './photo-answers.js';
-import { say, type WordKey } from './words.js';
 
 /*
  * A face validation on the WhatsApp platform: the invitation, the document's front and the face,

@@ -1,8 +1,9 @@
-import type { Language } from '../../organizations/languages.js';
+import type { Language } from '../organizations/languages.js';
 
 /*
- * Every word the WhatsApp conversation writes, in the organization's language (Spanish by
- * default). Each says where the person is and what to do next. Button titles are at most 20
+ * Every word the WhatsApp conversation writes (src/whatsapp/conversation), in the organization's
+ * language (Spanish by default), beside the pages' words (words.ts) and the messages'
+ * (words-messages.ts), with the same voice. Each says where the person is and what to do next. Button titles are at most 20
  * characters (Meta's limit); `{name}` marks are filled by `say`.
  */
 
