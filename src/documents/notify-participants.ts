@@ -49,6 +49,7 @@ function messagesFor(ctx: NotifyContext, process: ProcessRow, participant: Parti
         purpose: 'signingInvitation',
         parameters: [participant.name, process.name, link],
         text: email.text,
+        about: { purpose: occasion, processId: process.id, participantId: participant.participant_id },
       });
       out.push({ platform: 'WHATSAPP', message: { kind: 'whatsapp', organizationId, payload } });
     }

@@ -6,6 +6,7 @@ import { fail } from '../domain-error.js';
 import { renderMessage, templatedEmail } from '../messages/message-templates.js';
 import { whatsAppMessage } from '../messages/whatsapp-message.js';
 import { enqueue, type NewMessage } from '../outbox/enqueue.js';
+import type { WhatsAppAbout } from '../outbox/types.js';
 import { verifaceLink } from '../veriface/create-veriface.js';
 import { findVerifaceByToken } from '../veriface/queries.js';
 import type { LinkSent, PhoneChannel } from './contract.js';
@@ -16,7 +17,7 @@ import type { LinkSent, PhoneChannel } from './contract.js';
  */
 function toPhone(
   ctx: ServiceContext,
-  options: { organizationId: string; phone: string; channel: PhoneChannel; name: string; processName: string; link: string },
+  options: { organizationId: string; phone: string; channel: PhoneChannel; name: string; processName: string; link: string; about: WhatsAppAbout },
 ): NewMessage {
   const text = renderMessage('continue-on-phone', { processName: options.processName, link: options.link }).text;
   if (options.channel === 'sms') return { kind: 'sms', organizationId: options.organizationId, payload: { to: options.phone, text } };
@@ -25,6 +26,7 @@ function toPhone(
     purpose: 'signingInvitation',
     parameters: [options.name, options.processName, options.link],
     text,
+    about: options.about,
   });
   return { kind: 'whatsapp', organizationId: options.organizationId, payload };
 }
@@ -46,6 +48,7 @@ export async function sendSigningLinkToPhone(ctx: ServiceContext, options: { tok
       name: participant.name,
       processName: process.name,
       link: participantLink(ctx, participant),
+      about: { purpose: 'link', processId: process.id, participantId: participant.participant_id },
     }),
   );
 }
@@ -62,6 +65,7 @@ export async function sendValidationLinkToPhone(ctx: ServiceContext, options: { 
       name: process.name,
       processName: process.name,
       link: verifaceLink(ctx, process),
+      about: { purpose: 'link', verifaceId: process.id },
     }),
   );
 }

@@ -93,6 +93,7 @@ export async function createVeriface(ctx: ServiceContext, options: { organizatio
         purpose: 'verifaceInvitation',
         parameters: [process.name, link],
         text: renderMessage('veriface-invitation', { personName: process.name, link }).text,
+        about: { purpose: 'invitation', verifaceId: process.id },
       });
       await enqueue(trx, ctx.clock, [{ kind: 'whatsapp', organizationId, payload }]);
     } else if (channel === 'email' && process.user_email) {

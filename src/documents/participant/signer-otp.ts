@@ -45,7 +45,13 @@ function otpMessage(
   if (participant.phone === null) throw new Error('participant asked for a phone code has no phone');
   const text = renderMessage('otp-code', variables).text;
   if (options.validations.options.whatsapp) {
-    const payload = whatsAppMessage(ctx.whatsappTemplates, { to: participant.phone, purpose: 'otpCode', parameters: [options.code], text });
+    const payload = whatsAppMessage(ctx.whatsappTemplates, {
+      to: participant.phone,
+      purpose: 'otpCode',
+      parameters: [options.code],
+      text,
+      about: { purpose: 'code', processId: process.id, participantId: participant.participant_id },
+    });
     return { platform: 'WHATSAPP', message: { kind: 'whatsapp', organizationId, payload } };
   }
   return { platform: 'SMS', message: { kind: 'sms', organizationId, payload: { to: participant.phone, text } } };
