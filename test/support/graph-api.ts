@@ -80,7 +80,7 @@ function formParts(body: Buffer, contentType: string): Part[] {
 }
 
 const wamid = () => `wamid.HBgM${crypto.randomBytes(18).toString('base64url')}`;
-const mediaId = () => String(crypto.randomInt(10 ** 14, 10 ** 15));
+const mediaId = () => `1${String(crypto.randomInt(0, 10 ** 12)).padStart(12, '0')}`;
 
 export async function startGraphApi(options: { token?: string; phoneNumberId?: string } = {}): Promise<GraphApiStandIn> {
   const token = options.token ?? `EAAG${crypto.randomBytes(12).toString('hex')}`;
