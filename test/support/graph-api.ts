@@ -40,6 +40,8 @@ export interface GraphApiStandIn {
   unauthorized: number;
   /** The wamids the next accepted messages get, in order (random ones after them). */
   nextWamids: string[];
+  /** How long a send waits before Meta's answer (a slow API). */
+  sendDelayMs: number;
   /** Media a person sent, as Meta keeps it: answers its media id. */
   addMedia(bytes: Buffer, mimeType: string, options?: { declaredSize?: number }): string;
   /** Sends to this number are refused with Meta's error, as for a number WhatsApp cannot reach. */
@@ -98,6 +100,7 @@ export async function startGraphApi(options: { token?: string; phoneNumberId?: s
     uploads,
     unauthorized: 0,
     nextWamids: [],
+    sendDelayMs: 0,
     addMedia(bytes, mimeType, extra = {}) {
       const id = mediaId();
       media.set(id, { bytes, mimeType, declaredSize: extra.declaredSize ?? bytes.length });
@@ -127,6 +130,7 @@ export async function startGraphApi(options: { token?: string; phoneNumberId?: s
       if (!isRecord(message) || message.messaging_product !== 'whatsapp' || typeof message.to !== 'string' || !/^\d+$/.test(message.to)) {
         return graphError(res, 400, 100, 'Invalid parameter');
       }
+      if (standIn.sendDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, standIn.sendDelayMs));
       const refusal = refusals.get(message.to);
       if (refusal) return graphError(res, refusal.status, refusal.code, refusal.message);
       if (message.type === 'document') {
