@@ -131,6 +131,7 @@ describe.each(dialects)('POST /veriface (%s)', (dialect) => {
         const payload = JSON.parse(row!.payload);
         expect(payload).toEqual({
           to: '+573001234567',
+          about: { purpose: 'invitation', verifaceId: expect.any(String) },
           template: { name: 'identity_check', language: 'es_CO', parameters: ['Juan Pérez', expect.stringMatching(/^http:\/\/service\.test\/v\//)] },
         });
       } finally {

@@ -1,12 +1,16 @@
 import type { Db } from '../../db/database.js';
+import { reusableQuery, reusableRowsInsert } from '../../db/reusable-query.js';
 import type { WhatsAppMessageRow, WhatsAppMessagesTable, WhatsAppStatus, WhatsAppStatusesTable, WhatsAppStatusRow } from '../../db/schema.js';
 
-export async function insertMessageRecords(db: Db, rows: WhatsAppMessagesTable[]): Promise<void> {
-  if (rows.length > 0) await db.insertInto('whatsapp_messages').values(rows).execute();
-}
+// Written with every WhatsApp invitation a creation queues: compiled once (src/db/reusable-query.ts).
+const recordInsert = reusableQuery((db, row: WhatsAppMessageRow) => db.insertInto('whatsapp_messages').values(row));
+
+export const insertMessageRecords = reusableRowsInsert(recordInsert, (db, rows: WhatsAppMessageRow[]) =>
+  db.insertInto('whatsapp_messages').values(rows).execute(),
+);
 
 /** A received message, once: answers false when its wamid is already stored (Meta delivered it again). */
-export async function insertReceivedMessage(db: Db, row: WhatsAppMessagesTable): Promise<boolean> {
+export async function insertReceivedMessage(db: Db, row: WhatsAppMessageRow): Promise<boolean> {
   const result = await db
     .insertInto('whatsapp_messages')
     .values(row)

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import type { WhatsAppMessagesTable } from '../../db/schema.js';
+import type { WhatsAppMessageRow } from '../../db/schema.js';
 import type { WhatsAppPayload } from '../../outbox/types.js';
 import { phoneDigits } from './phone.js';
 import { insertMessageRecords } from './queries.js';
@@ -19,7 +19,7 @@ export async function recordQueuedWhatsApp(
   db: Db,
   queued: { id: string; organizationId: string | null; payload: WhatsAppPayload; at: string }[],
 ): Promise<void> {
-  const rows = queued.map(({ id, organizationId, payload, at }): WhatsAppMessagesTable => {
+  const rows = queued.map(({ id, organizationId, payload, at }): WhatsAppMessageRow => {
     const about = payload.chat ?? payload.about;
     return {
       id,
