@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
 import { reusableQuery, reusableRowsInsert } from '../../db/reusable-query.js';
-import type { WhatsAppMessageRow, WhatsAppMessagesTable, WhatsAppStatus, WhatsAppStatusesTable, WhatsAppStatusRow } from '../../db/schema.js';
+import type { WhatsAppMessageRow, WhatsAppStatus, WhatsAppStatusesTable, WhatsAppStatusRow } from '../../db/schema.js';
 
 // Written with every WhatsApp invitation a creation queues: compiled once (src/db/reusable-query.ts).
 const recordInsert = reusableQuery((db, row: WhatsAppMessageRow) => db.insertInto('whatsapp_messages').values(row));
