@@ -64,6 +64,12 @@ export interface Config {
    * parameters, the person's name and the link. Free text when unset (the local mailbox, tests).
    */
   whatsappTemplates: WhatsAppTemplates;
+  /**
+   * Meta's webhook of the WhatsApp Business Cloud API (PUBLIC_URL/whatsapp/webhook): the token the
+   * subscription handshake must repeat, and the app secret every delivery is signed with. Unset, the
+   * handshake is answered 404, and so are deliveries unless no provider is configured (see deps.ts).
+   */
+  whatsappWebhook: { verifyToken: string | undefined; appSecret: string | undefined };
   /** SMS through a Twilio-compatible Messages API; the local mailbox when unset. */
   sms: { baseUrl: string; accountSid: string; authToken: string; from: string } | undefined;
   /** Failed authentications one client address may make in a window before it is answered 429. */
@@ -131,6 +137,8 @@ interface ParsedEnv {
   WHATSAPP_SIGNING_TEMPLATE?: string;
   WHATSAPP_OTP_TEMPLATE?: string;
   WHATSAPP_TEMPLATE_LANGUAGE: string;
+  WHATSAPP_VERIFY_TOKEN?: string;
+  WHATSAPP_APP_SECRET?: string;
   SMS_PROVIDER_URL: string;
   SMS_PROVIDER_SID?: string;
   SMS_PROVIDER_TOKEN?: string;
@@ -206,6 +214,14 @@ const envSchema = Joi.object<ParsedEnv>({
   WHATSAPP_TEMPLATE_LANGUAGE: Joi.string()
     .pattern(/^[a-z]{2,3}(_[A-Z]{2})?$/)
     .default('es'),
+  // Chosen by the operator and typed into Meta's app dashboard: long enough not to be guessed.
+  WHATSAPP_VERIFY_TOKEN: Joi.string()
+    .min(16)
+    .max(256)
+    .pattern(/^[\x21-\x7e]+$/)
+    .messages({ 'string.pattern.base': '"WHATSAPP_VERIFY_TOKEN" must be printable ASCII without spaces' }),
+  // Meta's app secret: 32 hexadecimal characters; longer secrets are taken for stand-ins and future apps.
+  WHATSAPP_APP_SECRET: Joi.string().min(16).max(256),
   SMS_PROVIDER_URL: Joi.string()
     .uri({ scheme: ['http', 'https'] })
     .default(TWILIO_API_URL),
@@ -293,6 +309,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
       otpCode: parsed.WHATSAPP_OTP_TEMPLATE,
       language: parsed.WHATSAPP_TEMPLATE_LANGUAGE,
     }),
+    whatsappWebhook: Object.freeze({ verifyToken: parsed.WHATSAPP_VERIFY_TOKEN, appSecret: parsed.WHATSAPP_APP_SECRET }),
     whatsapp:
       parsed.WHATSAPP_TOKEN && parsed.WHATSAPP_PHONE_NUMBER_ID
         ? Object.freeze({ token: parsed.WHATSAPP_TOKEN, phoneNumberId: parsed.WHATSAPP_PHONE_NUMBER_ID, baseUrl: parsed.WHATSAPP_API_URL })

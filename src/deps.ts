@@ -48,6 +48,15 @@ import { LocalFaceMatcher } from './veriface/face/local-matcher.js';
 import { type FaceMatcher, manualReview } from './veriface/face-matcher.js';
 import { webhookDeliveryHandler } from './webhooks/deliver-webhook.js';
 import { guardedLookup } from './webhooks/url-guard.js';
+import type { HandleChatMessage } from './whatsapp/chat-context.js';
+import type { ChatMedia } from './whatsapp/chat-message.js';
+import { handleChatMessage } from './whatsapp/conversation/handle-message.js';
+import { drainConversation } from './whatsapp/inbound/drain.js';
+import { CONVERSATION_JOB } from './whatsapp/inbound/receive.js';
+import type { WhatsAppWebhookSecrets } from './whatsapp/inbound/routes.js';
+import { CloudChatMedia } from './whatsapp/media/cloud-media.js';
+import { LocalChatMedia } from './whatsapp/media/local-media.js';
+import { whatsAppDeliveryRecords } from './whatsapp/records/delivery-records.js';
 
 /** Scheduled work every instance keeps going (one pending row each, shared through the outbox). */
 export const RECURRING_JOBS: RecurringJob[] = [
@@ -66,6 +75,12 @@ export interface Deps extends ServiceContext {
   /** Signs final PDFs (PAdES) with the instance's certificate. */
   documentSigner: DocumentSigner;
   faceMatcher: FaceMatcher;
+  /** The WhatsApp conversation: called for each message a person sends, one at a time per number (src/whatsapp/inbound/drain.ts). */
+  handleChatMessage: HandleChatMessage;
+  /** The photos people send in WhatsApp: from the Cloud API, or from the local chat page's store. */
+  chatMedia: ChatMedia;
+  /** What Meta's webhook is checked with (src/whatsapp/inbound/routes.ts). */
+  whatsappWebhook: WhatsAppWebhookSecrets;
   /** OCR of document photos (POST /veriface/check), in tesseract.js's own worker thread, started at the first photo. */
   textReader: TextReader;
   keys: ApiKeyResolver;
@@ -128,6 +143,18 @@ async function replaceKeptSetting(db: Db, key: string, current: string, make: ()
     .execute();
   const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirstOrThrow();
   return row.value;
+}
+
+/**
+ * What Meta signs its deliveries with: WHATSAPP_APP_SECRET. With no provider configured (the local
+ * mailbox), a secret kept in the database instead, shared by every instance, for the local chat page
+ * to sign what the operator sends as a person, through the same path as Meta's; with a provider but
+ * no app secret, none: no delivery can be checked, so none is taken.
+ */
+async function whatsAppAppSecret(db: Db, config: Config): Promise<string | undefined> {
+  if (config.whatsappWebhook.appSecret !== undefined) return config.whatsappWebhook.appSecret;
+  if (config.whatsapp !== undefined) return undefined;
+  return keptSetting(db, 'whatsapp_local_app_secret', () => crypto.randomBytes(32).toString('hex'));
 }
 
 /** Shared by every instance through the database unless the operator sets PHOTO_ENCRYPTION_KEY. */
@@ -236,6 +263,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     smtp: config.smtp,
     whatsapp: config.whatsapp,
     sms: config.sms,
+    blobs,
   });
   const rateLimitHits = database.dialect === 'postgres' ? new PostgresHitCounter(database.db) : undefined;
   const worker = new OutboxWorker({
@@ -255,7 +283,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
         connectionsPerOrigin: config.webhookConnections,
       }),
       email: emailHandler(senders.mailer),
-      whatsapp: whatsAppHandler(senders.whatsapp),
+      // The worker is the outbox signal of the records' transactions; it exists by the time one runs.
+      whatsapp: whatsAppHandler(senders.whatsapp, whatsAppDeliveryRecords({ db: database.db, clock, outbox: { wake: () => worker.wake() } })),
       sms: smsHandler(senders.sms),
       // The runners read `deps` only when a job runs, after it is built below.
       job: jobHandler(
@@ -266,6 +295,14 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
           'document-uploads': () => collectUploadedPdfs(deps),
           'photo-retention': () => purgeDuePhotos(deps),
           'rate-limit-windows': async () => rateLimitHits?.deleteEndedWindows(),
+          [CONVERSATION_JOB]: (data, claim) =>
+            drainConversation(deps, {
+              phone: typeof data?.phone === 'string' ? data.phone : '',
+              // Read when the job runs: tests put a recording conversation in its place.
+              handle: deps.handleChatMessage,
+              claim,
+              leaseMs: config.outboxLeaseMs,
+            }),
           [SEAL_PROCESS_JOB]: (data, claim) => runSealJob(deps, { processId: typeof data?.processId === 'string' ? data.processId : '', claim, logger }),
         },
         clock,
@@ -298,6 +335,11 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     embeddingOrigins: new EmbeddingOrigins({ db: database.db, clock }),
     rateLimitHits,
     faceMatcher,
+    handleChatMessage,
+    chatMedia: config.whatsapp
+      ? new CloudChatMedia({ token: config.whatsapp.token, baseUrl: config.whatsapp.baseUrl, timeoutMs: config.messageTimeoutMs })
+      : new LocalChatMedia(blobs),
+    whatsappWebhook: { verifyToken: config.whatsappWebhook.verifyToken, appSecret: await whatsAppAppSecret(database.db, config) },
     textReader,
     worker,
     readiness,

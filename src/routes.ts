@@ -17,6 +17,8 @@ import { catalogueRoutes } from './veriface/catalogue-routes.js';
 import { verifaceRoutes } from './veriface/routes.js';
 import { verificationRoutes } from './verification/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
+import { whatsAppWebhookRoutes } from './whatsapp/inbound/routes.js';
+import { whatsAppRecordRoutes } from './whatsapp/records/routes.js';
 
 /** Every route the service answers, each declared once; app.ts registers them and the route security suite walks them. */
 export function routeTable(config: Config, deps: Deps): ApiRoute[] {
@@ -24,6 +26,8 @@ export function routeTable(config: Config, deps: Deps): ApiRoute[] {
     ...templateRoutes(deps),
     ...referenceRoutes(deps),
     ...webhookRoutes(deps),
+    ...whatsAppWebhookRoutes(deps, deps.whatsappWebhook),
+    ...whatsAppRecordRoutes(deps),
     ...verifaceRoutes(deps),
     ...documentRoutes(deps),
     ...pdfTemplateRoutes(deps),

@@ -13,6 +13,7 @@ import { numberedCard } from './support/document-photos.js';
 import { ANSWERS, sampleTemplate, verifaceBody } from './support/fixtures.js';
 import { jpeg, matcher, png } from './support/images.js';
 import { keysOf } from './support/json-keys.js';
+import { metaSignature } from './support/meta-webhooks.js';
 import { photographedProcess, photographedVeriface } from './support/photos.js';
 import { call, dialects, localPath, startTestService, type TestOrganization, type TestService } from './support/service.js';
 import { openEveryDocument, outbox, PDF_BYTES, pdfProcess, stored, templateWithHtml } from './support/signing.js';
@@ -35,6 +36,8 @@ interface Owned {
   /** The secret tokens of a participant's link and a face validation's link. */
   signingLink: string;
   validationLink: string;
+  /** A participant's id (the `userId` of the WhatsApp records). */
+  participant: string;
 }
 
 interface Sample {
@@ -42,6 +45,8 @@ interface Sample {
   body?: Record<string, unknown>;
   headers?: Record<string, string>;
 }
+
+const WHATSAPP_VERIFY_TOKEN = 'route-security-verify-token';
 
 const hex24 = () => crypto.randomBytes(12).toString('hex');
 const upper = (length: number) => Array.from(crypto.randomBytes(length), (byte) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'[byte % 36]).join('');
@@ -58,6 +63,7 @@ function unknownOwned(): Owned {
     delivery: hex24(),
     signingLink: crypto.randomBytes(24).toString('base64url'),
     validationLink: crypto.randomBytes(24).toString('base64url'),
+    participant: upper(16),
   };
 }
 
@@ -145,6 +151,9 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
   'GET /assets/:file': () => ({}),
   'GET /verify': (o) => ({ query: { code: o.process } }),
   'POST /verify': () => ({}),
+  'GET /whatsapp/webhook': () => ({ query: { 'hub.mode': 'subscribe', 'hub.verify_token': WHATSAPP_VERIFY_TOKEN, 'hub.challenge': '1158201444' } }),
+  'POST /whatsapp/webhook': () => ({}),
+  'GET /v1.5/ext/whatsapp/records': (o) => ({ query: { userId: o.participant } }),
 };
 
 const routeKey = (route: ApiRoute) => `${route.method} ${route.url}`;
@@ -307,6 +316,14 @@ const SUCCESS: Record<string, (c: SuccessContext) => Promise<SuccessCall[]>> = {
   'GET /assets/:file': async ({ svc }) => [{ url: svc.deps.pageAssets.script }],
   'GET /verify': async ({ owned }) => [{ query: { code: owned.process } }, { query: { code: owned.process }, headers: { accept: 'text/html' } }],
   'POST /verify': async () => [{ headers: { 'content-type': 'application/pdf' }, payload: PDF_BYTES }],
+  'GET /whatsapp/webhook': async () => [{ query: { 'hub.mode': 'subscribe', 'hub.verify_token': WHATSAPP_VERIFY_TOKEN, 'hub.challenge': '1158201444' } }],
+  'POST /whatsapp/webhook': async ({ svc }) => {
+    const raw = JSON.stringify({ object: 'whatsapp_business_account', entry: [] });
+    return [
+      { headers: { 'content-type': 'application/json', 'x-hub-signature-256': metaSignature(raw, svc.deps.whatsappWebhook.appSecret ?? '') }, payload: raw },
+    ];
+  },
+  'GET /v1.5/ext/whatsapp/records': async ({ owned }) => [{ query: { userId: owned.participant } }],
 };
 
 /**
@@ -376,6 +393,7 @@ async function own(svc: TestService, org: TestOrganization): Promise<Owned> {
     delivery,
     signingLink: participants[0]!.link_token,
     validationLink: validation!.link_token,
+    participant: participants[0]!.participant_id,
   };
 }
 
@@ -445,7 +463,7 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
   let ownedByB: Owned;
   beforeAll(async () => {
     // The suite makes thousands of unauthenticated calls from one address on purpose.
-    svc = await startTestService(dialect, { AUTH_FAILURES_MAX: '1000000', VERIFY_RATE_LIMIT: '100000' });
+    svc = await startTestService(dialect, { AUTH_FAILURES_MAX: '1000000', VERIFY_RATE_LIMIT: '100000', WHATSAPP_VERIFY_TOKEN });
     answers.problems.clear();
     routes = routeTable(svc.config, svc.deps);
     ownedByB = await own(svc, svc.orgB);

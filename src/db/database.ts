@@ -22,6 +22,7 @@ import { finalFilePositions } from './migrations/016_final_file_positions.js';
 import { signatureBoxes } from './migrations/017_signature_boxes.js';
 import { awaitedPlacements } from './migrations/018_awaited_placements.js';
 import { pdfTemplates } from './migrations/019_pdf_templates.js';
+import { whatsappMessages } from './migrations/020_whatsapp_messages.js';
 import { whatsappConversations } from './migrations/021_whatsapp_conversations.js';
 import type { Database, Db, Dialect } from './schema.js';
 import { SchemaScopedPostgresDialect } from './schema-introspector.js';
@@ -72,6 +73,7 @@ const migrations: MigrationProvider = {
       '017_signature_boxes': signatureBoxes,
       '018_awaited_placements': awaitedPlacements,
       '019_pdf_templates': pdfTemplates,
+      '020_whatsapp_messages': whatsappMessages,
       '021_whatsapp_conversations': whatsappConversations,
     };
   },

@@ -402,7 +402,62 @@ export interface VerifaceStagesTable {
   at: string;
 }
 
+export type WhatsAppDirection = 'in' | 'out';
+/** Sent ones: queued, then as Meta reports them. Received ones: received until handled (or given up: failed). */
+export type WhatsAppStatus = 'queued' | 'sent' | 'delivered' | 'read' | 'failed' | 'received' | 'handled';
+
+/** A WhatsApp message in or out (src/whatsapp/records): never a code's digits, a photo or a media id. */
+export interface WhatsAppMessagesTable {
+  /** Of a message sent, the id of the outbox message that carries it. */
+  id: string;
+  organization_id: string | null;
+  process_id: string | null;
+  /** The participant's id within the process (the `userId` of GET /whatsapp/records). */
+  participant_id: string | null;
+  veriface_id: string | null;
+  /** Digits only, with the country code, as Meta writes numbers. */
+  phone: string;
+  direction: WhatsAppDirection;
+  /** text, buttons, document, template; received: text, button, image, document, unsupported. */
+  kind: string;
+  /** Why it was sent (invitation, reminder, code, link, step, …); null for received messages. */
+  purpose: string | null;
+  /** Meta's message id, once Meta accepted (sent) or delivered (received) it. */
+  wamid: string | null;
+  status: WhatsAppStatus;
+  status_at: string;
+  /** Why it failed, in a few words (Meta's error title, or the refusal): never the message's text. */
+  error: string | null;
+  /** A received message as the conversation is handed it (InboundChatMessage, JSON), until handled: then null. */
+  content: string | null;
+  /** Times the conversation failed on a received message. */
+  attempts: number;
+  created_at: string;
+}
+
+/** A status Meta reported for a message sent, kept until applied (it may arrive before the send is recorded). */
+export interface WhatsAppStatusesTable {
+  id: string;
+  wamid: string;
+  /** The person's number (Meta's recipient_id). */
+  phone: string;
+  status: 'sent' | 'delivered' | 'read' | 'failed';
+  at: string;
+  error: string | null;
+  applied_at: string | null;
+}
+
+/** Who handles a number's received messages now: one worker at a time, so that they are handled in order. */
+export interface WhatsAppConversationLocksTable {
+  phone: string;
+  locked_by: string | null;
+  locked_until: string | null;
+}
+
 export interface Database {
+  whatsapp_messages: WhatsAppMessagesTable;
+  whatsapp_statuses: WhatsAppStatusesTable;
+  whatsapp_conversation_locks: WhatsAppConversationLocksTable;
   veriface_processes: VerifaceProcessesTable;
   veriface_stages: VerifaceStagesTable;
   outbox: OutboxTable;
@@ -447,6 +502,8 @@ export type FinalFileRow = Selectable<FinalFilesTable>;
 export type SignatureBoxRow = Selectable<SignatureBoxesTable>;
 export type PdfTemplateRow = Selectable<PdfTemplatesTable>;
 export type SdkTokenRow = Selectable<SdkTokensTable>;
+export type WhatsAppMessageRow = Selectable<WhatsAppMessagesTable>;
+export type WhatsAppStatusRow = Selectable<WhatsAppStatusesTable>;
 export type ReferenceLinkRow = Selectable<ReferenceLinksTable>;
 export type OrganizationRow = Selectable<OrganizationsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;

@@ -15,6 +15,7 @@ export const PROCESS_ACTIONS = [
   'DOCUMENT_UPLOADED',
   'NOTIFICATION_SIGN',
   'NOTIFICATION_APPROVER',
+  'NOTIFICATION_FAILED_SIGN',
   'REMINDER_SIGN',
   'PARTICIPANT_READ',
   'DOCUMENT_OPENED',
@@ -44,6 +45,11 @@ export type ProcessAction = (typeof PROCESS_ACTIONS)[number];
  */
 export const PROCESS_WEBHOOKS = {
   CREATE: { event: 'created', status: 'CREATE', summary: 'The process was created' },
+  NOTIFICATION_FAILED_SIGN: {
+    event: 'notification_failed',
+    status: 'NOTIFICATION_FAILED',
+    summary: "A participant's invitation or reminder never reached them: WhatsApp refused or could not deliver it (message: why)",
+  },
   PARTICIPANT_READ: { event: 'signer_opened', status: 'READ', summary: 'A participant opened their link for the first time' },
   PARTICIPANT_SIGN: { event: 'signer_finished', status: 'NOTIFICATION', summary: 'A participant signed' },
   PARTICIPANT_APPROVE: { event: 'signer_finished', status: 'NOTIFICATION', summary: 'A participant approved' },

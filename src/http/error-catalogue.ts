@@ -164,6 +164,22 @@ export const ERROR_CATALOGUE = {
   VERIFY_INPUT_REQUIRED: { status: [400], meaning: 'Send a PDF (application/pdf or a form upload) or a code to verify' },
   VERIFY_FILE_TOO_LARGE: { status: [413], meaning: 'The PDF to verify is larger than the service takes' },
 
+  // WhatsApp
+  WHATSAPP_WEBHOOK_NOT_CONFIGURED: {
+    status: [404],
+    meaning:
+      'This instance takes no WhatsApp webhook: the handshake needs WHATSAPP_VERIFY_TOKEN, and deliveries need WHATSAPP_APP_SECRET when a provider is configured',
+  },
+  WHATSAPP_VERIFY_TOKEN_INVALID: {
+    status: [403],
+    meaning: 'The handshake is not a subscription with the verify token this instance was given (WHATSAPP_VERIFY_TOKEN)',
+  },
+  WHATSAPP_SIGNATURE_INVALID: {
+    status: [401],
+    meaning: 'The delivery is not signed by Meta: X-Hub-Signature-256 is missing, or is not the HMAC-SHA256 of the body with WHATSAPP_APP_SECRET',
+  },
+  PARTICIPANT_NOT_FOUND: { status: [404], meaning: 'No participant with this id in the organization' },
+
   // Webhooks
   WEBHOOK_ALREADY_EXISTS: { status: [400], meaning: 'A webhook of this name exists in the organization' },
   WEBHOOK_URL_NOT_ALLOWED: { status: [400], meaning: 'The webhook URL resolves to a private, loopback or link-local address' },

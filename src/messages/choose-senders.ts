@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import type { BlobStore } from '../files/blob-store.js';
 import { type Channel, LocalMailbox, mailboxDir } from './local-mailbox.js';
 import type { Mailer } from './mailer.js';
 import type { SmsSender } from './sms.js';
@@ -15,6 +16,8 @@ export interface SenderOptions {
   smtp?: { url: string; from: string };
   whatsapp?: { token: string; phoneNumberId: string; baseUrl: string };
   sms?: { baseUrl: string; accountSid: string; authToken: string; from: string };
+  /** Where the documents sent in WhatsApp are read from, to be uploaded to the provider. */
+  blobs?: BlobStore;
 }
 
 export interface Senders {
@@ -37,7 +40,7 @@ export function chooseSenders(options: SenderOptions): Senders {
   if (!options.sms) local.push('sms');
   return {
     mailer: smtp ?? mailbox.mailer,
-    whatsapp: options.whatsapp ? new WhatsAppCloudSender({ ...options.whatsapp, timeoutMs }) : mailbox.whatsapp,
+    whatsapp: options.whatsapp ? new WhatsAppCloudSender({ ...options.whatsapp, timeoutMs, blobs: options.blobs }) : mailbox.whatsapp,
     sms: options.sms ? new TwilioSmsSender({ ...options.sms, timeoutMs }) : mailbox.sms,
     local,
     async close() {

@@ -1,4 +1,5 @@
-import type { DeliveryOutcome, EmailPayload, OutboxHandler, SmsPayload, WhatsAppPayload } from '../outbox/types.js';
+import { MAX_ATTEMPTS } from '../outbox/retry-schedule.js';
+import type { DeliveryOutcome, EmailPayload, OutboxHandler, OutboxMessage, SmsPayload, WhatsAppPayload } from '../outbox/types.js';
 import type { Mailer } from './mailer.js';
 import { isEmailPayload, isSmsPayload, isWhatsAppPayload } from './payloads.js';
 import { safeExcerpt } from './redact.js';
@@ -6,11 +7,41 @@ import { SendError, type SendResult } from './send-result.js';
 import type { SmsSender } from './sms.js';
 import type { WhatsAppSender } from './whatsapp.js';
 
+/** Where a WhatsApp delivery is recorded: by the outbox message's id, which is its record's. */
+export interface WhatsAppDeliveryRecords {
+  /** `wamid`: the provider's id for the message, when it gave one. */
+  sent(id: string, wamid: string | undefined): Promise<void>;
+  givenUp(id: string, reason: string): Promise<void>;
+}
+
 interface ChannelDelivery<P> {
   isPayload(value: unknown): value is P;
   send(payload: P): Promise<SendResult>;
   /** The texts of the message, kept out of the attempt log. */
   contentOf(payload: P): string[];
+  /** Told once the provider took the message, with its answer (the provider's id for it). */
+  sent?(message: OutboxMessage, result: SendResult): Promise<void>;
+  /** Told when the message will not be tried again: refused for good, malformed, or out of attempts. */
+  givenUp?(message: OutboxMessage, reason: string): Promise<void>;
+}
+
+/**
+ * What a hook could not write, said in the attempt's record: the delivery itself stands (the
+ * message went out, or failed, whatever the hook's store did), so retrying it would be wrong.
+ */
+async function told(hook: (() => Promise<void>) | undefined, outcome: DeliveryOutcome): Promise<DeliveryOutcome> {
+  try {
+    await hook?.();
+    return outcome;
+  } catch (error) {
+    const problem = `record not updated: ${error instanceof Error ? error.message : String(error)}`;
+    return outcome.ok ? { ...outcome, response: `${outcome.response ?? ''} (${problem})` } : { ...outcome, error: `${outcome.error ?? ''} (${problem})` };
+  }
+}
+
+/** Whether the worker gives the message up after this outcome (src/outbox/worker.ts). */
+function isLastAttempt(message: OutboxMessage, outcome: DeliveryOutcome): boolean {
+  return outcome.retryable === false || message.attempts + 1 >= MAX_ATTEMPTS;
 }
 
 /**
@@ -21,28 +52,35 @@ function handler<P>(channel: ChannelDelivery<P>): OutboxHandler<P> {
   return {
     async deliver(message): Promise<DeliveryOutcome> {
       const payload: unknown = message.payload;
-      if (!channel.isPayload(payload)) return { ok: false, retryable: false, durationMs: 0, error: `Malformed ${message.kind} payload` };
+      if (!channel.isPayload(payload)) {
+        const error = `Malformed ${message.kind} payload`;
+        return told(() => channel.givenUp?.(message, error) ?? Promise.resolve(), { ok: false, retryable: false, durationMs: 0, error });
+      }
       const content = channel.contentOf(payload);
       const started = performance.now();
+      let result: SendResult;
       try {
-        const result = await channel.send(payload);
-        const answer = [result.id, result.response].filter((part) => part !== undefined && part !== '').join(' ');
-        return {
-          ok: true,
-          statusCode: result.statusCode,
-          durationMs: performance.now() - started,
-          response: safeExcerpt(answer, content),
-        };
+        result = await channel.send(payload);
       } catch (error) {
         const failure = error instanceof SendError ? error : new SendError(error instanceof Error ? error.message : String(error), { retryable: true });
-        return {
+        const outcome: DeliveryOutcome = {
           ok: false,
           retryable: failure.retryable,
           statusCode: failure.statusCode,
           durationMs: performance.now() - started,
           error: safeExcerpt(failure.message, content),
         };
+        const reason = outcome.error ?? '';
+        return isLastAttempt(message, outcome) ? told(() => channel.givenUp?.(message, reason) ?? Promise.resolve(), outcome) : outcome;
       }
+      const answer = [result.id, result.response].filter((part) => part !== undefined && part !== '').join(' ');
+      const outcome: DeliveryOutcome = {
+        ok: true,
+        statusCode: result.statusCode,
+        durationMs: performance.now() - started,
+        response: safeExcerpt(answer, content),
+      };
+      return told(() => channel.sent?.(message, result) ?? Promise.resolve(), outcome);
     },
   };
 }
@@ -55,11 +93,30 @@ export function emailHandler(mailer: Mailer): OutboxHandler<EmailPayload> {
   });
 }
 
-export function whatsAppHandler(sender: WhatsAppSender): OutboxHandler<WhatsAppPayload> {
+/** The texts a WhatsApp message carries: its text or template parameters, or the conversation's words. */
+function whatsAppTexts(message: WhatsAppPayload): string[] {
+  const texts = [message.text ?? '', ...(message.template?.parameters ?? [])];
+  const content = message.chat?.content;
+  if (!content) return texts;
+  switch (content.kind) {
+    case 'text':
+      return [...texts, content.text];
+    case 'buttons':
+      return [...texts, content.text, ...content.buttons.flatMap((button) => [button.id, button.title])];
+    case 'document':
+      return [...texts, content.filename, content.caption ?? ''];
+    case 'template':
+      return [...texts, ...content.parameters, ...(content.quickReplies ?? [])];
+  }
+}
+
+/** Each WhatsApp message's record (src/whatsapp/records) follows its delivery: Meta's wamid once sent, or failed. */
+export function whatsAppHandler(sender: WhatsAppSender, records?: WhatsAppDeliveryRecords): OutboxHandler<WhatsAppPayload> {
   return handler({
     isPayload: isWhatsAppPayload,
     send: (message) => sender.send(message),
-    contentOf: (message) => [message.text ?? '', ...(message.template?.parameters ?? [])],
+    contentOf: whatsAppTexts,
+    ...(records ? { sent: (message, result) => records.sent(message.id, result.id), givenUp: (message, reason) => records.givenUp(message.id, reason) } : {}),
   });
 }
 

@@ -70,7 +70,13 @@ function shorten(text: string): string {
   return flat.length > SUMMARY_LENGTH ? `${flat.slice(0, SUMMARY_LENGTH - 1)}…` : flat;
 }
 
+/** The start of what the person would read; a message of the conversation by its kind (the whole of it is in the line). */
 function whatsAppSummary(message: WhatsAppPayload): string {
+  const content = message.chat?.content;
+  if (content?.kind === 'text') return shorten(content.text);
+  if (content?.kind === 'buttons') return shorten(`${content.text} [${content.buttons.map((button) => button.title).join(' | ')}]`);
+  if (content?.kind === 'document') return shorten(`[${content.filename}] ${content.caption ?? ''}`);
+  if (content?.kind === 'template') return shorten(`[${content.name}] ${content.parameters.join(' | ')}`);
   if (message.template) return shorten(`[${message.template.name}] ${message.template.parameters.join(' | ')}`);
   return shorten(message.text ?? '');
 }

@@ -7,10 +7,15 @@ export interface ProviderAnswer {
 }
 
 /**
- * One POST to a messaging provider's API. No answer in time, or no connection at all, is a retryable
+ * One POST to a messaging provider's API (a FormData body goes as multipart/form-data, fetch
+ * writing its boundary into the Content-Type). No answer in time, or no connection at all, is a retryable
  * SendError; any HTTP answer is returned for the provider's own reading.
  */
-export async function postToProvider(url: string, request: { headers: Record<string, string>; body: string }, timeoutMs: number): Promise<ProviderAnswer> {
+export async function postToProvider(
+  url: string,
+  request: { headers: Record<string, string>; body: string | FormData },
+  timeoutMs: number,
+): Promise<ProviderAnswer> {
   let response: Response;
   let text: string;
   try {

@@ -3,6 +3,7 @@ import type { Db } from '../db/database.js';
 import type { OutboxRow } from '../db/schema.js';
 import { newObjectId } from '../ids.js';
 import type { WebhookPayload } from '../webhooks/event.js';
+import { recordQueuedWhatsApp } from '../whatsapp/records/record-queued.js';
 import { insertOutboxRowOnce, insertOutboxRows } from './queries.js';
 import type { EmailPayload, JobPayload, OutboxKind, SmsPayload, WhatsAppPayload } from './types.js';
 
@@ -55,6 +56,7 @@ function toRow(message: NewMessage, now: Date): OutboxRow {
 /**
  * Writes messages in the caller's transaction: they exist exactly when the state change that caused
  * them commits. The worker delivers them after commit (call the signal's wake() once committed).
+ * Every WhatsApp message is recorded as it is queued, whoever queues it (src/whatsapp/records).
  */
 export async function enqueue(db: Db, clock: Clock, messages: NewMessage[]): Promise<string[]> {
   const now = clock.now();
@@ -62,5 +64,9 @@ export async function enqueue(db: Db, clock: Clock, messages: NewMessage[]): Pro
   const plain = rows.filter((r) => r.dedupe_key === null);
   await insertOutboxRows(db, plain);
   for (const row of rows.filter((r) => r.dedupe_key !== null)) await insertOutboxRowOnce(db, row);
+  const whatsApp = messages.flatMap((message, i) =>
+    message.kind === 'whatsapp' ? [{ id: rows[i]!.id, organizationId: message.organizationId, payload: message.payload, at: rows[i]!.created_at }] : [],
+  );
+  if (whatsApp.length > 0) await recordQueuedWhatsApp(db, whatsApp);
   return rows.map((r) => r.id);
 }

@@ -18,6 +18,8 @@ export interface WhatsAppPayload {
   to: string;
   /** A message of the WhatsApp conversation (src/whatsapp): what it is, why, and whose flow it belongs to. */
   chat?: ChatPayload;
+  /** Whom and why a message outside the conversation (text or template) is for: its record says so (src/whatsapp/records). */
+  about?: WhatsAppAbout;
   text?: string;
   template?: {
     name: string;
@@ -27,9 +29,19 @@ export interface WhatsAppPayload {
   };
 }
 
+/** Why a WhatsApp message outside the conversation was sent, and for whose flow. */
+export interface WhatsAppAbout {
+  purpose: 'invitation' | 'reminder' | 'code' | 'link';
+  processId?: string;
+  participantId?: string;
+  verifaceId?: string;
+}
+
 export interface ChatPayload {
   content: OutgoingChatContent;
   purpose: ChatPurpose;
+  /** The process (its row id) the participant belongs to: a failed invitation is told in its roadmap. */
+  processId?: string;
   participantId?: string;
   verifaceId?: string;
 }

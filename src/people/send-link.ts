@@ -7,6 +7,7 @@ import { renderMessage, templatedEmail } from '../messages/message-templates.js'
 import { whatsAppMessage } from '../messages/whatsapp-message.js';
 import { type Language, organizationLanguage } from '../organizations/settings.js';
 import { enqueue, type NewMessage } from '../outbox/enqueue.js';
+import type { WhatsAppAbout } from '../outbox/types.js';
 import { verifaceLink } from '../veriface/create-veriface.js';
 import { findVerifaceByToken } from '../veriface/queries.js';
 import type { LinkSent, PhoneChannel } from './contract.js';
@@ -17,7 +18,16 @@ import type { LinkSent, PhoneChannel } from './contract.js';
  */
 function toPhone(
   ctx: ServiceContext,
-  options: { organizationId: string; phone: string; channel: PhoneChannel; name: string; processName: string; link: string; language: Language },
+  options: {
+    organizationId: string;
+    phone: string;
+    channel: PhoneChannel;
+    name: string;
+    processName: string;
+    link: string;
+    language: Language;
+    about: WhatsAppAbout;
+  },
 ): NewMessage {
   const text = renderMessage('continue-on-phone', { processName: options.processName, link: options.link }, options.language).text;
   if (options.channel === 'sms') return { kind: 'sms', organizationId: options.organizationId, payload: { to: options.phone, text } };
@@ -26,6 +36,7 @@ function toPhone(
     purpose: 'signingInvitation',
     parameters: [options.name, options.processName, options.link],
     text,
+    about: options.about,
   });
   return { kind: 'whatsapp', organizationId: options.organizationId, payload };
 }
@@ -48,6 +59,7 @@ export async function sendSigningLinkToPhone(ctx: ServiceContext, options: { tok
       processName: process.name,
       link: participantLink(ctx, participant),
       language: await organizationLanguage(ctx.db, process.organization_id),
+      about: { purpose: 'link', processId: process.id, participantId: participant.id },
     }),
   );
 }
@@ -65,6 +77,7 @@ export async function sendValidationLinkToPhone(ctx: ServiceContext, options: { 
       processName: process.name,
       link: verifaceLink(ctx, process),
       language: await organizationLanguage(ctx.db, process.organization_id),
+      about: { purpose: 'link', verifaceId: process.id },
     }),
   );
 }

@@ -10,16 +10,30 @@ import type { ChatPurpose, OutgoingChatContent } from './chat-message.js';
 export async function queueChatMessage(
   trx: Db,
   clock: Clock,
-  options: { organizationId: string | null; to: string; purpose: ChatPurpose; content: OutgoingChatContent; participantId?: string; verifaceId?: string },
+  options: {
+    organizationId: string | null;
+    to: string;
+    purpose: ChatPurpose;
+    content: OutgoingChatContent;
+    processId?: string;
+    participantId?: string;
+    verifaceId?: string;
+  },
 ): Promise<void> {
-  const { organizationId, to, purpose, content, participantId, verifaceId } = options;
+  const { organizationId, to, purpose, content, processId, participantId, verifaceId } = options;
   await enqueue(trx, clock, [
     {
       kind: 'whatsapp',
       organizationId,
       payload: {
         to,
-        chat: { content, purpose, ...(participantId === undefined ? {} : { participantId }), ...(verifaceId === undefined ? {} : { verifaceId }) },
+        chat: {
+          content,
+          purpose,
+          ...(processId === undefined ? {} : { processId }),
+          ...(participantId === undefined ? {} : { participantId }),
+          ...(verifaceId === undefined ? {} : { verifaceId }),
+        },
       },
     },
   ]);

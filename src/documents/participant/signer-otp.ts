@@ -88,6 +88,7 @@ export async function requestOtp(ctx: ServiceContext, options: { token: string }
       await queueChatMessage(trx, ctx.clock, {
         organizationId: fresh.process.organization_id,
         purpose: 'code',
+        processId: fresh.process.id,
         participantId: participant.id,
         ...outgoing.chat,
       });

@@ -38,9 +38,9 @@ export class Outcome {
 }
 
 /** The flow ids a reply names, as the transport records them beside the message (participant row id or face validation id). */
-function ownerOf(flow: Flow | undefined): { participantId?: string; verifaceId?: string } {
+function ownerOf(flow: Flow | undefined): { processId?: string; participantId?: string; verifaceId?: string } {
   if (!flow) return {};
-  return flow.kind === 'signing' ? { participantId: flow.participant.id } : { verifaceId: flow.veriface.id };
+  return flow.kind === 'signing' ? { processId: flow.process.id, participantId: flow.participant.id } : { verifaceId: flow.veriface.id };
 }
 
 function organizationOf(flow: Flow | undefined): string | null {

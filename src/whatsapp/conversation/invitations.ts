@@ -57,7 +57,14 @@ export async function queueSigningInvitation(
     start: buttonId(chat.id, 'start'),
     title: say(voice.language, 'start'),
   });
-  await queueChatMessage(db, ctx.clock, { organizationId, to: participant.phone, purpose: options.occasion, content, participantId: participant.id });
+  await queueChatMessage(db, ctx.clock, {
+    organizationId,
+    to: participant.phone,
+    purpose: options.occasion,
+    content,
+    processId: process.id,
+    participantId: participant.id,
+  });
   return true;
 }
 
@@ -120,6 +127,7 @@ export async function queueSignedDocuments(
           mimeType: 'application/pdf',
           caption: say(language, 'signedDocument', { process: process.name }),
         },
+        processId: process.id,
         participantId: participant.id,
       });
     }

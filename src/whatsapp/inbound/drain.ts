@@ -1,0 +1,126 @@
+import crypto from 'node:crypto';
+import type { WhatsAppMessageRow } from '../../db/schema.js';
+import { withTransaction } from '../../db/transaction.js';
+import { isRecord } from '../../is-record.js';
+import { safeExcerpt } from '../../messages/redact.js';
+import type { Claim } from '../../outbox/claim.js';
+import type { ChatContext, HandleChatMessage } from '../chat-context.js';
+import type { InboundChatMessage } from '../chat-message.js';
+import { applyStatuses } from '../records/apply-statuses.js';
+import {
+  countHandlingFailure,
+  hasPendingWork,
+  markHandled,
+  nextReceived,
+  releaseConversationLock,
+  renewConversationLock,
+  takeConversationLock,
+} from './queries.js';
+
+/**
+ * Attempts at one received message before it is given up: a message the conversation keeps failing
+ * on must not hold the person's later messages back for more than a few retries of the job.
+ */
+export const MAX_HANDLING_ATTEMPTS = 3;
+
+export interface DrainOptions {
+  phone: string;
+  handle: HandleChatMessage;
+  /** The outbox's hold on the job running this drain, renewed with the lock (see drainConversation). */
+  claim: Claim | undefined;
+  /** How long the lock holds without renewal: the outbox's lease, so that a dead holder's job and lock lapse together. */
+  leaseMs: number;
+}
+
+const isOptionalString = (value: unknown) => value === undefined || typeof value === 'string';
+
+function isContent(value: unknown): value is InboundChatMessage['content'] {
+  if (!isRecord(value)) return false;
+  switch (value.kind) {
+    case 'text':
+      return typeof value.text === 'string';
+    case 'button':
+      return typeof value.id === 'string' && typeof value.title === 'string';
+    case 'image':
+    case 'document':
+      return typeof value.mediaId === 'string' && typeof value.mimeType === 'string' && isOptionalString(value.caption) && isOptionalString(value.filename);
+    case 'unsupported':
+      return typeof value.type === 'string';
+    default:
+      return false;
+  }
+}
+
+function isInboundMessage(value: unknown): value is InboundChatMessage {
+  return (
+    isRecord(value) &&
+    typeof value.id === 'string' &&
+    typeof value.from === 'string' &&
+    typeof value.sentAt === 'string' &&
+    isOptionalString(value.profileName) &&
+    isOptionalString(value.contextId) &&
+    isContent(value.content)
+  );
+}
+
+/** The message as receive.ts stored it; a row that is not one fails like a conversation that throws. */
+function storedMessage(row: WhatsAppMessageRow): InboundChatMessage {
+  const parsed: unknown = row.content === null ? undefined : JSON.parse(row.content);
+  if (!isInboundMessage(parsed)) throw new Error(`received WhatsApp message ${row.id} has no readable content`);
+  return parsed;
+}
+
+/**
+ * Handles a number's received messages one at a time, oldest first, then applies its statuses.
+ *
+ * Why a lock per number: every webhook queues a job for each number it concerns, and jobs run side
+ * by side (a worker's round runs its batch at once, and several instances share the outbox), so two
+ * jobs of one number may run together. The one that takes the number's lock drains every message
+ * waiting, in order; the others return at once, their messages being drained by the holder. The
+ * holder looks again after letting go: a message stored while it held the lock, whose own job found
+ * the lock taken, is drained then (by it, or by a job that took the lock meanwhile). A holder that
+ * dies leaves a lock whose lease runs out with the lease of its outbox job, which the outbox then
+ * runs again: both are renewed together, the lock first, so the job never lapses before the lock.
+ */
+export async function drainConversation(ctx: ChatContext, options: DrainOptions): Promise<void> {
+  const { phone } = options;
+  const holder = crypto.randomBytes(12).toString('hex');
+  const until = () => new Date(ctx.clock.now().getTime() + options.leaseMs).toISOString();
+  const hold = async (): Promise<boolean> =>
+    (await renewConversationLock(ctx.db, { phone, holder, until: until() })) && (options.claim === undefined || (await options.claim.renew()));
+  for (;;) {
+    if (!(await takeConversationLock(ctx.db, { phone, holder, now: ctx.clock.now().toISOString(), until: until() }))) return;
+    try {
+      if (!(await hold())) return;
+      for (let row = await nextReceived(ctx.db, phone); row; row = await nextReceived(ctx.db, phone)) {
+        await handleReceived(ctx, options.handle, row);
+        if (!(await hold())) return;
+      }
+      await withTransaction(ctx, (trx) => applyStatuses(trx, ctx.clock, { phone }));
+    } finally {
+      await releaseConversationLock(ctx.db, { phone, holder });
+    }
+    if (!(await hasPendingWork(ctx.db, phone))) return;
+  }
+}
+
+/**
+ * One message through the conversation, then marked handled. When the conversation throws, the
+ * failure is counted and the job fails, to be retried by the outbox as any job, unless the message
+ * is given up, and the number's next messages go on.
+ */
+async function handleReceived(ctx: ChatContext, handle: HandleChatMessage, row: WhatsAppMessageRow): Promise<void> {
+  let words: string[] = [];
+  try {
+    const message = storedMessage(row);
+    words = message.content.kind === 'text' ? [message.content.text] : [];
+    await handle(ctx, message);
+  } catch (error) {
+    const reason = safeExcerpt(error instanceof Error ? error.message : String(error), words);
+    const at = ctx.clock.now().toISOString();
+    const outcome = await countHandlingFailure(ctx.db, { id: row.id, at, error: reason, maxAttempts: MAX_HANDLING_ATTEMPTS });
+    if (outcome === 'retry') throw error;
+    return;
+  }
+  await markHandled(ctx.db, { id: row.id, at: ctx.clock.now().toISOString() });
+}
