@@ -8,14 +8,16 @@
  * CPU time per request (from /proc) moves much less than rates on a shared machine. Prints figures,
  * not verdicts.
  *
- * AB_ROUNDS (default 6), AB_SLICE_SECONDS (default 1).
+ * AB_ROUNDS (default 6), AB_SLICE_SECONDS (default 1), AB_SUBJECTS (default all, comma-separated, e.g.
+ * `get`; the bare route, each side's reference, always runs).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cpuSecondsOf, figure, fileCreationMicros, inTurns, number, type Run, type Server, say, seed, startServer, stopServers, table } from './load.js';
-import { SUBJECTS, type Subject, templateSlice } from './template-requests.js';
+import { SUBJECTS as ALL_SUBJECTS, type Subject, templateSlice } from './template-requests.js';
 
+const SUBJECTS = ALL_SUBJECTS.filter((subject) => !process.env.AB_SUBJECTS || subject === 'bare' || process.env.AB_SUBJECTS.split(',').includes(subject));
 const ROUNDS = Number(process.env.AB_ROUNDS ?? 6);
 const SLICE_SECONDS = Number(process.env.AB_SLICE_SECONDS ?? 1);
 const STORED = 100;

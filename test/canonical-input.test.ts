@@ -91,6 +91,13 @@ describe('No input at all is answered only where Joi answers an empty default', 
 });
 
 describe('Input Joi would convert or refuse is left to Joi', () => {
+  it('an own __proto__ key of parsed JSON (Joi drops it) is left to Joi', () => {
+    const schema = Joi.object({ a: Joi.string().default('x') }).unknown(true);
+    const input: unknown = JSON.parse('{"__proto__": {"polluted": true}, "b": "y"}');
+    expect(canonicalValue(schema, input)).toBe(UNDECIDED);
+    expect(canonicalValue(schema, { b: 'y' })).toEqual({ b: 'y', a: 'x' });
+  });
+
   const cases: [string, unknown][] = [
     ['a name with spaces around it (Joi trims it)', { id: ID, name: ' Contract ' }],
     ['an id in capitals (Joi lowers it)', { id: ID.toUpperCase() }],

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newObjectId } from '../src/ids.js';
+import { DOWNLOAD_URLS_REUSED_MS } from '../src/templates/read-templates.js';
+import { TEMPLATE_URL_LIFETIME_SECONDS } from '../src/templates/template-files.js';
 import { sampleTemplate } from './support/fixtures.js';
-import { call, dialects, startTestService, type TestService } from './support/service.js';
+import { call, dialects, localPath, startTestService, type TestService } from './support/service.js';
 
 describe.each(dialects)('POST /template and GET /template (%s)', (dialect) => {
   let svc: TestService;
@@ -87,6 +89,51 @@ describe.each(dialects)('POST /template and GET /template (%s)', (dialect) => {
       expect(reads[0]?.json()).toEqual({ ...reads[1]?.json(), urls: reads[0]?.json().urls });
       expect(reads[0]?.json().description).toBe('Línea "uno"\n\u2028 ✓');
       expect(reads[2]?.json()).toMatchObject({ id, name: 'Renamed', build: 2, preBuild: true, description: 'Línea "uno"\n\u2028 ✓' });
+    });
+
+    it('download URLs signed for one read are answered again for at most a second, each with at least its lifetime less that second left, and open their files', async () => {
+      const created = await call(svc.app, 'POST', '/template', { key: key(), body: sampleTemplate() });
+      const id = created.json().id;
+      const html = '<html><body>Contrato</body></html>';
+      const uploaded = await svc.app.inject({
+        method: 'PUT',
+        url: localPath(created.json().urls.complete),
+        headers: { 'content-type': 'text/html' },
+        payload: html,
+      });
+      expect(uploaded.statusCode).toBe(200);
+      const expiresOf = (url: string) => Number(new URL(url).searchParams.get('expires'));
+      const lifetime = TEMPLATE_URL_LIFETIME_SECONDS * 1000;
+      const answered: string[] = [];
+      for (const step of [0, DOWNLOAD_URLS_REUSED_MS / 2, DOWNLOAD_URLS_REUSED_MS / 2, 1]) {
+        svc.clock.advance(step);
+        const res = await call(svc.app, 'GET', `/template?id=${id}`, { key: key() });
+        const { mask, complete } = res.json().urls;
+        const left = expiresOf(complete) - svc.clock.now().getTime();
+        expect(left).toBeGreaterThan(lifetime - DOWNLOAD_URLS_REUSED_MS);
+        expect(left).toBeLessThanOrEqual(lifetime);
+        expect(expiresOf(mask)).toBe(expiresOf(complete));
+        const download = await svc.app.inject({ method: 'GET', url: localPath(complete) });
+        expect(download.statusCode).toBe(200);
+        expect(download.body).toBe(html);
+        answered.push(complete);
+      }
+      // On SQLite the template cache keeps the row, and the URLs beside it: half a second later they
+      // are answered again; a second after they were signed, the next read signs its own.
+      if (dialect === 'sqlite') expect(answered[1]).toBe(answered[0]);
+      expect(answered[2]).not.toBe(answered[0]);
+    });
+
+    it("another organization reading the id while its URLs are kept is TEMPLATE_NOT_FOUND, and its own template's URLs are its own", async () => {
+      const ours = (await call(svc.app, 'POST', '/template', { key: key(), body: sampleTemplate() })).json().id;
+      const theirs = (await call(svc.app, 'POST', '/template', { key: svc.orgB.privateKey, body: sampleTemplate() })).json().id;
+      expect((await call(svc.app, 'GET', `/template?id=${ours}`, { key: key() })).statusCode).toBe(200);
+      const refused = await call(svc.app, 'GET', `/template?id=${ours}`, { key: svc.orgB.privateKey });
+      expect(refused.statusCode).toBe(404);
+      expect(refused.json()).toEqual({ message: 'TEMPLATE_NOT_FOUND' });
+      const own = (await call(svc.app, 'GET', `/template?id=${theirs}`, { key: svc.orgB.privateKey })).json();
+      expect(own.urls.mask).toContain(`/files/templates/${theirs}/mask.html?`);
+      expect(own.urls.complete).not.toContain(ours);
     });
 
     it("404 TEMPLATE_NOT_FOUND for an unknown id or another organization's", async () => {

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { ApiKeyKind } from '../db/schema.js';
 import { fail } from '../domain-error.js';
 import type { Access } from '../http/route.js';
@@ -34,11 +34,24 @@ function admits(access: Access, found: ResolvedKey | undefined): found is Resolv
 export function authenticate(app: FastifyInstance, keys: ApiKeyResolver, attempts: FailedAttempts): void {
   app.decorateRequest('organizationId', '');
   app.decorateRequest('keyKind', 'none');
-  // A callback hook rather than an async one: a key seen within the second is admitted without a
-  // promise, which every request of a busy integrator would otherwise pay for.
-  app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
-    const access = request.routeOptions.config.access;
-    if (access !== 'private-key' && access !== 'any-key') return done();
+  // Each route that takes a key gets its own hook, built for its access once, when it is declared:
+  // routes that take none run no hook at all, and no request reads its route's options to find out
+  // (Fastify builds a fresh object on every read of request.routeOptions). First among the route's
+  // own hooks, so its rate limit counts only requests already authenticated, as before.
+  app.addHook('onRoute', (route) => {
+    const access = route.config?.access;
+    if (access !== 'private-key' && access !== 'any-key') return;
+    const existing = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+    route.onRequest = [keyCheck(access, keys, attempts), ...existing];
+  });
+}
+
+/**
+ * A callback hook rather than an async one: a key seen within the second is admitted without a
+ * promise, which every request of a busy integrator would otherwise pay for.
+ */
+function keyCheck(access: 'private-key' | 'any-key', keys: ApiKeyResolver, attempts: FailedAttempts): onRequestHookHandler {
+  return (request, _reply, done) => {
     const key = request.headers.authorization?.trim() ?? '';
     const wellFormed = KEY_PATTERN.test(key);
     const cached = wellFormed ? keys.cached(key) : undefined;
@@ -66,5 +79,5 @@ export function authenticate(app: FastifyInstance, keys: ApiKeyResolver, attempt
       return fail('UNAUTHORIZED');
     };
     check().then(done, done);
-  });
+  };
 }

@@ -417,6 +417,18 @@ function patternCheck(patterns: unknown): { key: (name: string) => boolean | Und
   return { key: (name) => (keySchema(name) === name ? true : UNDECIDED), value };
 }
 
+/**
+ * A copy of an object to answer with changes: a fresh object, copied key by key. A spread of a
+ * parsed query string (fast-querystring's objects have no prototype, which V8 keeps as a
+ * dictionary) is a dictionary too, and every later store into it a call into V8's runtime. Never
+ * given an own `__proto__` key (objectCheck leaves those to Joi), which assigning would turn into a prototype.
+ */
+function copyOf(value: Record<string, unknown>): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const name of Object.keys(value)) copy[name] = value[name];
+  return copy;
+}
+
 function objectCheck(node: Node): Check | undefined {
   if (node.rules.length > 0) return undefined;
   const described = node.raw.keys;
@@ -455,6 +467,8 @@ function objectCheck(node: Node): Check | undefined {
     if (!isPlainObject(value)) return UNDECIDED;
     let result: Record<string, unknown> | undefined;
     for (const name of Object.keys(value)) {
+      // Joi's answer drops an own `__proto__` key (JSON.parse makes one): Joi's to judge.
+      if (name === '__proto__') return UNDECIDED;
       const item = value[name];
       if (item === undefined) return UNDECIDED;
       const key = keys.get(name);
@@ -471,7 +485,7 @@ function objectCheck(node: Node): Check | undefined {
         checked = anyKey ? item : UNDECIDED;
       }
       if (checked === UNDECIDED) return UNDECIDED;
-      if (checked !== item) (result ??= { ...value })[name] = checked;
+      if (checked !== item) (result ??= copyOf(value))[name] = checked;
     }
     for (const [name, key] of mattersWhenAbsent) {
       if (value[name] !== undefined) continue;
@@ -479,7 +493,7 @@ function objectCheck(node: Node): Check | undefined {
       if (resolved === UNDECIDED || resolved.required) return UNDECIDED;
       // Joi hands each validation its own copy of a default list.
       const fallback = resolved.fallback;
-      if (fallback !== undefined) (result ??= { ...value })[name] = Array.isArray(fallback) ? [...fallback] : fallback;
+      if (fallback !== undefined) (result ??= copyOf(value))[name] = Array.isArray(fallback) ? [...fallback] : fallback;
     }
     const answer = result ?? value;
     return dependencies.every((dependency) => dependency(answer)) ? answer : UNDECIDED;

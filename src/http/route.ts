@@ -125,13 +125,16 @@ export function defineRoute<B, Q>(definition: RouteDefinition<B, Q>): ApiRoute {
         ...(definition.rateLimit ? { rateLimit: { max: definition.rateLimit.max, timeWindow: definition.rateLimit.windowMs } } : {}),
       },
     },
-    async handle(request, reply) {
+    // Not async: a refused input throws here, which Fastify answers as it answers a rejection, and
+    // a handler's own promise is handed on as it is rather than wrapped in one more.
+    handle(request, reply) {
       checkInput(request.query);
       if (takesBody && request.body === undefined) throw fail('BODY_REQUIRED', 'send the request as a JSON body');
       const query = validate(definition.query, request.query);
       const body = validate(definition.body, definition.rawBody ? undefined : request.body);
       const linkToken = definition.access === 'link-token' ? linkTokenOf(request) : '';
-      return definition.handler({ body, query, organizationId: request.organizationId, keyKind: request.keyKind, linkToken, request, reply });
+      const answer = definition.handler({ body, query, organizationId: request.organizationId, keyKind: request.keyKind, linkToken, request, reply });
+      return answer instanceof Promise ? answer : Promise.resolve(answer);
     },
   };
 }

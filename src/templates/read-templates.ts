@@ -57,11 +57,38 @@ function answerHead(cache: TemplateCache | undefined, row: Readonly<TemplateRow>
   return text;
 }
 
+/**
+ * How long the download URLs of one answer are answered again to the template's next reads. Signing
+ * them is most of a read's own work (an HMAC, or S3's presigning), and a template is read again and
+ * again: within this time its reads answer the URLs already signed, which then have at least
+ * TEMPLATE_URL_LIFETIME_SECONDS less this left.
+ */
+export const DOWNLOAD_URLS_REUSED_MS = 1000;
+
+/** The text of a template's download URLs as last answered, and when they were signed. */
+interface SignedUrls {
+  text: string;
+  signedAt: number;
+}
+
+/** Kept beside the row, so the organization whose row it is, and only it, is answered them again. */
+const downloadUrls = new KeptBesideRows<SignedUrls>();
+
+async function downloadUrlsText(ctx: ServiceContext, row: Readonly<TemplateRow>): Promise<string> {
+  const now = ctx.clock.now().getTime();
+  const kept = downloadUrls.find(row);
+  if (kept !== undefined && now >= kept.signedAt && now - kept.signedAt < DOWNLOAD_URLS_REUSED_MS) return kept.text;
+  const text = JSON.stringify(await templateFileUrls(ctx.blobs, row.id, 'GET'));
+  // Charged once: a replacement is of the same size.
+  if (ctx.templateCache) downloadUrls.keep(ctx.templateCache, row, { text, signedAt: now }, kept === undefined ? BYTES_PER_CHARACTER * text.length : 0);
+  return text;
+}
+
 /** The configuration and short-lived download URLs of both HTML files, as JSON text. */
 export async function getTemplateJson(ctx: ServiceContext, options: { organizationId: string; id: string }): Promise<string> {
   const row = await findTemplate(ctx, options.organizationId, options.id);
   if (!row) throw fail('TEMPLATE_NOT_FOUND', { when: 'readingOne' });
-  return `${answerHead(ctx.templateCache, row)}${JSON.stringify(await templateFileUrls(ctx.blobs, row.id, 'GET'))}}`;
+  return `${answerHead(ctx.templateCache, row)}${await downloadUrlsText(ctx, row)}}`;
 }
 
 /** A page of templates, newest first; `next` is the cursor of the following page, null on the last. */
