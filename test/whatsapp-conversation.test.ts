@@ -275,6 +275,46 @@ describe.each(dialects)('the WhatsApp conversation (%s)', (dialect) => {
       await photo(phone, photos.card);
       expect(textOf(await last(phone))).toBe(es.photoFace);
     });
+
+    it("a typed reply quoting a message of the other flow goes to that flow; a quote of another number's message does not", async () => {
+      const phone = newPhone();
+      const other = newPhone();
+      await createSigning(svc.orgA, [{ phone, options: { whatsapp: true } }]);
+      await createSigning(svc.orgA, [{ phone: other, options: { whatsapp: true } }]);
+      svc.clock.advance(1000);
+      const res = await call(svc.app, 'POST', '/veriface', { key: svc.orgB.privateKey, body: verifaceBody(svc.orgB.email, { phone }) });
+      expect(res.statusCode, res.body).toBe(200);
+      await text(phone, 'hola');
+      await tap(phone, '2. Validación de id…');
+      // Meta's ids of the two invitations, as the sender records them once Meta accepts each.
+      const invitation = (to: string) =>
+        svc.deps.db
+          .selectFrom('whatsapp_messages')
+          .select('id')
+          .where('phone', '=', digits(to))
+          .where('participant_id', 'is not', null)
+          .where('purpose', '=', 'invitation');
+      const mine = await invitation(phone).executeTakeFirstOrThrow();
+      const theirs = await invitation(other).executeTakeFirstOrThrow();
+      const [quoted, quotedOfOther] = [`wamid.quoted.${unique}`, `wamid.theirs.${unique}`];
+      await svc.deps.db.updateTable('whatsapp_messages').set({ wamid: quoted }).where('id', '=', mine.id).execute();
+      await svc.deps.db.updateTable('whatsapp_messages').set({ wamid: quotedOfOther }).where('id', '=', theirs.id).execute();
+      const quoting = (contextId: string) =>
+        handleChatMessage(ctx(), {
+          id: `wamid.${++unique}`,
+          from: digits(phone),
+          sentAt: svc.clock.now().toISOString(),
+          contextId,
+          content: { kind: 'text', text: 'AYUDA' },
+        });
+
+      await quoting(quotedOfOther);
+      expect((await last(phone))?.verifaceId).toBeDefined();
+      await quoting(quoted);
+      const answer = await last(phone);
+      expect(answer?.participantId).toBeDefined();
+      expect(answer?.verifaceId).toBeUndefined();
+    });
   });
 
   describe('AYUDA repeats the current step, and so does anything the conversation cannot read', () => {

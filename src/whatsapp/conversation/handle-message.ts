@@ -2,7 +2,9 @@ import type { ChatFlowRow } from '../../db/schema.js';
 import { findProcessById } from '../../documents/queries.js';
 import { say, type WordKey } from '../../people/words-chat.js';
 import type { ChatContext, HandleChatMessage } from '../chat-context.js';
-import { MAX_BUTTON_TITLE, MAX_BUTTONS } from '../chat-message.js';
+import { type InboundChatMessage, MAX_BUTTON_TITLE, MAX_BUTTONS } from '../chat-message.js';
+import { phoneDigits } from '../records/phone.js';
+import { findMessageByWamid } from '../records/queries.js';
 import { type Flow, flowTitle, numberOf, openFlowsOf } from './chat-flows.js';
 import { buttonId, type ChatInput, normalized, readInput } from './chat-input.js';
 import { findChatFlowOfNumber, findChatNumber, findParticipantRow, findVerifaceRow, latestChatFlow, saveChatNumber } from './chat-queries.js';
@@ -30,7 +32,7 @@ export const handleChatMessage: HandleChatMessage = async (ctx, message) => {
   let answeredOn = number?.answered_on ?? null;
 
   const flowId = input.kind === 'action' ? input.flowId : undefined;
-  const named = flowId === undefined ? undefined : flows.find((flow) => flow.chat.id === flowId);
+  const named = flowId === undefined ? await quotedFlow(ctx, flows, message) : flows.find((flow) => flow.chat.id === flowId);
   // A button of a flow no longer open never acts on another: it is told where its own flow ended.
   const stale = flowId !== undefined && !named ? await findChatFlowOfNumber(ctx.db, flowId, phone) : undefined;
   const chosen = named ? { flow: named, input } : stale ? undefined : chooseFlow(flows, current, flowId === undefined ? input : { kind: 'help' });
@@ -51,6 +53,18 @@ export const handleChatMessage: HandleChatMessage = async (ctx, message) => {
     await saveChatNumber(trx, { phone, current_flow_id: current, answered_on: answeredOn, updated_at: ctx.clock.now().toISOString() });
   });
 };
+
+/**
+ * The flow of the service's message a typed reply quotes (`context.id`), when it is one of the
+ * number's open flows: the person answered that message, whichever flow was chosen before. Only
+ * a message sent to this same number counts.
+ */
+async function quotedFlow(ctx: ChatContext, flows: Flow[], message: InboundChatMessage): Promise<Flow | undefined> {
+  if (message.contextId === undefined || flows.length < 2) return undefined;
+  const quoted = await findMessageByWamid(ctx.db, message.contextId);
+  if (!quoted || quoted.direction !== 'out' || quoted.phone !== phoneDigits(message.from)) return undefined;
+  return flows.find((flow) => (flow.kind === 'signing' ? flow.participant.id === quoted.participant_id : flow.veriface.id === quoted.veriface_id));
+}
 
 /** The flow a message goes to without asking: the only one, the one chosen before, or the one the person picks from the list now. */
 function chooseFlow(flows: Flow[], current: string | null, input: ChatInput): { flow: Flow; input: ChatInput } | undefined {
