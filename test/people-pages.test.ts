@@ -44,7 +44,7 @@ async function codeFromMailbox(svc: TestService, email: string): Promise<string>
   const root = mailboxDir(svc.config.dataDir);
   for (let attempt = 0; attempt < 50; attempt++) {
     const entries = await listMailbox(root, { channel: 'email' });
-    const entry = entries.find((e) => e.to === email && /code/i.test(e.summary));
+    const entry = entries.find((e) => e.to === email && /código|code/i.test(e.summary));
     const text = entry?.message.text;
     const code = typeof text === 'string' ? /\b(\d{6})\b/.exec(text)?.[1] : undefined;
     if (code) return code;
