@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledChromium } from '../src/rendering/bundled-chromium.js';
 import { ChromiumRenderer } from '../src/rendering/chromium-renderer.js';
+import { withSandbox } from '../src/rendering/chromium-sandbox.js';
 import { pdfToolsInstalled, pdftotext } from './support/pdf-tools.js';
 import { startTestService } from './support/service.js';
 
@@ -165,6 +166,20 @@ describe('the start-up self-test and /health', () => {
       expect(after.renderer.selfTest.passedMs).toBeGreaterThan(0);
     } finally {
       await svc.close();
+    }
+  });
+
+  it('instances started together in one process (their renderers are threads sharing its pid) each pass the self-test', async () => {
+    // The sandbox's start script is written aside then renamed: twenty starts at once each get it.
+    const launch = await bundledChromium();
+    const launches = await Promise.all(Array.from({ length: 20 }, () => withSandbox(launch)));
+    for (const started of launches) expect(existsSync(started.executablePath)).toBe(true);
+    const services = await Promise.all([startTestService('sqlite'), startTestService('sqlite'), startTestService('sqlite')]);
+    try {
+      await Promise.all(services.map((svc) => svc.deps.renderer.selfTest()));
+      for (const svc of services) expect((await svc.app.inject({ method: 'GET', url: '/health' })).json().renderer.running).toBe(true);
+    } finally {
+      await Promise.all(services.map((svc) => svc.close()));
     }
   });
 

@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -30,15 +31,18 @@ const SOFTWARE_GPU_FLAG = /^--(use-gl|use-angle|enable-unsafe-swiftshader|in-pro
 
 async function unpackTarBrotli(archive: string, into: string): Promise<void> {
   if (existsSync(into)) return;
-  const partial = `${into}.${process.pid}.partial`;
+  // This unpacking's own folder: renderers of one process (threads) share its pid.
+  const partial = `${into}.${process.pid}.${randomUUID()}.partial`;
   await mkdir(partial, { recursive: true });
   const tar = `${partial}.tar`;
   await pipeline(createReadStream(archive), createBrotliDecompress(), createWriteStream(tar));
   await extractTar(tar, partial);
   // Renamed whole, so an instance starting beside this one never sees half a folder.
-  await rename(partial, into).catch((error: unknown) => {
-    if (!existsSync(into)) throw error;
-  });
+  await rename(partial, into)
+    .catch((error: unknown) => {
+      if (!existsSync(into)) throw error;
+    })
+    .finally(() => Promise.all([rm(tar, { force: true }), rm(partial, { recursive: true, force: true })]));
 }
 
 /**

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -33,8 +34,9 @@ async function dropPrivilegesScript(executablePath: string): Promise<string> {
   await mkdir(folder, { recursive: true, mode: 0o755 });
   const script = path.join(folder, 'chromium-as-nobody');
   const { uid, gid } = SANDBOX_USER;
-  // Written aside and renamed: an instance starting beside this one may be running the script.
-  const partial = `${script}.${process.pid}.partial`;
+  // Written aside and renamed: an instance starting beside this one may be running the script. The
+  // name is this start's own: renderers of one process (threads) share its pid.
+  const partial = `${script}.${process.pid}.${randomUUID()}.partial`;
   await writeFile(
     partial,
     `#!/bin/sh
