@@ -91,7 +91,7 @@ export async function createVeriface(ctx: ServiceContext, options: { organizatio
     await recordStage(trx, ctx.clock, { process, stage: 'created' });
     if (channel === 'whatsapp') {
       // The validation runs in the person's WhatsApp conversation (src/whatsapp/conversation).
-      await queueVerifaceInvitation(trx, ctx, { veriface: process, link });
+      await queueVerifaceInvitation(trx, ctx, { veriface: process, organization, link });
     } else if (channel === 'email' && process.user_email) {
       const email = templatedEmail(process.user_email, 'veriface-invitation', { personName: process.name, link }, language);
       await enqueue(trx, ctx.clock, [{ kind: 'email', organizationId, payload: email }]);

@@ -34,10 +34,24 @@ export async function findChatFlowOfNumber(db: Db, id: string, phone: string): P
 }
 
 /** The conversation row of a participant or face validation, made on first need (at the invitation, or a first message). */
-export async function ensureChatFlow(db: Db, options: { owner: ChatFlowOwner; phone: string; organizationId: string; now: string }): Promise<ChatFlowRow> {
-  const { owner, phone, organizationId, now } = options;
-  const known = await findChatFlow(db, owner);
+export async function ensureChatFlow(db: Db, options: NewChatFlow): Promise<ChatFlowRow> {
+  const known = await findChatFlow(db, options.owner);
   if (known) return known;
+  const row = await newChatFlow(db, options);
+  // A first message racing the invitation made it first: theirs is the row.
+  return (await findChatFlow(db, options.owner)) ?? row;
+}
+
+interface NewChatFlow {
+  owner: ChatFlowOwner;
+  phone: string;
+  organizationId: string;
+  now: string;
+}
+
+/** The flow of an owner created in the caller's transaction, which nobody else can see yet. */
+export async function newChatFlow(db: Db, options: NewChatFlow): Promise<ChatFlowRow> {
+  const { owner, phone, organizationId, now } = options;
   const row: ChatFlowRow = {
     id: newToken(16),
     phone,
@@ -50,8 +64,7 @@ export async function ensureChatFlow(db: Db, options: { owner: ChatFlowOwner; ph
     updated_at: now,
   };
   await ('participantRowId' in owner ? participantFlowInsert(db, row) : verifaceFlowInsert(db, row));
-  // A first message racing the invitation made it first: theirs is the row.
-  return (await findChatFlow(db, owner)) ?? row;
+  return row;
 }
 
 export async function updateChatFlow(db: Db, id: string, patch: Partial<Pick<ChatFlowRow, 'step' | 'retake'>> & { updated_at: string }): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.js';
+import type { OrganizationRow } from '../../db/schema.js';
 import type { Language } from '../../organizations/languages.js';
 import { findOrganization } from '../../organizations/queries.js';
 import { settingsOf } from '../../organizations/settings.js';
@@ -12,6 +13,10 @@ export interface FlowVoice {
 }
 
 export async function voiceOf(ctx: { db: Db }, organizationId: string, contact: string): Promise<FlowVoice> {
-  const organization = await findOrganization(ctx.db, organizationId);
+  return voiceFrom(await findOrganization(ctx.db, organizationId), contact);
+}
+
+/** The voice of an organization the caller has read already. */
+export function voiceFrom(organization: OrganizationRow | undefined, contact: string): FlowVoice {
   return { language: organization ? settingsOf(organization).language : 'es', organization: organization?.name ?? '', contact };
 }

@@ -1,14 +1,14 @@
 import type { Clock } from '../../clock.js';
 import type { WhatsAppTemplates } from '../../config.js';
 import type { Db } from '../../db/database.js';
-import type { FinalFileRow, ParticipantRow, ProcessDocumentRow, ProcessRow, VerifaceRow } from '../../db/schema.js';
+import type { FinalFileRow, OrganizationRow, ParticipantRow, ProcessDocumentRow, ProcessRow, VerifaceRow } from '../../db/schema.js';
 import type { Language } from '../../organizations/languages.js';
 import { say } from '../../people/words-chat.js';
 import type { OutgoingChatContent } from '../chat-message.js';
 import { queueChatMessage } from '../queue-chat.js';
 import { buttonId } from './chat-input.js';
-import { ensureChatFlow } from './chat-queries.js';
-import { voiceOf } from './flow-voice.js';
+import { ensureChatFlow, newChatFlow } from './chat-queries.js';
+import { voiceFrom, voiceOf } from './flow-voice.js';
 
 /*
  * The messages the service starts in a conversation, each queued in the transaction of what caused
@@ -68,13 +68,21 @@ export async function queueSigningInvitation(
   return true;
 }
 
-/** A face validation's invitation on the WhatsApp platform. */
-export async function queueVerifaceInvitation(db: Db, ctx: StartContext, options: { veriface: VerifaceRow; link: string }): Promise<void> {
+/**
+ * A face validation's invitation on the WhatsApp platform, queued in the transaction that creates
+ * it: nobody can have written about it yet, so its flow is new, and the caller has read its
+ * organization already.
+ */
+export async function queueVerifaceInvitation(
+  db: Db,
+  ctx: StartContext,
+  options: { veriface: VerifaceRow; organization: OrganizationRow | undefined; link: string },
+): Promise<void> {
   const { veriface, link } = options;
   const now = ctx.clock.now().toISOString();
   const organizationId = veriface.organization_id;
-  const chat = await ensureChatFlow(db, { owner: { verifaceId: veriface.id }, phone: veriface.phone, organizationId, now });
-  const voice = await voiceOf({ db }, organizationId, veriface.creator_email);
+  const chat = await newChatFlow(db, { owner: { verifaceId: veriface.id }, phone: veriface.phone, organizationId, now });
+  const voice = voiceFrom(options.organization, veriface.creator_email);
   const content = invitation(ctx, ctx.whatsappTemplates.verifaceInvitation, {
     parameters: [veriface.name, link],
     text: say(voice.language, 'verifaceInvitation', { name: veriface.name, organization: voice.organization }),
