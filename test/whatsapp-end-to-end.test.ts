@@ -1,0 +1,210 @@
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { finalFileKeys } from '../src/documents/sealing/final-file-queries.js';
+import { readBlobBytes } from '../src/files/blob-bytes.js';
+import { CHAT_WORDS } from '../src/people/words-chat.js';
+import { identityCard, selfie } from './support/face-photos.js';
+import { type GraphApiStandIn, type SentMessage, startGraphApi } from './support/graph-api.js';
+import { buttonReply, imageMessage, postWebhook, textMessage, webhookBody } from './support/meta-webhooks.js';
+import { call, dialects, type TestOrganization, type TestService } from './support/service.js';
+import { PDF_BASE64, stored } from './support/signing.js';
+import { APP_SECRET, runOutbox, startWhatsAppService } from './support/whatsapp-service.js';
+
+/*
+ * The whole WhatsApp conversation as Meta would carry it: every message a person sends is Meta's
+ * signed webhook, handled from the durable inbox; every answer goes to a stand-in of the Graph API
+ * (documents uploaded, then sent by id); photos are fetched from it by media id and compared by the
+ * machine's face matcher, on real photographs.
+ */
+
+const es = CHAT_WORDS.es;
+
+function textOf(sent: SentMessage | undefined): string {
+  const body = sent?.body as
+    | { type?: string; text?: { body?: string }; interactive?: { body?: { text?: string } }; document?: { caption?: string } }
+    | undefined;
+  if (body?.type === 'text') return body.text?.body ?? '';
+  if (body?.type === 'interactive') return body.interactive?.body?.text ?? '';
+  if (body?.type === 'document') return body.document?.caption ?? '';
+  return '';
+}
+
+function buttonsOf(sent: SentMessage | undefined): { id: string; title: string }[] {
+  const body = sent?.body as { interactive?: { action?: { buttons?: { reply: { id: string; title: string } }[] } } } | undefined;
+  return (body?.interactive?.action?.buttons ?? []).map((button) => button.reply);
+}
+
+let unique = 0;
+
+describe.each(dialects)("WhatsApp end to end, through Meta's signed webhook and the Graph API (%s)", { timeout: 180_000 }, (dialect) => {
+  let graph: GraphApiStandIn;
+  let svc: TestService;
+  let photos: { card: Buffer; back: Buffer; face: Buffer; stranger: Buffer };
+
+  beforeAll(async () => {
+    graph = await startGraphApi();
+    svc = await startWhatsAppService(dialect, graph, { FACE_MATCHER: 'local', FACE_WORKERS: '1' });
+    const [card, back, face, stranger] = await Promise.all([
+      identityCard('authorSelected'),
+      identityCard('womanBrownHair'),
+      selfie('authorPhoto'),
+      selfie('womanBlonde'),
+    ]);
+    photos = { card, back, face, stranger };
+  }, 120_000);
+  afterAll(async () => {
+    await svc?.close();
+    await graph?.close();
+  });
+
+  const newNumber = () => `57301${String(1_000_000 + crypto.randomInt(0, 8_000_000) + ++unique)}`;
+  const sentTo = (number: string) => graph.sent.filter((sent) => sent.to === number);
+  const last = (number: string) => sentTo(number).at(-1);
+
+  /** The person writes: Meta's signed delivery, then the outbox's rounds (the conversation's job, the answers' sends). */
+  async function deliver(message: Record<string, unknown>): Promise<void> {
+    const res = await postWebhook(svc.app, webhookBody({ messages: [message] }), { secret: APP_SECRET });
+    expect(res.statusCode, res.body).toBe(200);
+    await runOutbox(svc);
+  }
+  const write = (from: string, text: string) => deliver(textMessage({ from, text }));
+  async function tap(from: string, title: string): Promise<void> {
+    const message = [...sentTo(from)].reverse().find((sent) => buttonsOf(sent).some((button) => button.title === title));
+    const button = buttonsOf(message).find((candidate) => candidate.title === title);
+    if (!message || !button) throw new Error(`no button "${title}" was sent to ${from}: ${sentTo(from).map(textOf).join(' | ')}`);
+    await deliver(buttonReply({ from, buttonId: button.id, title: button.title, contextId: message.wamid }));
+  }
+  const sendPhoto = (from: string, photo: Buffer) => deliver(imageMessage({ from, mediaId: graph.addMedia(photo, 'image/png') }));
+
+  async function signer(org: TestOrganization, number: string, extra: Record<string, unknown> = {}) {
+    const res = await call(svc.app, 'POST', '/document/upload', {
+      key: org.privateKey,
+      body: {
+        email: org.email,
+        name: 'Contrato de arrendamiento',
+        file: PDF_BASE64,
+        signProfile: [
+          {
+            name: 'Ana Gómez',
+            email: `ana${number}@people.test`,
+            phone: `+${number}`,
+            identification: '1001001010',
+            identificationType: 'CC',
+            country: 'CO',
+            ...extra,
+          },
+        ],
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    await runOutbox(svc);
+    return res.json().code as string;
+  }
+
+  describe('a signer with a code, the ID front and back and the face signs in the chat and receives the signed PDF', () => {
+    it('Empezar, the document, the code, three photos, "Acepto y firmo", then the sealed PDF, uploaded and sent by id', async () => {
+      const number = newNumber();
+      const code = await signer(svc.orgA, number, {
+        otpCode: true,
+        camera: true,
+        options: { otpCode: 'phone', camera: 'identification', whatsapp: true, identificationCardBack: true },
+      });
+      expect(textOf(last(number))).toContain('Contrato de arrendamiento');
+      await tap(number, es.start);
+      // The document in the chat, uploaded first: never a link.
+      const documentSent = sentTo(number).find((sent) => (sent.body as { type?: string }).type === 'document');
+      const documentId = (documentSent?.body as { document?: { id?: string; link?: string } }).document;
+      expect(documentId?.id).toBeDefined();
+      expect(documentId?.link).toBeUndefined();
+      expect(
+        graph.uploads
+          .find((upload) => upload.id === documentId?.id)
+          ?.bytes.subarray(0, 5)
+          .toString(),
+      ).toBe('%PDF-');
+      // The code arrives in the chat and is typed back.
+      const digits = sentTo(number)
+        .map((sent) => /Tu código es (\d{6})/.exec(textOf(sent))?.[1])
+        .find((found) => found !== undefined);
+      expect(digits).toMatch(/^\d{6}$/);
+      await write(number, digits ?? '');
+      expect(textOf(last(number))).toBe(es.photoFront);
+      await sendPhoto(number, photos.card);
+      expect(textOf(last(number))).toBe(es.photoBack);
+      await sendPhoto(number, photos.back);
+      expect(textOf(last(number))).toBe(es.photoFace);
+      await sendPhoto(number, photos.face);
+      expect(buttonsOf(last(number)).map((button) => button.title)).toEqual([es.acceptAndSign, es.reject]);
+      await tap(number, es.acceptAndSign);
+
+      const { process, participants } = await stored(svc, svc.orgA, code);
+      expect(process.status).toBe('FINISH');
+      expect(participants[0]?.status).toBe('FINISH');
+      // Sealed by the outbox's job, then sent to the signer: the very file the API hands out.
+      const keys = await finalFileKeys(svc.deps.db, process.id);
+      const sealed = await readBlobBytes(svc.deps.blobs, keys?.documents[0] ?? '');
+      const signedSent = last(number);
+      expect(textOf(signedSent)).toContain('quedó firmado por todos');
+      const upload = graph.uploads.find((candidate) => candidate.id === (signedSent?.body as { document?: { id?: string } }).document?.id);
+      expect(upload?.bytes.equals(sealed ?? Buffer.alloc(0))).toBe(true);
+      // The other organization never reads this signer's conversation.
+      const fromB = await call(svc.app, 'GET', '/whatsapp/records', { key: svc.orgB.privateKey, query: { userId: participants[0]?.participant_id ?? '' } });
+      expect(fromB.statusCode).toBe(404);
+    });
+  });
+
+  describe('a face validation on the WhatsApp platform reaches APPROVED, told in words without the similarity', () => {
+    it('Empezar, the ID front, the face: approved', async () => {
+      const number = newNumber();
+      const res = await call(svc.app, 'POST', '/veriface', {
+        key: svc.orgB.privateKey,
+        body: { email: svc.orgB.email, platform: 'whatsapp', name: 'Juan Pérez', phone: `+${number}`, country: 'CO', type: 'CC', identification: '1001001010' },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      await runOutbox(svc);
+      await tap(number, es.start);
+      await sendPhoto(number, photos.card);
+      await sendPhoto(number, photos.face);
+      expect(textOf(last(number))).toBe(es.verifaceApproved);
+      expect(sentTo(number).map(textOf).join(' ')).not.toMatch(/0[.,]\d|%/);
+      const read = await call(svc.app, 'GET', '/veriface', { key: svc.orgB.privateKey, query: { code: res.json().code } });
+      expect(read.json().status).toBe('APPROVED');
+      const fromA = await call(svc.app, 'GET', '/veriface', { key: svc.orgA.privateKey, query: { code: res.json().code } });
+      expect(fromA.statusCode).not.toBe(200);
+    });
+  });
+
+  describe('a face that does not match the ID three times blocks the signer', () => {
+    it('each mismatch is asked again in words; the third blocks, and the person is told whom to write to', async () => {
+      const number = newNumber();
+      const code = await signer(svc.orgA, number, { camera: true, options: { camera: 'identification', whatsapp: true } });
+      await tap(number, es.start);
+      await sendPhoto(number, photos.card);
+      for (const attempt of [1, 2]) {
+        await sendPhoto(number, photos.stranger);
+        expect(textOf(last(number)), `attempt ${attempt}`).toBe(es.photoFaceAgain);
+      }
+      await sendPhoto(number, photos.stranger);
+      expect(textOf(last(number))).toContain('bloqueada');
+      expect((await stored(svc, svc.orgA, code)).participants[0]?.status).toBe('BLOCK');
+    });
+  });
+
+  describe('a wrong signature and a replayed message change nothing', () => {
+    it('a delivery signed with another secret is 401 and answered by nobody; the same message id twice is answered once', async () => {
+      const number = newNumber();
+      await signer(svc.orgA, number, { options: { whatsapp: true } });
+      const before = sentTo(number).length;
+      const forged = await postWebhook(svc.app, webhookBody({ messages: [textMessage({ from: number, text: es.start })] }), { secret: 'not-the-app-secret' });
+      expect(forged.statusCode).toBe(401);
+      await runOutbox(svc);
+      expect(sentTo(number)).toHaveLength(before);
+      const message = textMessage({ from: number, text: 'AYUDA' });
+      await deliver(message);
+      const answered = sentTo(number).length;
+      expect(answered).toBe(before + 1);
+      await deliver(message);
+      expect(sentTo(number)).toHaveLength(answered);
+    });
+  });
+});
