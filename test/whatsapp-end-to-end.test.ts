@@ -19,19 +19,28 @@ import { APP_SECRET, runOutbox, startWhatsAppService } from './support/whatsapp-
 
 const es = CHAT_WORDS.es;
 
+/** A field deep in a JSON body Meta was sent, or undefined. */
+function dig(value: unknown, ...path: string[]): unknown {
+  let here = value;
+  for (const key of path) here = typeof here === 'object' && here !== null ? Reflect.get(here, key) : undefined;
+  return here;
+}
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
 function textOf(sent: SentMessage | undefined): string {
-  const body = sent?.body as
-    | { type?: string; text?: { body?: string }; interactive?: { body?: { text?: string } }; document?: { caption?: string } }
-    | undefined;
-  if (body?.type === 'text') return body.text?.body ?? '';
-  if (body?.type === 'interactive') return body.interactive?.body?.text ?? '';
-  if (body?.type === 'document') return body.document?.caption ?? '';
+  const type = dig(sent?.body, 'type');
+  if (type === 'text') return text(dig(sent?.body, 'text', 'body'));
+  if (type === 'interactive') return text(dig(sent?.body, 'interactive', 'body', 'text'));
+  if (type === 'document') return text(dig(sent?.body, 'document', 'caption'));
   return '';
 }
 
 function buttonsOf(sent: SentMessage | undefined): { id: string; title: string }[] {
-  const body = sent?.body as { interactive?: { action?: { buttons?: { reply: { id: string; title: string } }[] } } } | undefined;
-  return (body?.interactive?.action?.buttons ?? []).map((button) => button.reply);
+  const buttons = dig(sent?.body, 'interactive', 'action', 'buttons');
+  return (Array.isArray(buttons) ? buttons : []).map((button: unknown) => ({
+    id: text(dig(button, 'reply', 'id')),
+    title: text(dig(button, 'reply', 'title')),
+  }));
 }
 
 let unique = 0;
@@ -112,13 +121,13 @@ describe.each(dialects)("WhatsApp end to end, through Meta's signed webhook and 
       expect(textOf(last(number))).toContain('Contrato de arrendamiento');
       await tap(number, es.start);
       // The document in the chat, uploaded first: never a link.
-      const documentSent = sentTo(number).find((sent) => (sent.body as { type?: string }).type === 'document');
-      const documentId = (documentSent?.body as { document?: { id?: string; link?: string } }).document;
-      expect(documentId?.id).toBeDefined();
-      expect(documentId?.link).toBeUndefined();
+      const documentSent = sentTo(number).find((sent) => dig(sent.body, 'type') === 'document');
+      const documentId = text(dig(documentSent?.body, 'document', 'id'));
+      expect(documentId).not.toBe('');
+      expect(dig(documentSent?.body, 'document', 'link')).toBeUndefined();
       expect(
         graph.uploads
-          .find((upload) => upload.id === documentId?.id)
+          .find((upload) => upload.id === documentId)
           ?.bytes.subarray(0, 5)
           .toString(),
       ).toBe('%PDF-');
@@ -145,7 +154,7 @@ describe.each(dialects)("WhatsApp end to end, through Meta's signed webhook and 
       const sealed = await readBlobBytes(svc.deps.blobs, keys?.documents[0] ?? '');
       const signedSent = last(number);
       expect(textOf(signedSent)).toContain('quedó firmado por todos');
-      const upload = graph.uploads.find((candidate) => candidate.id === (signedSent?.body as { document?: { id?: string } }).document?.id);
+      const upload = graph.uploads.find((candidate) => candidate.id === dig(signedSent?.body, 'document', 'id'));
       expect(upload?.bytes.equals(sealed ?? Buffer.alloc(0))).toBe(true);
       // The other organization never reads this signer's conversation.
       const fromB = await call(svc.app, 'GET', '/whatsapp/records', { key: svc.orgB.privateKey, query: { userId: participants[0]?.participant_id ?? '' } });

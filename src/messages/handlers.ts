@@ -112,12 +112,42 @@ function whatsAppTexts(message: WhatsAppPayload): string[] {
 
 /** Each WhatsApp message's record (src/whatsapp/records) follows its delivery: Meta's wamid once sent, or failed. */
 export function whatsAppHandler(sender: WhatsAppSender, records?: WhatsAppDeliveryRecords): OutboxHandler<WhatsAppPayload> {
-  return handler({
+  const one = handler({
     isPayload: isWhatsAppPayload,
     send: (message) => sender.send(message),
     contentOf: whatsAppTexts,
     ...(records ? { sent: (message, result) => records.sent(message.id, result.id), givenUp: (message, reason) => records.givenUp(message.id, reason) } : {}),
   });
+  return { deliver: (message) => one.deliver(message), deliverAll: (messages) => inOrderPerRecipient(messages, one) };
+}
+
+/**
+ * A person reads a chat in the order it arrives: one recipient's messages of a round go one after
+ * another, in the order they were queued ("Código correcto" before the next step's request), while
+ * different people's go side by side. Queued order is the creation time, then the id (whose counter
+ * grows within a process).
+ */
+function inOrderPerRecipient(messages: OutboxMessage<WhatsAppPayload>[], one: OutboxHandler<WhatsAppPayload>): Promise<DeliveryOutcome>[] {
+  const queued = [...messages.keys()].sort((a, b) => {
+    const [first, second] = [messages[a], messages[b]];
+    if (!first || !second) return 0;
+    return first.createdAt === second.createdAt ? first.id.localeCompare(second.id) : first.createdAt.localeCompare(second.createdAt);
+  });
+  const outcomes: Promise<DeliveryOutcome>[] = [];
+  const lastOf = new Map<string, Promise<unknown>>();
+  for (const index of queued) {
+    const message = messages[index];
+    if (!message) continue;
+    const payload: unknown = message.payload;
+    const recipient = isWhatsAppPayload(payload) ? payload.to : message.id;
+    const outcome = (lastOf.get(recipient) ?? Promise.resolve()).then(() => one.deliver(message));
+    lastOf.set(
+      recipient,
+      outcome.catch(() => undefined),
+    );
+    outcomes[index] = outcome;
+  }
+  return messages.map((_, index) => outcomes[index] ?? Promise.resolve({ ok: false, retryable: false, durationMs: 0, error: 'not delivered' }));
 }
 
 export function smsHandler(sender: SmsSender): OutboxHandler<SmsPayload> {

@@ -71,3 +71,29 @@ describe('Every attempt is timed, and its excerpts are at most 200 characters', 
     expect((await handler.deliver(outboxMessage('sms', { to: '+1', text: 'hi' }))).error).toHaveLength(200);
   });
 });
+
+describe("One person's WhatsApp messages of a round go out one after another, in the order they were queued; different people's side by side", () => {
+  it('a slow first message to a number still goes before the second; another number does not wait for it', async () => {
+    const events: string[] = [];
+    const handler = whatsAppHandler({
+      async send(message) {
+        events.push(`start ${message.text}`);
+        // The first message to +571 is slow: the one queued after it must wait, +572's must not.
+        await new Promise((resolve) => setTimeout(resolve, message.text === 'a1' ? 60 : 5));
+        events.push(`end ${message.text}`);
+        return { id: `wamid.${message.text}` };
+      },
+    });
+    const at = '2026-11-26T10:00:00.000Z';
+    // Handed over out of queued order, as a claim's rows may come back.
+    const messages = [
+      outboxMessage('whatsapp', { to: '+571', text: 'a2' }, { id: '000000000000000000000002', createdAt: at }),
+      outboxMessage('whatsapp', { to: '+572', text: 'b1' }, { id: '000000000000000000000003', createdAt: at }),
+      outboxMessage('whatsapp', { to: '+571', text: 'a1' }, { id: '000000000000000000000001', createdAt: at }),
+    ];
+    const outcomes = await Promise.all(handler.deliverAll?.(messages) ?? []);
+    expect(outcomes.map((outcome) => outcome.ok)).toEqual([true, true, true]);
+    expect(events.indexOf('end a1')).toBeLessThan(events.indexOf('start a2'));
+    expect(events.indexOf('end b1')).toBeLessThan(events.indexOf('end a1'));
+  });
+});

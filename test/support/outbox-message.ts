@@ -2,7 +2,7 @@ import { newObjectId } from '../../src/ids.js';
 import type { OutboxKind, OutboxMessage } from '../../src/outbox/types.js';
 
 /** A message as the worker hands it to a handler: first attempt. */
-export function outboxMessage<P>(kind: OutboxKind, payload: P): OutboxMessage<P> {
+export function outboxMessage<P>(kind: OutboxKind, payload: P, queued: { id?: string; createdAt?: string } = {}): OutboxMessage<P> {
   const now = new Date();
-  return { id: newObjectId(now), organizationId: null, kind, payload, attempts: 0, createdAt: now.toISOString() };
+  return { id: queued.id ?? newObjectId(now), organizationId: null, kind, payload, attempts: 0, createdAt: queued.createdAt ?? now.toISOString() };
 }

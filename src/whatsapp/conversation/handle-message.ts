@@ -62,7 +62,7 @@ export const handleChatMessage: HandleChatMessage = async (ctx, message) => {
 async function quotedFlow(ctx: ChatContext, flows: Flow[], message: InboundChatMessage): Promise<Flow | undefined> {
   if (message.contextId === undefined || flows.length < 2) return undefined;
   const quoted = await findMessageByWamid(ctx.db, message.contextId);
-  if (!quoted || quoted.direction !== 'out' || quoted.phone !== phoneDigits(message.from)) return undefined;
+  if (quoted?.direction !== 'out' || quoted.phone !== phoneDigits(message.from)) return undefined;
   return flows.find((flow) => (flow.kind === 'signing' ? flow.participant.id === quoted.participant_id : flow.veriface.id === quoted.veriface_id));
 }
 
