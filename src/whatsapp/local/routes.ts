@@ -45,7 +45,7 @@ const sentContent = Joi.object({
   kind: Joi.string().valid('text', 'buttons', 'template', 'document', 'button', 'photo').required().example('buttons'),
   text: Joi.string().description('text, buttons: the words').example('Hola José, Acme te invita a firmar «Lease agreement».'),
   buttons: Joi.array()
-    .items(Joi.object({ id: Joi.string().required(), title: Joi.string().required() }))
+    .items(Joi.object({ id: Joi.string().required().example('k3v9q2x8m1c7b4n6.start'), title: Joi.string().required().example('Empezar') }))
     .description('buttons: the reply buttons, each answered with its id'),
   name: Joi.string().description("template: the approved template's name"),
   parameters: Joi.array().items(Joi.string()).description("template: its body's parameters, in order"),
@@ -57,7 +57,7 @@ const sentContent = Joi.object({
 });
 
 const conversationsResponse = Joi.object({
-  everyOrganization: Joi.boolean().required().description("true for the operator at the service's machine, false for an organization's key"),
+  everyOrganization: Joi.boolean().required().description("true for the operator at the service's machine, false for an organization's key").example(true),
   conversations: Joi.array()
     .items(
       Joi.object({

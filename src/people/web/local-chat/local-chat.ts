@@ -54,9 +54,11 @@ class LocalChat {
     select.addEventListener('change', () => {
       if (!isLanguage(select.value)) return;
       setLanguage(select.value);
-      this.draw();
+      // Everything is drawn again in the new words: the list, or the chat's frame and every message.
       this.listShown = '';
+      this.log = undefined;
       this.drawn.clear();
+      this.draw();
       void this.refresh();
     });
     show(
