@@ -59,6 +59,8 @@ class LocalChat {
       this.log = undefined;
       this.drawn.clear();
       this.draw();
+      // The picker drawn again keeps the focus its reader left on it.
+      this.root.querySelector<HTMLElement>('#language')?.focus();
       void this.refresh();
     });
     show(
