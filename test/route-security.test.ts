@@ -57,7 +57,7 @@ const ELSEWHERE = '203.0.113.24';
 const WHATSAPP_VERIFY_TOKEN = 'route-security-verify-token';
 
 const hex24 = () => crypto.randomBytes(12).toString('hex');
-const newNumber = () => `5730${String(crypto.randomInt(10_000_000, 99_999_999))}`;
+const newNumber = () => `57300${String(crypto.randomInt(1_000_000, 9_999_999))}`;
 const upper = (length: number) => Array.from(crypto.randomBytes(length), (byte) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'[byte % 36]).join('');
 
 /** Identifiers of the same shapes that nobody owns. */
