@@ -130,7 +130,7 @@ function answerOf(body: AnswerBody): PersonAnswer {
   if (body.photo !== undefined) {
     return { kind: 'photo', bytes: Buffer.from(body.photo.data, 'base64'), filename: body.photo.filename, asDocument: body.photo.asDocument };
   }
-  throw fail('LOCAL_CHAT_FILE_INVALID');
+  throw new Error('the body schema takes exactly one of text, reply and photo');
 }
 
 /**
