@@ -108,7 +108,9 @@ describe.each(dialects)('the local WhatsApp chat page (%s)', (dialect) => {
         const res = await local('GET', '/whatsapp/local/conversations', options);
         expect([res.statusCode, res.json()], JSON.stringify(options)).toEqual([401, { message: 'UNAUTHORIZED' }]);
       }
-      expect((await local('GET', '/whatsapp/local/conversations', { headers: { host: '[::1]:3000' } })).statusCode).toBe(200);
+      for (const options of [{ headers: { host: '[::1]:3000' } }, { remote: '::1' }, { remote: '::ffff:127.0.0.1', headers: { host: '127.0.0.1:3000' } }]) {
+        expect((await local('GET', '/whatsapp/local/conversations', options)).statusCode, JSON.stringify(options)).toBe(200);
+      }
     });
 
     it('the page itself holds nothing and is served to anyone, in the words of the browser’s language', async () => {
