@@ -18,7 +18,15 @@ import { verifaceRoutes } from './veriface/routes.js';
 import { verificationRoutes } from './verification/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { whatsAppWebhookRoutes } from './whatsapp/inbound/routes.js';
+import { localChatRoutes } from './whatsapp/local/routes.js';
 import { whatsAppRecordRoutes } from './whatsapp/records/routes.js';
+
+/** The local WhatsApp chat, on an instance without a WhatsApp provider only (which signs with a secret of its own, deps.ts). */
+function localChat(config: Config, deps: Deps): ApiRoute[] {
+  const appSecret = deps.whatsappWebhook.appSecret;
+  if (config.whatsapp !== undefined || appSecret === undefined) return [];
+  return localChatRoutes(deps, { config, assets: deps.pageAssets, appSecret });
+}
 
 /** Every route the service answers, each declared once; app.ts registers them and the route security suite walks them. */
 export function routeTable(config: Config, deps: Deps): ApiRoute[] {
@@ -28,6 +36,7 @@ export function routeTable(config: Config, deps: Deps): ApiRoute[] {
     ...webhookRoutes(deps),
     ...whatsAppWebhookRoutes(deps, deps.whatsappWebhook),
     ...whatsAppRecordRoutes(deps),
+    ...localChat(config, deps),
     ...verifaceRoutes(deps),
     ...documentRoutes(deps),
     ...pdfTemplateRoutes(deps),

@@ -24,7 +24,15 @@ import { dialects } from './support/service.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const SKIP = '<!-- not run by test/readme-examples.test.ts:';
-const EXAMPLE_FILES = ['README.md', 'docs/api.md', 'docs/people-pages.md', 'docs/face-matching.md', 'docs/operations.md', 'docs/testing.md'];
+const EXAMPLE_FILES = [
+  'README.md',
+  'docs/api.md',
+  'docs/people-pages.md',
+  'docs/whatsapp.md',
+  'docs/face-matching.md',
+  'docs/operations.md',
+  'docs/testing.md',
+];
 const postgresUrl = process.env.TEST_DATABASE_URL;
 
 function read(file: string): string {

@@ -17,6 +17,7 @@ import { metaSignature } from './support/meta-webhooks.js';
 import { photographedProcess, photographedVeriface } from './support/photos.js';
 import { call, dialects, localPath, startTestService, type TestOrganization, type TestService } from './support/service.js';
 import { openEveryDocument, outbox, PDF_BYTES, pdfProcess, stored, templateWithHtml } from './support/signing.js';
+import { runOutbox } from './support/whatsapp-service.js';
 
 /**
  * The route security suite: driven by the route table itself (src/routes.ts), so a route added to
@@ -38,17 +39,25 @@ interface Owned {
   validationLink: string;
   /** A participant's id (the `userId` of the WhatsApp records). */
   participant: string;
+  /** A number the organization's WhatsApp flow writes to (digits, as Meta writes them): the local chat's conversation. */
+  phone: string;
 }
 
 interface Sample {
   query?: Record<string, string>;
   body?: Record<string, unknown>;
   headers?: Record<string, string>;
+  /** The client's address, when it matters: the operator's routes take no key from the service's own machine. */
+  remoteAddress?: string;
 }
+
+/** Not the service's machine: the operator's routes take a key from here. */
+const ELSEWHERE = '203.0.113.24';
 
 const WHATSAPP_VERIFY_TOKEN = 'route-security-verify-token';
 
 const hex24 = () => crypto.randomBytes(12).toString('hex');
+const newNumber = () => `57300${String(crypto.randomInt(1_000_000, 9_999_999))}`;
 const upper = (length: number) => Array.from(crypto.randomBytes(length), (byte) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'[byte % 36]).join('');
 
 /** Identifiers of the same shapes that nobody owns. */
@@ -64,6 +73,7 @@ function unknownOwned(): Owned {
     signingLink: crypto.randomBytes(24).toString('base64url'),
     validationLink: crypto.randomBytes(24).toString('base64url'),
     participant: upper(16),
+    phone: newNumber(),
   };
 }
 
@@ -154,6 +164,11 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
   'GET /whatsapp/webhook': () => ({ query: { 'hub.mode': 'subscribe', 'hub.verify_token': WHATSAPP_VERIFY_TOKEN, 'hub.challenge': '1158201444' } }),
   'POST /whatsapp/webhook': () => ({}),
   'GET /v1.5/ext/whatsapp/records': (o) => ({ query: { userId: o.participant } }),
+  'GET /whatsapp/local': () => ({}),
+  'GET /whatsapp/local/conversations': () => ({}),
+  'GET /whatsapp/local/messages': (o) => ({ query: { phone: o.phone } }),
+  'POST /whatsapp/local/messages': (o) => ({ body: { phone: o.phone, text: 'hola' } }),
+  'GET /whatsapp/local/document': (o) => ({ query: { phone: o.phone, id: 'whatsapp/20261126T101500123Z-000042-9f8e7d6c' } }),
 };
 
 const routeKey = (route: ApiRoute) => `${route.method} ${route.url}`;
@@ -324,6 +339,26 @@ const SUCCESS: Record<string, (c: SuccessContext) => Promise<SuccessCall[]>> = {
     ];
   },
   'GET /v1.5/ext/whatsapp/records': async ({ owned }) => [{ query: { userId: owned.participant } }],
+  'GET /whatsapp/local': async () => [{}],
+  'GET /whatsapp/local/conversations': async () => [{}],
+  'GET /whatsapp/local/messages': async ({ owned }) => [{ query: { phone: owned.phone } }],
+  'POST /whatsapp/local/messages': async ({ owned }) => [{ body: { phone: owned.phone, text: 'hola' } }],
+  'GET /whatsapp/local/document': async ({ svc, org, owned }) => {
+    // The invitation written to the local mailbox, "Empezar" tapped on it, and the PDF the conversation answers with.
+    await runOutbox(svc);
+    const chat = async () =>
+      (
+        await svc.app.inject({ method: 'GET', url: '/whatsapp/local/messages', query: { phone: owned.phone }, headers: { authorization: org.privateKey } })
+      ).json();
+    const invitation = (await chat()).messages.find((m: { content: { kind: string } }) => m.content.kind === 'buttons');
+    const tap = { phone: owned.phone, reply: invitation.content.buttons[0], contextId: invitation.id };
+    expect(
+      (await svc.app.inject({ method: 'POST', url: '/whatsapp/local/messages', headers: { authorization: org.privateKey }, payload: tap })).statusCode,
+    ).toBe(200);
+    await runOutbox(svc);
+    const document = (await chat()).messages.find((m: { content: { kind: string } }) => m.content.kind === 'document');
+    return [{ query: { phone: owned.phone, id: document.id } }];
+  },
 };
 
 /**
@@ -383,6 +418,10 @@ async function own(svc: TestService, org: TestOrganization): Promise<Owned> {
   const { code: process } = await photographedProcess(svc, org, { body: { custom, tags: ['rent'] }, signer: { phone: '+573001234567' } });
   const { participants } = await stored(svc, org, process);
   const validation = await findVerifaceByCode(svc.deps.db, org.id, veriface);
+  // A signer whose flow runs through WhatsApp: the invitation's record makes the number the organization's conversation.
+  const phone = newNumber();
+  const chatSigner = { name: 'José Pérez', email: 'jose@people.test', phone: `+${phone}`, options: { whatsapp: true } };
+  expect((await call(svc.app, 'POST', '/document/upload', { key, body: pdfProcess(org, { signProfile: [chatSigner] }) })).statusCode).toBe(200);
   return {
     template,
     reference,
@@ -394,6 +433,7 @@ async function own(svc: TestService, org: TestOrganization): Promise<Owned> {
     signingLink: participants[0]!.link_token,
     validationLink: validation!.link_token,
     participant: participants[0]!.participant_id,
+    phone,
   };
 }
 
@@ -440,6 +480,7 @@ async function send(svc: TestService, route: ApiRoute, key: string | undefined, 
     method: route.method,
     url: route.url.replace('*', 'templates/000000000000000000000000/mask.html'),
     headers: { ...(key ? { authorization: key } : {}), ...sample.headers },
+    ...(sample.remoteAddress ? { remoteAddress: sample.remoteAddress } : {}),
     ...(sample.query ? { query: sample.query } : {}),
     ...(sample.body ? { payload: sample.body } : {}),
   });
@@ -487,9 +528,9 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
   });
 
   describe('no key is 401, a public key on a route that writes is 401, and on a read kept for the private key 403', () => {
-    it('every route that takes a key refuses none, and refuses the public key unless it is in the public key column', async () => {
-      for (const route of routes.filter((r) => r.access === 'private-key' || r.access === 'any-key')) {
-        const sample = SAMPLES[routeKey(route)]!(ownedByB, svc.orgB);
+    it("every route that takes a key refuses none (the operator's, away from the service's machine), and refuses the public key unless it is in the public key column", async () => {
+      for (const route of routes.filter((r) => r.access === 'private-key' || r.access === 'any-key' || r.access === 'operator')) {
+        const sample = { ...SAMPLES[routeKey(route)]!(ownedByB, svc.orgB), ...(route.access === 'operator' ? { remoteAddress: ELSEWHERE } : {}) };
         const none = await send(svc, route, undefined, sample);
         expect(none.statusCode, routeKey(route)).toBe(401);
         expect(none.json()).toEqual({ message: 'UNAUTHORIZED' });
@@ -590,7 +631,7 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
   describe("another organization's ids and codes answer exactly like unknown ones", () => {
     it('every route, called by organization A with what B owns, answers as with identifiers nobody owns', async () => {
       const compared: string[] = [];
-      for (const route of routes.filter((r) => r.access === 'private-key' || r.access === 'any-key')) {
+      for (const route of routes.filter((r) => r.access === 'private-key' || r.access === 'any-key' || r.access === 'operator')) {
         const unknown = unknownOwned();
         const sample = SAMPLES[routeKey(route)]!;
         // A route whose request names nothing an organization owns has nothing to compare.
@@ -643,7 +684,7 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
       try {
         for (const route of routes) {
           for (const success of await SUCCESS[routeKey(route)]!(context)) {
-            const takesKey = route.access === 'private-key' || route.access === 'any-key';
+            const takesKey = route.access === 'private-key' || route.access === 'any-key' || route.access === 'operator';
             const jsonBody =
               route.body.describe().keys && !route.rawBody ? { ...(exampleOf(route.body) as Record<string, unknown>), ...success.body } : undefined;
             const res = await app.inject({

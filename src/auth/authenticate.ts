@@ -4,6 +4,7 @@ import { fail } from '../domain-error.js';
 import type { Access } from '../http/route.js';
 import type { FailedAttempts } from './failed-attempts.js';
 import type { ApiKeyResolver, ResolvedKey } from './key-resolver.js';
+import { isOperatorMachine } from './operator-machine.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -40,7 +41,7 @@ export function authenticate(app: FastifyInstance, keys: ApiKeyResolver, attempt
   // own hooks, so its rate limit counts only requests already authenticated, as before.
   app.addHook('onRoute', (route) => {
     const access = route.config?.access;
-    if (access !== 'private-key' && access !== 'any-key') return;
+    if (access !== 'private-key' && access !== 'any-key' && access !== 'operator') return;
     const existing = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
     route.onRequest = [keyCheck(access, keys, attempts), ...existing];
   });
@@ -50,8 +51,10 @@ export function authenticate(app: FastifyInstance, keys: ApiKeyResolver, attempt
  * A callback hook rather than an async one: a key seen within the second is admitted without a
  * promise, which every request of a busy integrator would otherwise pay for.
  */
-function keyCheck(access: 'private-key' | 'any-key', keys: ApiKeyResolver, attempts: FailedAttempts): onRequestHookHandler {
+function keyCheck(access: 'private-key' | 'any-key' | 'operator', keys: ApiKeyResolver, attempts: FailedAttempts): onRequestHookHandler {
   return (request, _reply, done) => {
+    // The operator at the service's machine needs no key; a key sent there is checked, and narrows to its organization.
+    if (access === 'operator' && request.headers.authorization === undefined && isOperatorMachine(request)) return done();
     const key = request.headers.authorization?.trim() ?? '';
     const wellFormed = KEY_PATTERN.test(key);
     const cached = wellFormed ? keys.cached(key) : undefined;

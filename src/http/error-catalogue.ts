@@ -179,6 +179,13 @@ export const ERROR_CATALOGUE = {
     meaning: 'The delivery is not signed by Meta: X-Hub-Signature-256 is missing, or is not the HMAC-SHA256 of the body with WHATSAPP_APP_SECRET',
   },
   PARTICIPANT_NOT_FOUND: { status: [404], meaning: 'No participant with this id in the organization' },
+  LOCAL_CHAT_NUMBER_NOT_FOUND: {
+    status: [404],
+    meaning:
+      "The local chat has no conversation with this number that the key's organization may read or write as (a number of another organization's open flow included)",
+  },
+  LOCAL_CHAT_MESSAGE_NOT_FOUND: { status: [404], meaning: 'No message with this id in this conversation of the local chat, or none that is a document' },
+  LOCAL_CHAT_FILE_INVALID: { status: [400], meaning: 'The local chat sends JPEG or PNG photos only, as WhatsApp would carry them to the conversation' },
 
   // Webhooks
   WEBHOOK_ALREADY_EXISTS: { status: [400], meaning: 'A webhook of this name exists in the organization' },

@@ -30,7 +30,7 @@ export interface RouteDoc {
   errors: ReadonlyMap<ErrorCode, number>;
 }
 
-const KEY_ACCESS: ReadonlySet<Access> = new Set(['private-key', 'any-key']);
+const KEY_ACCESS: ReadonlySet<Access> = new Set(['private-key', 'any-key', 'operator']);
 const BODY_METHODS: ReadonlySet<Method> = new Set(['POST', 'PUT']);
 
 /** Every error the route can answer, with its status: its own codes and those that come with its shape. */
@@ -42,7 +42,7 @@ export function answerableErrors(doc: Pick<RouteDoc, 'method' | 'access' | 'rawB
   }
   if (doc.rateLimit !== undefined) codes.set('TOO_MANY_REQUESTS', 429);
   // A read kept for the private key tells a public key so (src/auth/authenticate.ts).
-  if (doc.access === 'private-key' && doc.method === 'GET') codes.set('PRIVATE_KEY_REQUIRED', 403);
+  if ((doc.access === 'private-key' || doc.access === 'operator') && doc.method === 'GET') codes.set('PRIVATE_KEY_REQUIRED', 403);
   if (BODY_METHODS.has(doc.method)) {
     codes.set('UNSUPPORTED_MEDIA_TYPE', 415);
     codes.set('BODY_TOO_LARGE', 413);
@@ -113,6 +113,7 @@ export function documentRoute(doc: RouteDoc): RouteShorthandOptions {
       ...(description ? { description } : {}),
       ...(KEY_ACCESS.has(doc.access) ? { security: [{ apiKey: [] }] } : {}),
       ...(doc.access === 'any-key' ? { 'x-access': 'private or public key', 'x-public-key': doc.publicKey } : {}),
+      ...(doc.access === 'operator' ? { 'x-access': "no key from the service's own machine (loopback), else the private key" } : {}),
       ...(BODY_METHODS.has(doc.method) && !doc.rawBody && hasKeys(doc.body) ? { body: withExample(doc.body) } : {}),
       ...(hasKeys(doc.query) ? { querystring: parse(doc.query, 'open-api-3.1') } : {}),
       response: {

@@ -14,9 +14,12 @@ import type Joi from 'joi';
  * - `signed-url`: no key; the URL carries the service's own signature and expiry (files);
  * - `link-token`: no key; the secret token of a person's link (a signer's or a face validation's)
  *   in the `X-Link-Token` header, so that it stays out of URLs, logs and Referer headers;
+ * - `operator`: the operator at the service's own machine (a request from the loopback address of
+ *   the socket, see src/auth/operator-machine.ts), who sees every organization, or else an
+ *   organization's private key, which sees that organization's only (the local WhatsApp chat);
  * - `public`: anyone (health).
  */
-export type Access = 'private-key' | 'any-key' | 'signed-url' | 'link-token' | 'public';
+export type Access = 'private-key' | 'any-key' | 'operator' | 'signed-url' | 'link-token' | 'public';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 

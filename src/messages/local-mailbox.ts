@@ -58,8 +58,8 @@ const SUMMARY_LENGTH = 80;
 
 let sequence = 0;
 
-/** Sortable by time, and in order of writing within one millisecond of this process. */
-function messageId(now: Date): string {
+/** Sortable by time, and in order of writing within one millisecond of this process; its first characters name its day. */
+export function mailboxLineId(now: Date): string {
   const stamp = now.toISOString().replace(/[-:.]/g, '');
   sequence = (sequence + 1) % 1_000_000;
   return `${stamp}-${String(sequence).padStart(6, '0')}-${crypto.randomBytes(4).toString('hex')}`;
@@ -106,7 +106,7 @@ export class LocalMailbox {
 
   private async write(channel: Channel, to: string, summary: string, message: MailboxLine['message']): Promise<SendResult> {
     const now = this.clock.now();
-    const line: MailboxLine = { id: messageId(now), channel, createdAt: now.toISOString(), to, summary, message };
+    const line: MailboxLine = { id: mailboxLineId(now), channel, createdAt: now.toISOString(), to, summary, message };
     await this.appenderOf(path.join(this.root, channel, `${now.toISOString().slice(0, 10)}.jsonl`)).append(`${JSON.stringify(line)}\n`);
     return { id: `${channel}/${line.id}`, response: 'kept in the local mailbox' };
   }
@@ -159,15 +159,54 @@ async function dayFiles(folder: string): Promise<string[]> {
 
 /** A whole line of the mailbox as the listing shows it; undefined for an empty line or one a crash cut off. */
 function entryOf(line: string, channel: Channel, file: string): MailboxEntry | undefined {
-  if (line === '') return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-  if (!isRecord(parsed) || !isRecord(parsed.message)) return undefined;
+  const parsed = parsedLine(line);
+  if (!parsed || !isRecord(parsed.message)) return undefined;
   const { id, to, summary, createdAt, message } = parsed;
   if (typeof id !== 'string' || typeof to !== 'string' || typeof summary !== 'string' || typeof createdAt !== 'string') return undefined;
   return { id, channel, to, summary, time: createdAt, file, message };
+}
+
+const LINE_ID = /^(\d{4})(\d{2})(\d{2})T\d{9}Z-\d{6}-[0-9a-f]{8}$/;
+
+/**
+ * Lines of one folder of the mailbox by their ids, each read from the file of the day its id names
+ * (each file once): the lines found, as JSON, by id. An id of another form finds nothing, so no
+ * name given from outside reaches another file.
+ */
+export async function mailboxLinesById(folder: string, ids: readonly string[]): Promise<Map<string, Record<string, unknown>>> {
+  const days = new Map<string, Set<string>>();
+  for (const id of ids) {
+    const match = LINE_ID.exec(id);
+    if (!match) continue;
+    const day = `${match[1]}-${match[2]}-${match[3]}`;
+    days.set(day, (days.get(day) ?? new Set()).add(id));
+  }
+  const found = new Map<string, Record<string, unknown>>();
+  for (const [day, wanted] of days) {
+    for (const line of (await dayLines(path.join(folder, `${day}.jsonl`))).split('\n')) {
+      const parsed = parsedLine(line);
+      if (parsed && typeof parsed.id === 'string' && wanted.has(parsed.id)) found.set(parsed.id, parsed);
+    }
+  }
+  return found;
+}
+
+async function dayLines(file: string): Promise<string> {
+  try {
+    return await fsp.readFile(file, 'utf8');
+  } catch (error) {
+    if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return '';
+    throw error;
+  }
+}
+
+/** A whole line as JSON; undefined for an empty line or one a crash cut off. */
+function parsedLine(line: string): Record<string, unknown> | undefined {
+  if (line === '') return undefined;
+  try {
+    const parsed: unknown = JSON.parse(line);
+    return isRecord(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -20,6 +20,9 @@ export interface PageAssets {
   /** The PDF viewer's module and worker, loaded only when a PDF is opened. */
   pdfModule: string;
   pdfWorker: string;
+  /** The local WhatsApp chat page's own script and style sheet (src/people/web/local-chat). */
+  localChatScript: string;
+  localChatStyle: string;
   byPath: ReadonlyMap<string, Asset>;
 }
 
@@ -48,7 +51,12 @@ function asset(name: string, body: Buffer): Asset {
  */
 async function buildPageAssets(): Promise<PageAssets> {
   const result = await build({
-    entryPoints: [path.join(here, 'web', 'main.ts'), path.join(here, 'web', 'styles.css')],
+    entryPoints: [
+      path.join(here, 'web', 'main.ts'),
+      path.join(here, 'web', 'styles.css'),
+      path.join(here, 'web', 'local-chat', 'local-chat.ts'),
+      path.join(here, 'web', 'local-chat', 'local-chat.css'),
+    ],
     bundle: true,
     minify: true,
     format: 'esm',
@@ -58,18 +66,33 @@ async function buildPageAssets(): Promise<PageAssets> {
     logLevel: 'silent',
     legalComments: 'none',
   });
-  const script = result.outputFiles.find((f) => f.path.endsWith('.js'));
-  const style = result.outputFiles.find((f) => f.path.endsWith('.css'));
-  if (!script || !style) throw new Error('the pages bundle lacks its script or styles');
+  const output = (name: string) => result.outputFiles.find((f) => f.path === `/out/${name}`);
+  const [script, style, chatScript, chatStyle] = [
+    output('main.js'),
+    output('styles.css'),
+    output('local-chat/local-chat.js'),
+    output('local-chat/local-chat.css'),
+  ];
+  if (!script || !style || !chatScript || !chatStyle) throw new Error('the pages bundle lacks a script or styles');
   const pdfBuild = path.dirname(require.resolve('pdfjs-dist/build/pdf.min.mjs'));
   const assets = [
     asset('main.js', Buffer.from(script.contents)),
     asset('styles.css', Buffer.from(style.contents)),
     asset('pdf.min.mjs', fs.readFileSync(path.join(pdfBuild, 'pdf.min.mjs'))),
     asset('pdf.worker.min.mjs', fs.readFileSync(path.join(pdfBuild, 'pdf.worker.min.mjs'))),
+    asset('local-chat.js', Buffer.from(chatScript.contents)),
+    asset('local-chat.css', Buffer.from(chatStyle.contents)),
   ];
-  const [main, css, pdf, worker] = assets as [Asset, Asset, Asset, Asset];
-  return { script: main.path, style: css.path, pdfModule: pdf.path, pdfWorker: worker.path, byPath: new Map(assets.map((a) => [a.path, a])) };
+  const [main, css, pdf, worker, chat, chatCss] = assets as [Asset, Asset, Asset, Asset, Asset, Asset];
+  return {
+    script: main.path,
+    style: css.path,
+    pdfModule: pdf.path,
+    pdfWorker: worker.path,
+    localChatScript: chat.path,
+    localChatStyle: chatCss.path,
+    byPath: new Map(assets.map((a) => [a.path, a])),
+  };
 }
 
 let built: Promise<PageAssets> | undefined;

@@ -17,7 +17,7 @@ export type PageMode = 'sign' | 'validation' | 'embed';
  * is shown in a frame sandboxed without scripts), no referrer (the path holds the person's token),
  * no indexing, no caching of a page that shows a person's process.
  */
-function pageHeaders(config: Config, frameAncestors: string[]): Record<string, string> {
+export function pageHeaders(config: Config, frameAncestors: string[]): Record<string, string> {
   const files = config.s3?.endpoint ? ` ${new URL(config.s3.endpoint).origin}` : config.s3 ? ' https://*.amazonaws.com' : '';
   const csp = [
     "default-src 'none'",
