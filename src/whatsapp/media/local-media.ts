@@ -21,7 +21,7 @@ export async function storeLocalChatMedia(blobs: BlobStore, options: { bytes: Bu
 
 /**
  * The media of the local chat page, with no WhatsApp provider configured: read from the blob store
- * by the id storeLocalChatMedia gave, refused past `maxBytes` as the Cloud API's media are.
+ * by the id storeLocalChatMedia gave, once, refused past `maxBytes` as the Cloud API's media are.
  */
 export class LocalChatMedia implements ChatMedia {
   constructor(private readonly blobs: BlobStore) {}
@@ -37,6 +37,8 @@ export class LocalChatMedia implements ChatMedia {
     }
     const chunks: Buffer[] = [];
     for await (const chunk of blob.body) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+    // An identity photo is kept only in the photo vault, encrypted: the page's plain copy goes once read.
+    await this.blobs.delete([`${FOLDER}${mediaId}`]);
     return { bytes: Buffer.concat(chunks), mimeType: blob.contentType.split(';')[0]!.trim() };
   }
 }
