@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSigning, signDocument } from '../src/documents/participant/signer-flow.js';
 import { finalFileKeys } from '../src/documents/sealing/final-file-queries.js';
 import { readBlobBytes } from '../src/files/blob-bytes.js';
 import { CHAT_WORDS } from '../src/people/words-chat.js';
@@ -7,7 +8,7 @@ import { identityCard, selfie } from './support/face-photos.js';
 import { type GraphApiStandIn, type SentMessage, startGraphApi } from './support/graph-api.js';
 import { buttonReply, imageMessage, postWebhook, textMessage, webhookBody } from './support/meta-webhooks.js';
 import { call, dialects, type TestOrganization, type TestService } from './support/service.js';
-import { PDF_BASE64, stored } from './support/signing.js';
+import { outbox, PDF_BASE64, stored } from './support/signing.js';
 import { APP_SECRET, runOutbox, startWhatsAppService } from './support/whatsapp-service.js';
 
 /*
@@ -196,6 +197,26 @@ describe.each(dialects)("WhatsApp end to end, through Meta's signed webhook and 
       await sendPhoto(number, photos.stranger);
       expect(textOf(last(number))).toContain('bloqueada');
       expect((await stored(svc, svc.orgA, code)).participants[0]?.status).toBe('BLOCK');
+    });
+  });
+
+  describe('options.both: the e-mail with the web link as well, and one state for both', () => {
+    it('the document received in the chat counts as opened on the web; signed on the web, the chat says so and asks nothing more', async () => {
+      const number = newNumber();
+      const code = await signer(svc.orgA, number, { options: { whatsapp: true, both: true } });
+      const { participants } = await stored(svc, svc.orgA, code);
+      const participant = participants[0];
+      if (!participant) throw new Error('no participant');
+      const mails = await outbox(svc, 'email');
+      expect(mails.some((mail) => mail.body.to === participant.email && String(mail.body.text).includes(`/s/${participant.link_token}`))).toBe(true);
+      expect(textOf(last(number))).toContain('Contrato de arrendamiento');
+      await tap(number, es.start);
+      expect((await openSigning(svc.deps, { token: participant.link_token })).openedDocuments).toEqual([0]);
+      // Signed on the web page: nothing left to do in the chat.
+      await signDocument(svc.deps, { token: participant.link_token });
+      const since = sentTo(number).length;
+      await write(number, 'hola');
+      expect(sentTo(number).slice(since).map(textOf)).toContain(es.alreadySigned.replace('{process}', 'Contrato de arrendamiento'));
     });
   });
 
