@@ -27,6 +27,8 @@ export const whatsappMessages: Migration = {
       .execute();
     await db.schema.createIndex('whatsapp_messages_participant').on('whatsapp_messages').columns(['organization_id', 'participant_id', 'created_at']).execute();
     await db.schema.createIndex('whatsapp_messages_phone').on('whatsapp_messages').columns(['phone', 'status', 'created_at']).execute();
+    // The business's latest message to a number, which a received message is attributed to.
+    await db.schema.createIndex('whatsapp_messages_phone_direction').on('whatsapp_messages').columns(['phone', 'direction', 'created_at']).execute();
 
     await db.schema
       .createTable('whatsapp_statuses')
