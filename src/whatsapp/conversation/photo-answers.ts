@@ -10,6 +10,17 @@ export function refusalCode(error: unknown): string | undefined {
   return /^[A-Z][A-Z0-9_]+/.exec(error.message)?.[0];
 }
 
+/** Runs a step; a refusal of the catalogue is answered by `refused`, anything else is thrown on (the job retries it). */
+export async function answeringRefusals(act: () => Promise<void>, refused: (code: string) => Promise<void>): Promise<void> {
+  try {
+    await act();
+  } catch (error) {
+    const code = refusalCode(error);
+    if (code === undefined) throw error;
+    await refused(code);
+  }
+}
+
 /** What a person reads when a photo of theirs is refused, by the code the photo checks and the face matcher refuse with. */
 const PHOTO_REFUSALS: Readonly<Record<string, WordKey>> = {
   IMAGE_EMPTY: 'photoUnreadable',

@@ -20,7 +20,7 @@ import type { SigningFlow } from './chat-flows.js';
 import { buttonId, type ChatAction, type ChatInput } from './chat-input.js';
 import { findChatFlow, findParticipantRow } from './chat-queries.js';
 import type { Outcome } from './chat-replies.js';
-import { downloadPhoto, photoRefusal, refusalCode, retakeAfter } from './photo-answers.js';
+import { answeringRefusals, downloadPhoto, photoRefusal, refusalCode, retakeAfter } from './photo-answers.js';
 import { typedSignature } from './typed-signature.js';
 
 /*
@@ -95,13 +95,10 @@ export class SignerConversation {
   }
 
   async handle(input: ChatInput): Promise<void> {
-    try {
-      await this.act(input);
-    } catch (error) {
-      const code = refusalCode(error);
-      if (code === undefined) throw error;
-      await this.refused(code);
-    }
+    await answeringRefusals(
+      () => this.act(input),
+      (code) => this.refused(code),
+    );
   }
 
   private async act(input: ChatInput): Promise<void> {

@@ -5,7 +5,7 @@ import type { VerifaceFlow } from './chat-flows.js';
 import { buttonId, type ChatInput } from './chat-input.js';
 import { findVerifaceRow } from './chat-queries.js';
 import type { Outcome } from './chat-replies.js';
-import { downloadPhoto, photoRefusal, refusalCode, retakeAfter } from './photo-answers.js';
+import { answeringRefusals, downloadPhoto, photoRefusal, refusalCode, retakeAfter } from './photo-answers.js';
 
 /*
  * A face validation on the WhatsApp platform: the invitation, the document's front and the face,
@@ -41,13 +41,10 @@ export class VerifaceConversation {
   }
 
   async handle(input: ChatInput): Promise<void> {
-    try {
-      await this.act(input);
-    } catch (error) {
-      const code = refusalCode(error);
-      if (code === undefined) throw error;
-      await this.refused(code);
-    }
+    await answeringRefusals(
+      () => this.act(input),
+      (code) => this.refused(code),
+    );
   }
 
   private async act(input: ChatInput): Promise<void> {
