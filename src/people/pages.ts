@@ -7,6 +7,7 @@ import type { Language } from '../organizations/languages.js';
 import { escapeHtml } from '../text/escape-html.js';
 import type { PageAssets } from './assets.js';
 import type { EmbeddingOrigins } from './embed.js';
+import { htmlShell } from './html-shell.js';
 import { pageLanguage } from './page-language.js';
 import { WORDS } from './words.js';
 
@@ -47,25 +48,16 @@ export function pageHeaders(config: Config, frameAncestors: string[]): Record<st
 export function pageShell(assets: PageAssets, options: { mode: PageMode; language: Language }): string {
   const { language } = options;
   const words = WORDS[language];
-  return `<!doctype html>
-<html lang="${language}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<link rel="icon" href="data:,">
-<title>${escapeHtml(words.title)}</title>
-<link rel="stylesheet" href="${assets.style}">
-<script type="module" src="${assets.script}"></script>
-</head>
-<body>
-<main id="app" data-mode="${options.mode}" data-pdf="${assets.pdfModule}" data-pdf-worker="${assets.pdfWorker}" tabindex="-1">
+  return htmlShell({
+    language,
+    title: words.title,
+    style: assets.style,
+    script: assets.script,
+    main: `<main id="app" data-mode="${options.mode}" data-pdf="${assets.pdfModule}" data-pdf-worker="${assets.pdfWorker}" tabindex="-1">
 <p>${escapeHtml(words.loading)}</p>
 <noscript><p>${escapeHtml(words.noScript)}</p></noscript>
-</main>
-</body>
-</html>
-`;
+</main>`,
+  });
 }
 
 function sendPage(config: Config, assets: PageAssets, request: FastifyRequest, reply: FastifyReply, mode: PageMode, frameAncestors: string[]): FastifyReply {
