@@ -215,6 +215,25 @@ describe.each(dialects)("Meta's WhatsApp webhook (%s)", (dialect) => {
       expect((await stored(ana)).map((row) => row.status)).toEqual(['handled', 'handled', 'handled']);
     });
 
+    it("a long drain keeps the number's lock: renewed once a third of the lease has gone, never lapsed while the holder works", async () => {
+      const phone = newNumber();
+      const leaseMs = svc.config.outboxLeaseMs;
+      const seen: { lockedUntil: string | null; now: string }[] = [];
+      svc.deps.handleChatMessage = async () => {
+        const lock = await svc.deps.db.selectFrom('whatsapp_conversation_locks').select('locked_until').where('phone', '=', phone).executeTakeFirst();
+        seen.push({ lockedUntil: lock?.locked_until ?? null, now: svc.clock.now().toISOString() });
+        // Each message takes a fifth of the lease: ten of them, twice the lease in all.
+        svc.clock.advance(leaseMs * 0.2);
+      };
+      for (let i = 0; i < 10; i++) await post(webhookBody({ messages: [textMessage({ from: phone, text: String(i) })] }));
+      await runOutbox(svc);
+      expect(seen).toHaveLength(10);
+      for (const { lockedUntil, now } of seen) expect(lockedUntil !== null && lockedUntil > now).toBe(true);
+      // Renewed every other message (each renewal is a commit), not at each one.
+      expect(new Set(seen.map((observation) => observation.lockedUntil)).size).toBeLessThanOrEqual(6);
+      expect((await stored(phone)).map((row) => row.status)).toEqual(Array(10).fill('handled'));
+    });
+
     it(`a message the conversation keeps failing on is retried by the outbox, given up after ${MAX_HANDLING_ATTEMPTS} attempts, and the next ones go on`, async () => {
       const phone = newNumber();
       const tried: string[] = [];

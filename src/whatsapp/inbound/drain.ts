@@ -85,13 +85,27 @@ function storedMessage(row: WhatsAppMessageRow): InboundChatMessage {
 export async function drainConversation(ctx: ChatContext, options: DrainOptions): Promise<void> {
   const { phone } = options;
   const holder = crypto.randomBytes(12).toString('hex');
-  const until = () => new Date(ctx.clock.now().getTime() + options.leaseMs).toISOString();
-  const hold = async (): Promise<boolean> =>
-    (await renewConversationLock(ctx.db, { phone, holder, until: until() })) && (options.claim === undefined || (await options.claim.renew()));
+  const leaseEnd = () => ctx.clock.now().getTime() + options.leaseMs;
+  // When the lock and the job's claim lapse unless renewed. Each renewal is a commit of its own, so
+  // they are renewed once a third of the lease has gone, not at every message: a lock that far from
+  // lapsing cannot have lapsed (nor been taken by another holder).
+  let heldUntil = 0;
+  const hold = async (): Promise<boolean> => {
+    if (heldUntil - ctx.clock.now().getTime() > (2 * options.leaseMs) / 3) return true;
+    const until = leaseEnd();
+    const held =
+      (await renewConversationLock(ctx.db, { phone, holder, until: new Date(until).toISOString() })) &&
+      (options.claim === undefined || (await options.claim.renew()));
+    heldUntil = held ? until : 0;
+    return held;
+  };
   for (;;) {
-    if (!(await takeConversationLock(ctx.db, { phone, holder, now: ctx.clock.now().toISOString(), until: until() }))) return;
+    const until = leaseEnd();
+    if (!(await takeConversationLock(ctx.db, { phone, holder, now: ctx.clock.now().toISOString(), until: new Date(until).toISOString() }))) return;
     try {
-      if (!(await hold())) return;
+      // The lock was just taken for a whole lease; the job's claim, older, is renewed to match it.
+      if (options.claim !== undefined && !(await options.claim.renew())) return;
+      heldUntil = until;
       for (let row = await nextReceived(ctx.db, phone); row; row = await nextReceived(ctx.db, phone)) {
         await handleReceived(ctx, options.handle, row);
         if (!(await hold())) return;
