@@ -14,6 +14,8 @@ export interface Claim {
    * until it commits (on PostgreSQL), so no other worker claims it in between.
    */
   renew(db?: Db): Promise<boolean>;
+  /** When the lease this claim holds runs out unless renewed (ms since the epoch, on the service's clock). */
+  lapsesAt(): number;
 }
 
 /**
@@ -27,6 +29,10 @@ export class OutboxClaim implements Claim {
 
   constructor(private readonly options: { db: Db; clock: Clock; id: string; workerId: string; lockedUntil: string; leaseMs: number }) {
     this.lockedUntil = options.lockedUntil;
+  }
+
+  lapsesAt(): number {
+    return Date.parse(this.lockedUntil);
   }
 
   renew(db: Db = this.options.db): Promise<boolean> {

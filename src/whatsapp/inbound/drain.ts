@@ -100,11 +100,14 @@ export async function drainConversation(ctx: ChatContext, options: DrainOptions)
     return held;
   };
   for (;;) {
-    const until = leaseEnd();
+    // The job's claim is renewed first unless it was taken moments ago (a third of its lease not
+    // gone yet, as for the renewals above); the lock is taken until the claim lapses, never later:
+    // a job run again after its holder died must find the lock lapsed too.
+    const claim = options.claim;
+    if (claim !== undefined && claim.lapsesAt() - ctx.clock.now().getTime() <= (2 * options.leaseMs) / 3 && !(await claim.renew())) return;
+    const until = Math.min(leaseEnd(), claim?.lapsesAt() ?? Number.POSITIVE_INFINITY);
     if (!(await takeConversationLock(ctx.db, { phone, holder, now: ctx.clock.now().toISOString(), until: new Date(until).toISOString() }))) return;
     try {
-      // The lock was just taken for a whole lease; the job's claim, older, is renewed to match it.
-      if (options.claim !== undefined && !(await options.claim.renew())) return;
       heldUntil = until;
       for (let row = await nextReceived(ctx.db, phone); row; row = await nextReceived(ctx.db, phone)) {
         await handleReceived(ctx, options.handle, row);
