@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,9 +9,9 @@ import { createOrganization } from '../src/organizations/organizations.js';
 import { closedPort } from './support/ports.js';
 import { dropSchema } from './support/postgres.js';
 import { dialects } from './support/service.js';
+import { startServiceProcess } from './support/service-process.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
 
-const root = path.resolve(import.meta.dirname, '..');
 const postgresUrl = process.env.TEST_DATABASE_URL;
 
 describe.each(dialects)('a crash loses nothing already committed (%s)', (dialect) => {
@@ -54,26 +53,7 @@ describe.each(dialects)('a crash loses nothing already committed (%s)', (dialect
     receiver.respond = () => ({ status: 200, delayMs: 150 });
 
     const base = `http://127.0.0.1:${port}`;
-    const start = async (): Promise<ChildProcess> => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: root, env, stdio: 'ignore' });
-      cleanups.push(async () => {
-        if (child.exitCode === null) child.kill('SIGKILL');
-      });
-      await expect
-        .poll(
-          () =>
-            // Any answer: the outbox worker starts before the service listens; readiness (the face
-            // workers, the renderer) is not what this test is about, and takes longer than it.
-            fetch(`${base}/health`).then(
-              () => 'answering',
-              () => 'not yet',
-            ),
-          // Starting through tsx compiles the service first: a minute on a machine busy with other work.
-          { timeout: 60_000, interval: 100 },
-        )
-        .toBe('answering');
-      return child;
-    };
+    const start = () => startServiceProcess({ env, base, cleanups });
     const api = (method: string, url: string, body?: unknown) =>
       fetch(`${base}/v1.5/ext${url}`, {
         method,

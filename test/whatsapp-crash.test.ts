@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,9 +8,9 @@ import { metaSignature, textMessage, webhookBody } from './support/meta-webhooks
 import { closedPort } from './support/ports.js';
 import { dropSchema } from './support/postgres.js';
 import { dialects } from './support/service.js';
+import { startServiceProcess } from './support/service-process.js';
 import { APP_SECRET } from './support/whatsapp-service.js';
 
-const root = path.resolve(import.meta.dirname, '..');
 const postgresUrl = process.env.TEST_DATABASE_URL;
 const PEOPLE = 40;
 
@@ -49,23 +48,7 @@ describe.each(dialects)('a kill -9 after the 200 loses no WhatsApp message (%s)'
       if (dialect === 'postgres' && postgresUrl) await dropSchema(postgresUrl, schema);
     });
     const base = `http://127.0.0.1:${port}`;
-    const start = async (): Promise<ChildProcess> => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: root, env, stdio: 'ignore' });
-      cleanups.push(async () => {
-        if (child.exitCode === null) child.kill('SIGKILL');
-      });
-      await expect
-        .poll(
-          () =>
-            fetch(`${base}/health`).then(
-              () => 'answering',
-              () => 'not yet',
-            ),
-          { timeout: 20_000, interval: 100 },
-        )
-        .toBe('answering');
-      return child;
-    };
+    const start = () => startServiceProcess({ env, base, cleanups });
 
     // Meta is slow to take the answers: the first process dies with its work on them unfinished.
     graph.sendDelayMs = 1500;
@@ -98,5 +81,5 @@ describe.each(dialects)('a kill -9 after the 200 loses no WhatsApp message (%s)'
         number,
       ).toBe(true);
     }
-  }, 90_000);
+  }, 180_000);
 });
