@@ -36,7 +36,7 @@ const PHOTO_REFUSALS: Readonly<Record<string, WordKey>> = {
   PHOTO_ATTEMPTS_EXCEEDED: 'photoTooMany',
 };
 
-export function photoRefusal(code: string): WordKey | undefined {
+function photoRefusal(code: string): WordKey | undefined {
   return Object.hasOwn(PHOTO_REFUSALS, code) ? PHOTO_REFUSALS[code] : undefined;
 }
 
@@ -45,7 +45,7 @@ export function photoRefusal(code: string): WordKey | undefined {
  * no portrait, the face's for a face it could not use, the one just sent when unreadable. Refusals
  * before the photo was kept ask for the same photo again, which the step already is.
  */
-export function retakeAfter<K extends string>(code: string, sent: K): K | 'face' | 'documentFront' | undefined {
+function retakeAfter<K extends string>(code: string, sent: K): K | 'face' | 'documentFront' | undefined {
   switch (code) {
     case 'DOCUMENT_NO_FACE':
       return 'documentFront';
@@ -59,6 +59,17 @@ export function retakeAfter<K extends string>(code: string, sent: K): K | 'face'
     default:
       return undefined;
   }
+}
+
+/**
+ * How the conversation answers a photo's refusal: the words, and the photo to ask for again. Any
+ * other failure is thrown on (the job retries it).
+ */
+export function photoRefusalAnswer<K extends string>(error: unknown, sent: K): { words: WordKey; retake: K | 'face' | 'documentFront' | undefined } {
+  const code = refusalCode(error);
+  const words = code === undefined ? undefined : photoRefusal(code);
+  if (code === undefined || words === undefined) throw error;
+  return { words, retake: retakeAfter(code, sent) };
 }
 
 /** The bytes of a photo the person sent, or undefined when the provider refused it (too large, gone). */

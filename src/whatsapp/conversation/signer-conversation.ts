@@ -20,7 +20,7 @@ import type { SigningFlow } from './chat-flows.js';
 import { buttonId, type ChatAction, type ChatInput } from './chat-input.js';
 import { findChatFlow, findParticipantRow } from './chat-queries.js';
 import type { Outcome } from './chat-replies.js';
-import { answeringRefusals, downloadPhoto, photoRefusal, refusalCode, retakeAfter } from './photo-answers.js';
+import { answeringRefusals, downloadPhoto, photoRefusalAnswer } from './photo-answers.js';
 import { typedSignature } from './typed-signature.js';
 
 /*
@@ -202,11 +202,8 @@ export class SignerConversation {
       const mismatch = view.requirements.camera.failures > failuresBefore;
       this.outcome.move(this.flow, { retake: mismatch ? 'face' : null });
     } catch (error) {
-      const code = refusalCode(error);
-      const refusal = code === undefined ? undefined : photoRefusal(code);
-      if (code === undefined || refusal === undefined) throw error;
-      this.text(refusal);
-      const retake = retakeAfter(code, kind);
+      const { words, retake } = photoRefusalAnswer(error, kind);
+      this.text(words);
       if (retake) this.outcome.move(this.flow, { retake });
     }
     await this.reload();

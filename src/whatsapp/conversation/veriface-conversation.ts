@@ -5,7 +5,7 @@ import type { VerifaceFlow } from './chat-flows.js';
 import { buttonId, type ChatInput } from './chat-input.js';
 import { findVerifaceRow } from './chat-queries.js';
 import type { Outcome } from './chat-replies.js';
-import { answeringRefusals, downloadPhoto, photoRefusal, refusalCode, retakeAfter } from './photo-answers.js';
+import { answeringRefusals, downloadPhoto, photoRefusalAnswer } from './photo-answers.js';
 
 /*
  * A face validation on the WhatsApp platform: the invitation, the document's front and the face,
@@ -72,11 +72,8 @@ export class VerifaceConversation {
       if (view.captured.documentFront && view.captured.face) return this.finish(step);
       return this.prompt();
     } catch (error) {
-      const code = refusalCode(error);
-      const refusal = code === undefined ? undefined : photoRefusal(code);
-      if (code === undefined || refusal === undefined) throw error;
-      this.text(refusal);
-      const retake = retakeAfter(code, step);
+      const { words, retake } = photoRefusalAnswer(error, step);
+      this.text(words);
       if (retake) this.outcome.move(this.flow, { retake });
       await this.reload();
       return this.prompt();
@@ -94,11 +91,8 @@ export class VerifaceConversation {
       this.outcome.move(this.flow, { retake: 'face' });
       return this.text('photoFaceAgain');
     } catch (error) {
-      const code = refusalCode(error);
-      const refusal = code === undefined ? undefined : photoRefusal(code);
-      if (code === undefined || refusal === undefined) throw error;
-      this.text(refusal);
-      const retake = retakeAfter(code, sent);
+      const { words, retake } = photoRefusalAnswer(error, sent);
+      this.text(words);
       if (retake) this.outcome.move(this.flow, { retake });
       return this.prompt();
     }
