@@ -3,7 +3,8 @@ import type { Db } from '../db/database.js';
 import { parseJson } from '../db/json-column.js';
 import type { ParticipantRow, ProcessRow } from '../db/schema.js';
 import { templatedEmail } from '../messages/message-templates.js';
-import { type Language, organizationLanguage } from '../organizations/settings.js';
+import { findOrganization } from '../organizations/queries.js';
+import { type Language, organizationLanguage, settingsOf } from '../organizations/settings.js';
 import { enqueue, type NewMessage } from '../outbox/enqueue.js';
 import { queueSigningInvitation } from '../whatsapp/conversation/invitations.js';
 import type { EffectiveValidations } from './identity-validations.js';
@@ -53,7 +54,9 @@ export async function notifyParticipants(
   options: { process: ProcessRow; participants: ParticipantRow[]; occasion: Occasion },
 ): Promise<number> {
   const { process, occasion } = options;
-  const language = await organizationLanguage(db, process.organization_id);
+  // Read once: the e-mails' language and the WhatsApp invitations' voice both come from it.
+  const organization = await findOrganization(db, process.organization_id);
+  const language = organization ? settingsOf(organization).language : 'es';
   let notified = 0;
   for (const participant of options.participants) {
     if (participant.status !== 'NOTIFICATION' || participant.notification !== 1) continue;
@@ -62,7 +65,7 @@ export async function notifyParticipants(
       if (channel === 'email') {
         await enqueue(db, ctx.clock, [emailFor(ctx, process, participant, occasion, language)]);
         platforms.push('EMAIL');
-      } else if (await queueSigningInvitation(db, ctx, { process, participant, occasion, link: participantLink(ctx, participant) })) {
+      } else if (await queueSigningInvitation(db, ctx, { process, participant, organization, occasion, link: participantLink(ctx, participant) })) {
         platforms.push('WHATSAPP');
       }
     }

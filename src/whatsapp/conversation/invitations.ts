@@ -8,7 +8,7 @@ import type { OutgoingChatContent } from '../chat-message.js';
 import { queueChatMessage } from '../queue-chat.js';
 import { buttonId } from './chat-input.js';
 import { ensureChatFlow, newChatFlow } from './chat-queries.js';
-import { voiceFrom, voiceOf } from './flow-voice.js';
+import { voiceFrom } from './flow-voice.js';
 
 /*
  * The messages the service starts in a conversation, each queued in the transaction of what caused
@@ -39,14 +39,14 @@ function invitation(
 export async function queueSigningInvitation(
   db: Db,
   ctx: StartContext,
-  options: { process: ProcessRow; participant: ParticipantRow; occasion: 'invitation' | 'reminder'; link: string },
+  options: { process: ProcessRow; participant: ParticipantRow; organization: OrganizationRow | undefined; occasion: 'invitation' | 'reminder'; link: string },
 ): Promise<boolean> {
   const { process, participant, link } = options;
   if (participant.phone === null) return false;
   const now = ctx.clock.now().toISOString();
   const organizationId = process.organization_id;
   const chat = await ensureChatFlow(db, { owner: { participantRowId: participant.id }, phone: participant.phone, organizationId, now });
-  const voice = await voiceOf({ db }, organizationId, process.creator_email);
+  const voice = voiceFrom(options.organization, process.creator_email);
   const content = invitation(ctx, ctx.whatsappTemplates.signingInvitation, {
     parameters: [participant.name, process.name, link],
     text: say(voice.language, participant.role === 'APPROVER' ? 'approvingInvitation' : 'signingInvitation', {

@@ -5,7 +5,7 @@ import type { ChatContext } from '../chat-context.js';
 import { ChatMediaError } from '../chat-message.js';
 
 /** The catalogue code of a refusal (`CODE: detail`), or undefined for anything that is not one. */
-export function refusalCode(error: unknown): string | undefined {
+function refusalCode(error: unknown): string | undefined {
   if (!(error instanceof DomainError)) return undefined;
   return /^[A-Z][A-Z0-9_]+/.exec(error.message)?.[0];
 }
