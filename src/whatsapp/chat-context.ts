@@ -9,5 +9,13 @@ import type { ChatMedia, InboundChatMessage } from './chat-message.js';
  */
 export type ChatContext = ServiceContext & { faceMatcher: FaceMatcher; chatMedia: ChatMedia; renderer: PdfRenderer };
 
+/**
+ * What the transport writes about the message itself (that it was handled), given to the
+ * conversation so that it lands in the transaction that records the answer: a message is then never
+ * answered without being marked, so a crash between the two cannot answer it twice. A conversation
+ * that answers nothing may leave it uncalled; the transport then marks the message on its own.
+ */
+export type SettleMessage = (db: ServiceContext['db']) => Promise<void>;
+
 /** The conversation's entry point, called once per inbound message (in the order Meta sent them per person). */
-export type HandleChatMessage = (ctx: ChatContext, message: InboundChatMessage) => Promise<void>;
+export type HandleChatMessage = (ctx: ChatContext, message: InboundChatMessage, settle?: SettleMessage) => Promise<void>;

@@ -20,7 +20,7 @@ import { VerifaceConversation } from './veriface-conversation.js';
  * so no reply can act on someone else's flow. One flow: it goes on. Several: the one chosen, or
  * the person is asked which. None: one polite answer a day, never an error to Meta.
  */
-export const handleChatMessage: HandleChatMessage = async (ctx, message) => {
+export const handleChatMessage: HandleChatMessage = async (ctx, message, settle) => {
   const phone = numberOf(message.from);
   if (phone === undefined) return;
   const input = readInput(message);
@@ -49,6 +49,7 @@ export const handleChatMessage: HandleChatMessage = async (ctx, message) => {
     answeredOn = today;
   }
   await commitOutcome(ctx, phone, outcome, async (trx) => {
+    await settle?.(trx);
     if (current === (number?.current_flow_id ?? null) && answeredOn === (number?.answered_on ?? null)) return;
     await saveChatNumber(trx, { phone, current_flow_id: current, answered_on: answeredOn, updated_at: ctx.clock.now().toISOString() });
   });

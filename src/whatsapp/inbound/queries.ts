@@ -53,20 +53,25 @@ export async function hasPendingWork(db: Db, phone: string): Promise<boolean> {
   return status !== undefined;
 }
 
-/** Takes a number's lock when nobody holds it, or its holder's lease ran out (a worker that died). */
+/**
+ * Takes a number's lock when nobody holds it, or its holder's lease ran out (a worker that died): one
+ * statement, whether the number's row exists yet or not.
+ */
 export async function takeConversationLock(db: Db, options: { phone: string; holder: string; now: string; until: string }): Promise<boolean> {
-  await db
+  const taken = await db
     .insertInto('whatsapp_conversation_locks')
-    .values({ phone: options.phone, locked_by: null, locked_until: null })
-    .onConflict((oc) => oc.column('phone').doNothing())
-    .execute();
-  const result = await db
-    .updateTable('whatsapp_conversation_locks')
-    .set({ locked_by: options.holder, locked_until: options.until })
-    .where('phone', '=', options.phone)
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', options.now)]))
+    .values({ phone: options.phone, locked_by: options.holder, locked_until: options.until })
+    .onConflict((oc) =>
+      oc
+        .column('phone')
+        .doUpdateSet({ locked_by: options.holder, locked_until: options.until })
+        .where((eb) =>
+          eb.or([eb('whatsapp_conversation_locks.locked_until', 'is', null), eb('whatsapp_conversation_locks.locked_until', '<', options.now)]),
+        ),
+    )
+    .returning('phone')
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return taken !== undefined;
 }
 
 /** Extends the lease while its holder still holds the lock; false once it lost it. */

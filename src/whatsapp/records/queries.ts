@@ -38,14 +38,17 @@ export async function latestFlowMessage(db: Db, phone: string): Promise<WhatsApp
     .executeTakeFirst();
 }
 
-/** Meta accepted a message sent: its wamid, and `sent` unless a status reported meanwhile says more. */
+/** Meta accepted a message sent: its wamid, and `sent` unless a status reported meanwhile says more. One statement. */
 export async function recordAccepted(db: Db, options: { id: string; wamid: string | undefined; at: string }): Promise<void> {
-  if (options.wamid !== undefined) await db.updateTable('whatsapp_messages').set({ wamid: options.wamid }).where('id', '=', options.id).execute();
+  const { wamid } = options;
   await db
     .updateTable('whatsapp_messages')
-    .set({ status: 'sent', status_at: options.at })
+    .set((eb) => ({
+      ...(wamid === undefined ? {} : { wamid }),
+      status: eb.case().when('status', '=', 'queued').then(eb.val<WhatsAppStatus>('sent')).else(eb.ref('status')).end(),
+      status_at: eb.case().when('status', '=', 'queued').then(options.at).else(eb.ref('status_at')).end(),
+    }))
     .where('id', '=', options.id)
-    .where('status', '=', 'queued')
     .execute();
 }
 
