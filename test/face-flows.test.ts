@@ -122,14 +122,46 @@ describe.each(dialects)('faces compared on the machine decide both flows (%s)', 
     };
     const a = await start(svc.orgA);
     await submitFacePhoto(svc.deps, { token: a.token, image: photos.samePerson });
-    expect(await finishVeriface(svc.deps, { token: a.token })).toEqual({ code: a.code, status: 'APPROVED', failures: 0 });
+    expect(await finishVeriface(svc.deps, { token: a.token })).toEqual({ code: a.code, status: 'APPROVED', failures: 0, similarity: expect.any(Number) });
     const b = await start(svc.orgB);
     await submitFacePhoto(svc.deps, { token: b.token, image: photos.others[0] ?? Buffer.alloc(0) });
-    expect(await finishVeriface(svc.deps, { token: b.token })).toEqual({ code: b.code, status: 'INPROGRESS', failures: 1 });
+    expect(await finishVeriface(svc.deps, { token: b.token })).toEqual({ code: b.code, status: 'INPROGRESS', failures: 1, similarity: expect.any(Number) });
     const read = (code: string, org: TestOrganization) => call(svc.app, 'GET', '/veriface', { key: org.privateKey, query: { code } });
     expect((await read(a.code, svc.orgA)).json()).toMatchObject({ status: 'APPROVED' });
     expect((await read(b.code, svc.orgB)).json()).toMatchObject({ status: 'INPROGRESS' });
     expect((await read(a.code, svc.orgB)).statusCode).not.toBe(200);
     expect((await read(b.code, svc.orgA)).statusCode).not.toBe(200);
+  });
+
+  it("the person's page learns the similarity only once the validation is over; while tries remain, how many are left", async () => {
+    const people = (token: string, method: 'GET' | 'POST', path: string, body?: Record<string, unknown>) =>
+      svc.app.inject({ method, url: `/people${path}`, headers: { 'x-link-token': token }, ...(body ? { payload: body } : {}) });
+    const photo = (token: string, kind: string, image: Buffer) => people(token, 'POST', '/validation/photo', { kind, image: image.toString('base64') });
+    const start = async (org: TestOrganization) => {
+      const { code } = (await call(svc.app, 'POST', '/veriface', { key: org.privateKey, body: verifaceBody(org.email, { platform: 'web' }) })).json();
+      const row = await svc.deps.db.selectFrom('veriface_processes').select('link_token').where('code', '=', code).executeTakeFirstOrThrow();
+      expect((await photo(row.link_token, 'documentFront', photos.card)).statusCode).toBe(200);
+      return { code: String(code), token: row.link_token };
+    };
+    const a = await start(svc.orgA);
+    for (const [i, other] of photos.others.entries()) {
+      expect((await photo(a.token, 'face', other)).statusCode).toBe(200);
+      const finished = (await people(a.token, 'POST', '/validation/finish')).json();
+      if (i < 2) {
+        expect(finished).toEqual({ code: a.code, status: 'INPROGRESS', attemptsLeft: 2 - i });
+        expect((await people(a.token, 'GET', '/validation')).json()).not.toHaveProperty('outcome');
+      } else {
+        expect(finished).toEqual({ code: a.code, status: 'BLOCKED', similarity: expect.any(Number) });
+      }
+    }
+    const b = await start(svc.orgB);
+    expect((await photo(b.token, 'face', photos.samePerson)).statusCode).toBe(200);
+    const approved = (await people(b.token, 'POST', '/validation/finish')).json();
+    expect(approved).toEqual({ code: b.code, status: 'APPROVED', similarity: expect.any(Number) });
+    expect((await people(b.token, 'GET', '/validation')).json().outcome).toEqual({ status: 'APPROVED', similarity: approved.similarity });
+    const read = (code: string, org: TestOrganization) => call(svc.app, 'GET', '/veriface', { key: org.privateKey, query: { code } });
+    expect((await read(b.code, svc.orgB)).json().similarity).toBe(approved.similarity);
+    expect((await read(b.code, svc.orgA)).statusCode).not.toBe(200);
+    expect((await people(a.token, 'GET', '/validation')).json().outcome).toEqual({ status: 'BLOCKED', similarity: expect.any(Number) });
   });
 });

@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateSettings } from '../src/organizations/settings.js';
 import { launchBrowser, type PhoneBrowser, screenshot, y4mOf } from './support/browser.js';
+import { identityCard, selfie } from './support/face-photos.js';
 import { verifaceBody } from './support/fixtures.js';
 import { portOf } from './support/ports.js';
 import { call, startServedService, type TestService } from './support/service.js';
@@ -259,5 +260,59 @@ describe('embedding with the real SDK (auco-sdk-integration, customOrigin)', { t
       expect(refused.statusCode).toBe(404);
       expect(refused.json()).toEqual({ message: 'EMBED_NOT_FOUND' });
     }
+  });
+});
+
+describe("the validation's close event with the face matcher of the machine (FACE_MATCHER=local)", { timeout: 180_000 }, () => {
+  let svc: TestService;
+  let service: string;
+  let phone: PhoneBrowser;
+  let sdkSettings: Record<string, unknown> = {};
+  let host: Awaited<ReturnType<typeof startHost>>;
+
+  beforeAll(async () => {
+    ({ svc, base: service } = await startServedService('sqlite', { FACE_MATCHER: 'local', FACE_WORKERS: '1' }));
+    host = await startHost(() => sdkSettings);
+    await updateSettings(svc.deps.db, { organizationId: svc.orgA.id, changes: { sdkOrigins: [host.origin] } });
+    phone = await launchBrowser();
+  }, 90_000);
+
+  afterAll(async () => {
+    await phone?.close();
+    await host?.close();
+    await svc?.close();
+  });
+
+  it('onSDKClose fires once, when the validation is over, with the real similarity and status; a face that did not match is asked again in words, with no close event', async () => {
+    const { code } = (
+      await call(svc.app, 'POST', '/veriface', { key: svc.orgA.privateKey, body: verifaceBody(svc.orgA.email, { platform: 'web' }) })
+    ).json() as {
+      code: string;
+    };
+    sdkSettings = { sdkType: 'validation', language: 'en', keyPublic: svc.orgA.publicKey, customOrigin: service, sdkData: { document: code, uxOptions: {} } };
+    const context = await phone.phone();
+    const page = await context.newPage();
+    await page.goto(`${host.origin}/`);
+    const frame = page.frameLocator('#sdk');
+    const upload = async (heading: string, kind: string, bytes: Buffer) => {
+      await frame.getByRole('heading', { name: heading }).waitFor({ timeout: 20_000 });
+      await frame.locator(`#file-${kind}`).setInputFiles({ name: `${kind}.jpg`, mimeType: 'image/jpeg', buffer: bytes });
+      await frame.getByRole('button', { name: 'Use this photo' }).click();
+    };
+    await upload('Photo of the front of your ID', 'documentFront', await identityCard('authorSelected'));
+    await upload('Take a photo of your face', 'face', await selfie('womanBlonde'));
+    await frame
+      .getByText('The photo does not match the one on your ID. Try again in good light, facing the camera. You have 2 tries left.')
+      .waitFor({ timeout: 30_000 });
+    expect(await eventsOf(page)).not.toContainEqual(expect.objectContaining({ event: 'close' }));
+    await upload('Take a photo of your face', 'face', await selfie('authorPhoto'));
+    await expect.poll(() => eventsOf(page), { timeout: 30_000 }).toContainEqual({ event: 'close', args: [expect.any(Number), 'APPROVED', []] });
+    const read = (await call(svc.app, 'GET', '/veriface', { key: svc.orgA.privateKey, query: { code } })).json() as { status: string; similarity: number };
+    expect(read.status).toBe('APPROVED');
+    const closes = (await eventsOf(page)).filter((event) => event.event === 'close');
+    expect(closes).toEqual([{ event: 'close', args: [read.similarity, 'APPROVED', []] }]);
+    expect(read.similarity).toBeGreaterThan(50);
+    expect((await call(svc.app, 'GET', '/veriface', { key: svc.orgB.privateKey, query: { code } })).json().message).toMatch(/^VERIFACE_NOT_FOUND/);
+    await context.close();
   });
 });

@@ -129,6 +129,8 @@ export interface ValidationPage {
   country: string;
   documentType: string;
   captured: { documentFront: boolean; documentBack: boolean; face: boolean };
+  /** Once the validation is over: its status, and its similarity when faces were compared (what the SDK's close event carries). */
+  outcome?: { status: VerifaceRow['status']; similarity?: number };
 }
 
 /** POST /people/embed: the flow the frame opens, and the token it acts with. */
@@ -154,8 +156,14 @@ export interface OtpSent {
   expiresAt: string;
 }
 
-/** POST /people/validation/finish: the status, never the similarity. */
+/**
+ * POST /people/validation/finish. The similarity only once the validation is over (approved, or
+ * blocked for review): a person who may still try again never learns how close a photo came, so the
+ * answer cannot guide a spoof from one try to the next. While tries remain, how many.
+ */
 export interface ValidationFinished {
   code: string;
   status: VerifaceRow['status'];
+  similarity?: number;
+  attemptsLeft?: number;
 }

@@ -1,4 +1,5 @@
 import type { ApiKeyResolver } from '../auth/key-resolver.js';
+import { MAX_FAILURES } from '../documents/participant/signer-access.js';
 import {
   approveDocument,
   openDocument,
@@ -292,15 +293,16 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       ...base,
       method: 'POST',
       url: '/people/validation/finish',
-      summary: 'Compare the face with the document and close the validation; answers the status, never the similarity',
+      summary: 'Compare the face with the document; answers the status, the similarity once the validation is over, and the tries left after a mismatch',
       body: noInput,
       query: noInput,
       response: { json: validationFinishedResponse },
       errors: [...VALIDATION_STEP_ERRORS, 'LINK_NOT_FOUND', 'DOCUMENT_PHOTO_REQUIRED', 'FACE_PHOTO_REQUIRED', 'PHOTO_MISSING'],
       rateLimit: PAGE_LIMIT,
       handler: async ({ linkToken }): Promise<ValidationFinished> => {
-        const { code, status } = await finishVeriface(ctx, { token: linkToken });
-        return { code, status };
+        const { code, status, failures, similarity } = await finishVeriface(ctx, { token: linkToken });
+        if (status === 'INPROGRESS') return { code, status, attemptsLeft: MAX_FAILURES - failures };
+        return { code, status, ...(similarity === undefined ? {} : { similarity }) };
       },
     }),
     defineRoute({

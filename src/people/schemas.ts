@@ -232,12 +232,15 @@ const personFields = {
   captured: captured.required(),
 };
 
+const similarity = Joi.number().min(0).max(100).description('the face comparison, 0 to 100, two decimals').example(91.31);
+
 /** GET /people/validation. */
 export const validationPageResponse = Joi.object({
   state: Joi.string().valid('capture', 'approved', 'not-approved', 'review', 'expired').required().example('capture'),
   language: language.required(),
   organization: Joi.string().required().example('Inmobiliaria Sur'),
   ...personFields,
+  outcome: Joi.object({ status: verifaceStatus.required(), similarity }).description('once the validation is over (approved, not approved, under review)'),
 });
 
 /** POST /people/validation/photo: the photos captured so far. */
@@ -249,6 +252,12 @@ export const personViewResponse = Joi.object({
 export const validationFinishedResponse = Joi.object({
   code: personFields.code,
   status: verifaceStatus.required(),
+  similarity: similarity.description('only once the validation is over (approved or blocked): never while the person may try again'),
+  attemptsLeft: Joi.number()
+    .integer()
+    .min(1)
+    .description('while the status is INPROGRESS after a face that did not match: the tries left before the validation is blocked')
+    .example(2),
 });
 
 export const embeddedFlowResponse = Joi.object({

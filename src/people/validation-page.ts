@@ -39,5 +39,8 @@ export async function readValidationPage(ctx: ServiceContext, options: { token: 
     country: process.country,
     documentType: process.document_type,
     captured: { documentFront: process.document_front !== null, documentBack: process.document_back !== null, face: process.face !== null },
+    ...(state === 'capture' || state === 'expired'
+      ? {}
+      : { outcome: { status: process.status, ...(process.similarity === null ? {} : { similarity: process.similarity }) } }),
   };
 }

@@ -124,12 +124,14 @@ async function readPhoto(ctx: ServiceContext, key: string): Promise<Buffer> {
   return bytes;
 }
 
-/** What the person's page is told once the photos were compared: never the similarity. */
+/** What comparing the photos decided; the people's route tells the page the similarity only once the validation is over. */
 export interface FinishView {
   code: string;
   status: VerifaceRow['status'];
   /** Faces that did not match the document so far; the MAX_FAILURES-th blocks. */
   failures: number;
+  /** The comparison's, when faces were compared. */
+  similarity?: number;
 }
 
 /**
@@ -166,7 +168,7 @@ export async function finishVeriface(ctx: PersonFlowContext, options: { token: s
   const similarity = Math.round(comparison.similarity * 100) / 100;
   if (comparison.matches) {
     await advance(ctx, process, { patch: { status: 'APPROVED', similarity }, stage: 'approved', detail: { similarity }, decided: process });
-    return { code: process.code, status: 'APPROVED', failures: earlier };
+    return { code: process.code, status: 'APPROVED', failures: earlier, similarity };
   }
   const failures = earlier + 1;
   const failed = await advance(ctx, process, {
@@ -175,11 +177,11 @@ export async function finishVeriface(ctx: PersonFlowContext, options: { token: s
     detail: { similarity, reason: 'FACE_MISMATCH', failures },
     decided: failures < MAX_FAILURES ? undefined : process,
   });
-  if (failures < MAX_FAILURES) return { code: process.code, status: 'INPROGRESS', failures };
+  if (failures < MAX_FAILURES) return { code: process.code, status: 'INPROGRESS', failures, similarity };
   await advance(ctx, failed, {
     patch: { status: 'BLOCKED', result_reason: 'FACE_MISMATCH' },
     stage: 'blocked',
     detail: { reason: 'FACE_MISMATCH', failures },
   });
-  return { code: process.code, status: 'BLOCKED', failures };
+  return { code: process.code, status: 'BLOCKED', failures, similarity };
 }

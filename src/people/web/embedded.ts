@@ -111,8 +111,8 @@ export function runEmbedded(root: HTMLElement): void {
       }).start();
     } else {
       await new ValidationFlow(root, client, {
-        // The SDK's message has a similarity; the person's side never learns it, so it is always 0.
-        onDone: (outcome) => post({ type: 'SDK-CLOSE', similarity: 0, status: outcome.status }),
+        // The SDK removes its frame on this message: sent once the validation is over, never on a retake.
+        onDone: (outcome) => post({ type: 'SDK-CLOSE', similarity: outcome.similarity ?? 0, status: outcome.status }),
       }).start();
     }
   });

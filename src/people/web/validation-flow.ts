@@ -9,7 +9,8 @@ import { wordsFor } from './refusals.js';
 import { Shown } from './shown.js';
 
 export interface ValidationHooks {
-  onDone?(outcome: ValidationFinished): void;
+  /** Once, when a validation this page saw in progress is over (here, or on the phone it was handed to). */
+  onDone?(outcome: NonNullable<ValidationPage['outcome']>): void;
 }
 
 const OUTCOMES: Record<Exclude<ValidationPage['state'], 'capture'>, [MessageKey, MessageKey]> = {
@@ -19,11 +20,19 @@ const OUTCOMES: Record<Exclude<ValidationPage['state'], 'capture'>, [MessageKey,
   expired: ['expiredTitle', 'expiredHelp'],
 };
 
+function mismatchNotice(outcome: ValidationFinished): string {
+  const left = outcome.attemptsLeft;
+  if (left === undefined) return t('faceMismatch');
+  return `${t('faceMismatch')} ${left === 1 ? t('lastTry') : t('triesLeft', { left })}`;
+}
+
 /** A face validation: the document's front, then the face, then the outcome in words. */
 export class ValidationFlow {
   /** A photo the service could not use, to take again, and why. */
   private retake: { kind: PhotoKind; notice: string } | undefined;
   private readonly shown = new Shown();
+  private sawCapture = false;
+  private notified = false;
 
   constructor(
     private readonly root: HTMLElement,
@@ -44,6 +53,11 @@ export class ValidationFlow {
       return this.shown.show(() => showFailure(this.root, 'validationTitle', error, () => void this.reload()));
     }
     this.shown.show(() => this.render(page));
+    if (page.state === 'capture') this.sawCapture = true;
+    else if (page.outcome && this.sawCapture && !this.notified) {
+      this.notified = true;
+      this.hooks.onDone?.(page.outcome);
+    }
   }
 
   private render(page: ValidationPage): void {
@@ -75,9 +89,9 @@ export class ValidationFlow {
           await this.client.validationPhoto({ kind, image: await base64Of(photo) });
           if (kind === 'face') {
             const outcome = await this.client.finishValidation();
-            this.retake = undefined;
+            // A face that did not match, with tries left: said in words and asked again; the flow is not over.
+            this.retake = outcome.status === 'INPROGRESS' ? { kind: 'face', notice: mismatchNotice(outcome) } : undefined;
             await this.reload();
-            this.hooks.onDone?.(outcome);
             return;
           }
         } catch (error) {
