@@ -65,9 +65,7 @@ export async function takeConversationLock(db: Db, options: { phone: string; hol
       oc
         .column('phone')
         .doUpdateSet({ locked_by: options.holder, locked_until: options.until })
-        .where((eb) =>
-          eb.or([eb('whatsapp_conversation_locks.locked_until', 'is', null), eb('whatsapp_conversation_locks.locked_until', '<', options.now)]),
-        ),
+        .where((eb) => eb.or([eb('whatsapp_conversation_locks.locked_until', 'is', null), eb('whatsapp_conversation_locks.locked_until', '<', options.now)])),
     )
     .returning('phone')
     .executeTakeFirst();
