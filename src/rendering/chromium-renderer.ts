@@ -154,7 +154,8 @@ async function addBands(page: Page, pdf: Buffer, layout: PageLayout): Promise<Bu
   );
   pages.forEach((documentPage, index) => {
     const sheet = sheets[index];
-    if (sheet) documentPage.drawPage(sheet, { x: 0, y: 0, width: documentPage.getWidth(), height: documentPage.getHeight() });
+    // Both printed on Chromium's A4: the sheet covers the page exactly.
+    if (sheet) documentPage.drawPage(sheet);
   });
   // Without object streams, which pdf-lib deflates in JavaScript.
   return Buffer.from(await document.save({ useObjectStreams: false }));

@@ -3,8 +3,8 @@ import { isRecord } from '../is-record.js';
 /** Points in a millimetre: PDF and the layout below measure in points. */
 export const POINTS_PER_MM = 72 / 25.4;
 
-/** A4 as Chromium prints it (`format: 'A4'`: 8.27 × 11.7 in), in points. */
-export const A4_POINTS = { width: 595.44, height: 842.4 } as const;
+/** A4 as Chromium prints it (`format: 'A4'`), in points, as pdfinfo reads its pages. */
+export const A4_POINTS = { width: 595.92, height: 842.88 } as const;
 
 /** What a header or footer shows: on the first page, the last, and every other (`default`). HTML. */
 export interface BandContents {

@@ -3,7 +3,10 @@ import { isPageLayout, type PageLayout } from './page-layout.js';
 import type { RendererStatus } from './renderer.js';
 
 /** What the service's thread asks the renderer's thread (src/rendering/renderer-thread.ts). */
-export type RendererRequest = { id: number; kind: 'render'; html: string; layout?: PageLayout } | { id: number; kind: 'selfTest' } | { id: number; kind: 'close' };
+export type RendererRequest =
+  | { id: number; kind: 'render'; html: string; layout?: PageLayout }
+  | { id: number; kind: 'selfTest' }
+  | { id: number; kind: 'close' };
 
 /** What the renderer's thread answers: every answer carries the renderer's status after it. */
 export type RendererReply =

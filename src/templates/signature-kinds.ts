@@ -20,4 +20,3 @@ export function allowedSignatureKinds(body: Pick<TemplateBody, 'config' | 'signa
   const question = profile?.signature === undefined ? undefined : body.config.find((q) => q.name === profile.signature && q.type === 'signature');
   return questionSignatureKinds(question);
 }
-
