@@ -33,7 +33,8 @@ export function finishStep(container: HTMLElement, step: StepContext): void {
     }
     const image = signature ? await signature.image() : undefined;
     if (signature && !image) {
-      alert.say(t('signatureRequired'));
+      const [only, other] = page.signatureKinds;
+      alert.say(t(other !== undefined ? 'signatureRequired' : only === 'draw' ? 'drawRequired' : 'typeRequired'));
       return;
     }
     submit.disabled = true;
