@@ -343,7 +343,7 @@ describe('Near a valid template, whatever the fast path answers, Joi accepts and
     [
       'create',
       createTemplateSchema,
-      sampleTemplate({ config: [...(sampleTemplate().config as unknown[]), select, check], help: { city: 'Where' }, custom: { a: 1 } }),
+      sampleTemplate({ config: [...(sampleTemplate().config as unknown[]), select, check], help: { city: 'Where' } }),
     ],
     ['update', updateTemplateSchema, { id: ID, name: 'Renamed', description: 'New', preFill: [{ name: 'price', value: '' }], preBuildData: ['price'] }],
     ['read', listTemplatesQuery, { id: ID, limit: 20 }],

@@ -55,7 +55,7 @@ export const signSchema = Joi.object<SignInput, true>({
     .description(
       'how the signature was made: `draw` (drawn; it needs `signature`) or `font` (the name typed). Without it, a `signature` counts as drawn and none as typed. Refused (SIGNATURE_KIND_NOT_ALLOWED) when the template does not allow it the participant',
     )
-    .example('draw'),
+    .example('font'),
 });
 
 export const openedSchema = Joi.object<OpenedInput, true>({
