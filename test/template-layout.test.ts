@@ -129,7 +129,7 @@ describe.each(dialects)('a template’s custom header, footer and borders (%s)',
     });
   });
 
-  describe.runIf(pdfToolsInstalled)('the final document carries the header and footer on each page, numbered, and still verifies', () => {
+  describe('the final document carries the header and footer on each page, numbered, and still verifies', () => {
     let own: { document: Buffer; certificate: Buffer; preview: Buffer };
     let plain: { document: Buffer; certificate: Buffer; preview: Buffer };
     beforeAll(async () => {
@@ -143,35 +143,41 @@ describe.each(dialects)('a template’s custom header, footer and borders (%s)',
       plain = await sealedFiles(svc.orgB, await templateWithHtml(svc, svc.orgB, LONG_HTML, sampleTemplate()));
     }, 120_000);
 
-    it('first page: the first header; middle pages: the default ones; last page: the last footer; {{page}} and {{pages}} count the document’s pages', () => {
-      for (const pdf of [own.document, own.preview]) {
-        const documentPages = pages(pdf).filter((page) => page.includes('Clausula numero'));
-        const count = documentPages.length;
-        expect(count).toBeGreaterThanOrEqual(3);
-        documentPages.forEach((page, index) => {
-          const number = index + 1;
-          expect(page).toContain(number === 1 ? 'Contrato ACME portada' : `Contrato ACME hoja ${number}`);
-          expect(page).toContain(number === count ? `Ultima hoja ${number} de ${count}` : `Folio ${number} de ${count}`);
-          expect(page).not.toContain('EDITED LATER');
+    it.runIf(pdfToolsInstalled)(
+      'first page: the first header; middle pages: the default ones; last page: the last footer; {{page}} and {{pages}} count the document’s pages',
+      () => {
+        for (const pdf of [own.document, own.preview]) {
+          const documentPages = pages(pdf).filter((page) => page.includes('Clausula numero'));
+          const count = documentPages.length;
+          expect(count).toBeGreaterThanOrEqual(3);
+          documentPages.forEach((page, index) => {
+            const number = index + 1;
+            expect(page).toContain(number === 1 ? 'Contrato ACME portada' : `Contrato ACME hoja ${number}`);
+            expect(page).toContain(number === count ? `Ultima hoja ${number} de ${count}` : `Folio ${number} de ${count}`);
+            expect(page).not.toContain('EDITED LATER');
+          });
+        }
+      },
+    );
+
+    it.runIf(pdfToolsInstalled)(
+      'the template’s footer takes the place of the verification mark on the document’s pages; the certificate keeps its mark and its own layout',
+      () => {
+        const all = pages(own.document);
+        const documentPages = all.filter((page) => page.includes('Clausula numero'));
+        for (const page of documentPages) expect(page).not.toContain('Verifique este documento en');
+        const certificatePages = all.slice(documentPages.length);
+        expect(certificatePages.length).toBeGreaterThan(0);
+        certificatePages.forEach((page, index) => {
+          expect(page).toContain('Verifique este documento en');
+          expect(page).toContain(`Página ${documentPages.length + index + 1} de ${all.length}`);
+          expect(page).not.toMatch(/Contrato ACME|Folio|Ultima hoja/);
         });
-      }
-    });
+        for (const page of pages(own.certificate)) expect(page).not.toMatch(/Contrato ACME|Folio|Ultima hoja/);
+      },
+    );
 
-    it('the template’s footer takes the place of the verification mark on the document’s pages; the certificate keeps its mark and its own layout', () => {
-      const all = pages(own.document);
-      const documentPages = all.filter((page) => page.includes('Clausula numero'));
-      for (const page of documentPages) expect(page).not.toContain('Verifique este documento en');
-      const certificatePages = all.slice(documentPages.length);
-      expect(certificatePages.length).toBeGreaterThan(0);
-      certificatePages.forEach((page, index) => {
-        expect(page).toContain('Verifique este documento en');
-        expect(page).toContain(`Página ${documentPages.length + index + 1} de ${all.length}`);
-        expect(page).not.toMatch(/Contrato ACME|Folio|Ultima hoja/);
-      });
-      for (const page of pages(own.certificate)) expect(page).not.toMatch(/Contrato ACME|Folio|Ultima hoja/);
-    });
-
-    it('without custom, every page carries the verification mark and no header or footer of another organization', () => {
+    it.runIf(pdfToolsInstalled)('without custom, every page carries the verification mark and no header or footer of another organization', () => {
       const all = pages(plain.document);
       for (const page of all) {
         expect(page).toContain('Verifique este documento en');
@@ -179,7 +185,7 @@ describe.each(dialects)('a template’s custom header, footer and borders (%s)',
       }
     });
 
-    it('pdfsig reports the signature of both final files valid, covering the whole file, and qpdf finds no error', () => {
+    it.runIf(pdfToolsInstalled)('pdfsig reports the signature of both final files valid, covering the whole file, and qpdf finds no error', () => {
       for (const file of [own.document, own.certificate]) {
         const report = pdfsig(file, nss);
         expect(report).toContain('Total document signed');
