@@ -42,7 +42,8 @@ for (const root of roots) {
     });
     const p = await queries.findProcessByCode(svc.deps.db, svc.orgA.id, res.json().code);
     if (!p) throw new Error(`${root}: the process was not created`);
-    for (const pa of await queries.listParticipants(svc.deps.db, p.id)) await flow.signDocument(svc.deps, { token: pa.link_token, signatureImage });
+    for (const pa of await queries.listParticipants(svc.deps.db, p.id))
+      await flow.signDocument(svc.deps, { token: pa.link_token, signature: { kind: 'draw', image: signatureImage } });
     ids.push(p.id);
   }
   sides.push({ root, ids, times: [], seal: (id) => sealing.sealProcess(svc.deps, { processId: id }), close: () => svc.close() });

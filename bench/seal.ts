@@ -45,7 +45,7 @@ async function finishedProcess(
     })),
   );
   const signatureImage = await drawnSignature();
-  for (const participant of participants) await signDocument(svc.deps, { token: participant.link_token, signatureImage });
+  for (const participant of participants) await signDocument(svc.deps, { token: participant.link_token, signature: { kind: 'draw', image: signatureImage } });
   return process.id;
 }
 

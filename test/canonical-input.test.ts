@@ -340,11 +340,7 @@ describe('Near a valid template, whatever the fast path answers, Joi accepts and
   };
   const check = { name: 'terms', type: 'check', description: 'Terms', values: ['read', 'agreed'], maxlength: 20, min: 1, max: 9 };
   const seeds: [string, Joi.Schema, unknown][] = [
-    [
-      'create',
-      createTemplateSchema,
-      sampleTemplate({ config: [...(sampleTemplate().config as unknown[]), select, check], help: { city: 'Where' }, custom: { a: 1 } }),
-    ],
+    ['create', createTemplateSchema, sampleTemplate({ config: [...(sampleTemplate().config as unknown[]), select, check], help: { city: 'Where' } })],
     ['update', updateTemplateSchema, { id: ID, name: 'Renamed', description: 'New', preFill: [{ name: 'price', value: '' }], preBuildData: ['price'] }],
     ['read', listTemplatesQuery, { id: ID, limit: 20 }],
     [

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledChromium } from '../src/rendering/bundled-chromium.js';
 import { ChromiumRenderer } from '../src/rendering/chromium-renderer.js';
 import { withSandbox } from '../src/rendering/chromium-sandbox.js';
+import { pageLayoutOf } from '../src/templates/page-layout.js';
 import { pdfToolsInstalled, pdftotext } from './support/pdf-tools.js';
 import { startTestService } from './support/service.js';
 
@@ -82,6 +83,37 @@ describe('the PDF renderer: one long-lived bundled Chromium, pages reused, no ne
       await new Promise((resolve) => server.close(resolve));
     }
   });
+
+  it.runIf(pdfToolsInstalled)(
+    'a template’s header and footer are as confined as the document: no request leaves them and no script of theirs runs',
+    async () => {
+      let requests = 0;
+      const server = http.createServer((_req, res) => {
+        requests++;
+        res.end('x');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const address = server.address();
+      if (!address || typeof address === 'string') throw new Error('no port');
+      const origin = `http://127.0.0.1:${address.port}`;
+      const band =
+        `<span id="b">Band {{page}}/{{pages}}</span><img src="${origin}/tracker.png"><link rel="stylesheet" href="${origin}/s.css">` +
+        `<script>document.getElementById('b').textContent = 'BAND SCRIPT RAN'; fetch('${origin}/fetch');</script>`;
+      try {
+        const pdf = await renderer.render(
+          '<p>Body</p><p style="break-before:page">Body again</p>',
+          pageLayoutOf({ header: { height: '10mm', contents: { default: band } }, footer: { height: '10mm', contents: { default: band } } }),
+        );
+        const text = pdftotext(pdf);
+        expect(text).toContain('Band 1/2');
+        expect(text).toContain('Band 2/2');
+        expect(text).not.toContain('BAND SCRIPT RAN');
+        expect(requests).toBe(0);
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
+    },
+  );
 
   it("the browser starts without the package's flags for trusted pages nor its GPU emulated in software, and without a GPU", async () => {
     await renderer.render('<p>flags</p>');

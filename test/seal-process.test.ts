@@ -345,7 +345,12 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
       const seller = participants.find((p) => p.signer_type === 'seller');
       if (!buyer || !seller) throw new Error('template signers missing');
       // The buyer draws a signature; the seller sends none and is written by name.
-      await readAndSign(svc.deps, { token: buyer.link_token, ip: '198.51.100.4', userAgent: 'Firefox/140', signatureImage: await drawnSignature() });
+      await readAndSign(svc.deps, {
+        token: buyer.link_token,
+        ip: '198.51.100.4',
+        userAgent: 'Firefox/140',
+        signature: { kind: 'draw', image: await drawnSignature() },
+      });
       const outcome = await readAndSign(svc.deps, { token: seller.link_token });
       expect(outcome.processStatus).toBe('FINISH');
       processId = (await stored(code)).process.id;
@@ -414,7 +419,10 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     const { participants } = await stored(code);
     const token = participants[0]?.link_token ?? '';
     const refusal = async (image: Buffer) =>
-      refusalOf(readAndSign(svc.deps, { token, signatureImage: image })).then(({ statusCode, message }) => ({ statusCode, message: message.split(':')[0] }));
+      refusalOf(readAndSign(svc.deps, { token, signature: { kind: 'draw', image } })).then(({ statusCode, message }) => ({
+        statusCode,
+        message: message.split(':')[0],
+      }));
     const png = await drawnSignature();
     expect(await refusal(Buffer.alloc(0))).toEqual({ statusCode: 400, message: 'SIGNATURE_IMAGE_EMPTY' });
     expect(await refusal(Buffer.concat([png, Buffer.alloc(512 * 1024)]))).toEqual({ statusCode: 413, message: 'SIGNATURE_IMAGE_TOO_LARGE' });
@@ -434,7 +442,9 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
   it('a signature refused after its image was stored (a code still to verify) leaves no image behind', async () => {
     const code = await createPdfProcess([{ name: 'Early Signer', email: 'early@people.test', otpCode: true }], await makePdf(1));
     const { process, participants } = await stored(code);
-    await expect(readAndSign(svc.deps, { token: participants[0]?.link_token ?? '', signatureImage: await drawnSignature() })).rejects.toThrow('OTP_REQUIRED');
+    await expect(
+      readAndSign(svc.deps, { token: participants[0]?.link_token ?? '', signature: { kind: 'draw', image: await drawnSignature() } }),
+    ).rejects.toThrow('OTP_REQUIRED');
     const folder = path.join(svc.config.dataDir, 'files', 'processes', process.id, 'participants');
     expect(fs.existsSync(folder) ? fs.readdirSync(folder, { recursive: true }).filter((f) => String(f).endsWith('.png')) : []).toEqual([]);
     expect((await stored(code)).participants[0]?.signature_key).toBeNull();
@@ -617,7 +627,7 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
     async () => {
       const code = await createPdfProcess([{ name: 'Łukasz Дмитрий', email: 'lukasz@people.test' }], await makePdf(1));
       const { participants } = await stored(code);
-      await readAndSign(svc.deps, { token: participants[0]?.link_token ?? '', signatureImage: await drawnSignature() });
+      await readAndSign(svc.deps, { token: participants[0]?.link_token ?? '', signature: { kind: 'draw', image: await drawnSignature() } });
       // As a signature stored before images were decoded on signing: its first bytes say PNG, the rest is not.
       const key = (await stored(code)).participants[0]?.signature_key ?? '';
       await writeBlobBytes(svc.deps.blobs, key, Buffer.concat([(await drawnSignature()).subarray(0, 16), Buffer.alloc(200, 7)]), 'image/png');

@@ -100,7 +100,8 @@ describe.each(dialects)('the seal draws each participant in their boxes on the d
     const image = await drawnSignature();
     for (const participant of participants) {
       if (participant.role === 'APPROVER') await approveDocument(svc.deps, { token: participant.link_token });
-      else await readAndSign(svc.deps, { token: participant.link_token, ...(participant.position === 0 ? { signatureImage: image } : {}) });
+      else
+        await readAndSign(svc.deps, { token: participant.link_token, ...(participant.position === 0 ? { signature: { kind: 'draw' as const, image } } : {}) });
     }
     expect(await sealProcess(svc.deps, { processId: process.id })).toBe(true);
     const keys = await finalFileKeys(svc.deps.db, process.id);

@@ -644,12 +644,12 @@ describe.each(dialects)('signDocument and approveDocument: turns, the last signa
     ]);
   });
 
-  it('PARTICIPANT_SIGN carries the ip and user agent when given, and signed_at', async () => {
+  it('PARTICIPANT_SIGN carries the ip and user agent when given, how the signature was made, and signed_at', async () => {
     const created = await h.create({ signers: [{}, {}] });
     await readAndSign(svc().deps, { token: created.tokens[0]!, ip: '203.0.113.7', userAgent: 'Mozilla/5.0' });
     await readAndSign(svc().deps, { token: created.tokens[1]! });
     const signs = (await h.events(created)).filter((e) => e.action === 'PARTICIPANT_SIGN');
-    expect(signs.map((e) => e.detail)).toEqual([{ ip: '203.0.113.7', userAgent: 'Mozilla/5.0' }, null]);
+    expect(signs.map((e) => e.detail)).toEqual([{ signatureKind: 'font', ip: '203.0.113.7', userAgent: 'Mozilla/5.0' }, { signatureKind: 'font' }]);
     expect((await h.participant(created, 0)).signed_at).toBe(svc().clock.now().toISOString());
   });
 

@@ -157,7 +157,7 @@ describe.each(dialects)('the WhatsApp conversation (%s)', (dialect) => {
       );
       const sign = events.find((e) => e.action === 'PARTICIPANT_SIGN');
       expect(sign?.platform).toBe('WHATSAPP');
-      expect(JSON.parse(sign?.detail ?? '{}')).toEqual({ whatsapp: `••••${phone.slice(-4)}` });
+      expect(JSON.parse(sign?.detail ?? '{}')).toEqual({ signatureKind: 'font', whatsapp: `••••${phone.slice(-4)}` });
 
       expect(await sealProcess(svc.deps, { processId: process.id })).toBe(true);
       const [finalDocument] = (await listFinalFiles(svc.deps.db, process.id)).filter((file) => file.document_position === 0);
@@ -215,6 +215,24 @@ describe.each(dialects)('the WhatsApp conversation (%s)', (dialect) => {
       await tap(phone, es.acceptAndSign);
       expect(await listProcessEvents(svc.deps.db, process.id)).toEqual(before);
       expect(textOf(await last(phone))).toContain('Ya firmaste');
+    });
+  });
+
+  describe('a signer whose template allows only a drawn signature is sent to their page to draw it', () => {
+    it('no "Acepto y firmo" in the chat: the link to their own page instead, and nothing is signed', async () => {
+      const phone = newPhone();
+      const { process, participants } = await createSigning(svc.orgA, [{ phone, options: { whatsapp: true } }]);
+      const [row] = participants;
+      if (!row) throw new Error('no participant');
+      // As a process of a template whose signature question says allow: ['draw'] keeps it.
+      await svc.deps.db.updateTable('participants').set({ signature_kinds: '["draw"]' }).where('id', '=', row.id).execute();
+      await tap(phone, es.start);
+      const prompt = await last(phone);
+      expect(textOf(prompt)).toContain(`debe ser dibujada`);
+      expect(textOf(prompt)).toContain(`/s/${row.link_token}`);
+      expect(buttonsOf(prompt)).toEqual([]);
+      expect((await sentTo(phone)).some((sent) => buttonsOf(sent).some((b) => b.title === es.acceptAndSign))).toBe(false);
+      expect((await participant(svc.orgA, process.code)).status).toBe('NOTIFICATION');
     });
   });
 

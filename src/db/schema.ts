@@ -117,6 +117,8 @@ export interface ProcessDocumentsTable {
   template_build: number | null;
   /** The template answers the document was filled with (JSON object), for template documents. */
   answers: string | null;
+  /** The template's `custom` page layout (JSON, src/templates/page-layout.ts) as it was at creation; null without one. */
+  layout: string | null;
   file_key: string | null;
   /** 0 while an uploaded PDF is awaited. */
   file_ready: number;
@@ -171,6 +173,8 @@ export interface ParticipantsTable {
   signed_at: string | null;
   /** Blob key of the PNG the participant signed with (drawn or typed), when their page sent one. */
   signature_key: string | null;
+  /** The signature kinds the participant may use (JSON array of `draw`, `font`), from their template signature question's `allow`; null: any. */
+  signature_kinds: string | null;
   rejected_at: string | null;
   reject_reason: string | null;
   block_reason: string | null;

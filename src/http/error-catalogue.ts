@@ -102,6 +102,7 @@ export const ERROR_CATALOGUE = {
   SIGNATURE_IMAGE_TOO_LARGE: { status: [413], meaning: 'The signature image is larger than 512 KB or 4096 × 4096 pixels' },
   SIGNATURE_IMAGE_NOT_PNG: { status: [415], meaning: 'The signature image must be a PNG' },
   SIGNATURE_IMAGE_UNREADABLE: { status: [422], meaning: 'The signature image starts as a PNG but cannot be decoded' },
+  SIGNATURE_KIND_NOT_ALLOWED: { status: [400], meaning: "The participant's template does not let them sign this way (drawn or typed: `allow`)" },
   REJECT_REASON_REQUIRED: { status: [400], meaning: 'A rejection needs a reason' },
   IDENTITY_VALIDATION_REQUIRED: { status: [400], meaning: 'The photo and face comparison must pass before signing' },
   IDENTITY_ALREADY_VERIFIED: { status: [400], meaning: "The participant's identity is already verified" },

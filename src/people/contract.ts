@@ -27,10 +27,15 @@ export interface FinishInput {
   consent: boolean;
 }
 
+/** How a signature is made: drawn, or the name typed (shown in a handwriting-like font). */
+export type SignatureKind = 'draw' | 'font';
+
 export interface SignInput {
   consent: boolean;
   /** The drawn or typed signature as a PNG, placed in the final document. */
   signature?: string;
+  /** Which of the two `signature` is; without it, a signature counts as drawn and none as typed. */
+  signatureKind?: SignatureKind;
 }
 
 /** POST /people/signing/opened: the page showed this document (0-based position in the process). */
@@ -100,6 +105,8 @@ export interface SigningPage {
   documents: PageDocument[];
   /** Whether the organization gave a phone for the participant, so the page may offer to send the link to it. */
   phoneOnRecord: boolean;
+  /** The kinds of signature the participant may use (their template's `allow`): the page offers only these. */
+  signatureKinds: SignatureKind[];
   /** Only while it is the participant's turn. */
   requirements?: SigningRequirements;
   canSign?: boolean;

@@ -184,10 +184,18 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
         'SIGNATURE_IMAGE_TOO_LARGE',
         'SIGNATURE_IMAGE_NOT_PNG',
         'SIGNATURE_IMAGE_UNREADABLE',
+        'SIGNATURE_KIND_NOT_ALLOWED',
       ],
       rateLimit: PAGE_LIMIT,
       handler: ({ linkToken, request, body }) =>
-        signDocument(ctx, { token: linkToken, ...client(request), ...(body.signature ? { signatureImage: Buffer.from(body.signature, 'base64') } : {}) }),
+        signDocument(ctx, {
+          token: linkToken,
+          ...client(request),
+          signature: {
+            kind: body.signatureKind ?? (body.signature ? 'draw' : 'font'),
+            ...(body.signature ? { image: Buffer.from(body.signature, 'base64') } : {}),
+          },
+        }),
     }),
     defineRoute({
       ...base,

@@ -9,6 +9,7 @@ import {
   processStatus,
 } from '../documents/schemas.js';
 import { instantAnswer } from '../http/instant.js';
+import { SIGNATURE_KINDS } from '../templates/signature-kinds.js';
 import { UNUSABLE_PHOTO_REASONS } from '../veriface/face-matcher.js';
 import { IMAGE_MAX_BYTES } from '../veriface/images.js';
 import { VERIFACE_CODE_LENGTH, verifaceStatus } from '../veriface/schemas.js';
@@ -44,7 +45,17 @@ export const finishSchema = Joi.object<FinishInput, true>({
 
 export const signSchema = Joi.object<SignInput, true>({
   consent: Joi.boolean().valid(true).required().messages({ 'any.only': '{{#label}} must be true: accept to sign electronically' }),
-  signature: Joi.string().max(SIGNATURE_BASE64_MAX).base64(),
+  signature: Joi.string()
+    .max(SIGNATURE_BASE64_MAX)
+    .base64()
+    .when('signatureKind', { is: 'draw', then: Joi.required() })
+    .description('the signature as a PNG (base64): drawn, or the typed name'),
+  signatureKind: Joi.string()
+    .valid(...SIGNATURE_KINDS)
+    .description(
+      'how the signature was made: `draw` (drawn; it needs `signature`) or `font` (the name typed). Without it, a `signature` counts as drawn and none as typed. Refused (SIGNATURE_KIND_NOT_ALLOWED) when the template does not allow it the participant',
+    )
+    .example('font'),
 });
 
 export const openedSchema = Joi.object<OpenedInput, true>({
@@ -185,6 +196,11 @@ export const signingPageResponse = Joi.object({
     )
     .required(),
   phoneOnRecord: Joi.boolean().required().example(true),
+  signatureKinds: Joi.array()
+    .items(Joi.string().valid(...SIGNATURE_KINDS))
+    .required()
+    .description("the kinds of signature the participant may use (their template signature question's `allow`): `draw`, `font`")
+    .example(['draw', 'font']),
   requirements: requirements.description("only while it is the participant's turn"),
   canSign: Joi.boolean().example(false),
   boxes: signingBoxes,

@@ -1,6 +1,6 @@
 import type { ParticipantRow, ProcessDocumentRow, ProcessRow } from '../db/schema.js';
 import { DOCUMENT_URL_LIFETIME_SECONDS } from '../documents/document-files.js';
-import { findSigning } from '../documents/participant/signer-access.js';
+import { findSigning, signatureKindsOf } from '../documents/participant/signer-access.js';
 import { openSigning } from '../documents/participant/signer-flow.js';
 import { IDENTITY_REJECTED } from '../documents/participant/unlock-participant.js';
 import { type PreviewContext, readableFile } from '../documents/preview/document-preview.js';
@@ -83,6 +83,7 @@ export async function readSigningPage(ctx: PreviewContext, options: { token: str
     waitingFor: state === 'waiting' || state === 'done' ? acting.map((p) => p.name) : [],
     documents: await documentsOf(ctx, process, documents, language),
     phoneOnRecord: participant.phone !== null,
+    signatureKinds: signatureKindsOf(participant),
     ...(opened ? { requirements: opened.requirements, canSign: opened.canSign, boxes: opened.boxes, openedDocuments: opened.openedDocuments } : {}),
     ...(state === 'finished' && process.sealed_at === null ? { sealing: true } : {}),
     ...(state === 'rejected' && participant.status === 'REJECT' ? { rejection: participant.reject_reason === IDENTITY_REJECTED ? 'identity' : 'yours' } : {}),

@@ -61,6 +61,7 @@ const es = {
   verifaceUnderReview: 'Tus fotos quedaron en revisión. {organization} te avisará el resultado.',
   verifaceClosed: 'Esta validación de identidad ya terminó. Si la esperabas, escribe a {contact}.',
   somethingFailed: 'No pudimos hacer eso ahora. Inténtalo de nuevo en unos minutos.',
+  drawOnPage: 'Tu firma de «{process}» debe ser dibujada, y eso no se puede en este chat. Ábrela en tu enlace para dibujarla: {link}',
 };
 
 export type WordKey = keyof typeof es;
@@ -119,6 +120,7 @@ const en: ChatWords = {
   verifaceUnderReview: 'Your photos are under review. {organization} will tell you the result.',
   verifaceClosed: 'This identity validation has ended. If you expected it, write to {contact}.',
   somethingFailed: 'We could not do that right now. Try again in a few minutes.',
+  drawOnPage: 'Your signature of "{process}" must be drawn, which this chat cannot do. Open your link to draw it: {link}',
 };
 
 const pt: ChatWords = {
@@ -175,6 +177,7 @@ const pt: ChatWords = {
   verifaceUnderReview: 'Suas fotos ficaram em revisão. {organization} vai avisar o resultado.',
   verifaceClosed: 'Esta validação de identidade já terminou. Se você esperava, escreva para {contact}.',
   somethingFailed: 'Não conseguimos fazer isso agora. Tente de novo em alguns minutos.',
+  drawOnPage: 'Sua assinatura de «{process}» deve ser desenhada, e isso não é possível neste chat. Abra o seu link para desenhá-la: {link}',
 };
 
 const fr: ChatWords = {
@@ -231,6 +234,7 @@ const fr: ChatWords = {
   verifaceUnderReview: 'Vos photos sont en cours de vérification. {organization} vous dira le résultat.',
   verifaceClosed: "Cette validation d'identité est terminée. Si vous l'attendiez, écrivez à {contact}.",
   somethingFailed: "Nous n'avons pas pu faire cela maintenant. Réessayez dans quelques minutes.",
+  drawOnPage: 'Votre signature de « {process} » doit être dessinée, ce que ce chat ne permet pas. Ouvrez votre lien pour la dessiner : {link}',
 };
 
 export const CHAT_WORDS: Readonly<Record<Language, ChatWords>> = { es, en, pt, fr };

@@ -1,14 +1,18 @@
+import { PDFDocument } from 'pdf-lib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { ChromiumLaunch } from './bundled-chromium.js';
 import { withSandbox } from './chromium-sandbox.js';
+import { bandsDocument, type PageLayout, POINTS_PER_MM, SERVICE_LAYOUT, textMargins } from './page-layout.js';
 import type { PdfRenderer, RendererStatus } from './renderer.js';
 import { rendererSelfTest } from './self-test.js';
 
-/**
- * Every page keeps room at its bottom for the verification mark the seal draws there (code, QR
- * code, page number), so a document's preview and its final copy break their pages alike.
- */
-export const PAGE_MARGINS = { top: '15mm', bottom: '22mm', left: '15mm', right: '15mm' } as const;
+/** Margins in points as Chromium takes them (it reads no points). */
+function chromiumMargins(margins: PageLayout['border']): Record<keyof PageLayout['border'], string> {
+  const mm = (points: number) => `${(points / POINTS_PER_MM).toFixed(3)}mm`;
+  return { top: mm(margins.top), right: mm(margins.right), bottom: mm(margins.bottom), left: mm(margins.left) };
+}
+
+const NO_MARGINS = { top: 0, right: 0, bottom: 0, left: 0 };
 
 /**
  * Whatever Chromium renders: no GPU (printing needs none, and one emulated in software costs a
@@ -89,17 +93,15 @@ export class ChromiumRenderer implements PdfRenderer {
     this.waiting.shift()?.();
   }
 
-  async render(html: string): Promise<Buffer> {
+  async render(html: string, layout: PageLayout = SERVICE_LAYOUT): Promise<Buffer> {
     if (this.closed) throw new Error('the renderer is closed');
     const page = await this.acquire();
     let reusable: Page | undefined;
     try {
-      await page.setContent(html, { waitUntil: 'load' });
-      // No Chromium header or footer: printing one took as long as the page itself (34 ms a
-      // two-page document without, 75–84 ms with); the seal draws its mark with pdf-lib instead.
-      const pdf = await page.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: false, margin: PAGE_MARGINS });
+      const pdf = await print(page, html, textMargins(layout));
+      const withBands = layout.header || layout.footer ? await addBands(page, pdf, layout) : pdf;
       reusable = page;
-      return pdf;
+      return withBands;
     } finally {
       this.release(reusable);
     }
@@ -124,4 +126,37 @@ export class ChromiumRenderer implements PdfRenderer {
     this.browser = undefined;
     if (running) await (await running.catch(() => undefined))?.browser.close();
   }
+}
+
+async function print(page: Page, html: string, margins: PageLayout['border']): Promise<Buffer> {
+  await page.setContent(html, { waitUntil: 'load' });
+  // No Chromium header or footer: printing one took as long as the page itself (34 ms a two-page
+  // document without, 75–84 ms with), and it shows the same thing on every page; the seal draws
+  // its mark with pdf-lib, and a template's header and footer are added by addBands.
+  return page.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: false, margin: chromiumMargins(margins) });
+}
+
+/**
+ * A template's header and footer (docs/real-service.md §2.2 `custom`) over the document's pages.
+ * Chromium's own header and footer templates show one HTML on every page, and choosing the first
+ * or the last page's contents would take a script, which the renderer never runs; so, knowing
+ * the number of pages from the document's render, a second render prints every page's bands, with
+ * its contents and numbers, one sheet per page, each drawn over its page. Two renders, whatever
+ * the length, and no script.
+ */
+async function addBands(page: Page, pdf: Buffer, layout: PageLayout): Promise<Buffer> {
+  const document = await PDFDocument.load(pdf, { updateMetadata: false });
+  const pages = document.getPages();
+  const bands = await print(page, bandsDocument(layout, pages.length), NO_MARGINS);
+  const sheets = await document.embedPdf(
+    bands,
+    pages.map((_, index) => index),
+  );
+  pages.forEach((documentPage, index) => {
+    const sheet = sheets[index];
+    // Both printed on Chromium's A4: the sheet covers the page exactly.
+    if (sheet) documentPage.drawPage(sheet);
+  });
+  // Without object streams, which pdf-lib deflates in JavaScript.
+  return Buffer.from(await document.save({ useObjectStreams: false }));
 }

@@ -1,8 +1,12 @@
 import { isRecord } from '../is-record.js';
+import { isPageLayout, type PageLayout } from './page-layout.js';
 import type { RendererStatus } from './renderer.js';
 
 /** What the service's thread asks the renderer's thread (src/rendering/renderer-thread.ts). */
-export type RendererRequest = { id: number; kind: 'render'; html: string } | { id: number; kind: 'selfTest' } | { id: number; kind: 'close' };
+export type RendererRequest =
+  | { id: number; kind: 'render'; html: string; layout?: PageLayout }
+  | { id: number; kind: 'selfTest' }
+  | { id: number; kind: 'close' };
 
 /** What the renderer's thread answers: every answer carries the renderer's status after it. */
 export type RendererReply =
@@ -35,7 +39,10 @@ export function parseRendererReply(value: unknown): RendererReply | undefined {
 
 export function parseRendererRequest(value: unknown): RendererRequest | undefined {
   if (!isRecord(value) || typeof value.id !== 'number') return undefined;
-  if (value.kind === 'render' && typeof value.html === 'string') return { id: value.id, kind: 'render', html: value.html };
+  if (value.kind === 'render' && typeof value.html === 'string') {
+    if (value.layout === undefined) return { id: value.id, kind: 'render', html: value.html };
+    return isPageLayout(value.layout) ? { id: value.id, kind: 'render', html: value.html, layout: value.layout } : undefined;
+  }
   if (value.kind === 'selfTest' || value.kind === 'close') return { id: value.id, kind: value.kind };
   return undefined;
 }

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import type { PageLayout } from './page-layout.js';
 import type { PdfRenderer, RendererStatus } from './renderer.js';
 import { parseRendererReply, type RendererRequest, type RendererThreadOptions } from './renderer-protocol.js';
 
@@ -23,9 +24,9 @@ export class RendererThread implements PdfRenderer {
     this.status = { engine: options.engine, running: false, selfTest: 'not run' };
   }
 
-  async render(html: string): Promise<Buffer> {
+  async render(html: string, layout?: PageLayout): Promise<Buffer> {
     if (this.closed) throw new Error('the renderer is closed');
-    const pdf = await this.ask({ kind: 'render', html });
+    const pdf = await this.ask({ kind: 'render', html, ...(layout === undefined ? {} : { layout }) });
     if (!pdf) throw new Error('the renderer answered no PDF');
     return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
   }
@@ -46,7 +47,7 @@ export class RendererThread implements PdfRenderer {
     await worker.terminate();
   }
 
-  private ask(request: { kind: 'render'; html: string } | { kind: 'selfTest' } | { kind: 'close' }): Promise<Uint8Array | undefined> {
+  private ask(request: { kind: 'render'; html: string; layout?: PageLayout } | { kind: 'selfTest' } | { kind: 'close' }): Promise<Uint8Array | undefined> {
     const worker = this.start();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {

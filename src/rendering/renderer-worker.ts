@@ -19,7 +19,7 @@ port.on('message', async (value: unknown) => {
   if (!request) return;
   try {
     if (request.kind === 'render') {
-      const pdf = new Uint8Array(await renderer.render(request.html));
+      const pdf = new Uint8Array(await renderer.render(request.html, request.layout));
       post({ id: request.id, kind: 'done', status: renderer.describe(), pdf }, [pdf.buffer]);
     } else if (request.kind === 'selfTest') {
       await renderer.selfTest();

@@ -2,6 +2,7 @@ import Joi from 'joi';
 import { instantAnswer } from '../http/instant.js';
 import { webUrl } from '../http/web-url.js';
 import { compileAnswerPattern, MAX_PATTERN_PROGRAM_SIZE, type PatternProblem } from './answer-pattern.js';
+import { type TemplateLayout, templateLayoutSchema } from './page-layout.js';
 
 /** The question types the fill form knows (the real service's seventeen). */
 export const QUESTION_TYPES = [
@@ -88,7 +89,8 @@ export interface TemplateBody {
   preBuildData?: string[];
   preFill?: { name: string; value: string }[];
   help?: Record<string, string>;
-  custom?: Record<string, unknown>;
+  /** The document's page layout; a template stored before it was checked may hold any object. */
+  custom?: TemplateLayout;
   files?: { name: string; approve?: string; optional?: boolean }[];
 }
 
@@ -191,7 +193,7 @@ const bodyFields = {
     .items(Joi.object({ name: identifier.required(), value: Joi.string().allow('').max(2000).required() }))
     .unique('name'),
   help: Joi.object().pattern(Joi.string(), Joi.string().max(2000)),
-  custom: Joi.object().unknown(true),
+  custom: templateLayoutSchema,
   files: Joi.array().items(Joi.object({ name: Joi.string().min(1).required(), approve: Joi.string(), optional: Joi.boolean() })),
 };
 

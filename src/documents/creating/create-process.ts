@@ -7,6 +7,7 @@ import { answerMessage } from '../../http/error-catalogue.js';
 import { newCode, newObjectId, newToken } from '../../ids.js';
 import { checkCreation } from '../../organizations/creation-checks.js';
 import { normalizeEmail } from '../../organizations/organizations.js';
+import { layoutToKeep } from '../../templates/page-layout.js';
 import { lockTemplateExists } from '../../templates/queries.js';
 import { findTemplate } from '../../templates/read-templates.js';
 import type { TemplateBody } from '../../templates/schemas.js';
@@ -26,7 +27,7 @@ import { admitPdf } from './pdf-intake.js';
 import { resolveAnswers } from './template-answers.js';
 import { parsedTemplateBody } from './template-body.js';
 import { parsedTemplateHtml } from './template-html.js';
-import { signersFromTemplate } from './template-signers.js';
+import { keptSignatureKinds, signersFromTemplate } from './template-signers.js';
 
 export type DocumentDraft =
   | { source: 'template'; name?: string; templateId: string; data: Answer[] }
@@ -100,6 +101,7 @@ async function prepareDocument(
       template_id: null,
       template_build: null,
       answers: null,
+      layout: null,
       file_key: key,
       file_ready: 0,
       sha256: null,
@@ -124,6 +126,7 @@ async function prepareDocument(
     throw fail('TEMPLATE_HTML_MISSING', 'upload the Complete HTML of the template first');
   }
   const bytes = Buffer.from(fillTemplateHtml({ html, body, answers: resolved.answers }), 'utf8');
+  const layout = layoutToKeep(body.custom);
   return {
     row: {
       ...base,
@@ -132,6 +135,7 @@ async function prepareDocument(
       template_id: template.id,
       template_build: template.build,
       answers: JSON.stringify(resolved.answers),
+      layout: layout === undefined ? null : JSON.stringify(layout),
       file_key: documentFileKey(processId, position, 'template'),
       file_ready: 1,
       sha256: sha256(bytes),
@@ -158,6 +162,8 @@ function chooseSigners(draft: ProcessDraft, documents: PreparedDocument[]): Sign
 function participantRows(options: {
   processId: string;
   signers: SignerInput[];
+  /** The template bodies of the process's documents, whose signature questions say how each participant may sign. */
+  templates: TemplateBody[];
   validations: EffectiveValidations[];
   notification: boolean;
   startNow: boolean;
@@ -199,6 +205,7 @@ function participantRows(options: {
     camera_verified_at: null,
     signed_at: null,
     signature_key: null,
+    signature_kinds: signer.role === 'SIGNER' ? keptSignatureKinds(options.templates, signer.type) : null,
     rejected_at: null,
     reject_reason: null,
     block_reason: null,
@@ -268,6 +275,7 @@ export async function createSigningProcess(ctx: ServiceContext, options: { organ
   const participants = participantRows({
     processId,
     signers,
+    templates: documents.flatMap((document) => (document.template ? [document.template.body] : [])),
     validations: resolved.signers,
     notification: fields.notification,
     startNow,

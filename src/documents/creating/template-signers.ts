@@ -1,4 +1,6 @@
+import { invalid } from '../../domain-error.js';
 import type { TemplateBody } from '../../templates/schemas.js';
+import { allowedSignatureKinds, SIGNATURE_KINDS } from '../../templates/signature-kinds.js';
 import type { SignerInput } from '../schemas.js';
 
 export type TemplateSignersResult = { ok: true; signers: SignerInput[] } | { ok: false; message: string };
@@ -54,4 +56,14 @@ export function signersFromTemplate(body: TemplateBody, answers: Record<string, 
   }
   if (signers.length === 0) return { ok: false, message: 'SIGNERS_REQUIRED: the template has no signatureProfile; send "signProfile"' };
   return { ok: true, signers };
+}
+
+/**
+ * What a participant of type `signerType` may sign with, kept on their row (null: any kind): the
+ * kinds every template document of the process allows them (one signature goes on them all).
+ */
+export function keptSignatureKinds(bodies: readonly TemplateBody[], signerType: string | undefined): string | null {
+  const allowed = SIGNATURE_KINDS.filter((kind) => bodies.every((body) => allowedSignatureKinds(body, signerType).includes(kind)));
+  if (allowed.length === 0) throw invalid(`"signProfile" signer "${signerType}" cannot sign: the templates allow it no signature kind in common`);
+  return allowed.length === SIGNATURE_KINDS.length ? null : JSON.stringify(allowed);
 }

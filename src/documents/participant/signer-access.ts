@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.js';
 import type { ParticipantRow, ProcessRow } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
 import { type DomainError, fail } from '../../domain-error.js';
+import { SIGNATURE_KINDS, type SignatureKind } from '../../templates/signature-kinds.js';
 import { type FaceMatcher, UNUSABLE_PHOTO_REASONS, type UnusablePhotoReason } from '../../veriface/face-matcher.js';
 import { DOCUMENT_URL_LIFETIME_SECONDS } from '../document-files.js';
 import type { EffectiveValidations } from '../identity-validations.js';
@@ -108,6 +109,13 @@ export type { SigningRequirements, SigningView } from './signing-view.js';
 function cameraFailureOf(value: string | null): 'FACE_MISMATCH' | UnusablePhotoReason | undefined {
   if (value === 'FACE_MISMATCH') return value;
   return UNUSABLE_PHOTO_REASONS.find((reason) => reason === value);
+}
+
+/** The kinds of signature the participant may use, as kept from their template when the process was created. */
+export function signatureKindsOf(participant: Pick<ParticipantRow, 'signature_kinds'>): SignatureKind[] {
+  if (participant.signature_kinds === null) return [...SIGNATURE_KINDS];
+  const kept: unknown = JSON.parse(participant.signature_kinds);
+  return SIGNATURE_KINDS.filter((kind) => Array.isArray(kept) && kept.includes(kind));
 }
 
 export function requirementsOf(participant: ParticipantRow, validations: EffectiveValidations = validationsOf(participant)): SigningRequirements {

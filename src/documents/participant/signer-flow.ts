@@ -5,12 +5,13 @@ import { fail } from '../../domain-error.js';
 import { writeBlobBytes } from '../../files/blob-bytes.js';
 import { newToken } from '../../ids.js';
 import { enqueue } from '../../outbox/enqueue.js';
+import type { SignatureKind } from '../../templates/signature-kinds.js';
 import { imageTypeOf } from '../../veriface/images.js';
 import { closeProcess } from '../lifecycle/close-process.js';
 import { recordProcessEvent } from '../process-events.js';
 import { listDocuments } from '../queries.js';
 import { keptSignature, SIGNATURE_MAX_PIXELS, signaturePixels } from '../sealing/drawing/signature-image.js';
-import { changeSigning, loadSigning, requirementsOf, type Signing, type SigningView, signingView } from './signer-access.js';
+import { changeSigning, loadSigning, requirementsOf, type Signing, type SigningView, signatureKindsOf, signingView } from './signer-access.js';
 import { documentsOpened, everyoneFinished, markOpened } from './signer-queries.js';
 import type { SigningOutcome } from './signing-view.js';
 import { startNextTurn } from './turns.js';
@@ -110,18 +111,21 @@ interface SignedFrom {
  */
 async function finish(
   ctx: ServiceContext,
-  options: { token: string; role: ParticipantRow['role'] } & SignedFrom & { signatureImage?: Buffer },
+  options: { token: string; role: ParticipantRow['role'] } & SignedFrom & { signature?: SignatureGiven },
 ): Promise<SigningOutcome> {
   const signing = await loadSigning(ctx, options.token);
   if (signing.participant.role !== options.role) throw fail('WRONG_ROLE');
+  const { signature } = options;
+  if (signature) refuseKind(signing.participant, signature.kind);
   const detail = {
+    ...(signature ? { signatureKind: signature.kind } : {}),
     ...(options.ip === undefined ? {} : { ip: options.ip }),
     ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
     ...(options.whatsapp === undefined ? {} : { whatsapp: options.whatsapp }),
   };
   let signatureKey: string | undefined;
-  if (options.signatureImage !== undefined) {
-    const kept = await signatureToKeep(options.signatureImage);
+  if (signature?.image !== undefined) {
+    const kept = await signatureToKeep(signature.image);
     // A key of its own per attempt: a signature refused below never replaces one kept.
     signatureKey = `processes/${signing.process.id}/participants/${signing.participant.participant_id}/signature-${newToken(9)}.png`;
     await writeBlobBytes(ctx.blobs, signatureKey, kept, 'image/png');
@@ -157,9 +161,27 @@ async function finish(
   });
 }
 
-/** `signatureImage`: the PNG the participant drew or typed, placed where they sign in the final documents. */
-export async function signDocument(ctx: ServiceContext, options: { token: string; signatureImage?: Buffer } & SignedFrom): Promise<SigningOutcome> {
-  return finish(ctx, { ...options, role: 'SIGNER' });
+/**
+ * How the participant signed: `kind`, drawn or their name typed; `image`, the PNG of it, placed
+ * where they sign in the final documents (without one a typed signature is their name, written by
+ * the seal in a handwriting-like font).
+ */
+export interface SignatureGiven {
+  kind: SignatureKind;
+  image?: Buffer;
+}
+
+/** Only the kinds the participant's template allows them (docs/real-service.md §2.3 `allow`), whatever the page offered. */
+function refuseKind(participant: ParticipantRow, kind: SignatureKind): void {
+  const allowed = signatureKindsOf(participant);
+  if (!allowed.includes(kind)) {
+    throw fail('SIGNATURE_KIND_NOT_ALLOWED', `this signature must be ${allowed.map((k) => (k === 'draw' ? 'drawn ("draw")' : 'typed ("font")')).join(' or ')}`);
+  }
+}
+
+/** Without `signature`, the participant signs with their name, typed by the seal. */
+export async function signDocument(ctx: ServiceContext, options: { token: string; signature?: SignatureGiven } & SignedFrom): Promise<SigningOutcome> {
+  return finish(ctx, { ...options, signature: options.signature ?? { kind: 'font' }, role: 'SIGNER' });
 }
 
 export async function approveDocument(ctx: ServiceContext, options: { token: string } & SignedFrom): Promise<SigningOutcome> {

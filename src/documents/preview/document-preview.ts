@@ -3,6 +3,7 @@ import type { ProcessDocumentRow } from '../../db/schema.js';
 import { writeBlobBytes } from '../../files/blob-bytes.js';
 import type { PdfRenderer } from '../../rendering/renderer.js';
 import { signedBytes } from '../document-files.js';
+import { documentLayout } from '../document-layout.js';
 
 /** Previews need the renderer besides the store. */
 export type PreviewContext = ServiceContext & { renderer: PdfRenderer };
@@ -21,7 +22,7 @@ function hasPreview(document: ProcessDocumentRow): boolean {
 
 /**
  * The filled document as the PDF the participants read before signing: the same renderer, page
- * size and margins as its final copy, so both break their pages alike. The bytes rendered are
+ * size, margins, header and footer as its final copy, so both break their pages alike. The bytes rendered are
  * checked against the hash recorded at creation, so a preview never shows a changed file.
  */
 async function renderPreview(ctx: PreviewContext, document: ProcessDocumentRow): Promise<string> {
@@ -29,7 +30,7 @@ async function renderPreview(ctx: PreviewContext, document: ProcessDocumentRow):
   if (await ctx.blobs.exists(key)) return key;
   const { bytes: html } = await signedBytes(ctx, document);
   // Two pages opening the same document at once both render it; their files are equivalent, either stays.
-  await writeBlobBytes(ctx.blobs, key, await ctx.renderer.render(html.toString('utf8')), 'application/pdf');
+  await writeBlobBytes(ctx.blobs, key, await ctx.renderer.render(html.toString('utf8'), documentLayout(document)), 'application/pdf');
   return key;
 }
 

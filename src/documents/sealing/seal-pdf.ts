@@ -58,9 +58,13 @@ function qrOf(mark: PageMark): QrModules {
   return modules;
 }
 
-/** The mark over what the pages show, in their bottom-left corner (and their number at the right). */
-async function stampPages(document: PDFDocument, pages: PDFPage[], mark: PageMark, place: typeof ON_RENDERED): Promise<void> {
-  const numbers = pages.map((_, index) => (place.numbered ? mark.pageNumber(index + 1, pages.length) : undefined));
+/**
+ * The mark over what the pages show, in their bottom-left corner (and their number at the right),
+ * but for the first `skip` pages, which are still counted.
+ */
+async function stampPages(document: PDFDocument, allPages: PDFPage[], mark: PageMark, place: typeof ON_RENDERED, skip = 0): Promise<void> {
+  const numbers = allPages.map((_, index) => (place.numbered ? mark.pageNumber(index + 1, allPages.length) : undefined)).slice(skip);
+  const pages = allPages.slice(skip);
   const texts = [...mark.lines, ...numbers.filter((text) => text !== undefined)];
   const faces = await DocumentFaces.for(
     document,
@@ -108,15 +112,20 @@ async function sign(update: IncrementalUpdate, seal: PdfSeal, page: PDFPage): Pr
 
 /**
  * A template document as the renderer made it, followed by a copy of the certificate's pages
- * (`certificate`, a document holding only them), marked on every page (numbered through the whole
- * file) and signed.
+ * (`certificate`, a document holding only them), marked (numbered through the whole file) and
+ * signed. The certificate's pages are always marked; the document's unless `markDocument` is
+ * false: a template's own footer takes the mark's place there.
  */
-export async function sealRenderedPdf(pdf: Buffer, options: { certificate: PDFDocument; mark: PageMark; seal: PdfSeal }): Promise<Buffer> {
+export async function sealRenderedPdf(
+  pdf: Buffer,
+  options: { certificate: PDFDocument; mark: PageMark; seal: PdfSeal; markDocument: boolean },
+): Promise<Buffer> {
   const update = await IncrementalUpdate.open(pdf);
   if (!update) throw new Error('the renderer produced a PDF that cannot be read');
   const { document } = update;
+  const own = document.getPageCount();
   for (const page of await document.copyPages(options.certificate, options.certificate.getPageIndices())) document.addPage(page);
-  await stampPages(document, document.getPages(), options.mark, ON_RENDERED);
+  await stampPages(document, document.getPages(), options.mark, ON_RENDERED, options.markDocument ? 0 : own);
   return sign(update, options.seal, lastPage(update));
 }
 

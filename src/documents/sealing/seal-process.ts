@@ -9,6 +9,7 @@ import type { Claim } from '../../outbox/claim.js';
 import { enqueue, type NewMessage } from '../../outbox/enqueue.js';
 import { queueSignedDocuments } from '../../whatsapp/conversation/invitations.js';
 import { documentLabel, sha256, signedBytes, UnusableDocumentFile } from '../document-files.js';
+import { documentLayout } from '../document-layout.js';
 import { participantLink, validationsOf } from '../notify-participants.js';
 import { listSignatureBoxes } from '../placement/box-queries.js';
 import { deletePreviews } from '../preview/document-preview.js';
@@ -72,8 +73,10 @@ async function sealDocument(job: SealJob, document: ProcessDocumentRow, original
       })),
     unplaced: (stamps) => signaturesSection(stamps, locale),
   });
-  const rendered = await ctx.renderer.render(html);
-  return sealRenderedPdf(rendered, { certificate: await documentCertificate(job), mark: job.mark, seal: job.seal });
+  const layout = documentLayout(document);
+  const rendered = await ctx.renderer.render(html, layout);
+  // A template's own footer takes the place of the verification mark on its pages (docs/real-service.md §2.2).
+  return sealRenderedPdf(rendered, { certificate: await documentCertificate(job), mark: job.mark, seal: job.seal, markDocument: !layout?.footer });
 }
 
 function finishedEmails(ctx: ServiceContext, process: ProcessRow, participants: ParticipantRow[], language: Language): NewMessage[] {

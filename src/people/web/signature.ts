@@ -1,11 +1,12 @@
 import SignaturePad from 'signature_pad';
+import type { SignatureKind } from '../contract.js';
 import { h } from './dom.js';
 import { t } from './i18n.js';
 
 export interface SignatureInput {
   element: HTMLElement;
-  /** The signature as a PNG, or undefined when nothing was drawn or typed. */
-  image(): Promise<Blob | undefined>;
+  /** The signature as a PNG and how it was made, or undefined when nothing was drawn or typed. */
+  image(): Promise<{ png: Blob; kind: SignatureKind } | undefined>;
 }
 
 function canvasPng(canvas: HTMLCanvasElement): Promise<Blob | undefined> {
@@ -31,9 +32,10 @@ function typedSignature(name: string): Promise<Blob | undefined> {
 
 /**
  * Draw the signature (signature_pad: finger, pen or mouse) or type the name, in two tabs a
- * keyboard can reach; the typed name is the way for anyone who cannot draw.
+ * keyboard can reach; the typed name is the way for anyone who cannot draw. Only the `kinds` the
+ * participant's template allows are offered: one alone is shown without tabs.
  */
-export function signatureInput(defaultName: string): SignatureInput {
+export function signatureInput(defaultName: string, kinds: readonly SignatureKind[]): SignatureInput {
   const canvas = h('canvas', { class: 'signature-pad', role: 'img', 'aria-label': t('drawArea') });
   const pad = new SignaturePad(canvas, { penColor: '#10243e', minWidth: 1, maxWidth: 2.8 });
   const resize = () => {
@@ -88,15 +90,28 @@ export function signatureInput(defaultName: string): SignatureInput {
       (next === 'draw' ? drawTab : typeTab).focus();
     });
   }
-  const element = h('div', { class: 'signature' }, h('div', { role: 'tablist', class: 'tabs' }, drawTab, typeTab), drawPanel, typePanel);
+  const both = kinds.includes('draw') && kinds.includes('font');
+  const element = both
+    ? h('div', { class: 'signature' }, h('div', { role: 'tablist', class: 'tabs' }, drawTab, typeTab), drawPanel, typePanel)
+    : h('div', { class: 'signature' }, kinds.includes('draw') ? drawPanel : typePanel);
+  if (!both) {
+    // A panel alone is no tab panel; the typed one is shown.
+    for (const panel of [drawPanel, typePanel]) for (const name of ['role', 'aria-labelledby']) panel.removeAttribute(name);
+    if (!kinds.includes('draw')) select('type');
+  }
   // Sized once it is on screen: a canvas measured while detached has no width.
   requestAnimationFrame(resize);
+  const drawn = async (): Promise<{ png: Blob; kind: SignatureKind } | undefined> => {
+    const png = pad.isEmpty() ? undefined : await canvasPng(canvas);
+    return png && { png, kind: 'draw' };
+  };
+  const written = async (): Promise<{ png: Blob; kind: SignatureKind } | undefined> => {
+    const name = typed.value.trim();
+    const png = name === '' ? undefined : await typedSignature(name);
+    return png && { png, kind: 'font' };
+  };
   return {
     element,
-    image() {
-      if (mode === 'draw') return pad.isEmpty() ? Promise.resolve(undefined) : canvasPng(canvas);
-      const name = typed.value.trim();
-      return name === '' ? Promise.resolve(undefined) : typedSignature(name);
-    },
+    image: () => (mode === 'draw' ? drawn() : written()),
   };
 }

@@ -1,4 +1,5 @@
-import { requirementsOf } from '../../documents/participant/signer-access.js';
+import { participantLink } from '../../documents/notify-participants.js';
+import { requirementsOf, signatureKindsOf } from '../../documents/participant/signer-access.js';
 import {
   approveDocument,
   openDocument,
@@ -179,8 +180,9 @@ export class SignerConversation {
     }
     const whatsapp = lastFour(this.flow.chat.phone);
     if (role === 'SIGNER' && action === 'sign') {
-      const signatureImage = await typedSignature(this.flow.participant.name);
-      await signDocument(this.ctx, { token: this.token, signatureImage, whatsapp });
+      if (!this.mayType()) return this.prompt();
+      const image = await typedSignature(this.flow.participant.name);
+      await signDocument(this.ctx, { token: this.token, signature: { kind: 'font', image }, whatsapp });
       return this.text('signed');
     }
     if (role === 'APPROVER' && action === 'approve') {
@@ -223,6 +225,9 @@ export class SignerConversation {
       case 'code':
         return this.askCode();
       case 'consent':
+        // A chat can only type the name: a signature that must be drawn is drawn on the person's page.
+        if (this.flow.participant.role === 'SIGNER' && !this.mayType())
+          return this.text('drawOnPage', { link: participantLink(this.ctx, this.flow.participant) });
         return this.flow.participant.role === 'APPROVER'
           ? this.buttons('consentApprove', [
               ['approve', 'approve'],
@@ -235,6 +240,11 @@ export class SignerConversation {
       default:
         return this.text(step === 'face' && this.flow.participant.camera_last_failure === 'FACE_MISMATCH' ? 'photoFaceAgain' : PHOTO_WORDS[step]);
     }
+  }
+
+  /** Whether the participant's template lets them sign with their typed name, the only signature a chat makes. */
+  private mayType(): boolean {
+    return signatureKindsOf(this.flow.participant).includes('font');
   }
 
   /** Sends a code unless one is still valid (a new one replaces it, so asking again never spends it), then asks for it. */

@@ -10,7 +10,7 @@ export function finishStep(container: HTMLElement, step: StepContext): void {
   const signer = page.participant.role === 'SIGNER';
   const alert = alertLine();
   const consent = h('input', { type: 'checkbox', id: 'consent', required: true });
-  const signature = signer ? signatureInput(page.participant.name) : undefined;
+  const signature = signer ? signatureInput(page.participant.name, page.signatureKinds) : undefined;
   const submit = h('button', { type: 'submit', class: 'primary' }, t(signer ? 'signButton' : 'approveButton'));
   const form = h(
     'form',
@@ -33,12 +33,16 @@ export function finishStep(container: HTMLElement, step: StepContext): void {
     }
     const image = signature ? await signature.image() : undefined;
     if (signature && !image) {
-      alert.say(t('signatureRequired'));
+      const [only, other] = page.signatureKinds;
+      alert.say(t(other !== undefined ? 'signatureRequired' : only === 'draw' ? 'drawRequired' : 'typeRequired'));
       return;
     }
     submit.disabled = true;
     const done = signer
-      ? await step.attempt(async () => client.sign({ consent: true, ...(image ? { signature: await base64Of(image) } : {}) }), alert)
+      ? await step.attempt(
+          async () => client.sign({ consent: true, ...(image ? { signature: await base64Of(image.png), signatureKind: image.kind } : {}) }),
+          alert,
+        )
       : await step.attempt(() => client.approve({ consent: true }), alert);
     submit.disabled = false;
     if (done === undefined) return;
