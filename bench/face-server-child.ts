@@ -37,7 +37,8 @@ async function stream(index: number): Promise<void> {
     const documentPhoto = documents[(index + Math.floor(i / 3)) % documents.length] ?? documents[0];
     const facePhoto = faces[(index + i) % faces.length] ?? faces[0];
     if (!documentPhoto || !facePhoto) return;
-    await deps.faceMatcher.compare({ documentPhoto, facePhoto });
+    // Each stream is one person's link: the pool shares its workers between them.
+    await deps.faceMatcher.compare({ documentPhoto, facePhoto, flow: { kind: 'person', id: `stream-${index}` } });
     compared++;
   }
 }
@@ -46,7 +47,7 @@ let streams: Promise<void>[] = [];
 process.on('message', async (message: unknown) => {
   if (message === 'load-start') {
     // Workers start at the first comparison: it is made before the measurement.
-    if (documents[0] && faces[0]) await deps.faceMatcher.compare({ documentPhoto: documents[0], facePhoto: faces[0] });
+    if (documents[0] && faces[0]) await deps.faceMatcher.compare({ documentPhoto: documents[0], facePhoto: faces[0], flow: { kind: 'person', id: 'warm-up' } });
     loading = true;
     compared = 0;
     streams = Array.from({ length: workers }, (_, i) => stream(i));

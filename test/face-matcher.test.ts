@@ -12,7 +12,7 @@ import { decodeImage } from '../src/veriface/face/decode-image.js';
 import { LocalFaceMatcher } from '../src/veriface/face/local-matcher.js';
 import { faceSharpness } from '../src/veriface/face/sharpness.js';
 import { FaceWorkerPool } from '../src/veriface/face/worker-pool.js';
-import type { FaceComparison } from '../src/veriface/face-matcher.js';
+import type { FaceComparison, MatcherFlow } from '../src/veriface/face-matcher.js';
 import { distantFace, identityCard, imagesWithoutFaces, notAnImage, type Person, selfie, twoPeople } from './support/face-photos.js';
 
 /** The real matcher, in its worker thread, as FACE_MATCHER=local runs it. */
@@ -22,7 +22,9 @@ beforeAll(() => {
 });
 afterAll(async () => matcher.close());
 
-const compare = async (documentPhoto: Buffer, facePhoto: Buffer): Promise<FaceComparison> => matcher.compare({ documentPhoto, facePhoto });
+/** Whose photos: one person's link, whose comparisons here come one after the other. */
+const flow = (id: string): MatcherFlow => ({ kind: 'person', id });
+const compare = async (documentPhoto: Buffer, facePhoto: Buffer): Promise<FaceComparison> => matcher.compare({ documentPhoto, facePhoto, flow: flow('one') });
 const matches = (comparison: FaceComparison) => ('matches' in comparison ? comparison.matches : comparison);
 
 describe('the same person is approved, different people are a FACE_MISMATCH', () => {
@@ -101,8 +103,8 @@ describe('comparisons run in a bounded pool of worker threads', () => {
     const pool = new FaceWorkerPool({ size: 1, queueMax: 1, jobTimeoutMs: 60_000 });
     try {
       const photo = await selfie('authorPhoto');
-      const accepted = [pool.describe('face', photo), pool.describe('face', photo)];
-      const refused = await pool.describe('face', photo).catch((error: unknown) => error);
+      const accepted = [pool.describe('face', photo, flow('first')), pool.describe('face', photo, flow('second'))];
+      const refused = await pool.describe('face', photo, flow('third')).catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(DomainError);
       const answer = refused instanceof DomainError ? errorAnswer(refused) : undefined;
       expect(answer?.status).toBe(503);
@@ -120,9 +122,9 @@ describe('comparisons run in a bounded pool of worker threads', () => {
     const pool = new FaceWorkerPool({ size: 1, queueMax: 4, jobTimeoutMs: 1, onWorkerEvent: (e) => events.push(e.kind) });
     try {
       const photo = await selfie('authorPhoto');
-      await expect(pool.describe('face', photo)).rejects.toThrow(/^FACE_MATCHER_FAILED: /);
+      await expect(pool.describe('face', photo, flow('one'))).rejects.toThrow(/^FACE_MATCHER_FAILED: /);
       expect(pool.state.workers).toBe(0);
-      await expect(pool.describe('face', photo)).rejects.toThrow(/^FACE_MATCHER_FAILED: /);
+      await expect(pool.describe('face', photo, flow('one'))).rejects.toThrow(/^FACE_MATCHER_FAILED: /);
       expect(events).toEqual(['ready', 'died', 'ready', 'died']);
     } finally {
       await pool.close();
@@ -135,11 +137,11 @@ describe('comparisons run in a bounded pool of worker threads', () => {
     const local = deps.faceMatcher;
     expect(local).toBeInstanceOf(LocalFaceMatcher);
     if (!(local instanceof LocalFaceMatcher)) return;
-    await local.compare({ documentPhoto: await selfie('authorSelected'), facePhoto: await selfie('authorPhoto') });
+    await local.compare({ documentPhoto: await selfie('authorSelected'), facePhoto: await selfie('authorPhoto'), flow: flow('one') });
     expect(local.pool.state.workers).toBe(1);
     await deps.close();
     expect(local.pool.state.workers).toBe(0);
-    await expect(local.compare({ documentPhoto: notAnImage(), facePhoto: notAnImage() })).rejects.toThrow(/^FACE_MATCHER_FAILED: /);
+    await expect(local.compare({ documentPhoto: notAnImage(), facePhoto: notAnImage(), flow: flow('one') })).rejects.toThrow(/^FACE_MATCHER_FAILED: /);
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 });

@@ -391,6 +391,17 @@ export interface PhotoAttemptsTable {
   attempts: number;
 }
 
+/** Comparisons per participant or face validation: over its life and in its current UTC hour (src/veriface/face-share/). */
+export interface FaceMatcherUsesTable {
+  owner_id: string;
+  uses: number;
+  /** YYYY-MM-DDTHH (UTC). */
+  hour: string;
+  hour_uses: number;
+  /** The hour whose first refusal was recorded for the integrator. */
+  refused_hour: string | null;
+}
+
 /** Hits per key (a route or limiter, and a client address) in the window ending at `resets_at` (ms, the database's clock). */
 export interface RateLimitHitsTable {
   key: string;
@@ -479,6 +490,7 @@ export interface Database {
   settings: SettingsTable;
   photo_blobs: PhotoBlobsTable;
   photo_attempts: PhotoAttemptsTable;
+  face_matcher_uses: FaceMatcherUsesTable;
   final_files: FinalFilesTable;
   signature_boxes: SignatureBoxesTable;
   awaited_placements: AwaitedPlacementsTable;

@@ -146,6 +146,20 @@ export const ERROR_CATALOGUE = {
   FACE_BLURRY: { status: [422], meaning: 'The face (or the portrait on the document) is too blurred to compare; the page asks for a retake' },
   DOCUMENT_NO_FACE: { status: [422], meaning: 'No portrait was found on the photo of the document; the page asks for a retake' },
   FACE_MATCHER_BUSY: { status: [503], meaning: 'Every face worker is busy and the queue is full (FACE_QUEUE_MAX); retry after the seconds of Retry-After' },
+  // The face matcher's fair share (src/veriface/face-share/, src/veriface/face/worker-pool.ts)
+  FACE_COMPARISON_UNDER_WAY: {
+    status: [429],
+    meaning:
+      "A comparison of this link (or this organization's, one per face worker) is already waiting or running on this instance; retry after the seconds of Retry-After",
+  },
+  FACE_COMPARISONS_PER_HOUR_EXCEEDED: {
+    status: [429],
+    meaning: 'This participant or face validation had its 10 face comparisons of the hour; retry after the seconds of Retry-After (the next UTC hour)',
+  },
+  FACE_COMPARISONS_EXCEEDED: {
+    status: [429],
+    meaning: 'This participant or face validation had all its 25 face comparisons; the organization can send a new link',
+  },
   FACE_MATCHING_DISABLED: { status: [404], meaning: 'This instance compares no faces (FACE_MATCHER=manual)' },
   FACE_MATCHER_FAILED: { status: [503], meaning: 'The face comparison failed on the machine (a worker stopped); send the photo again' },
   DOCUMENT_READER_FAILED: { status: [503], meaning: 'The text of the document could not be read on the machine (the OCR worker failed); send the image again' },

@@ -13,6 +13,15 @@ const VERIFACE_DETAILS: Record<(typeof VERIFACE_STAGES)[number], { summary: stri
     summary: 'A photo could not be compared; the person is asked for a retake (no attempt counted)',
     details: { reason: { enum: [...UNUSABLE_PHOTO_REASONS] }, photo: { enum: ['face', 'document'] } },
   },
+  comparisons_limited: {
+    summary:
+      'A comparison was refused: the validation had its comparisons of the hour (until the next hour, retryAfter seconds) or of its whole life (limit flow); sent once an hour at most',
+    details: {
+      limit: { enum: ['hour', 'flow'] },
+      comparisons: { type: 'integer', minimum: 1 },
+      retryAfter: { type: 'integer', minimum: 1 },
+    },
+  },
   approved: { summary: 'The face matches the document', details: { similarity: { type: 'number', minimum: 0, maximum: 100 } } },
   rejected: {
     summary: 'The face does not match the document: a failed attempt, the process stays in progress for a retake',

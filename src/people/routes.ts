@@ -75,6 +75,9 @@ const PHOTO_INTAKE_ERRORS = [
   'PHOTO_ATTEMPTS_EXCEEDED',
 ] as const;
 
+/** What a comparison of the person's faces can be refused for: the link's share of the face matcher (src/veriface/face-share/). */
+const MATCHER_SHARE_ERRORS = ['FACE_COMPARISON_UNDER_WAY', 'FACE_COMPARISONS_PER_HOUR_EXCEEDED', 'FACE_COMPARISONS_EXCEEDED'] as const;
+
 /** A link nobody holds is a 404, as on every link route. */
 const VALIDATION_LINK_NOT_FOUND = ['VERIFACE_NOT_FOUND', 404] as const;
 const VALIDATION_STEP_ERRORS = [VALIDATION_LINK_NOT_FOUND, 'VERIFACE_EXPIRED', 'VERIFACE_CLOSED'] as const;
@@ -149,6 +152,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
         'IDENTITY_ALREADY_VERIFIED',
         ...PHOTO_INTAKE_ERRORS,
         'PHOTO_MISSING',
+        ...MATCHER_SHARE_ERRORS,
       ],
       rateLimit: PAGE_LIMIT,
       handler: ({ linkToken, body }) => submitPhoto(ctx, { token: linkToken, kind: body.kind, image: imageOf(body.image) }),
@@ -305,7 +309,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       body: noInput,
       query: noInput,
       response: { json: validationFinishedResponse },
-      errors: [...VALIDATION_STEP_ERRORS, 'LINK_NOT_FOUND', 'DOCUMENT_PHOTO_REQUIRED', 'FACE_PHOTO_REQUIRED', 'PHOTO_MISSING'],
+      errors: [...VALIDATION_STEP_ERRORS, 'LINK_NOT_FOUND', 'DOCUMENT_PHOTO_REQUIRED', 'FACE_PHOTO_REQUIRED', 'PHOTO_MISSING', ...MATCHER_SHARE_ERRORS],
       rateLimit: PAGE_LIMIT,
       handler: async ({ linkToken }): Promise<ValidationFinished> => {
         const { code, status, failures, similarity } = await finishVeriface(ctx, { token: linkToken });

@@ -62,6 +62,10 @@ const es = {
   verifaceClosed: 'Esta validación de identidad ya terminó. Si la esperabas, escribe a {contact}.',
   somethingFailed: 'No pudimos hacer eso ahora. Inténtalo de nuevo en unos minutos.',
   drawOnPage: 'Tu firma de «{process}» debe ser dibujada, y eso no se puede en este chat. Ábrela en tu enlace para dibujarla: {link}',
+  // The face matcher's share of one link (src/veriface/face-share/).
+  photoComparisonUnderWay: 'Todavía estamos revisando tu foto anterior. Espera unos segundos y envíala otra vez.',
+  photoComparisonsPerHour: 'Ya enviaste muchas fotos en esta hora. Espera como máximo una hora y envíala otra vez.',
+  photoComparisonsUsedUp: 'Ya no podemos revisar más fotos para esta validación. Pide uno nuevo a quien te la envió.',
 };
 
 export type WordKey = keyof typeof es;
@@ -121,6 +125,10 @@ const en: ChatWords = {
   verifaceClosed: 'This identity validation has ended. If you expected it, write to {contact}.',
   somethingFailed: 'We could not do that right now. Try again in a few minutes.',
   drawOnPage: 'Your signature of "{process}" must be drawn, which this chat cannot do. Open your link to draw it: {link}',
+  // The face matcher's share of one link (src/veriface/face-share/).
+  photoComparisonUnderWay: 'We are still checking your previous photo. Wait a few seconds and send it again.',
+  photoComparisonsPerHour: 'You have sent many photos this hour. Wait an hour at most and send it again.',
+  photoComparisonsUsedUp: 'We cannot check more photos for this validation. Ask whoever sent it to you for a new one.',
 };
 
 const pt: ChatWords = {
@@ -178,6 +186,10 @@ const pt: ChatWords = {
   verifaceClosed: 'Esta validação de identidade já terminou. Se você esperava, escreva para {contact}.',
   somethingFailed: 'Não conseguimos fazer isso agora. Tente de novo em alguns minutos.',
   drawOnPage: 'Sua assinatura de «{process}» deve ser desenhada, e isso não é possível neste chat. Abra o seu link para desenhá-la: {link}',
+  // The face matcher's share of one link (src/veriface/face-share/).
+  photoComparisonUnderWay: 'Ainda estamos verificando sua foto anterior. Aguarde alguns segundos e envie de novo.',
+  photoComparisonsPerHour: 'Você enviou muitas fotos nesta hora. Aguarde no máximo uma hora e envie de novo.',
+  photoComparisonsUsedUp: 'Não podemos verificar mais fotos para esta validação. Peça uma nova a quem a enviou.',
 };
 
 const fr: ChatWords = {
@@ -235,6 +247,10 @@ const fr: ChatWords = {
   verifaceClosed: "Cette validation d'identité est terminée. Si vous l'attendiez, écrivez à {contact}.",
   somethingFailed: "Nous n'avons pas pu faire cela maintenant. Réessayez dans quelques minutes.",
   drawOnPage: 'Votre signature de « {process} » doit être dessinée, ce que ce chat ne permet pas. Ouvrez votre lien pour la dessiner : {link}',
+  // The face matcher's share of one link (src/veriface/face-share/).
+  photoComparisonUnderWay: 'Nous vérifions encore votre photo précédente. Attendez quelques secondes et renvoyez-la.',
+  photoComparisonsPerHour: 'Vous avez envoyé beaucoup de photos cette heure-ci. Attendez une heure au plus et renvoyez-la.',
+  photoComparisonsUsedUp: "Nous ne pouvons plus vérifier de photos pour cette validation. Demandez-en une nouvelle à la personne qui vous l'a envoyée.",
 };
 
 export const CHAT_WORDS: Readonly<Record<Language, ChatWords>> = { es, en, pt, fr };

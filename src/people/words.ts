@@ -154,6 +154,10 @@ const es = {
   reviewStateTitle: 'Validación en revisión',
   reviewStateHelp: 'Una persona revisará tus fotos. Te avisarán del resultado.',
   close: 'Cerrar',
+  // The face matcher's share of one link (src/veriface/face-share/).
+  comparisonUnderWay: 'Todavía estamos revisando tu foto anterior. Espera unos segundos y envíala otra vez.',
+  comparisonsPerHour: 'Ya enviaste muchas fotos en esta hora. Espera como máximo una hora y vuelve a intentarlo.',
+  comparisonsUsedUp: 'Ya no podemos revisar más fotos con este enlace. Pide uno nuevo a quien te lo envió.',
 };
 
 export type MessageKey = keyof typeof es;
@@ -306,6 +310,10 @@ const en: Messages = {
   reviewStateTitle: 'Validation under review',
   reviewStateHelp: 'A person will review your photos. You will be told the result.',
   close: 'Close',
+  // The face matcher's share of one link (src/veriface/face-share/).
+  comparisonUnderWay: 'We are still checking your previous photo. Wait a few seconds and send it again.',
+  comparisonsPerHour: 'You have sent many photos this hour. Wait an hour at most and try again.',
+  comparisonsUsedUp: 'We cannot check more photos with this link. Ask whoever sent it to you for a new one.',
 };
 
 const pt: Messages = {
@@ -455,6 +463,10 @@ const pt: Messages = {
   reviewStateTitle: 'Validação em análise',
   reviewStateHelp: 'Uma pessoa vai analisar suas fotos. Você será avisado do resultado.',
   close: 'Fechar',
+  // The face matcher's share of one link (src/veriface/face-share/).
+  comparisonUnderWay: 'Ainda estamos verificando sua foto anterior. Aguarde alguns segundos e envie de novo.',
+  comparisonsPerHour: 'Você enviou muitas fotos nesta hora. Aguarde no máximo uma hora e tente de novo.',
+  comparisonsUsedUp: 'Não podemos verificar mais fotos com este link. Peça um novo a quem o enviou.',
 };
 
 const fr: Messages = {
@@ -604,6 +616,10 @@ const fr: Messages = {
   reviewStateTitle: 'Vérification en cours',
   reviewStateHelp: 'Une personne va examiner vos photos. Vous serez informé du résultat.',
   close: 'Fermer',
+  // The face matcher's share of one link (src/veriface/face-share/).
+  comparisonUnderWay: 'Nous vérifions encore votre photo précédente. Attendez quelques secondes et renvoyez-la.',
+  comparisonsPerHour: 'Vous avez envoyé beaucoup de photos cette heure-ci. Attendez une heure au plus et réessayez.',
+  comparisonsUsedUp: "Nous ne pouvons plus vérifier de photos avec ce lien. Demandez-en un nouveau à la personne qui vous l'a envoyé.",
 };
 
 export const WORDS: Readonly<Record<Language, Messages>> = { es, en, pt, fr };

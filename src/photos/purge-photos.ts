@@ -1,4 +1,5 @@
 import type { ServiceContext } from '../context.js';
+import { forgetEndedMatcherUses } from '../veriface/face-share/queries.js';
 import { deleteProcessPhotos, deleteVerifacePhotos } from './delete-photos.js';
 import { forgetPhotoAttemptsBefore, processesWithDuePhotos, retentionPeriods, verifacesWithDuePhotos } from './queries.js';
 
@@ -25,7 +26,8 @@ async function inBatches<T>(next: () => Promise<T[]>, each: (row: T) => Promise<
  * The recurring job `photo-retention`: deletes the photos of signing processes and face
  * validations that ended more than their organization's `photo_retention_days` ago. A process's
  * last change is when it ended, since an ended process changes no more. One query per retention
- * period in use, whatever the number of organizations. Counts of photo attempts of earlier days go too.
+ * period in use, whatever the number of organizations. Counts of photo attempts of earlier days go
+ * too, and the face comparisons counted for flows that have ended.
  */
 export async function purgeDuePhotos(ctx: ServiceContext): Promise<{ processes: number; verifaces: number }> {
   const now = ctx.clock.now().getTime();
@@ -44,5 +46,6 @@ export async function purgeDuePhotos(ctx: ServiceContext): Promise<{ processes: 
   }
   // The day's bound on photo attempts needs only today's counts.
   await forgetPhotoAttemptsBefore(ctx.db, new Date(now).toISOString().slice(0, 10));
+  await forgetEndedMatcherUses(ctx.db);
   return { processes, verifaces };
 }

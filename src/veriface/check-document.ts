@@ -10,7 +10,7 @@ import type { TextReader } from './document/text-reader.js';
 import { checkIdentification } from './documents-catalogue.js';
 import { decodeImage } from './face/decode-image.js';
 import { LocalFaceMatcher } from './face/local-matcher.js';
-import type { FaceMatcher, UnusablePhotoReason } from './face-matcher.js';
+import type { FaceMatcher, MatcherFlow, UnusablePhotoReason } from './face-matcher.js';
 import { imageBytes } from './images.js';
 import { type CheckDocumentInput, VERIFACE_CODE_LENGTH } from './schemas.js';
 
@@ -131,10 +131,10 @@ async function readNumber(ctx: { textReader: TextReader }, image: Buffer): Promi
   return numbers.length === 0 ? undefined : { source: 'OCR', candidates: numbers, data: {} };
 }
 
-async function findPortrait(faceMatcher: FaceMatcher, image: Buffer): Promise<DocumentChecks['portrait']> {
+async function findPortrait(faceMatcher: FaceMatcher, image: Buffer, flow: MatcherFlow): Promise<DocumentChecks['portrait']> {
   // The document step of the face matcher's own worker threads: no second model on the event loop.
   if (!(faceMatcher instanceof LocalFaceMatcher)) return { made: false };
-  const described = await faceMatcher.pool.describe('document', image);
+  const described = await faceMatcher.pool.describe('document', image, flow);
   if ('descriptor' in described) return { made: true, found: true };
   return { made: true, found: false, problem: described.unusable };
 }
@@ -147,7 +147,7 @@ async function findPortrait(faceMatcher: FaceMatcher, image: Buffer): Promise<Do
  */
 export async function checkDocument(
   ctx: ServiceContext & { faceMatcher: FaceMatcher; textReader: TextReader },
-  options: { input: CheckDocumentInput },
+  options: { organizationId: string; input: CheckDocumentInput },
 ): Promise<CheckDocumentAnswer> {
   const { input } = options;
   const identification = checkIdentification(input.country, input.type, input.identification);
@@ -161,7 +161,7 @@ export async function checkDocument(
   const oriented = (size.orientation ?? 1) >= 5 ? { width: size.height, height: size.width } : { width: size.width, height: size.height };
   const quality = await imageQuality(decoded, oriented);
   const [portrait, reading] = quality.passed
-    ? await Promise.all([findPortrait(ctx.faceMatcher, bytes), readNumber(ctx, bytes)])
+    ? await Promise.all([findPortrait(ctx.faceMatcher, bytes, { kind: 'organization', id: options.organizationId }), readNumber(ctx, bytes)])
     : [{ made: false } as const, undefined];
   // Separators dropped on both sides; the letters of a passport's number count as much as its digits.
   const wanted = printable(input.identification).toUpperCase();

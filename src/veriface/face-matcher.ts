@@ -21,11 +21,22 @@ export type PhotoRole = 'face' | 'document';
 export type FaceComparison = { similarity: number; matches: boolean } | { unusable: UnusablePhotoReason; photo: PhotoRole };
 
 /**
+ * Whose photos these are, so that the face workers are shared fairly between flows
+ * (src/veriface/face/worker-pool.ts): a person's link (a participant, a face validation, WhatsApp
+ * included) or an organization's API calls.
+ */
+export interface MatcherFlow {
+  kind: 'person' | 'organization';
+  /** The participant's or face validation's id, or the organization's. */
+  id: string;
+}
+
+/**
  * Compares a face photo with the photo on an identity document. The service decides with the
  * answer; a matcher that cannot decide answers undefined and the process waits for a person.
  */
 export interface FaceMatcher {
-  compare(input: { documentPhoto: Buffer; facePhoto: Buffer }): Promise<FaceComparison | undefined>;
+  compare(input: { documentPhoto: Buffer; facePhoto: Buffer; flow: MatcherFlow }): Promise<FaceComparison | undefined>;
   /** Stops whatever the matcher runs beside the service (its worker threads). */
   close(): Promise<void>;
 }

@@ -7,6 +7,7 @@ import { newToken } from '../ids.js';
 import { countPhotoSent } from '../photos/photo-attempts.js';
 import { markPhotosDecided } from '../photos/queries.js';
 import { type FaceMatcher, UNUSABLE_PHOTO_EXPLANATIONS } from './face-matcher.js';
+import { compareInShare } from './face-share/matcher-share.js';
 import { checkPhoto } from './images.js';
 import type { PersonView } from './person-view.js';
 import { findVerifaceByToken, listStages, updateInProgress, type VerifacePatch, type VerifacePhotoKeys } from './queries.js';
@@ -145,7 +146,8 @@ export async function finishVeriface(ctx: PersonFlowContext, options: { token: s
   const process = await openProcess(ctx, options.token);
   if (process.document_front === null) throw fail('DOCUMENT_PHOTO_REQUIRED');
   if (process.face === null) throw fail('FACE_PHOTO_REQUIRED');
-  const comparison = await ctx.faceMatcher.compare({
+  const comparison = await compareInShare(ctx, {
+    flow: { kind: 'validation', process },
     documentPhoto: await readPhoto(ctx, process.document_front),
     facePhoto: await readPhoto(ctx, process.face),
   });

@@ -79,10 +79,18 @@ export function verifaceRoutes(ctx: ServiceContext & { faceMatcher: FaceMatcher;
       body: validateFacesSchema,
       query: noInput,
       response: { json: validateFacesResponse },
-      errors: ['IMAGE_EMPTY', 'IMAGE_TOO_LARGE', 'IMAGE_NOT_JPEG_OR_PNG', 'FACE_MATCHING_DISABLED', 'FACE_MATCHER_BUSY', 'FACE_MATCHER_FAILED'],
+      errors: [
+        'IMAGE_EMPTY',
+        'IMAGE_TOO_LARGE',
+        'IMAGE_NOT_JPEG_OR_PNG',
+        'FACE_MATCHING_DISABLED',
+        'FACE_COMPARISON_UNDER_WAY',
+        'FACE_MATCHER_BUSY',
+        'FACE_MATCHER_FAILED',
+      ],
       // Two photos in base64, and room for the other fields.
       bodyLimit: Math.ceil((IMAGE_MAX_BYTES * 4) / 3) * 2 + 64 * 1024,
-      handler: ({ body }) => validateFaces(ctx, { input: body }),
+      handler: ({ body, organizationId }) => validateFaces(ctx, { organizationId, input: body }),
     }),
     defineRoute({
       method: 'POST',
@@ -100,12 +108,13 @@ export function verifaceRoutes(ctx: ServiceContext & { faceMatcher: FaceMatcher;
         'IMAGE_TOO_LARGE',
         'IMAGE_NOT_JPEG_OR_PNG',
         'IMAGE_UNREADABLE',
+        'FACE_COMPARISON_UNDER_WAY',
         'FACE_MATCHER_BUSY',
         'FACE_MATCHER_FAILED',
         'DOCUMENT_READER_FAILED',
       ],
       bodyLimit: Math.ceil((IMAGE_MAX_BYTES * 4) / 3) + 64 * 1024,
-      handler: ({ body }) => checkDocument(ctx, { input: body }),
+      handler: ({ body, organizationId }) => checkDocument(ctx, { organizationId, input: body }),
     }),
   ];
 }

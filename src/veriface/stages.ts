@@ -17,6 +17,7 @@ export const VERIFACE_STAGES = [
   'document_captured',
   'face_captured',
   'photo_unusable',
+  'comparisons_limited',
   'approved',
   'rejected',
   'blocked',

@@ -4,6 +4,7 @@ import { answerMessage } from '../http/error-catalogue.js';
 import { newCode } from '../ids.js';
 import { checkIdentification } from './documents-catalogue.js';
 import type { FaceMatcher, UnusablePhotoReason } from './face-matcher.js';
+import { compareInShare } from './face-share/matcher-share.js';
 import { imageBytes } from './images.js';
 import { type ValidateFacesInput, VERIFACE_CODE_LENGTH } from './schemas.js';
 
@@ -33,13 +34,16 @@ export interface ValidateFacesAnswer {
  * answered at once with the same matcher as the flows; nothing is stored. `code` names this
  * answer in the service's logs.
  */
-export async function validateFaces(ctx: ServiceContext & { faceMatcher: FaceMatcher }, options: { input: ValidateFacesInput }): Promise<ValidateFacesAnswer> {
+export async function validateFaces(
+  ctx: ServiceContext & { faceMatcher: FaceMatcher },
+  options: { organizationId: string; input: ValidateFacesInput },
+): Promise<ValidateFacesAnswer> {
   const { input } = options;
   const identification = checkIdentification(input.country, input.type, input.identification);
   if (!identification.ok) throw new DomainError(answerMessage(identification.message));
   const documentPhoto = imageBytes('documentImage', input.documentImage);
   const facePhoto = imageBytes('photo', input.photo);
-  const comparison = await ctx.faceMatcher.compare({ documentPhoto, facePhoto });
+  const comparison = await compareInShare(ctx, { flow: { kind: 'organization', organizationId: options.organizationId }, documentPhoto, facePhoto });
   if (!comparison) throw fail('FACE_MATCHING_DISABLED');
   const code = newCode(VERIFACE_CODE_LENGTH);
   if ('unusable' in comparison) {

@@ -4,6 +4,7 @@ import { newToken } from '../../ids.js';
 import { countPhotoSent } from '../../photos/photo-attempts.js';
 import { markPhotosDecided } from '../../photos/queries.js';
 import { UNUSABLE_PHOTO_EXPLANATIONS } from '../../veriface/face-matcher.js';
+import { compareInShare } from '../../veriface/face-share/matcher-share.js';
 import { checkPhoto } from '../../veriface/images.js';
 import type { EffectiveValidations } from '../identity-validations.js';
 import { validationsOf } from '../notify-participants.js';
@@ -66,7 +67,8 @@ type CompareOutcome = { signing: Signing } | { refused: DomainError };
  * person; a matcher that cannot decide blocks at once for a person to review.
  */
 async function compareFaces(ctx: SignerContext, signing: Signing, photos: { face: string; documentFront: string }): Promise<SigningView> {
-  const comparison = await ctx.faceMatcher.compare({
+  const comparison = await compareInShare(ctx, {
+    flow: { kind: 'participant', process: signing.process, participant: signing.participant },
     documentPhoto: await readPhoto(ctx, photos.documentFront),
     facePhoto: await readPhoto(ctx, photos.face),
   });

@@ -29,6 +29,9 @@ const REFUSALS: Partial<Record<ErrorCode | CameraFailure, MessageKey>> = {
   SIGNATURE_IMAGE_NOT_PNG: 'signatureUnreadable',
   SIGNATURE_IMAGE_UNREADABLE: 'signatureUnreadable',
   TOO_MANY_REQUESTS: 'tooMany',
+  FACE_COMPARISON_UNDER_WAY: 'comparisonUnderWay',
+  FACE_COMPARISONS_PER_HOUR_EXCEEDED: 'comparisonsPerHour',
+  FACE_COMPARISONS_EXCEEDED: 'comparisonsUsedUp',
 };
 
 function wordsForCode(code: string): string {

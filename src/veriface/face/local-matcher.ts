@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { FaceComparison, FaceMatcher } from '../face-matcher.js';
+import type { FaceComparison, FaceMatcher, MatcherFlow } from '../face-matcher.js';
 import { compareDescriptors, type Described } from './compare-faces.js';
 import { FaceWorkerPool, type FaceWorkerPoolOptions } from './worker-pool.js';
 
@@ -24,13 +24,15 @@ export class LocalFaceMatcher implements FaceMatcher {
     this.pool = new FaceWorkerPool(options);
   }
 
-  async compare(input: { documentPhoto: Buffer; facePhoto: Buffer }): Promise<FaceComparison> {
+  async compare(input: { documentPhoto: Buffer; facePhoto: Buffer; flow: MatcherFlow }): Promise<FaceComparison> {
+    const { flow } = input;
     const documentHash = crypto.createHash('sha256').update(input.documentPhoto).digest('hex');
     const known = this.documents.get(documentHash);
     // Both photos are accepted or neither: a comparison is never left half queued.
-    if (!this.pool.hasRoomFor(known ? 1 : 2)) throw this.pool.busyError();
-    const document: Promise<Described> = known ? Promise.resolve({ descriptor: known }) : this.pool.describe('document', input.documentPhoto);
-    const face = this.pool.describe('face', input.facePhoto);
+    const refusal = this.pool.refusalFor(known ? 1 : 2, flow);
+    if (refusal) throw refusal;
+    const document: Promise<Described> = known ? Promise.resolve({ descriptor: known }) : this.pool.describe('document', input.documentPhoto, flow);
+    const face = this.pool.describe('face', input.facePhoto, flow);
     const [documentDescribed, faceDescribed] = await Promise.all([document, face]);
     if ('descriptor' in documentDescribed) this.remember(documentHash, documentDescribed.descriptor);
     if (!('descriptor' in documentDescribed)) return documentDescribed;

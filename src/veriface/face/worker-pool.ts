@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { type DomainError, fail, failFor } from '../../domain-error.js';
-import type { PhotoRole } from '../face-matcher.js';
+import type { MatcherFlow, PhotoRole } from '../face-matcher.js';
 import type { Described } from './compare-faces.js';
 import { parseWorkerMessage } from './worker-protocol.js';
 
@@ -17,6 +17,8 @@ export interface FaceWorkerPoolOptions {
 
 interface Job {
   id: number;
+  /** The line of the flow it came from. */
+  flow: string;
   role: PhotoRole;
   photo: Uint8Array;
   resolve(described: Described): void;
@@ -30,8 +32,21 @@ interface Slot {
   timer: NodeJS.Timeout | undefined;
 }
 
+/**
+ * One flow's photos in the pool: waiting in the order they came, and held (waiting or in a
+ * worker). `servedAt` is the pool's turn when one of its photos last went to a worker.
+ */
+interface FlowLine {
+  jobs: Job[];
+  held: number;
+  servedAt: number;
+}
+
 /** Seconds a client is told to wait per photo queued for each worker (a photo takes about half a second). */
 const SECONDS_PER_QUEUED_PHOTO = 1;
+
+/** The photos of one comparison: the document's and the face's. */
+const PHOTOS_PER_COMPARISON = 2;
 
 const failed = () => fail('FACE_MATCHER_FAILED', 'the comparison could not be made, send the photo again');
 
@@ -41,10 +56,19 @@ const failed = () => fail('FACE_MATCHER_FAILED', 'the comparison could not be ma
  * model, a photo a few hundred milliseconds). Invariant: every accepted photo is
  * answered exactly once, with a description or an error, whatever happens to its worker; no
  * more than queueMax photos ever wait.
+ *
+ * Shared fairly between flows: each flow (a person's link, an organization's API calls) waits in
+ * a line of its own, and a free worker takes the next photo of the line served longest ago (a new
+ * line first). So while a flow has a photo waiting, every other flow gets at most one photo into
+ * a worker before it: one link holder sending photos without pause delays another person's
+ * comparison by at most one comparison of theirs. A person's link holds at most one comparison's
+ * photos in the pool, an organization at most one comparison per worker; more is refused at once
+ * (429 FACE_COMPARISON_UNDER_WAY), so no flow can fill the queue that others need room in.
  */
 export class FaceWorkerPool {
   private readonly slots: Slot[] = [];
-  private readonly queue: Job[] = [];
+  private readonly lines = new Map<string, FlowLine>();
+  private turn = 0;
   private nextId = 1;
   private closed = false;
   /** Who waits for every worker startWorkers() began to have loaded its model. */
@@ -53,24 +77,35 @@ export class FaceWorkerPool {
   constructor(private readonly options: FaceWorkerPoolOptions) {}
 
   /**
-   * Whether `count` more photos can be accepted now: one per worker not busy (started or still
-   * to start) and queueMax more waiting; checked before a comparison sends its first photo.
+   * Why `count` more photos of `flow` cannot be accepted now, or undefined when they can: the
+   * flow's own share (one comparison for a person, one per worker for an organization), then one
+   * photo per worker not busy (started or still to start) and queueMax more waiting. Checked
+   * before a comparison sends its first photo, so that its photos are accepted together.
    */
-  hasRoomFor(count: number): boolean {
+  refusalFor(count: number, flow: MatcherFlow): DomainError | undefined {
+    const held = this.lines.get(lineOf(flow))?.held ?? 0;
+    const share = flow.kind === 'person' ? PHOTOS_PER_COMPARISON : PHOTOS_PER_COMPARISON * this.options.size;
+    if (held + count > share) {
+      const seconds = Math.max(1, held * SECONDS_PER_QUEUED_PHOTO);
+      const whose = flow.kind === 'person' ? 'this link' : 'this organization';
+      return failFor('FACE_COMPARISON_UNDER_WAY', seconds, `a comparison of ${whose} is under way; wait for its answer, then try again in ${seconds} s`);
+    }
     const busy = this.slots.filter((s) => s.job).length;
-    return this.queue.length + count <= this.options.queueMax + this.options.size - busy;
-  }
-
-  busyError(): DomainError {
-    const seconds = Math.max(1, Math.ceil((this.queue.length * SECONDS_PER_QUEUED_PHOTO) / this.options.size));
+    if (this.queued() + count <= this.options.queueMax + this.options.size - busy) return undefined;
+    const seconds = Math.max(1, Math.ceil((this.queued() * SECONDS_PER_QUEUED_PHOTO) / this.options.size));
     return failFor('FACE_MATCHER_BUSY', seconds, `too many photos are being compared, try again in ${seconds} s`);
   }
 
-  describe(role: PhotoRole, photo: Uint8Array): Promise<Described> {
+  describe(role: PhotoRole, photo: Uint8Array, flow: MatcherFlow): Promise<Described> {
     if (this.closed) return Promise.reject(failed());
-    if (!this.hasRoomFor(1)) return Promise.reject(this.busyError());
+    const refusal = this.refusalFor(1, flow);
+    if (refusal) return Promise.reject(refusal);
     return new Promise<Described>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, role, photo, resolve, reject });
+      const key = lineOf(flow);
+      const line = this.lines.get(key) ?? { jobs: [], held: 0, servedAt: 0 };
+      this.lines.set(key, line);
+      line.jobs.push({ id: this.nextId++, flow: key, role, photo, resolve, reject });
+      line.held++;
       this.dispatch();
     });
   }
@@ -89,26 +124,60 @@ export class FaceWorkerPool {
 
   /** Statistics for the bench and for tests: threads started and photos waiting. */
   get state(): { workers: number; queued: number; busy: number } {
-    return { workers: this.slots.length, queued: this.queue.length, busy: this.slots.filter((s) => s.job).length };
+    return { workers: this.slots.length, queued: this.queued(), busy: this.slots.filter((s) => s.job).length };
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.reject(failed());
+    this.failWaiting();
     this.settleLoading(new Error('the face workers were closed before they loaded'));
     await Promise.all(this.slots.splice(0).map((slot) => this.stop(slot)));
+  }
+
+  private queued(): number {
+    let count = 0;
+    for (const line of this.lines.values()) count += line.jobs.length;
+    return count;
+  }
+
+  /** The next photo to describe: the first of the line served longest ago (a new line has never been). */
+  private next(): Job | undefined {
+    let chosen: FlowLine | undefined;
+    for (const line of this.lines.values()) if (line.jobs.length > 0 && (!chosen || line.servedAt < chosen.servedAt)) chosen = line;
+    if (!chosen) return undefined;
+    chosen.servedAt = ++this.turn;
+    return chosen.jobs.shift();
+  }
+
+  /** A photo answered: its flow holds one less, and a line holding none is forgotten. */
+  private release(job: Job): void {
+    const line = this.lines.get(job.flow);
+    if (!line) return;
+    line.held--;
+    if (line.held <= 0) this.lines.delete(job.flow);
+  }
+
+  private failWaiting(): void {
+    for (const line of [...this.lines.values()]) for (const job of line.jobs.splice(0)) this.answer(job, failed());
+  }
+
+  private answer(job: Job, outcome: Described | Error): void {
+    this.release(job);
+    if (outcome instanceof Error) job.reject(outcome);
+    else job.resolve(outcome);
   }
 
   private dispatch(): void {
     for (const slot of this.slots) {
       if (!slot.ready || slot.job) continue;
-      const job = this.queue.shift();
+      const job = this.next();
       if (!job) return;
       this.start(slot, job);
     }
     // Start workers only while photos wait for one that is not already starting.
     const starting = this.slots.filter((s) => !s.ready).length;
-    for (let i = starting; i < this.queue.length && this.slots.length < this.options.size; i++) this.spawn();
+    const waiting = this.queued();
+    for (let i = starting; i < waiting && this.slots.length < this.options.size; i++) this.spawn();
   }
 
   private start(slot: Slot, job: Job): void {
@@ -132,8 +201,7 @@ export class FaceWorkerPool {
       } else if (slot.job && slot.job.id === message.id) {
         const job = slot.job;
         this.finish(slot);
-        if (message.kind === 'described') job.resolve(message.described);
-        else job.reject(failed());
+        this.answer(job, message.kind === 'described' ? message.described : failed());
       }
       this.dispatch();
     });
@@ -156,11 +224,11 @@ export class FaceWorkerPool {
     this.finish(slot);
     void this.stop(slot);
     this.options.onWorkerEvent?.({ kind: 'died', error });
-    job?.reject(failed());
+    if (job) this.answer(job, failed());
     if (!slot.ready) this.settleLoading(new Error(`a face worker stopped before it loaded its model: ${error}`));
     // Workers that cannot even start (a broken install) must not be respawned for ever by the
     // photos waiting for them: once none is left, those photos are answered with the same error.
-    if (!slot.ready && this.slots.length === 0) for (const waiting of this.queue.splice(0)) waiting.reject(failed());
+    if (!slot.ready && this.slots.length === 0) this.failWaiting();
     if (!this.closed) this.dispatch();
   }
 
@@ -178,4 +246,9 @@ export class FaceWorkerPool {
     slot.worker.on('error', () => undefined);
     await slot.worker.terminate();
   }
+}
+
+/** The line a flow's photos wait in: kinds apart, so that no id of one kind can share another's. */
+function lineOf(flow: MatcherFlow): string {
+  return `${flow.kind}:${flow.id}`;
 }

@@ -34,6 +34,9 @@ const PHOTO_REFUSALS: Readonly<Record<string, WordKey>> = {
   FACE_BLURRY: 'photoBlurry',
   DOCUMENT_NO_FACE: 'photoDocumentNoFace',
   PHOTO_ATTEMPTS_EXCEEDED: 'photoTooMany',
+  FACE_COMPARISON_UNDER_WAY: 'photoComparisonUnderWay',
+  FACE_COMPARISONS_PER_HOUR_EXCEEDED: 'photoComparisonsPerHour',
+  FACE_COMPARISONS_EXCEEDED: 'photoComparisonsUsedUp',
 };
 
 function photoRefusal(code: string): WordKey | undefined {
