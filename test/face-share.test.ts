@@ -301,8 +301,9 @@ describe('one link holder cannot delay another person’s comparison by more tha
     // of its photos (a retake of a known card is one photo) answered while the victim waited.
     expect(Math.max(...flooderDoneMeanwhile)).toBeLessThanOrEqual(2);
     const delays = underFlood.map((ms, i) => (ms - (alone[i] ?? Number.NaN)) / median(alone));
-    // Its own time, plus at most the flooder's comparison it had to take turns with: 0.75 to 1.3 of
-    // a comparison measured on a busy two-core machine; a queue served in arrival order gave 4.
+    // Its own time, plus at most the flooder's comparison it had to take turns with: 0.8 to 1.3 of a
+    // comparison measured on a busy two-core machine. Served in arrival order with no share per
+    // flow, this test did not end in 30 s.
     expect(median(delays), `alone ${alone.map(Math.round)} ms, under the flood ${underFlood.map(Math.round)} ms`).toBeLessThan(2);
   });
 });

@@ -61,8 +61,12 @@ describe.each(dialects)('POST /veriface/validate compares a face with a document
   });
 
   it('a full queue is answered 503 FACE_MATCHER_BUSY with Retry-After at once', async () => {
-    // Distinct documents, so that no descriptor is reused and each comparison needs both photos.
-    const answers = await Promise.all([body(photos.card, photos.samePerson), body(jpeg().toString('base64'), photos.samePerson)].map((b) => validate(b)));
+    // Distinct documents, so that no descriptor is reused and each comparison needs both photos; two
+    // organizations, as one holds a single comparison per worker (429 FACE_COMPARISON_UNDER_WAY beyond).
+    const answers = await Promise.all([
+      validate(body(photos.card, photos.samePerson), svc.orgA.privateKey),
+      validate(body(jpeg().toString('base64'), photos.samePerson), svc.orgB.privateKey),
+    ]);
     const busy = answers.find((res) => res.statusCode === 503);
     expect(busy?.json().message).toMatch(/^FACE_MATCHER_BUSY: /);
     expect(Number(busy?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
