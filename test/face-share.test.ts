@@ -1,9 +1,13 @@
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_FACE_MATCH_THRESHOLD } from '../src/config.js';
 import { submitPhoto } from '../src/documents/participant/signer-flow.js';
 import { findProcessByCode, listParticipants, listProcessEvents } from '../src/documents/queries.js';
 import { fail } from '../src/domain-error.js';
+import { ApiFailure } from '../src/people/web/client.js';
+import { setLanguage } from '../src/people/web/i18n.js';
+import { wordsFor } from '../src/people/web/refusals.js';
+import { WORDS } from '../src/people/words.js';
 import { purgeDuePhotos } from '../src/photos/purge-photos.js';
 import { LocalFaceMatcher } from '../src/veriface/face/local-matcher.js';
 import type { FaceComparison, MatcherFlow } from '../src/veriface/face-matcher.js';
@@ -222,6 +226,31 @@ describe.each(dialects)("a person's link has a bounded share of the face matcher
     if (!process || !participant) throw new Error('created process not found');
     return { code, token: participant.link_token, processId: process.id, participantId: participant.id };
   }
+});
+
+describe("the refusals are said in plain words on the people's pages, in their four languages", () => {
+  const root = { lang: '' };
+  beforeAll(() => vi.stubGlobal('document', { documentElement: root }));
+  afterAll(() => {
+    setLanguage('es');
+    vi.unstubAllGlobals();
+  });
+
+  const keys = {
+    FACE_COMPARISON_UNDER_WAY: 'comparisonUnderWay',
+    FACE_COMPARISONS_PER_HOUR_EXCEEDED: 'comparisonsPerHour',
+    FACE_COMPARISONS_EXCEEDED: 'comparisonsUsedUp',
+  } as const;
+  it.each(['es', 'en', 'pt', 'fr'] as const)('%s: each limit has its own words, none the generic ones', (language) => {
+    setLanguage(language);
+    const said = Object.entries(keys).map(([code, key]) => {
+      const words = wordsFor(new ApiFailure(429, code, code));
+      expect(words).toBe(WORDS[language][key]);
+      expect(words).not.toBe(WORDS[language].genericError);
+      return words;
+    });
+    expect(new Set(said).size).toBe(3);
+  });
 });
 
 describe('the refusals are said in plain words in WhatsApp', () => {
