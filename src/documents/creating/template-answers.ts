@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { compileAnswerPattern, MAX_PATTERN_WORK } from '../../templates/answer-pattern.js';
+import { isCalendarDate } from '../../templates/answer-text.js';
 import { applicability } from '../../templates/question-applicability.js';
 import { OPTION_TYPES, type QuestionType, SIGNER_TYPES } from '../../templates/question-types.js';
 import { QUESTION_TYPES, type Question, type TemplateBody } from '../../templates/schemas.js';
@@ -30,7 +31,6 @@ const FREE_TEXT_TYPES: ReadonlySet<QuestionType> = new Set(
 );
 
 const NUMBER = /^-?\d+(\.\d+)?$/;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DIGITS = /^\d+$/;
 const IDENTIFICATION = /^[A-Z]+ [A-Za-z0-9-]+$/;
 const IMAGE_DATA_URI = /^data:image\/(png|jpeg);base64,([A-Za-z0-9+/]*={0,2})$/i;
@@ -47,19 +47,6 @@ export function isImageDataUri(value: string): boolean {
   const head = Buffer.from(payload.slice(0, 12), 'base64');
   const signature = match[1]?.toLowerCase() === 'png' ? PNG_SIGNATURE : JPEG_SIGNATURE;
   return signature.every((byte, i) => head[i] === byte);
-}
-
-/** A real calendar day written YYYY-MM-DD. */
-export function isCalendarDate(value: string): boolean {
-  const match = DATE.exec(value);
-  if (!match) return false;
-  const year = Number(match[1]);
-  const month = Number(match[2]);
-  const day = Number(match[3]);
-  if (month < 1 || month > 12 || day < 1) return false;
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
-  return day <= days;
 }
 
 /** Joi's wording for a value outside a list. */
