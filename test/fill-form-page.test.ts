@@ -229,8 +229,8 @@ describe('the questionnaire of a reference link, filled in Chromium on a phone',
     expect(uses).toHaveLength(1);
     const { process, participants } = await stored(svc, svc.orgA, uses[0].code);
     expect(page.url()).toBe(`${base}/s/${participants[0]?.link_token}`);
-    const [document] = await listDocuments(svc.deps.db, process.id);
-    expect(JSON.parse(document?.answers ?? '{}')).toEqual({
+    const [filled] = await listDocuments(svc.deps.db, process.id);
+    expect(JSON.parse(filled?.answers ?? '{}')).toEqual({
       full_name: 'Ana Gómez',
       email: 'ana@cliente.test',
       phone: '+573001234567',
@@ -249,7 +249,9 @@ describe('the questionnaire of a reference link, filled in Chromium on a phone',
       photo: `data:image/png;base64,${png.toString('base64')}`,
       code: 'CLI-1',
     });
-    expect(participants.map((p) => [p.name, p.email, p.identification, p.identification_type])).toEqual([['Ana Gómez', 'ana@cliente.test', '1020304050', 'CC']]);
+    expect(participants.map((p) => [p.name, p.email, p.identification, p.identification_type])).toEqual([
+      ['Ana Gómez', 'ana@cliente.test', '1020304050', 'CC'],
+    ]);
     expect(await page.evaluate((key) => localStorage.getItem(key), `fill:${token}`)).toBeNull();
 
     await page.getByRole('button', { name: 'Continuar para firmar' }).click({ timeout: 30_000 });

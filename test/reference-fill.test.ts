@@ -15,7 +15,11 @@ describe.each(dialects)('reference links people fill in (%s)', (dialect) => {
   });
   afterAll(async () => svc.close());
 
-  async function link(org: TestOrganization, settings: Record<string, unknown> = {}, template?: string): Promise<{ id: string; token: string; template: string }> {
+  async function link(
+    org: TestOrganization,
+    settings: Record<string, unknown> = {},
+    template?: string,
+  ): Promise<{ id: string; token: string; template: string }> {
     const id = template ?? (await templateWithHtml(svc, org));
     const res = await call(svc.app, 'POST', '/template/reference', { key: org.privateKey, body: { template: id, ...settings } });
     expect(res.statusCode, res.body).toBe(200);
@@ -46,7 +50,14 @@ describe.each(dialects)('reference links people fill in (%s)', (dialect) => {
         key: svc.orgA.privateKey,
         body: { template, otpCode: true, options: { otpCode: 'email', whatsapp: false }, signNow: true, expiresAt, email: svc.orgA.email },
       });
-      expect(res.json()).toMatchObject({ otpCode: true, options: { otpCode: 'email', whatsapp: false }, signNow: true, expiresAt, enabled: true, email: svc.orgA.email });
+      expect(res.json()).toMatchObject({
+        otpCode: true,
+        options: { otpCode: 'email', whatsapp: false },
+        signNow: true,
+        expiresAt,
+        enabled: true,
+        email: svc.orgA.email,
+      });
     });
 
     it("validation settings are checked as /document/save's root fields, and the creator must be a user of the organization", async () => {
@@ -77,7 +88,14 @@ describe.each(dialects)('reference links people fill in (%s)', (dialect) => {
       expect(form).toMatchObject({ template: { name: 'Purchase agreement' }, organization: 'Acme', signNow: true, preview: true, prefilled: [] });
       expect(form.questions.map((q: { name: string }) => q.name)).toEqual(body.config && (body.config as { name: string }[]).map((q) => q.name));
       expect(form.questions[5]).toEqual({ name: 'price', type: 'number', description: 'Price', help: 'In pesos, without dots.', required: true });
-      expect(form.questions[6]).toMatchObject({ type: 'clausula', value: 'cash', options: [{ value: 'cash', label: 'Cash' }, { value: 'instalments', label: 'Instalments' }] });
+      expect(form.questions[6]).toMatchObject({
+        type: 'clausula',
+        value: 'cash',
+        options: [
+          { value: 'cash', label: 'Cash' },
+          { value: 'instalments', label: 'Instalments' },
+        ],
+      });
       expect(form.questions[7]).toMatchObject({ prereq: [{ k: 'payment', v: 'instalments' }], required: false });
       const preview = await people('GET', 'fill/preview', token);
       expect(preview.json().html).toContain('<span name="buyer_name">');
@@ -88,14 +106,20 @@ describe.each(dialects)('reference links people fill in (%s)', (dialect) => {
     const cases: [string, { key: string; value: string }[]][] = [
       ['a wrong e-mail', ANSWERS.map((a) => (a.key === 'buyer_email' ? { ...a, value: 'not-an-email' } : a))],
       ['a missing required answer', ANSWERS.filter((a) => a.key !== 'price')],
-      ['a wrong phone and a word for a number', ANSWERS.map((a) => (a.key === 'buyer_phone' ? { ...a, value: '12' } : a.key === 'price' ? { ...a, value: 'ten' } : a))],
+      [
+        'a wrong phone and a word for a number',
+        ANSWERS.map((a) => (a.key === 'buyer_phone' ? { ...a, value: '12' } : a.key === 'price' ? { ...a, value: 'ten' } : a)),
+      ],
       ['an option that does not exist', [...ANSWERS, { key: 'payment', value: 'barter' }]],
       ['a question the template does not have', [...ANSWERS, { key: 'pet', value: 'cat' }]],
     ];
     for (const [what, data] of cases) {
       it(`${what}: the first error is /document/save's message, and each error names its question`, async () => {
         const { token, template } = await link(svc.orgA);
-        const save = await call(svc.app, 'POST', '/document/save', { key: svc.orgA.privateKey, body: { email: svc.orgA.email, name: 'Sale', document: template, data } });
+        const save = await call(svc.app, 'POST', '/document/save', {
+          key: svc.orgA.privateKey,
+          body: { email: svc.orgA.email, name: 'Sale', document: template, data },
+        });
         expect(save.statusCode).toBe(400);
         const checked = await people('POST', 'fill/check', token, { data });
         expect(checked.statusCode).toBe(200);
@@ -140,7 +164,9 @@ describe.each(dialects)('reference links people fill in (%s)', (dialect) => {
       expect(uses.json()).toEqual({ data: [{ code, created_at: process.created_at }], next: null });
       expect(uses.body).not.toContain('Ana Gómez');
       expect((await call(svc.app, 'GET', '/document', { key: svc.orgB.privateKey, query: { code } })).statusCode).not.toBe(200);
-      expect((await call(svc.app, 'GET', '/template/reference/uses', { key: svc.orgB.privateKey, query: { id } })).json()).toEqual({ message: 'REFERENCE_NOT_FOUND' });
+      expect((await call(svc.app, 'GET', '/template/reference/uses', { key: svc.orgB.privateKey, query: { id } })).json()).toEqual({
+        message: 'REFERENCE_NOT_FOUND',
+      });
     });
 
     it('the same submission sent again, or twice at once, makes one process', async () => {
@@ -153,7 +179,12 @@ describe.each(dialects)('reference links people fill in (%s)', (dialect) => {
       expect(together[0]?.json()).toEqual(together[1]?.json());
       const uses = (await call(svc.app, 'GET', '/template/reference/uses', { key: svc.orgA.privateKey, query: { id } })).json().data;
       expect(uses).toHaveLength(2);
-      const processes = await svc.deps.db.selectFrom('processes').select('code').where('organization_id', '=', svc.orgA.id).where('name', '=', 'Purchase agreement').execute();
+      const processes = await svc.deps.db
+        .selectFrom('processes')
+        .select('code')
+        .where('organization_id', '=', svc.orgA.id)
+        .where('name', '=', 'Purchase agreement')
+        .execute();
       for (const use of uses) expect(processes.filter((p) => p.code === use.code)).toHaveLength(1);
       expect(processes.map((p) => p.code)).toEqual(expect.arrayContaining(uses.map((u: { code: string }) => u.code)));
     });
@@ -161,13 +192,16 @@ describe.each(dialects)('reference links people fill in (%s)', (dialect) => {
     it("refused answers make nothing and answer /document/save's message", async () => {
       const { id, token, template } = await link(svc.orgA);
       const data = ANSWERS.filter((a) => a.key !== 'buyer_name');
-      const save = await call(svc.app, 'POST', '/document/save', { key: svc.orgA.privateKey, body: { email: svc.orgA.email, name: 'Sale', document: template, data } });
+      const save = await call(svc.app, 'POST', '/document/save', {
+        key: svc.orgA.privateKey,
+        body: { email: svc.orgA.email, name: 'Sale', document: template, data },
+      });
       const res = await submit(token, data);
       expect([res.statusCode, res.json()]).toEqual([400, save.json()]);
       expect((await call(svc.app, 'GET', '/template/reference/uses', { key: svc.orgA.privateKey, query: { id } })).json().data).toEqual([]);
     });
 
-    it("with sign now, the answer is the signing page of the person who filled it, who is not invited; the others are, and their links are never answered", async () => {
+    it('with sign now, the answer is the signing page of the person who filled it, who is not invited; the others are, and their links are never answered', async () => {
       const { token } = await link(svc.orgA, { signNow: true });
       const before = (await outbox(svc, 'email')).length;
       const res = await submit(token, ANSWERS, 'sign-now-submission-01');
