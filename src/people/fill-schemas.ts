@@ -52,10 +52,34 @@ export const fillFormResponse = Joi.object({
   signNow: Joi.boolean().required(),
   expiresAt: instantAnswer,
   preview: Joi.boolean().required().description('the template has a Mask HTML (GET /people/fill/preview)'),
+}).example({
+  template: { name: 'Purchase agreement', description: 'Sale of goods' },
+  organization: 'Acme',
+  questions: [
+    { name: 'buyer_email', type: 'email', description: 'Your e-mail', help: 'We send you a copy.', required: true },
+    {
+      name: 'payment',
+      type: 'clausula',
+      description: 'Payment',
+      required: false,
+      value: 'cash',
+      options: [
+        { value: 'cash', label: 'Cash' },
+        { value: 'instalments', label: 'Instalments' },
+      ],
+    },
+  ],
+  prefilled: [],
+  signNow: true,
+  preview: true,
 });
 
 export const fillPreviewResponse = Joi.object({
-  html: Joi.string().allow('', null).required().description('the Mask HTML; the page shows it in a frame where no script runs'),
+  html: Joi.string()
+    .allow('', null)
+    .required()
+    .description('the Mask HTML; the page shows it in a frame where no script runs')
+    .example('<p>Sold to <span name="buyer_name">the buyer</span>.</p>'),
 });
 
 export const fillCheckedResponse = Joi.object({
