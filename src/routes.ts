@@ -7,6 +7,8 @@ import { filesRoutes } from './files/routes.js';
 import { healthRoute } from './health/routes.js';
 import type { ApiRoute } from './http/route.js';
 import { organizationRoutes } from './organizations/routes.js';
+import { fillPageRoute } from './people/fill-page.js';
+import { fillRoutes } from './people/fill-routes.js';
 import { pageRoutes } from './people/pages.js';
 import { peopleRoutes } from './people/routes.js';
 import { photoRoutes } from './photos/routes.js';
@@ -44,7 +46,9 @@ export function routeTable(config: Config, deps: Deps): ApiRoute[] {
     ...organizationRoutes(deps),
     ...photoRoutes(deps),
     ...peopleRoutes(deps),
+    ...fillRoutes(deps),
     ...pageRoutes(config, deps.pageAssets, deps.embeddingOrigins),
+    fillPageRoute(config, deps.pageAssets, deps),
     ...verificationRoutes(deps, { rateLimit: config.verifyRateLimit }),
     ...filesRoutes({
       store: deps.blobs,

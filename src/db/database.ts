@@ -24,6 +24,7 @@ import { awaitedPlacements } from './migrations/018_awaited_placements.js';
 import { pdfTemplates } from './migrations/019_pdf_templates.js';
 import { whatsappMessages } from './migrations/020_whatsapp_messages.js';
 import { whatsappConversations } from './migrations/021_whatsapp_conversations.js';
+import { referenceSettings } from './migrations/022_reference_settings.js';
 import { templateLayout } from './migrations/023_template_layout.js';
 import type { Database, Db, Dialect } from './schema.js';
 import { SchemaScopedPostgresDialect } from './schema-introspector.js';
@@ -76,6 +77,7 @@ const migrations: MigrationProvider = {
       '019_pdf_templates': pdfTemplates,
       '020_whatsapp_messages': whatsappMessages,
       '021_whatsapp_conversations': whatsappConversations,
+      '022_reference_settings': referenceSettings,
       '023_template_layout': templateLayout,
     };
   },

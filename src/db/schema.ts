@@ -65,6 +65,26 @@ export interface ReferenceLinksTable {
   template_id: string;
   token: string;
   name: string | null;
+  /** The identity validations of the processes made through the link, as /document/save's root fields (JSON), or null for none. */
+  validations: string | null;
+  sign_now: number;
+  expires_at: string | null;
+  enabled: number;
+  /** The user the link's processes are created by; null: the organization's first user. */
+  creator_email: string | null;
+  created_at: string;
+}
+
+/** A process made through a reference link, under the key the form sent with it. */
+export interface ReferenceLinkUsesTable {
+  id: string;
+  organization_id: string;
+  reference_link_id: string;
+  idempotency_key: string;
+  process_id: string;
+  process_code: string;
+  /** The participant who filled the form, when the link signs now: their page is answered again to a retry. */
+  filler_participant_id: string | null;
   created_at: string;
 }
 
@@ -472,6 +492,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   templates: TemplatesTable;
   reference_links: ReferenceLinksTable;
+  reference_link_uses: ReferenceLinkUsesTable;
   processes: ProcessesTable;
   process_documents: ProcessDocumentsTable;
   participants: ParticipantsTable;
@@ -509,6 +530,7 @@ export type SdkTokenRow = Selectable<SdkTokensTable>;
 export type WhatsAppMessageRow = Selectable<WhatsAppMessagesTable>;
 export type WhatsAppStatusRow = Selectable<WhatsAppStatusesTable>;
 export type ReferenceLinkRow = Selectable<ReferenceLinksTable>;
+export type ReferenceLinkUseRow = Selectable<ReferenceLinkUsesTable>;
 export type OrganizationRow = Selectable<OrganizationsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type UserRow = Selectable<UsersTable>;

@@ -47,6 +47,9 @@ export const ERROR_CATALOGUE = {
     meaning: "Checking the answers against the template's patterns would take too long: shorter answers or smaller patterns",
   },
   REFERENCE_NOT_FOUND: { status: [400], meaning: 'No reference link with this id in the organization' },
+  REFERENCE_LINK_NOT_FOUND: { status: [404], meaning: 'The reference link (/r/<token>) is unknown, or was deleted' },
+  REFERENCE_LINK_DISABLED: { status: [410], meaning: 'The reference link was switched off by its organization: it creates nothing' },
+  REFERENCE_LINK_EXPIRED: { status: [410], meaning: 'The reference link passed its expiry: it creates nothing' },
   PDF_TEMPLATE_NOT_FOUND: {
     status: [400, 404],
     when: { readingOne: 404, elsewhere: 400 },
