@@ -130,7 +130,7 @@ describe.each(dialects)('the face-validation process (%s)', (dialect) => {
       expect(await read(code)).toMatchObject({ status: 'INPROGRESS' });
       const recorded = (await webhooks()).filter((e) => e.type === 'veriface.photo_unusable');
       expect(recorded.map((e) => e.data)).toEqual(Array(4).fill(expect.objectContaining({ status: 'INPROGRESS', reason: 'NO_FACE', photo: 'face' })));
-      expect(await finishVeriface({ ...svc.deps, faceMatcher: matcher(90) }, { token })).toEqual({ code, status: 'APPROVED', failures: 0 });
+      expect(await finishVeriface({ ...svc.deps, faceMatcher: matcher(90) }, { token })).toEqual({ code, status: 'APPROVED', failures: 0, similarity: 90 });
     });
 
     it('without an automatic matcher, the process is BLOCKED for manual review', async () => {
