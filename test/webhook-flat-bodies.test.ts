@@ -48,7 +48,16 @@ describe.each(dialects)('the real service’s flat webhook bodies (%s)', (dialec
   const flush = async () => {
     while ((await svc.deps.worker.deliverDue()) > 0);
   };
-  const bodiesOf = (receiver: WebhookReceiver, key: string, value: string) => receiver.received.filter((h) => h.json[key] === value).map((h) => h.json);
+  /**
+   * The bodies a receiver got about one resource, in the order they were queued: deliveries run
+   * side by side, so they may arrive in another order, and the webhook-id (the outbox row's
+   * ObjectId) says which came first.
+   */
+  const bodiesOf = (receiver: WebhookReceiver, key: string, value: string) =>
+    receiver.received
+      .filter((h) => h.json[key] === value)
+      .sort((a, b) => a.id.localeCompare(b.id))
+      .map((h) => h.json);
   const expectSignedWithHeader = (hooks: ReceivedWebhook[]) => {
     expect(hooks.length).toBeGreaterThan(0);
     for (const hook of hooks) {
