@@ -1,3 +1,4 @@
+import { companyRoutes } from './company/routes.js';
 import type { Config } from './config.js';
 import type { Deps } from './deps.js';
 import { documentPdfUploadPolicy } from './documents/creating/pdf-uploads.js';
@@ -44,6 +45,7 @@ export function routeTable(config: Config, deps: Deps): ApiRoute[] {
     ...pdfTemplateRoutes(deps),
     ...catalogueRoutes(),
     ...organizationRoutes(deps),
+    ...companyRoutes(deps),
     ...photoRoutes(deps),
     ...peopleRoutes(deps),
     ...fillRoutes(deps),

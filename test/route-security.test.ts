@@ -139,6 +139,16 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
   'GET /health': () => ({}),
   'GET /v1.5/ext/organization': () => ({}),
   'PUT /v1.5/ext/organization': () => ({ body: { language: 'en' } }),
+  'GET /v1.5/ext/company': () => ({}),
+  'PUT /v1.5/ext/company': (o) => ({
+    body: {
+      uxOptions: { primaryColor: '#021C30' },
+      webhooks: [
+        { id: 'default', url: 'https://hooks.example.test/default' },
+        { id: o.webhook, url: 'https://hooks.example.test/own', header: { key: 'Authorization', value: 'Bearer route-security' } },
+      ],
+    },
+  }),
   'GET /people/signing': (o) => ({ headers: { 'x-link-token': o.signingLink } }),
   'POST /people/signing/otp': (o) => ({ headers: { 'x-link-token': o.signingLink } }),
   'POST /people/signing/otp/check': (o) => ({ headers: { 'x-link-token': o.signingLink }, body: { code: '123456' } }),
@@ -302,6 +312,18 @@ const SUCCESS: Record<string, (c: SuccessContext) => Promise<SuccessCall[]>> = {
   'GET /health': async () => [{}],
   'GET /v1.5/ext/organization': async () => [{}],
   'PUT /v1.5/ext/organization': async () => [{}],
+  'GET /v1.5/ext/company': async () => [{}, { key: 'public' }],
+  // The organization's own webhook stays in the list: routes after this one still name it.
+  'PUT /v1.5/ext/company': async ({ owned }) => [
+    {
+      body: {
+        webhooks: [
+          { id: 'default', url: 'https://hooks.example.test/default', header: { key: 'Authorization', value: 'Bearer route-security' } },
+          { id: owned.webhook, url: 'https://hooks.example.test/own' },
+        ],
+      },
+    },
+  ],
   'GET /people/signing': async ({ owned }) => [link(owned.signingLink)],
   'GET /people/fill': async ({ owned }) => [link(owned.referenceLink)],
   'GET /people/fill/preview': async ({ owned }) => [link(owned.referenceLink)],
@@ -420,6 +442,7 @@ const PUBLIC_KEY_COLUMN: Record<string, PublicKeyColumn> = {
   },
   'GET /v1.5/ext/template': { hidden: [], refused: [() => ({})] },
   'GET /v1.5/ext/veriface/documents': { hidden: [], refused: [] },
+  'GET /v1.5/ext/company': { hidden: ['url', 'header', 'format', 'webhook', 'webhookHeader'], refused: [] },
 };
 
 /** Everything an organization owns, one of each kind, made through the API as an integrator would. */
@@ -430,7 +453,9 @@ async function own(svc: TestService, org: TestOrganization): Promise<Owned> {
   const reference: string = referenceLink.id;
   const pdfTemplate = (await call(svc.app, 'POST', '/template/pdf', { key, body: pdfTemplateBody() })).json().id;
   const webhook = `hook-${upper(6).toLowerCase()}`;
-  expect((await call(svc.app, 'POST', '/webhooks', { key, body: { name: webhook, url: 'https://hooks.example.test/own' } })).statusCode).toBe(200);
+  // With a static header, whose value the public key column checks GET /company never shows.
+  const header = { key: 'Authorization', value: 'Bearer own-header' };
+  expect((await call(svc.app, 'POST', '/webhooks', { key, body: { name: webhook, url: 'https://hooks.example.test/own', header } })).statusCode).toBe(200);
   await call(svc.app, 'POST', '/webhooks/test', { key, body: { name: webhook } });
   const delivery = (await call(svc.app, 'GET', '/webhooks/deliveries', { key })).json().data[0].id;
   // Identity photos, contact data and `custom` on both, so the public key column has something to hide.

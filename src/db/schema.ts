@@ -18,6 +18,10 @@ export interface OrganizationsTable {
   photo_retention_days: Generated<number>;
   /** 1 when embedding with the SDK needs a token minted with the private key. */
   sdk_require_token: Generated<number>;
+  /** The logo's https URL (PUT /company `image`); null without one. */
+  image: string | null;
+  /** JSON `{primaryColor?, alternateColor?}` of the people's pages, as PUT /company merged them. */
+  ux_options: Generated<string>;
   created_at: string;
 }
 
@@ -325,9 +329,16 @@ export interface WebhooksTable {
   secret: string;
   description: string | null;
   enabled: number;
+  /** The body it receives: `typed` ({type, timestamp, data}) or `flat` (the real service's). */
+  format: Generated<WebhookFormat>;
+  /** A static header added to every delivery, as the real service's `header: {key, value}`; both null without one. */
+  header_key: string | null;
+  header_value: string | null;
   created_at: string;
   updated_at: string;
 }
+
+export type WebhookFormat = 'typed' | 'flat';
 
 /** VALIDATED: a BLOCKED process approved by a person; INVALIDATED: not successful, or rejected by a person. */
 export type VerifaceStatus = 'INPROGRESS' | 'APPROVED' | 'VALIDATED' | 'INVALIDATED' | 'BLOCKED' | 'EXPIRED';

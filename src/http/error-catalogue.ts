@@ -197,6 +197,9 @@ export const ERROR_CATALOGUE = {
   WEBHOOK_DISABLED: { status: [400], meaning: 'The webhook is disabled' },
   DELIVERY_NOT_FOUND: { status: [400], meaning: 'No delivery with this id in the organization' },
   DELIVERY_PENDING: { status: [400], meaning: 'The delivery is still being tried' },
+
+  // Company (PUT /company): the real service's own words, which its integrators compare
+  'Falta el webhook default': { status: [400], meaning: 'The webhooks sent to PUT /company hold none with id "default"' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -94,9 +94,19 @@ export interface PageDocument {
   position?: number;
 }
 
+/**
+ * The organization's colours (PUT /company uxOptions) as its pages apply them, kept readable
+ * (src/company/page-colours.ts); absent when it chose none. Colours the SDK passes win when embedded.
+ */
+export interface PageColours {
+  primary: string;
+  onPrimary: string;
+}
+
 export interface SigningPage {
   state: SigningPageState;
   language: Language;
+  colours?: PageColours;
   process: { code: string; name: string; message: string; organization: string };
   participant: { id: string; name: string; role: ParticipantRow['role']; status: ParticipantRow['status'] };
   /** Everyone taking part, in order, by name only: no e-mail or phone of anyone reaches the page. */
@@ -132,6 +142,7 @@ export type ValidationPageState = 'capture' | 'approved' | 'not-approved' | 'rev
 export interface ValidationPage {
   state: ValidationPageState;
   language: Language;
+  colours?: PageColours;
   code: string;
   name: string;
   organization: string;
