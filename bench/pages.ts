@@ -11,7 +11,7 @@
 import zlib from 'node:zlib';
 import { launchBrowser } from '../test/support/browser.js';
 import { call, startServedService } from '../test/support/service.js';
-import { PDF_BASE64, stored } from '../test/support/signing.js';
+import { PDF_BASE64, stored, templateWithHtml } from '../test/support/signing.js';
 import { compareWithLastRecorded } from './last-recorded.js';
 import { healthOf, waitUntilReady } from './ready.js';
 
@@ -30,7 +30,14 @@ async function main(): Promise<void> {
       body: { email: svc.orgA.email, name: 'Bench', file: PDF_BASE64, signProfile: [{ name: 'Ana', email: 'ana@bench.test', otpCode: true }] },
     });
     const { participants } = await stored(svc, svc.orgA, res.json().code);
-    const pages = { 'participant page (/s/…)': `/s/${participants[0]?.link_token}`, 'face-validation page (/v/…)': '/v/x', 'embedded app (/)': '/?id=1' };
+    const template = await templateWithHtml(svc, svc.orgA);
+    const reference = await call(svc.app, 'POST', '/template/reference', { key: svc.orgA.privateKey, body: { template } });
+    const pages = {
+      'participant page (/s/…)': `/s/${participants[0]?.link_token}`,
+      'face-validation page (/v/…)': '/v/x',
+      'embedded app (/)': '/?id=1',
+      'questionnaire (/r/…)': new URL(reference.json().url).pathname,
+    };
     const assets = svc.deps.pageAssets;
     const gz = (path: string) => assets.byPath.get(path)?.gzip.length ?? 0;
     console.log("\nPeople's pages: first load, gzip (budget 100 KB each; the PDF viewer loads only with a PDF)");

@@ -113,7 +113,7 @@ async function measure(store: Store, processes: number): Promise<number> {
     const org = await createOrganization(database.db, systemClock, { name: 'Bench', email: 'bench@bench.test' });
     const webhook = await createWebhook(
       { db: database.db, clock: systemClock, allowPrivateUrls: true },
-      { organizationId: org.organization, input: { name: 'default', url, enabled: true } },
+      { organizationId: org.organization, input: { name: 'default', url, enabled: true, format: 'typed' } },
     );
     const webhookId = (await database.db.selectFrom('webhooks').select('id').where('name', '=', webhook.name).executeTakeFirstOrThrow()).id;
     for (let i = 0; i < processes; i++) children.push(await startService(store.env));

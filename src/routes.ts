@@ -1,3 +1,4 @@
+import { companyRoutes } from './company/routes.js';
 import type { Config } from './config.js';
 import type { Deps } from './deps.js';
 import { documentPdfUploadPolicy } from './documents/creating/pdf-uploads.js';
@@ -7,6 +8,8 @@ import { filesRoutes } from './files/routes.js';
 import { healthRoute } from './health/routes.js';
 import type { ApiRoute } from './http/route.js';
 import { organizationRoutes } from './organizations/routes.js';
+import { fillPageRoute } from './people/fill-page.js';
+import { fillRoutes } from './people/fill-routes.js';
 import { pageRoutes } from './people/pages.js';
 import { peopleRoutes } from './people/routes.js';
 import { photoRoutes } from './photos/routes.js';
@@ -42,9 +45,12 @@ export function routeTable(config: Config, deps: Deps): ApiRoute[] {
     ...pdfTemplateRoutes(deps),
     ...catalogueRoutes(),
     ...organizationRoutes(deps),
+    ...companyRoutes(deps),
     ...photoRoutes(deps),
     ...peopleRoutes(deps),
+    ...fillRoutes(deps),
     ...pageRoutes(config, deps.pageAssets, deps.embeddingOrigins),
+    fillPageRoute(config, deps.pageAssets, deps),
     ...verificationRoutes(deps, { rateLimit: config.verifyRateLimit }),
     ...filesRoutes({
       store: deps.blobs,

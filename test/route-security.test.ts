@@ -37,6 +37,8 @@ interface Owned {
   /** The secret tokens of a participant's link and a face validation's link. */
   signingLink: string;
   validationLink: string;
+  /** The secret token of a reference link (/r/<token>). */
+  referenceLink: string;
   /** A participant's id (the `userId` of the WhatsApp records). */
   participant: string;
   /** A number the organization's WhatsApp flow writes to (digits, as Meta writes them): the local chat's conversation. */
@@ -72,6 +74,7 @@ function unknownOwned(): Owned {
     delivery: hex24(),
     signingLink: crypto.randomBytes(24).toString('base64url'),
     validationLink: crypto.randomBytes(24).toString('base64url'),
+    referenceLink: crypto.randomBytes(24).toString('base64url'),
     participant: upper(16),
     phone: newNumber(),
   };
@@ -91,6 +94,8 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
   'POST /v1.5/ext/template/reference': (o) => ({ body: { template: o.template, name: 'Website' } }),
   'GET /v1.5/ext/template/reference': (o) => ({ query: { template: o.template } }),
   'DELETE /v1.5/ext/template/reference': (o) => ({ query: { id: o.reference } }),
+  'PUT /v1.5/ext/template/reference': (o) => ({ body: { id: o.reference, enabled: true } }),
+  'GET /v1.5/ext/template/reference/uses': (o) => ({ query: { id: o.reference } }),
   'POST /v1.5/ext/template/pdf': () => ({ body: pdfTemplateBody() }),
   'GET /v1.5/ext/template/pdf': (o) => ({ query: { id: o.pdfTemplate } }),
   'DELETE /v1.5/ext/template/pdf': (o) => ({ query: { id: o.pdfTemplate } }),
@@ -134,6 +139,16 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
   'GET /health': () => ({}),
   'GET /v1.5/ext/organization': () => ({}),
   'PUT /v1.5/ext/organization': () => ({ body: { language: 'en' } }),
+  'GET /v1.5/ext/company': () => ({}),
+  'PUT /v1.5/ext/company': (o) => ({
+    body: {
+      uxOptions: { primaryColor: '#021C30' },
+      webhooks: [
+        { id: 'default', url: 'https://hooks.example.test/default' },
+        { id: o.webhook, url: 'https://hooks.example.test/own', header: { key: 'Authorization', value: 'Bearer route-security' } },
+      ],
+    },
+  }),
   'GET /people/signing': (o) => ({ headers: { 'x-link-token': o.signingLink } }),
   'POST /people/signing/otp': (o) => ({ headers: { 'x-link-token': o.signingLink } }),
   'POST /people/signing/otp/check': (o) => ({ headers: { 'x-link-token': o.signingLink }, body: { code: '123456' } }),
@@ -146,6 +161,11 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
   'POST /people/signing/send-link': (o) => ({ headers: { 'x-link-token': o.signingLink }, body: { channel: 'sms' } }),
   'GET /people/signing/qr': (o) => ({ headers: { 'x-link-token': o.signingLink } }),
   'GET /people/validation': (o) => ({ headers: { 'x-link-token': o.validationLink } }),
+  'GET /people/fill': (o) => ({ headers: { 'x-link-token': o.referenceLink } }),
+  'GET /people/fill/preview': (o) => ({ headers: { 'x-link-token': o.referenceLink } }),
+  'POST /people/fill/check': (o) => ({ headers: { 'x-link-token': o.referenceLink }, body: { data: ANSWERS } }),
+  'POST /people/fill': (o) => ({ headers: { 'x-link-token': o.referenceLink }, body: { data: ANSWERS, idempotencyKey: 'sample-submission-0000' } }),
+  'GET /r/:token': () => ({}),
   'GET /people/validation/qr': (o) => ({ headers: { 'x-link-token': o.validationLink } }),
   'POST /people/validation/photo': (o) => ({
     headers: { 'x-link-token': o.validationLink },
@@ -213,7 +233,12 @@ const SUCCESS: Record<string, (c: SuccessContext) => Promise<SuccessCall[]>> = {
   ],
   'POST /v1.5/ext/template/reference': async ({ owned }) => [{ body: { template: owned.template } }],
   'GET /v1.5/ext/template/reference': async ({ owned }) => [{ query: { template: owned.template } }],
-  'DELETE /v1.5/ext/template/reference': async ({ owned }) => [{ query: { id: owned.reference } }],
+  // A link of its own: the people's routes below fill the organization's link.
+  'DELETE /v1.5/ext/template/reference': async ({ svc, org, owned }) => [
+    { query: { id: (await call(svc.app, 'POST', '/template/reference', { key: org.privateKey, body: { template: owned.template } })).json().id } },
+  ],
+  'PUT /v1.5/ext/template/reference': async ({ owned }) => [{ body: { id: owned.reference, enabled: true, signNow: true } }],
+  'GET /v1.5/ext/template/reference/uses': async ({ owned }) => [{ query: { id: owned.reference } }],
   'POST /v1.5/ext/template/pdf': async () => [{ body: pdfTemplateBody() }],
   'GET /v1.5/ext/template/pdf': async ({ owned }) => [{ query: { id: owned.pdfTemplate } }, {}],
   'DELETE /v1.5/ext/template/pdf': async ({ svc, org }) => [
@@ -287,7 +312,24 @@ const SUCCESS: Record<string, (c: SuccessContext) => Promise<SuccessCall[]>> = {
   'GET /health': async () => [{}],
   'GET /v1.5/ext/organization': async () => [{}],
   'PUT /v1.5/ext/organization': async () => [{}],
+  'GET /v1.5/ext/company': async () => [{}, { key: 'public' }],
+  // The organization's own webhook stays in the list: routes after this one still name it.
+  'PUT /v1.5/ext/company': async ({ owned }) => [
+    {
+      body: {
+        webhooks: [
+          { id: 'default', url: 'https://hooks.example.test/default', header: { key: 'Authorization', value: 'Bearer route-security' } },
+          { id: owned.webhook, url: 'https://hooks.example.test/own' },
+        ],
+      },
+    },
+  ],
   'GET /people/signing': async ({ owned }) => [link(owned.signingLink)],
+  'GET /people/fill': async ({ owned }) => [link(owned.referenceLink)],
+  'GET /people/fill/preview': async ({ owned }) => [link(owned.referenceLink)],
+  'POST /people/fill/check': async ({ owned }) => [{ ...link(owned.referenceLink), body: { data: ANSWERS } }],
+  'POST /people/fill': async ({ owned }) => [{ ...link(owned.referenceLink), body: { data: ANSWERS, idempotencyKey: `success-${upper(16)}` } }],
+  'GET /r/:token': async ({ owned }) => [{ url: `/r/${owned.referenceLink}` }],
   'POST /people/signing/otp': async (c) => [link((await c.process({ name: 'Ana Gómez', email: 'ana@people.test', otpCode: true })).token)],
   'POST /people/signing/otp/check': async (c) => {
     const { token } = await c.process({ name: 'Ana Gómez', email: 'otp@people.test', otpCode: true });
@@ -400,16 +442,20 @@ const PUBLIC_KEY_COLUMN: Record<string, PublicKeyColumn> = {
   },
   'GET /v1.5/ext/template': { hidden: [], refused: [() => ({})] },
   'GET /v1.5/ext/veriface/documents': { hidden: [], refused: [] },
+  'GET /v1.5/ext/company': { hidden: ['url', 'header', 'format', 'webhook', 'webhookHeader'], refused: [] },
 };
 
 /** Everything an organization owns, one of each kind, made through the API as an integrator would. */
 async function own(svc: TestService, org: TestOrganization): Promise<Owned> {
   const key = org.privateKey;
   const template = await templateWithHtml(svc, org);
-  const reference = (await call(svc.app, 'POST', '/template/reference', { key, body: { template, name: 'Site' } })).json().id;
+  const referenceLink = (await call(svc.app, 'POST', '/template/reference', { key, body: { template, name: 'Site' } })).json();
+  const reference: string = referenceLink.id;
   const pdfTemplate = (await call(svc.app, 'POST', '/template/pdf', { key, body: pdfTemplateBody() })).json().id;
   const webhook = `hook-${upper(6).toLowerCase()}`;
-  expect((await call(svc.app, 'POST', '/webhooks', { key, body: { name: webhook, url: 'https://hooks.example.test/own' } })).statusCode).toBe(200);
+  // With a static header, whose value the public key column checks GET /company never shows.
+  const header = { key: 'Authorization', value: 'Bearer own-header' };
+  expect((await call(svc.app, 'POST', '/webhooks', { key, body: { name: webhook, url: 'https://hooks.example.test/own', header } })).statusCode).toBe(200);
   await call(svc.app, 'POST', '/webhooks/test', { key, body: { name: webhook } });
   const delivery = (await call(svc.app, 'GET', '/webhooks/deliveries', { key })).json().data[0].id;
   // Identity photos, contact data and `custom` on both, so the public key column has something to hide.
@@ -432,6 +478,7 @@ async function own(svc: TestService, org: TestOrganization): Promise<Owned> {
     delivery,
     signingLink: participants[0]!.link_token,
     validationLink: validation!.link_token,
+    referenceLink: String(referenceLink.url).split('/r/')[1]!,
     participant: participants[0]!.participant_id,
     phone,
   };
@@ -623,7 +670,7 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
         }
         const unknown = await send(svc, route, undefined, sample);
         expect(unknown.statusCode, routeKey(route)).toBe(404);
-        expect(unknown.json().message).toMatch(/^(SIGNING_LINK_NOT_FOUND|VERIFACE_NOT_FOUND)/);
+        expect(unknown.json().message).toMatch(/^(SIGNING_LINK_NOT_FOUND|VERIFACE_NOT_FOUND|REFERENCE_LINK_NOT_FOUND)/);
       }
     });
   });

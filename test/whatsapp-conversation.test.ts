@@ -254,6 +254,22 @@ describe.each(dialects)('the WhatsApp conversation (%s)', (dialect) => {
     });
   });
 
+  describe('a number no organization has a flow for is answered in the language read in its country', () => {
+    it('Brazil in Portuguese, France in French, the United States in English, Colombia and an unknown code in Spanish', async () => {
+      const cases = [
+        ['+5511987650001', 'pt'],
+        ['+33612345601', 'fr'],
+        ['+12025550101', 'en'],
+        ['+573001239901', 'es'],
+        ['+97150123401', 'es'],
+      ] as const;
+      for (const [phone, language] of cases) {
+        await text(phone, 'hola?');
+        expect((await sentTo(phone)).map(textOf)).toEqual([CHAT_WORDS[language].nothingPending]);
+      }
+    });
+  });
+
   describe('turns: a participant whose turn has not come is told so, and called when it comes', () => {
     it('the second signer waits, then is invited once the first signs', async () => {
       const first = newPhone();

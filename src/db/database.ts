@@ -24,8 +24,10 @@ import { awaitedPlacements } from './migrations/018_awaited_placements.js';
 import { pdfTemplates } from './migrations/019_pdf_templates.js';
 import { whatsappMessages } from './migrations/020_whatsapp_messages.js';
 import { whatsappConversations } from './migrations/021_whatsapp_conversations.js';
+import { referenceSettings } from './migrations/022_reference_settings.js';
 import { templateLayout } from './migrations/023_template_layout.js';
 import { faceMatcherUses } from './migrations/025_face_matcher_uses.js';
+import { company } from './migrations/026_company.js';
 import type { Database, Db, Dialect } from './schema.js';
 import { SchemaScopedPostgresDialect } from './schema-introspector.js';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
@@ -77,8 +79,10 @@ const migrations: MigrationProvider = {
       '019_pdf_templates': pdfTemplates,
       '020_whatsapp_messages': whatsappMessages,
       '021_whatsapp_conversations': whatsappConversations,
+      '022_reference_settings': referenceSettings,
       '023_template_layout': templateLayout,
       '025_face_matcher_uses': faceMatcherUses,
+      '026_company': company,
     };
   },
 };

@@ -18,6 +18,10 @@ export interface OrganizationsTable {
   photo_retention_days: Generated<number>;
   /** 1 when embedding with the SDK needs a token minted with the private key. */
   sdk_require_token: Generated<number>;
+  /** The logo's https URL (PUT /company `image`); null without one. */
+  image: string | null;
+  /** JSON `{primaryColor?, alternateColor?}` of the people's pages, as PUT /company merged them. */
+  ux_options: Generated<string>;
   created_at: string;
 }
 
@@ -65,6 +69,26 @@ export interface ReferenceLinksTable {
   template_id: string;
   token: string;
   name: string | null;
+  /** The identity validations of the processes made through the link, as /document/save's root fields (JSON), or null for none. */
+  validations: string | null;
+  sign_now: number;
+  expires_at: string | null;
+  enabled: number;
+  /** The user the link's processes are created by; null: the organization's first user. */
+  creator_email: string | null;
+  created_at: string;
+}
+
+/** A process made through a reference link, under the key the form sent with it. */
+export interface ReferenceLinkUsesTable {
+  id: string;
+  organization_id: string;
+  reference_link_id: string;
+  idempotency_key: string;
+  process_id: string;
+  process_code: string;
+  /** The participant who filled the form, when the link signs now: their page is answered again to a retry. */
+  filler_participant_id: string | null;
   created_at: string;
 }
 
@@ -305,9 +329,16 @@ export interface WebhooksTable {
   secret: string;
   description: string | null;
   enabled: number;
+  /** The body it receives: `typed` ({type, timestamp, data}) or `flat` (the real service's). */
+  format: Generated<WebhookFormat>;
+  /** A static header added to every delivery, as the real service's `header: {key, value}`; both null without one. */
+  header_key: string | null;
+  header_value: string | null;
   created_at: string;
   updated_at: string;
 }
+
+export type WebhookFormat = 'typed' | 'flat';
 
 /** VALIDATED: a BLOCKED process approved by a person; INVALIDATED: not successful, or rejected by a person. */
 export type VerifaceStatus = 'INPROGRESS' | 'APPROVED' | 'VALIDATED' | 'INVALIDATED' | 'BLOCKED' | 'EXPIRED';
@@ -483,6 +514,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   templates: TemplatesTable;
   reference_links: ReferenceLinksTable;
+  reference_link_uses: ReferenceLinkUsesTable;
   processes: ProcessesTable;
   process_documents: ProcessDocumentsTable;
   participants: ParticipantsTable;
@@ -521,6 +553,7 @@ export type SdkTokenRow = Selectable<SdkTokensTable>;
 export type WhatsAppMessageRow = Selectable<WhatsAppMessagesTable>;
 export type WhatsAppStatusRow = Selectable<WhatsAppStatusesTable>;
 export type ReferenceLinkRow = Selectable<ReferenceLinksTable>;
+export type ReferenceLinkUseRow = Selectable<ReferenceLinkUsesTable>;
 export type OrganizationRow = Selectable<OrganizationsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type UserRow = Selectable<UsersTable>;

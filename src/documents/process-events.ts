@@ -4,6 +4,7 @@ import { parseJson } from '../db/json-column.js';
 import type { ParticipantRow, ProcessRow } from '../db/schema.js';
 import { newObjectId } from '../ids.js';
 import { emitEvent } from '../webhooks/emit-event.js';
+import { flatProcessBodies, hasFlatBody } from './flat-webhook-bodies.js';
 import { insertProcessEvent } from './queries.js';
 
 /**
@@ -127,6 +128,7 @@ export async function recordProcessEvent(db: Db, clock: Clock, options: ProcessE
   if (!hasWebhook(action)) return;
   const webhook = PROCESS_WEBHOOKS[action];
   const status = process.kind === 'package' && action === 'FINISH' ? 'SIGNED_PACKAGE' : webhook.status;
+  const signer = participant ? signerSummary(participant) : undefined;
   await emitEvent(db, clock, {
     organizationId: process.organization_id,
     type: `${process.kind}.${webhook.event}`,
@@ -134,11 +136,22 @@ export async function recordProcessEvent(db: Db, clock: Clock, options: ProcessE
       code: process.code,
       name: process.name,
       status,
-      ...(participant ? { signer: signerSummary(participant) } : {}),
+      ...(signer ? { signer } : {}),
       ...(options.message === undefined ? {} : { message: options.message }),
       ...(options.actor === undefined ? {} : { by: options.actor }),
       ...options.detail,
     },
+    ...(hasFlatBody(action)
+      ? {
+          flat: () =>
+            flatProcessBodies(db, {
+              process,
+              action,
+              ...(signer ? { signer, similarity: participant?.similarity } : {}),
+              ...(options.message === undefined ? {} : { message: options.message }),
+            }),
+        }
+      : {}),
     targetWebhooks: parseJson<string[]>(process.target_webhooks),
     custom: parseJson<Record<string, unknown>>(process.custom),
     tags: parseJson<string[]>(process.tags),

@@ -109,7 +109,7 @@ const validationOptions = Joi.object<ValidationOptionsInput, true>({
 });
 
 /** `both` passes the schema so the validation rules can refuse it with the message that says where it belongs. */
-const validationFields = {
+export const validationFields = {
   camera: Joi.boolean(),
   otpCode: Joi.boolean(),
   options: validationOptions,
@@ -158,7 +158,7 @@ const signProfile = Joi.array()
   .unique('email', { ignoreUndefined: true })
   .unique('phone', { ignoreUndefined: true });
 
-const answers = Joi.array()
+export const answersJoi = Joi.array()
   .items(Joi.object<Answer, true>({ key: Joi.string().min(1).max(100).required(), value: Joi.string().allow('').max(12_000_000).required() }))
   .max(1000);
 
@@ -185,7 +185,7 @@ const answersExample = [{ key: 'tenant', value: 'Juan Pérez' }];
 export const saveFromTemplateSchema = Joi.object<SaveFromTemplateInput, true>({
   ...processFields,
   document: templateId.required().description('the template the document is filled from'),
-  data: answers.default([]).description("answers to the template's questions, {key: question name, value}"),
+  data: answersJoi.default([]).description("answers to the template's questions, {key: question name, value}"),
   sign: Joi.boolean().valid(true).default(true).description('the electronic signing flow (the only one this service runs)'),
   signProfile: signProfile.description("the participants; when absent they come from the template's signatureProfile and the answers"),
 }).example({ email: 'ana@company.example', name: 'Lease, Calle 12', document: '65f1c0e2a4b5c6d7e8f90123', data: answersExample, signProfile: [signerExample] });
@@ -208,7 +208,7 @@ const packageSigner = signer.keys({
 const packageDocument = Joi.object<PackageDocumentInput, true>({
   name: Joi.string().trim().min(1).max(200),
   document: templateId,
-  data: answers,
+  data: answersJoi,
   file: base64File,
   signProfile: Joi.array().items(packageSigner).min(1).max(MAX_PARTICIPANTS).unique('email'),
 }).oxor('document', 'file');
@@ -216,7 +216,7 @@ const packageDocument = Joi.object<PackageDocumentInput, true>({
 export const packageSchema = Joi.object<PackageInput, true>({
   ...processFields,
   document: templateId.description('template of every document that names none and sends no file'),
-  data: answers.description('answers for every template document that sends none'),
+  data: answersJoi.description('answers for every template document that sends none'),
   compress: Joi.boolean().valid(true).description('answer an upload URL for each document that has no template and no file'),
   signProfile: Joi.array().items(packageSigner).min(1).max(MAX_PARTICIPANTS).unique('email'),
   documents: Joi.array().items(packageDocument).min(2).max(MAX_PACKAGE_DOCUMENTS).required().messages({ 'array.min': 'DOCUMENTS_MIN_TWO' }),

@@ -47,6 +47,9 @@ export const ERROR_CATALOGUE = {
     meaning: "Checking the answers against the template's patterns would take too long: shorter answers or smaller patterns",
   },
   REFERENCE_NOT_FOUND: { status: [400], meaning: 'No reference link with this id in the organization' },
+  REFERENCE_LINK_NOT_FOUND: { status: [404], meaning: 'The reference link (/r/<token>) is unknown, or was deleted' },
+  REFERENCE_LINK_DISABLED: { status: [410], meaning: 'The reference link was switched off by its organization: it creates nothing' },
+  REFERENCE_LINK_EXPIRED: { status: [410], meaning: 'The reference link passed its expiry: it creates nothing' },
   PDF_TEMPLATE_NOT_FOUND: {
     status: [400, 404],
     when: { readingOne: 404, elsewhere: 400 },
@@ -208,6 +211,9 @@ export const ERROR_CATALOGUE = {
   WEBHOOK_DISABLED: { status: [400], meaning: 'The webhook is disabled' },
   DELIVERY_NOT_FOUND: { status: [400], meaning: 'No delivery with this id in the organization' },
   DELIVERY_PENDING: { status: [400], meaning: 'The delivery is still being tried' },
+
+  // Company (PUT /company): the real service's own words, which its integrators compare
+  'Falta el webhook default': { status: [400], meaning: 'The webhooks sent to PUT /company hold none with id "default"' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -47,6 +47,11 @@ export async function findUserByEmail(db: Db, organizationId: string, email: str
   return (await userByEmail(db, { organizationId, email }))[0];
 }
 
+/** The organization's first user: the one it was created with. */
+export async function firstUser(db: Db, organizationId: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('organization_id', '=', organizationId).orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();
+}
+
 export async function listUsers(db: Db, organizationId: string): Promise<UserRow[]> {
   return db.selectFrom('users').selectAll().where('organization_id', '=', organizationId).orderBy('email').execute();
 }

@@ -1,7 +1,9 @@
 import type { ParticipantRow, VerifaceRow } from '../db/schema.js';
+import type { AnswerRefusal } from '../documents/creating/answer-refusal.js';
 import type { OtpMedium } from '../documents/identity-validations.js';
 import type { SigningBox, SigningOutcome, SigningRequirements, SigningView } from '../documents/participant/signing-view.js';
 import type { Language } from '../organizations/languages.js';
+import type { QuestionType } from '../templates/question-types.js';
 import type { PersonView } from '../veriface/person-view.js';
 
 /*
@@ -92,9 +94,19 @@ export interface PageDocument {
   position?: number;
 }
 
+/**
+ * The organization's colours (PUT /company uxOptions) as its pages apply them, kept readable
+ * (src/company/page-colours.ts); absent when it chose none. Colours the SDK passes win when embedded.
+ */
+export interface PageColours {
+  primary: string;
+  onPrimary: string;
+}
+
 export interface SigningPage {
   state: SigningPageState;
   language: Language;
+  colours?: PageColours;
   process: { code: string; name: string; message: string; organization: string };
   participant: { id: string; name: string; role: ParticipantRow['role']; status: ParticipantRow['status'] };
   /** Everyone taking part, in order, by name only: no e-mail or phone of anyone reaches the page. */
@@ -130,6 +142,7 @@ export type ValidationPageState = 'capture' | 'approved' | 'not-approved' | 'rev
 export interface ValidationPage {
   state: ValidationPageState;
   language: Language;
+  colours?: PageColours;
   code: string;
   name: string;
   organization: string;
@@ -173,4 +186,90 @@ export interface ValidationFinished {
   status: VerifaceRow['status'];
   similarity?: number;
   attemptsLeft?: number;
+}
+
+// The questionnaire of a reference link (/r/<token>).
+
+/** One question as the fill page draws it: only what the page needs. */
+export interface FillQuestion {
+  name: string;
+  type: QuestionType;
+  /** The question's words: its label. */
+  description: string;
+  /** The template's help text for it: its hint. */
+  help?: string;
+  /** Must be answered whenever it is asked. */
+  required: boolean;
+  /** The option chosen to begin with (clausula, select, searchlist). */
+  value?: string;
+  options?: { value: string; label: string }[];
+  /** A check's choices. */
+  values?: string[];
+  prereq?: { k: string; v: string }[];
+  prereqOptionals?: string[];
+  /** Phone, identification, department: the country the question is fixed to. */
+  country?: string;
+  /** Signature: drawn, typed or both. */
+  allow?: ('draw' | 'font')[];
+  maxlength?: number;
+  /** Request: the https address the page asks with the answer. */
+  endpoint?: string;
+}
+
+/** An answer the page starts with: given by the template (preFill), or by whoever prepared the process. Locked ones cannot be changed. */
+export interface FillPrefilled {
+  name: string;
+  value: string;
+  locked: boolean;
+}
+
+/** GET /people/fill: the questionnaire, in order. */
+export interface FillForm {
+  template: { name: string; description?: string };
+  organization: string;
+  questions: FillQuestion[];
+  prefilled: FillPrefilled[];
+  /** The person goes to their signing page once the form is sent. */
+  signNow: boolean;
+  expiresAt?: string;
+  /** Whether the template has a Mask HTML to preview (GET /people/fill/preview). */
+  preview: boolean;
+}
+
+/** GET /people/fill/preview: the Mask HTML, shown in a frame where no script runs. */
+export interface FillPreview {
+  html: string | null;
+}
+
+export interface FillAnswer {
+  key: string;
+  value: string;
+}
+
+/** POST /people/fill/check: the answers so far. */
+export interface FillCheckInput {
+  data: FillAnswer[];
+}
+
+/** One refused answer: the question it is about (null: the answers as a whole), /document/save's message, and why in a word. */
+export interface FillError {
+  name: string | null;
+  message: string;
+  reason: AnswerRefusal;
+}
+
+export interface FillChecked {
+  errors: FillError[];
+}
+
+/** POST /people/fill: the answers and a key the page made for this submission, so that sending it again makes no second process. */
+export interface FillSubmitInput {
+  data: FillAnswer[];
+  idempotencyKey: string;
+}
+
+/** The process made; with sign now, the address of the signing page of the person who filled it (theirs only). */
+export interface FillSubmitted {
+  code: string;
+  signingUrl?: string;
 }

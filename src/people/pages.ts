@@ -11,22 +11,33 @@ import { htmlShell } from './html-shell.js';
 import { pageLanguage } from './page-language.js';
 import { WORDS } from './words.js';
 
-export type PageMode = 'sign' | 'validation' | 'embed';
+export type PageMode = 'sign' | 'validation' | 'embed' | 'fill';
+
+/**
+ * What the fill page (/r/<token>) adds: the origins of its `request` questions' endpoints, which
+ * the page asks from the browser as the real service's form does (and only those), and inline
+ * styles, which the template's Mask HTML is written with: its preview is a document of the page's
+ * own (srcdoc, in a frame sandboxed without scripts), and such a document takes the page's policy.
+ */
+export interface FillPagePolicy {
+  endpoints: string[];
+}
 
 /**
  * What every page answer carries: scripts only from this origin (template HTML never runs here: it
  * is shown in a frame sandboxed without scripts), no referrer (the path holds the person's token),
  * no indexing, no caching of a page that shows a person's process.
  */
-export function pageHeaders(config: Config, frameAncestors: string[]): Record<string, string> {
+export function pageHeaders(config: Config, frameAncestors: string[], fill?: FillPagePolicy): Record<string, string> {
   const files = config.s3?.endpoint ? ` ${new URL(config.s3.endpoint).origin}` : config.s3 ? ' https://*.amazonaws.com' : '';
+  const endpoints = fill && fill.endpoints.length > 0 ? ` ${fill.endpoints.join(' ')}` : '';
   const csp = [
     "default-src 'none'",
     "script-src 'self'",
-    "style-src 'self'",
+    fill ? "style-src 'self' 'unsafe-inline'" : "style-src 'self'",
     "img-src 'self' data: blob:",
     "media-src 'self' blob:",
-    `connect-src 'self'${files}`,
+    `connect-src 'self'${files}${endpoints}`,
     `frame-src 'self'${files}`,
     "worker-src 'self'",
     "font-src 'self' data:",
@@ -60,13 +71,23 @@ export function pageShell(assets: PageAssets, options: { mode: PageMode; languag
   });
 }
 
-function sendPage(config: Config, assets: PageAssets, request: FastifyRequest, reply: FastifyReply, mode: PageMode, frameAncestors: string[]): FastifyReply {
-  return reply.headers(pageHeaders(config, frameAncestors)).send(pageShell(assets, { mode, language: pageLanguage(request.headers['accept-language']) }));
+export function sendPage(
+  config: Config,
+  assets: PageAssets,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  mode: PageMode,
+  frameAncestors: string[],
+  fill?: FillPagePolicy,
+): FastifyReply {
+  return reply.headers(pageHeaders(config, frameAncestors, fill)).send(pageShell(assets, { mode, language: pageLanguage(request.headers['accept-language']) }));
 }
 
 const tag = "people's pages";
 
-const pageAnswer = { raw: { mediaTypes: ['text/html'], description: "the page's HTML shell; its script reads the rest from the people's API" } } as const;
+export const pageAnswer = {
+  raw: { mediaTypes: ['text/html'], description: "the page's HTML shell; its script reads the rest from the people's API" },
+} as const;
 
 /** The SDK loads its frame as `?id=<timestamp>`. */
 const sdkFrameQuery = Joi.object<{ id?: string }, true>({ id: Joi.string().max(100).example('2026-11-24T10-00-00.000Z') });

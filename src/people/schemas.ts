@@ -163,9 +163,22 @@ const requirements = Joi.object({
 });
 
 /** GET /people/signing: the participant's page in every state of the process. */
+/** The organization's colours, as the pages apply them (src/company/page-colours.ts). */
+const pageColours = Joi.object({
+  primary: Joi.string()
+    .pattern(/^#[0-9a-f]{6}$/)
+    .required()
+    .example('#021c30'),
+  onPrimary: Joi.string()
+    .pattern(/^#[0-9a-f]{6}$/)
+    .required()
+    .example('#ffffff'),
+});
+
 export const signingPageResponse = Joi.object({
   state: Joi.string().valid('act', 'waiting', 'done', 'blocked', 'finished', 'rejected', 'expired', 'cancelled').required().example('act'),
   language: language.required(),
+  colours: pageColours,
   process: Joi.object({
     code: Joi.string().required().example('TR99AQMY31'),
     name: Joi.string().required().example('Lease, Calle 12'),
@@ -254,6 +267,7 @@ const similarity = Joi.number().min(0).max(100).description('the face comparison
 export const validationPageResponse = Joi.object({
   state: Joi.string().valid('capture', 'approved', 'not-approved', 'review', 'expired').required().example('capture'),
   language: language.required(),
+  colours: pageColours,
   organization: Joi.string().required().example('Inmobiliaria Sur'),
   ...personFields,
   outcome: Joi.object({ status: verifaceStatus.required(), similarity }).description('once the validation is over (approved, not approved, under review)'),

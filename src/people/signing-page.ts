@@ -1,3 +1,4 @@
+import { organizationColours } from '../company/organization-colours.js';
 import type { ParticipantRow, ProcessDocumentRow, ProcessRow } from '../db/schema.js';
 import { DOCUMENT_URL_LIFETIME_SECONDS } from '../documents/document-files.js';
 import { findSigning, signatureKindsOf } from '../documents/participant/signer-access.js';
@@ -77,6 +78,7 @@ export async function readSigningPage(ctx: PreviewContext, options: { token: str
   return {
     state,
     language,
+    ...organizationColours(organization),
     process: { code: process.code, name: process.name, message: process.message, organization: organization?.name ?? '' },
     participant: { id: participant.participant_id, name: participant.name, role: participant.role, status: participant.status },
     participants: participants.map((p) => ({ name: p.name, role: p.role, status: p.status, you: p.id === found.id })),

@@ -1,3 +1,4 @@
+import { organizationColours } from '../company/organization-colours.js';
 import type { ServiceContext } from '../context.js';
 import type { VerifaceRow } from '../db/schema.js';
 import { fail } from '../domain-error.js';
@@ -33,6 +34,7 @@ export async function readValidationPage(ctx: ServiceContext, options: { token: 
   return {
     state,
     language: organization ? settingsOf(organization).language : 'es',
+    ...organizationColours(organization),
     code: process.code,
     name: process.name,
     organization: organization?.name ?? '',

@@ -1,9 +1,30 @@
+import type { Updateable } from 'kysely';
 import type { Db } from '../db/database.js';
+import { olderThan } from '../db/keyset.js';
 import { reusableQuery } from '../db/reusable-query.js';
-import type { ReferenceLinkRow } from '../db/schema.js';
+import type { ReferenceLinkRow, ReferenceLinksTable, ReferenceLinkUseRow } from '../db/schema.js';
+import type { CursorPosition } from '../http/cursor.js';
 
 export async function insertReferenceLink(db: Db, row: ReferenceLinkRow): Promise<void> {
   await db.insertInto('reference_links').values(row).execute();
+}
+
+export async function findReferenceLink(db: Db, organizationId: string, id: string): Promise<ReferenceLinkRow | undefined> {
+  return db.selectFrom('reference_links').selectAll().where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
+}
+
+/** The link a token opens, of whichever organization: the token is the whole secret. */
+export async function findReferenceLinkByToken(db: Db, token: string): Promise<ReferenceLinkRow | undefined> {
+  return db.selectFrom('reference_links').selectAll().where('token', '=', token).executeTakeFirst();
+}
+
+export async function updateReferenceLink(
+  db: Db,
+  organizationId: string,
+  id: string,
+  patch: Updateable<ReferenceLinksTable>,
+): Promise<ReferenceLinkRow | undefined> {
+  return db.updateTable('reference_links').set(patch).where('id', '=', id).where('organization_id', '=', organizationId).returningAll().executeTakeFirst();
 }
 
 export async function listReferenceLinks(db: Db, organizationId: string, templateId: string): Promise<ReferenceLinkRow[]> {
@@ -18,14 +39,53 @@ export async function listReferenceLinks(db: Db, organizationId: string, templat
 }
 
 export async function deleteReferenceLink(db: Db, organizationId: string, id: string): Promise<number> {
+  await db.deleteFrom('reference_link_uses').where('reference_link_id', '=', id).where('organization_id', '=', organizationId).execute();
   const result = await db.deleteFrom('reference_links').where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+const usesOfTemplateDelete = reusableQuery((db, p: { templateId: string }) =>
+  db.deleteFrom('reference_link_uses').where('reference_link_id', 'in', db.selectFrom('reference_links').select('id').where('template_id', '=', p.templateId)),
+);
 
 const linksOfTemplateDelete = reusableQuery((db, p: { templateId: string }) =>
   db.deleteFrom('reference_links').where('template_id', '=', p.templateId).returning('id'),
 );
 
+/** A template's links and the record of their uses (the processes stay). */
 export async function deleteReferenceLinksOfTemplate(db: Db, templateId: string): Promise<number> {
+  await usesOfTemplateDelete(db, { templateId });
   return (await linksOfTemplateDelete(db, { templateId })).length;
+}
+
+export async function insertReferenceLinkUse(db: Db, row: ReferenceLinkUseRow): Promise<void> {
+  await db.insertInto('reference_link_uses').values(row).execute();
+}
+
+export async function findReferenceLinkUse(db: Db, linkId: string, idempotencyKey: string): Promise<ReferenceLinkUseRow | undefined> {
+  return db
+    .selectFrom('reference_link_uses')
+    .selectAll()
+    .where('reference_link_id', '=', linkId)
+    .where('idempotency_key', '=', idempotencyKey)
+    .executeTakeFirst();
+}
+
+export async function listReferenceLinkUses(
+  db: Db,
+  options: { organizationId: string; linkId: string; limit: number; after?: CursorPosition },
+): Promise<ReferenceLinkUseRow[]> {
+  let query = db
+    .selectFrom('reference_link_uses')
+    .selectAll()
+    .where('organization_id', '=', options.organizationId)
+    .where('reference_link_id', '=', options.linkId);
+  if (options.after) query = query.where(olderThan(options.after));
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
+}
+
+/** The link token of the participant who filled a form that signs now, to answer a retried submission. */
+export async function fillerLinkToken(db: Db, participantRowId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('participants').select('link_token').where('id', '=', participantRowId).executeTakeFirst();
+  return row?.link_token;
 }

@@ -3,28 +3,9 @@ import { instantAnswer } from '../http/instant.js';
 import { webUrl } from '../http/web-url.js';
 import { compileAnswerPattern, MAX_PATTERN_PROGRAM_SIZE, type PatternProblem } from './answer-pattern.js';
 import { type TemplateLayout, templateLayoutSchema } from './page-layout.js';
+import { QUESTION_TYPES, type QuestionType } from './question-types.js';
 
-/** The question types the fill form knows (the real service's seventeen). */
-export const QUESTION_TYPES = [
-  'text',
-  'name',
-  'email',
-  'phone',
-  'number',
-  'currency',
-  'date',
-  'nit',
-  'identification',
-  'department',
-  'select',
-  'searchlist',
-  'clausula',
-  'check',
-  'image',
-  'signature',
-  'request',
-] as const;
-export type QuestionType = (typeof QUESTION_TYPES)[number];
+export { QUESTION_TYPES, type QuestionType } from './question-types.js';
 
 export const LIMITS = {
   descriptionLength: 500,

@@ -4,6 +4,7 @@ import { parseJson } from '../db/json-column.js';
 import type { VerifaceRow } from '../db/schema.js';
 import { newObjectId } from '../ids.js';
 import { emitEvent } from '../webhooks/emit-event.js';
+import { flatVerifaceBodies } from './flat-webhook-bodies.js';
 import { insertStage } from './queries.js';
 
 /**
@@ -51,6 +52,7 @@ export async function recordStage(
     organizationId: process.organization_id,
     type: `veriface.${stage}`,
     data: { code: process.code, type: 'veriface', stage, status: process.status, ...detail },
+    flat: () => flatVerifaceBodies(process, stage, detail),
     targetWebhooks: parseJson<string[]>(process.target_webhooks),
     custom: parseJson<Record<string, unknown>>(process.custom),
     tags: parseJson<string[]>(process.tags),

@@ -4,10 +4,11 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import type { WebhookRow } from '../db/schema.js';
 import type { DeliveryOutcome, OutboxHandler, OutboxMessage } from '../outbox/types.js';
-import type { WebhookPayload } from './event.js';
+import { bodyOf, type WebhookPayload } from './event.js';
 import { OriginSlots } from './origin-slots.js';
 import { findWebhookById, findWebhooksByIds } from './queries.js';
 import { signWebhook } from './signature.js';
+import { RESERVED_HEADERS } from './static-header.js';
 import { isPrivateAddress } from './url-guard.js';
 
 export interface WebhookDeliveryOptions {
@@ -42,7 +43,17 @@ async function excerpt(body: Dispatcher.ResponseData['body']): Promise<string> {
 }
 
 /**
- * POSTs the event as JSON, signed the Standard Webhooks way. `webhook-id` is the outbox message id,
+ * The webhook's static header, as the real service adds it. Names the service sets were refused
+ * when it was saved; they are left out here too, and the service's own headers come after it.
+ */
+function staticHeader(webhook: WebhookRow): Record<string, string> {
+  const { header_key: key, header_value: value } = webhook;
+  if (key === null || value === null || RESERVED_HEADERS.includes(key.toLowerCase())) return {};
+  return { [key]: value };
+}
+
+/**
+ * POSTs the event as JSON (its flat body for a webhook of format `flat`), signed the Standard Webhooks way. `webhook-id` is the outbox message id,
  * the same on every retry, so receivers can de-duplicate; the timestamp is the attempt's.
  */
 export function webhookDeliveryHandler(options: WebhookDeliveryOptions): OutboxHandler<WebhookPayload> {
@@ -57,7 +68,7 @@ export function webhookDeliveryHandler(options: WebhookDeliveryOptions): OutboxH
     }
 
     const release = await slots.acquire(url.origin);
-    const body = JSON.stringify(message.payload.event);
+    const body = JSON.stringify(bodyOf(message.payload));
     const id = `msg_${message.id}`;
     const now = options.clock.now();
     const signature = signWebhook(webhook.secret, id, now, body);
@@ -69,6 +80,7 @@ export function webhookDeliveryHandler(options: WebhookDeliveryOptions): OutboxH
         dispatcher: options.dispatcher,
         signal: AbortSignal.timeout(options.timeoutMs),
         headers: {
+          ...staticHeader(webhook),
           'content-type': 'application/json',
           'user-agent': 'signature-service-webhooks/1',
           'webhook-id': id,

@@ -1,13 +1,13 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
-import type { DeliveryAttemptRow, OutboxRow, WebhookRow } from '../db/schema.js';
+import type { DeliveryAttemptRow, OutboxRow, WebhookFormat, WebhookRow } from '../db/schema.js';
 import { withTransaction } from '../db/transaction.js';
 import { fail } from '../domain-error.js';
 import { decodeCursor, page } from '../http/cursor.js';
 import type { OutboxSignal } from '../outbox/enqueue.js';
 import { listAttempts, requeueMessage } from '../outbox/queries.js';
 import { emitEvent } from './emit-event.js';
-import type { WebhookEvent } from './event.js';
+import { bodyOf, type FlatBody, type WebhookEvent, type WebhookPayload } from './event.js';
 import * as q from './queries.js';
 
 export interface DeliveryStore {
@@ -33,6 +33,9 @@ export interface DeliveryView {
   message_id: string;
   webhook?: string;
   event: WebhookEvent;
+  format: WebhookFormat;
+  /** The JSON body as sent. */
+  body: WebhookEvent | FlatBody;
   status: OutboxRow['status'];
   attempts: AttemptView[];
   next_attempt_at?: string;
@@ -59,12 +62,14 @@ async function present(db: Db, rows: OutboxRow[], webhooks: WebhookRow[]): Promi
   const names = new Map(webhooks.map((w) => [w.id, w.name]));
   return rows.map((row) => {
     const webhook = row.webhook_id ? names.get(row.webhook_id) : undefined;
-    const payload: { event: WebhookEvent } = JSON.parse(row.payload);
+    const payload: Pick<WebhookPayload, 'event' | 'flat'> = JSON.parse(row.payload);
     return {
       id: row.id,
       message_id: `msg_${row.id}`,
       ...(webhook === undefined ? {} : { webhook }),
       event: payload.event,
+      format: payload.flat === undefined ? 'typed' : 'flat',
+      body: bodyOf(payload),
       status: row.status,
       attempts: attempts.filter((a) => a.outbox_id === row.id).map(presentAttempt),
       ...(row.status === 'pending' ? { next_attempt_at: row.next_attempt_at } : {}),
@@ -108,7 +113,11 @@ export async function resendDelivery(store: DeliveryStore, options: { organizati
   return { id: row.id, status: 'pending' };
 }
 
-/** Queues a `webhook.test` event to one webhook, so an integrator can check the receiver end to end. */
+/**
+ * Queues a `webhook.test` event to one webhook, so an integrator can check the receiver end to end.
+ * The real service has no test event: a flat webhook gets `{status: "TEST", webhook}`, which a
+ * receiver that acts on the statuses it knows leaves alone.
+ */
 export async function sendTestEvent(store: DeliveryStore, options: { organizationId: string; name: string }): Promise<{ id: string }> {
   const webhook = await q.findWebhookByName(store.db, options.organizationId, options.name);
   if (!webhook) throw fail('WEBHOOK_NOT_FOUND');
@@ -118,6 +127,7 @@ export async function sendTestEvent(store: DeliveryStore, options: { organizatio
       organizationId: options.organizationId,
       type: 'webhook.test',
       data: { webhook: webhook.name },
+      flat: () => [{ status: 'TEST', webhook: webhook.name }],
       targetWebhooks: [webhook.name],
     }),
   );

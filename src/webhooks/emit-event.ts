@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
-import { enqueue } from '../outbox/enqueue.js';
+import { enqueue, type NewMessage } from '../outbox/enqueue.js';
+import type { FlatBody, WebhookEvent } from './event.js';
 import { findEnabledWebhooks } from './queries.js';
 import { DEFAULT_WEBHOOK } from './webhooks.js';
 
@@ -10,6 +11,12 @@ export interface EmitEventOptions {
   type: string;
   /** The resource and its stage, e.g. `{ code, status }`. */
   data: Record<string, unknown>;
+  /**
+   * The real service's bodies for this moment, for the webhooks of format `flat`: none when it sends
+   * nothing then, two when it sends two (REJECT and REJECTED). Called only when a flat webhook is
+   * among the targets, so organizations without one pay nothing for it.
+   */
+  flat?: () => FlatBody[] | Promise<FlatBody[]>;
   /** Names of the organization's webhooks to notify; `default` when absent. */
   targetWebhooks?: string[];
   custom?: Record<string, unknown>;
@@ -17,14 +24,18 @@ export interface EmitEventOptions {
 }
 
 /**
- * Queues one delivery per target webhook in the caller's transaction, so the event exists exactly
- * when the state change that caused it commits. Disabled or missing webhooks receive nothing.
- * Answers the ids of the queued deliveries.
+ * Queues the deliveries of an event in the caller's transaction, so they exist exactly when the
+ * state change that caused them commits: one per `typed` target webhook, and one per flat body per
+ * `flat` one. Disabled or missing webhooks receive nothing. Answers the ids of the queued deliveries.
  */
 export async function emitEvent(db: Db, clock: Clock, options: EmitEventOptions): Promise<string[]> {
   const names = options.targetWebhooks ?? [DEFAULT_WEBHOOK];
   const webhooks = await findEnabledWebhooks(db, options.organizationId, names);
-  const event = {
+  const integrator = {
+    ...(options.tags === undefined ? {} : { tags: options.tags }),
+    ...(options.custom === undefined ? {} : { custom: options.custom }),
+  };
+  const event: WebhookEvent = {
     type: options.type,
     timestamp: clock.now().toISOString(),
     data: {
@@ -33,13 +44,11 @@ export async function emitEvent(db: Db, clock: Clock, options: EmitEventOptions)
       ...(options.tags === undefined ? {} : { tags: options.tags }),
     },
   };
-  return enqueue(
-    db,
-    clock,
-    webhooks.map((webhook) => ({
-      kind: 'webhook' as const,
-      organizationId: options.organizationId,
-      payload: { webhookId: webhook.id, event },
-    })),
+  const flat = webhooks.some((w) => w.format === 'flat') && options.flat ? (await options.flat()).map((body) => ({ ...body, ...integrator })) : [];
+  const messages: NewMessage[] = webhooks.flatMap((webhook) =>
+    webhook.format === 'flat'
+      ? flat.map((body) => ({ kind: 'webhook' as const, organizationId: options.organizationId, payload: { webhookId: webhook.id, event, flat: body } }))
+      : [{ kind: 'webhook' as const, organizationId: options.organizationId, payload: { webhookId: webhook.id, event } }],
   );
+  return enqueue(db, clock, messages);
 }

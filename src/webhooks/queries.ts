@@ -40,7 +40,7 @@ export async function findEnabledWebhooks(db: Db, organizationId: string, names:
 export async function updateWebhook(
   db: Db,
   id: string,
-  patch: Partial<Pick<WebhookRow, 'url' | 'secret' | 'description' | 'enabled'>> & { updated_at: string },
+  patch: Partial<Pick<WebhookRow, 'url' | 'secret' | 'description' | 'enabled' | 'format' | 'header_key' | 'header_value'>> & { updated_at: string },
 ): Promise<void> {
   await db.updateTable('webhooks').set(patch).where('id', '=', id).execute();
 }

@@ -1,19 +1,25 @@
 import Joi from 'joi';
+import type { WebhookFormat } from '../db/schema.js';
 import { instantAnswer } from '../http/instant.js';
 import { webUrl } from '../http/web-url.js';
 import { templateId } from '../templates/schemas.js';
 import { WEBHOOK_SECRET_PATTERN } from './secret.js';
+import { MASKED_HEADER_VALUE, type StaticHeader, staticHeaderSchema } from './static-header.js';
 
 export const webhookName = Joi.string()
   .pattern(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/)
   .max(100)
   .example('default');
-const url = webUrl(['http', 'https']).max(2000).example('https://hooks.example.com/auco');
+export const webhookUrl = webUrl(['http', 'https']).max(2000).example('https://hooks.example.com/auco');
+const url = webhookUrl;
 const secret = Joi.string()
   .pattern(WEBHOOK_SECRET_PATTERN)
   .messages({ 'string.pattern.base': '{{#label}} must be "whsec_" followed by 24 to 64 bytes in base64' })
   .example('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw');
-const webhookDescription = Joi.string().max(500).example('Our CRM');
+export const webhookDescription = Joi.string().max(500).example('Our CRM');
+
+/** `typed`: {type, timestamp, data}; `flat`: the real service's bodies (docs/api.md, "Two body formats"). */
+export const webhookFormat = Joi.string().valid('typed', 'flat').example('typed');
 
 export interface CreateWebhookInput {
   name: string;
@@ -21,6 +27,8 @@ export interface CreateWebhookInput {
   secret?: string;
   description?: string;
   enabled: boolean;
+  format: WebhookFormat;
+  header?: StaticHeader;
 }
 
 export const createWebhookSchema = Joi.object<CreateWebhookInput, true>({
@@ -29,6 +37,8 @@ export const createWebhookSchema = Joi.object<CreateWebhookInput, true>({
   secret,
   description: webhookDescription,
   enabled: Joi.boolean().default(true),
+  format: webhookFormat.default('typed'),
+  header: staticHeaderSchema,
 });
 
 export interface UpdateWebhookInput {
@@ -36,6 +46,9 @@ export interface UpdateWebhookInput {
   url?: string;
   description?: string;
   enabled?: boolean;
+  format?: WebhookFormat;
+  /** null removes the static header. */
+  header?: StaticHeader | null;
 }
 
 export const updateWebhookSchema = Joi.object<UpdateWebhookInput, true>({
@@ -43,7 +56,9 @@ export const updateWebhookSchema = Joi.object<UpdateWebhookInput, true>({
   url,
   description: webhookDescription,
   enabled: Joi.boolean().example(false),
-}).or('url', 'description', 'enabled');
+  format: webhookFormat,
+  header: staticHeaderSchema.allow(null),
+}).or('url', 'description', 'enabled', 'format', 'header');
 
 export const webhookNameBody = Joi.object<{ name: string }, true>({ name: webhookName.required() });
 export const webhookNameQuery = webhookNameBody;
@@ -66,11 +81,19 @@ export const listDeliveriesQuery = Joi.object<ListDeliveriesQuery, true>({
 
 export const resendDeliverySchema = Joi.object<{ id: string }, true>({ id: templateId.required() });
 
+/** A static header as answers show it: the value is a secret, written and never read back. */
+export const maskedHeaderAnswer = Joi.object({
+  key: Joi.string().required().example('Authorization'),
+  value: Joi.string().valid(MASKED_HEADER_VALUE).required(),
+}).description('the static header added to every delivery: its value is never shown');
+
 export const webhookResponse = Joi.object({
   name: webhookName.required(),
   url: Joi.string().required().example('https://hooks.example.com/auco'),
   description: Joi.string().example('Our CRM'),
   enabled: Joi.boolean().required().example(true),
+  format: webhookFormat.required(),
+  header: maskedHeaderAnswer,
   created_at: instantAnswer.required(),
   updated_at: instantAnswer.required(),
 });
@@ -107,7 +130,15 @@ const delivery = Joi.object({
     type: Joi.string().required().example('webhook.test'),
     timestamp: instantAnswer.required(),
     data: Joi.object().unknown(true).required().example({ webhook: 'default' }),
-  }).required(),
+  })
+    .required()
+    .description('the event that caused the delivery'),
+  format: webhookFormat.required().description("the webhook's format when the event happened"),
+  body: Joi.object()
+    .unknown(true)
+    .required()
+    .description('the JSON body as sent: the event itself when typed, its flat body when flat')
+    .example({ type: 'webhook.test', timestamp: '2026-11-21T19:40:00.000Z', data: { webhook: 'default' } }),
   status: Joi.string().valid('pending', 'delivered', 'failed').required().example('delivered'),
   attempts: Joi.array().items(attempt).required(),
   next_attempt_at: instantAnswer.description('while pending'),

@@ -1,12 +1,13 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
-import type { WebhookRow } from '../db/schema.js';
+import type { WebhookFormat, WebhookRow } from '../db/schema.js';
 import { DomainError, fail } from '../domain-error.js';
 import { answerMessage } from '../http/error-catalogue.js';
 import { newObjectId } from '../ids.js';
 import * as q from './queries.js';
 import type { CreateWebhookInput, UpdateWebhookInput } from './schemas.js';
 import { newWebhookSecret } from './secret.js';
+import { maskedHeader } from './static-header.js';
 import { checkWebhookUrl, WebhookUrlError } from './url-guard.js';
 
 /** The webhook that receives events when a request names no `targetWebhooks`. */
@@ -23,22 +24,27 @@ export interface WebhookView {
   url: string;
   description?: string;
   enabled: boolean;
+  format: WebhookFormat;
+  header?: { key: string; value: string };
   created_at: string;
   updated_at: string;
 }
 
 export function presentWebhook(row: WebhookRow): WebhookView {
+  const header = maskedHeader(row.header_key);
   return {
     name: row.name,
     url: row.url,
     ...(row.description === null ? {} : { description: row.description }),
     enabled: row.enabled === 1,
+    format: row.format,
+    ...(header === undefined ? {} : { header }),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
 }
 
-async function checkUrl(store: WebhookStore, url: string): Promise<void> {
+export async function checkUrl(store: WebhookStore, url: string): Promise<void> {
   try {
     await checkWebhookUrl(url, store.allowPrivateUrls);
   } catch (error) {
@@ -70,6 +76,9 @@ export async function createWebhook(
     secret: input.secret ?? newWebhookSecret(),
     description: input.description ?? null,
     enabled: input.enabled ? 1 : 0,
+    format: input.format,
+    header_key: input.header?.key ?? null,
+    header_value: input.header?.value ?? null,
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };
@@ -89,6 +98,8 @@ export async function updateWebhook(store: WebhookStore, options: { organization
     ...(input.url === undefined ? {} : { url: input.url }),
     ...(input.description === undefined ? {} : { description: input.description }),
     ...(input.enabled === undefined ? {} : { enabled: input.enabled ? 1 : 0 }),
+    ...(input.format === undefined ? {} : { format: input.format }),
+    ...(input.header === undefined ? {} : { header_key: input.header?.key ?? null, header_value: input.header?.value ?? null }),
     updated_at: store.clock.now().toISOString(),
   };
   await q.updateWebhook(store.db, row.id, patch);

@@ -6,6 +6,10 @@ export interface ReceivedWebhook {
   id: string;
   timestamp: string;
   body: { type: string; timestamp: string; data: Record<string, unknown> };
+  /** The same body as a plain record, for flat bodies (the real service's shapes). */
+  json: Record<string, unknown>;
+  /** Every header of the request, as Node's HTTP server lower-cases them. */
+  headers: http.IncomingHttpHeaders;
   verified: boolean;
 }
 
@@ -28,7 +32,14 @@ export class WebhookReceiver {
         'webhook-signature': String(request.headers['webhook-signature'] ?? ''),
       };
       const verified = this.verify(raw, headers);
-      const hook: ReceivedWebhook = { id: headers['webhook-id'], timestamp: headers['webhook-timestamp'], body: JSON.parse(raw), verified };
+      const hook: ReceivedWebhook = {
+        id: headers['webhook-id'],
+        timestamp: headers['webhook-timestamp'],
+        body: JSON.parse(raw),
+        json: JSON.parse(raw),
+        headers: request.headers,
+        verified,
+      };
       this.received.push(hook);
       const answer = verified ? this.respond(hook, this.received.length - 1) : { status: 401 };
       setTimeout(() => {

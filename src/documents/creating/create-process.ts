@@ -1,5 +1,6 @@
+import type { Transaction } from 'kysely';
 import type { ServiceContext } from '../../context.js';
-import type { ParticipantRow, ProcessDocumentRow, ProcessKind, ProcessRow, TemplateRow } from '../../db/schema.js';
+import type { Database, ParticipantRow, ProcessDocumentRow, ProcessKind, ProcessRow, TemplateRow } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
 import { DomainError, fail, invalid } from '../../domain-error.js';
 import { writeBlobBytes } from '../../files/blob-bytes.js';
@@ -49,6 +50,13 @@ export interface ProcessDraft {
   signers?: SignerInput[];
   /** How messages name each signer (`signProfile[0]`, `documents[1].signProfile[0]`). */
   signerLabels?: string[];
+  /**
+   * The participant (by position) who is at the page already: the person who filled a reference
+   * link that signs now. Not invited; the creation answers their link.
+   */
+  present?: number;
+  /** Rows written in the creation's own transaction: a reference link's use commits with its process or not at all. */
+  recordWith?: (trx: Transaction<Database>, created: { process: ProcessRow; participants: ParticipantRow[] }) => Promise<void>;
 }
 
 export interface CreatedParticipant {
@@ -166,6 +174,7 @@ function participantRows(options: {
   templates: TemplateBody[];
   validations: EffectiveValidations[];
   notification: boolean;
+  present: number | undefined;
   startNow: boolean;
   now: string;
 }): ParticipantRow[] {
@@ -186,7 +195,7 @@ function participantRows(options: {
     identification_type: signer.identificationType ?? null,
     country: signer.country ?? null,
     signer_type: signer.type ?? null,
-    notification: (signer.notification ?? options.notification) ? 1 : 0,
+    notification: position !== options.present && (signer.notification ?? options.notification) ? 1 : 0,
     validations: JSON.stringify(validations[position]),
     status: options.startNow && signer.order === firstTurn ? 'NOTIFICATION' : 'PENDING',
     link_token: newToken(),
@@ -278,6 +287,7 @@ export async function createSigningProcess(ctx: ServiceContext, options: { organ
     templates: documents.flatMap((document) => (document.template ? [document.template.body] : [])),
     validations: resolved.signers,
     notification: fields.notification,
+    present: draft.present,
     startNow,
     now: at,
   });
@@ -319,6 +329,7 @@ export async function createSigningProcess(ctx: ServiceContext, options: { organ
         detail: { documents: documents.length, participants: participants.length },
       });
       await notifyParticipants(trx, ctx, { process, participants, occasion: 'invitation' });
+      await draft.recordWith?.(trx, { process, participants });
     });
   } catch (error) {
     await ctx.blobs.delete(written);

@@ -1,6 +1,6 @@
+import { answerText } from '../../templates/answer-text.js';
 import type { Question, TemplateBody } from '../../templates/schemas.js';
 import { escapeHtml } from '../../text/escape-html.js';
-import { spanishDate } from '../../text/spanish-dates.js';
 import {
   attribute,
   type Element,
@@ -12,68 +12,13 @@ import {
   type SourceEdit,
   type SourceRange,
 } from '../html-source.js';
-import { isCalendarDate, isImageDataUri } from './template-answers.js';
+import { isImageDataUri } from './template-answers.js';
 
 /** Names filled when the process is sealed, never from answers. */
 export const RESERVED_NAMES: ReadonlySet<string> = new Set(['signDate', 'signComplete']);
 
 /** The class of a signature placeholder, stamped when its signer signs. */
 const SIGNATURE_PLACEHOLDER = 'sign-margin';
-
-const NUMBER = /^(-?)(\d+)(?:\.(\d+))?$/;
-const NIT = /^\d{2,}$/;
-
-/** es-CO digits: `.` between thousands and `,` before the decimals (`1234.5` → `1.234,5`). */
-function formatNumber(value: string): { negative: boolean; digits: string } | undefined {
-  const match = NUMBER.exec(value);
-  if (!match) return undefined;
-  const integer = (match[2] ?? '').replace(/^0+(?=\d)/, '');
-  const groups: string[] = [];
-  for (let end = integer.length; end > 0; end -= 3) groups.unshift(integer.slice(Math.max(0, end - 3), end));
-  const decimals = match[3];
-  return { negative: match[1] === '-', digits: groups.join('.') + (decimals === undefined ? '' : `,${decimals}`) };
-}
-
-function formatDate(value: string): string | undefined {
-  if (!isCalendarDate(value)) return undefined;
-  // A calendar date has its three parts, so the defaults are never used.
-  const [year = 0, month = 0, day = 0] = value.split('-').map(Number);
-  return spanishDate({ year, month, day });
-}
-
-/** The text an answer reads as in the document, by the type of its question (docs/real-service.md §2.3). */
-function renderText(question: Question, value: string): string {
-  switch (question.type) {
-    case 'name':
-      return value.toUpperCase();
-    case 'select':
-    case 'searchlist':
-    case 'clausula': {
-      const option = (question.options ?? []).find((candidate) => candidate.value === value);
-      return option ? (option.label ?? option.name) : value;
-    }
-    case 'check':
-      return value
-        .split(',')
-        .map((entry) => entry.trim())
-        .filter((entry) => entry !== '')
-        .join(', ');
-    case 'number': {
-      const number = formatNumber(value);
-      return number ? `${number.negative ? '-' : ''}${number.digits}` : value;
-    }
-    case 'currency': {
-      const number = formatNumber(value);
-      return number ? `${number.negative ? '-' : ''}$${number.digits}` : value;
-    }
-    case 'date':
-      return formatDate(value) ?? value;
-    case 'nit':
-      return NIT.test(value) ? `${value.slice(0, -1)}-${value.slice(-1)}` : value;
-    default:
-      return value;
-  }
-}
 
 /** The markup an answer becomes, or undefined when it fills nothing. */
 function renderAnswer(question: Question, value: string): string | undefined {
@@ -82,7 +27,7 @@ function renderAnswer(question: Question, value: string): string | undefined {
     if (value === '') return '';
     return isImageDataUri(value) ? `<img src="${escapeHtml(value)}" class="object-contain">` : undefined;
   }
-  return escapeHtml(renderText(question, value));
+  return escapeHtml(answerText(question, value));
 }
 
 interface Plan {

@@ -1,10 +1,23 @@
 import Joi from 'joi';
 import { compileAnswerPattern, MAX_PATTERN_WORK } from '../../templates/answer-pattern.js';
-import { QUESTION_TYPES, type Question, type QuestionType, type TemplateBody } from '../../templates/schemas.js';
+import { isCalendarDate } from '../../templates/answer-text.js';
+import { applicability } from '../../templates/question-applicability.js';
+import { OPTION_TYPES, type QuestionType, SIGNER_TYPES } from '../../templates/question-types.js';
+import { QUESTION_TYPES, type Question, type TemplateBody } from '../../templates/schemas.js';
 import { isValidPhone } from '../../veriface/phone.js';
 import type { Answer } from '../schemas.js';
+import type { AnswerRefusal } from './answer-refusal.js';
 
 export type AnswersResult = { ok: true; answers: Record<string, string> } | { ok: false; message: string };
+
+/** One refused answer: the question (or key) it is about, null for the answers as a whole, and /document/save's message. */
+export interface AnswerProblem {
+  name: string | null;
+  message: string;
+  reason: AnswerRefusal;
+}
+
+export type AnswersReport = { ok: true; answers: Record<string, string> } | { ok: false; problems: [AnswerProblem, ...AnswerProblem[]] };
 
 /** The longest answer accepted, in characters. */
 export const MAX_ANSWER_LENGTH = 10_000;
@@ -12,19 +25,12 @@ export const MAX_ANSWER_LENGTH = 10_000;
 /** The longest `image` answer accepted, in characters of its data URI: 8 MB of base64. */
 export const MAX_IMAGE_LENGTH = 8 * 1024 * 1024;
 
-/** Types whose answer is one of the question's `options`, and whose `value` is a default. */
-const OPTION_TYPES: ReadonlySet<QuestionType> = new Set(['clausula', 'select', 'searchlist']);
-
-/** Types answered by the signer while signing, never required of the integrator. */
-const SIGNER_TYPES: ReadonlySet<QuestionType> = new Set(['signature', 'image']);
-
 /** Types whose answer is free text, so `maxlength` and `regex` apply to it: all but choices, checks and what the signer answers. */
 const FREE_TEXT_TYPES: ReadonlySet<QuestionType> = new Set(
   QUESTION_TYPES.filter((type) => !OPTION_TYPES.has(type) && !SIGNER_TYPES.has(type) && type !== 'check'),
 );
 
 const NUMBER = /^-?\d+(\.\d+)?$/;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DIGITS = /^\d+$/;
 const IDENTIFICATION = /^[A-Z]+ [A-Za-z0-9-]+$/;
 const IMAGE_DATA_URI = /^data:image\/(png|jpeg);base64,([A-Za-z0-9+/]*={0,2})$/i;
@@ -43,19 +49,6 @@ export function isImageDataUri(value: string): boolean {
   return signature.every((byte, i) => head[i] === byte);
 }
 
-/** A real calendar day written YYYY-MM-DD. */
-export function isCalendarDate(value: string): boolean {
-  const match = DATE.exec(value);
-  if (!match) return false;
-  const year = Number(match[1]);
-  const month = Number(match[2]);
-  const day = Number(match[3]);
-  if (month < 1 || month > 12 || day < 1) return false;
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
-  return day <= days;
-}
-
 /** Joi's wording for a value outside a list. */
 function mustBeOneOf(label: string, allowed: readonly string[]): string {
   if (allowed.length === 0) return `${label} is not allowed`;
@@ -69,9 +62,9 @@ function numericLimit(limit: number | string | undefined): number | undefined {
   return undefined;
 }
 
-type Checked = { ok: true; value: string } | { ok: false; message: string };
+type Checked = { ok: true; value: string } | { ok: false; message: string; reason: AnswerRefusal };
 
-const refuse = (message: string): Checked => ({ ok: false, message });
+const refuse = (reason: AnswerRefusal, message: string): Checked => ({ ok: false, message, reason });
 
 /** The checks of one non-empty answer by the type of its question; answers the value to store. */
 function checkAnswer(question: Question, value: string): Checked {
@@ -80,24 +73,24 @@ function checkAnswer(question: Question, value: string): Checked {
 
   if (type === 'image') {
     if (value.length > MAX_IMAGE_LENGTH) {
-      return refuse(`${label} length must be less than or equal to ${MAX_IMAGE_LENGTH} characters long`);
+      return refuse('too-long', `${label} length must be less than or equal to ${MAX_IMAGE_LENGTH} characters long`);
     }
-    return isImageDataUri(value) ? { ok: true, value } : refuse(`${label} must be a PNG or JPEG data URI`);
+    return isImageDataUri(value) ? { ok: true, value } : refuse('image', `${label} must be a PNG or JPEG data URI`);
   }
   if (value.length > MAX_ANSWER_LENGTH) {
-    return refuse(`${label} length must be less than or equal to ${MAX_ANSWER_LENGTH} characters long`);
+    return refuse('too-long', `${label} length must be less than or equal to ${MAX_ANSWER_LENGTH} characters long`);
   }
 
   if (OPTION_TYPES.has(type)) {
     const allowed = (question.options ?? []).map((option) => option.value);
-    return allowed.includes(value) ? { ok: true, value } : refuse(mustBeOneOf(label, allowed));
+    return allowed.includes(value) ? { ok: true, value } : refuse('option', mustBeOneOf(label, allowed));
   }
 
   if (type === 'check') {
     const allowed = question.values ?? [];
     const chosen: string[] = [];
     for (const entry of value.split(',').map((part) => part.trim())) {
-      if (!allowed.includes(entry)) return refuse(mustBeOneOf(label, allowed));
+      if (!allowed.includes(entry)) return refuse('option', mustBeOneOf(label, allowed));
       if (!chosen.includes(entry)) chosen.push(entry);
     }
     return { ok: true, value: chosen.join(', ') };
@@ -107,39 +100,39 @@ function checkAnswer(question: Question, value: string): Checked {
 
   const maxlength = question.maxlength;
   if (typeof maxlength === 'number' && Number.isFinite(maxlength) && value.length > maxlength) {
-    return refuse(`${label} length must be less than or equal to ${maxlength} characters long`);
+    return refuse('too-long', `${label} length must be less than or equal to ${maxlength} characters long`);
   }
 
   let stored = value;
   switch (type) {
     case 'email':
-      if (emailSchema.validate(value).error) return refuse(`${label} must be a valid email`);
+      if (emailSchema.validate(value).error) return refuse('email', `${label} must be a valid email`);
       stored = value.toLowerCase();
       break;
     case 'phone':
       if (!isValidPhone(value)) {
-        return refuse(`${label} must be a valid phone number in the format +[country code][number]`);
+        return refuse('phone', `${label} must be a valid phone number in the format +[country code][number]`);
       }
       break;
     case 'number':
     case 'currency': {
-      if (!NUMBER.test(value)) return refuse(`${label} must be a number`);
+      if (!NUMBER.test(value)) return refuse('number', `${label} must be a number`);
       const amount = Number(value);
       const min = numericLimit(question.min);
-      if (min !== undefined && amount < min) return refuse(`${label} must be greater than or equal to ${min}`);
+      if (min !== undefined && amount < min) return refuse('min', `${label} must be greater than or equal to ${min}`);
       const max = numericLimit(question.max);
-      if (max !== undefined && amount > max) return refuse(`${label} must be less than or equal to ${max}`);
+      if (max !== undefined && amount > max) return refuse('max', `${label} must be less than or equal to ${max}`);
       break;
     }
     case 'date':
-      if (!isCalendarDate(value)) return refuse(`${label} must be in YYYY-MM-DD format`);
+      if (!isCalendarDate(value)) return refuse('date', `${label} must be in YYYY-MM-DD format`);
       break;
     case 'nit':
-      if (!DIGITS.test(value)) return refuse(`${label} must only contain digits`);
+      if (!DIGITS.test(value)) return refuse('digits', `${label} must only contain digits`);
       break;
     case 'identification':
       if (!IDENTIFICATION.test(value)) {
-        return refuse(`${label} must be a document type and a number, e.g. "CC 1084340519"`);
+        return refuse('identification', `${label} must be a document type and a number, e.g. "CC 1084340519"`);
       }
       break;
     default:
@@ -150,65 +143,31 @@ function checkAnswer(question: Question, value: string): Checked {
   // a rule existed) is not held against the answer.
   const compiled = typeof question.regex === 'string' ? compileAnswerPattern(question.regex) : undefined;
   if (compiled?.ok && !compiled.pattern.test(value)) {
-    return refuse(`${label} with value "${value}" fails to match the required pattern: ${compiled.pattern.text}`);
+    return refuse('pattern', `${label} with value "${value}" fails to match the required pattern: ${compiled.pattern.text}`);
   }
   return { ok: true, value: stored };
 }
 
 /**
- * Which questions apply once the starting values are known: `prereq` needs every `{k, v}` to match
- * (AND); a non-empty `prereqOptionals` instead needs any listed `{q}_{v}` to match (OR). Only an
- * applicable `clausula` can be a source, so a chain breaks where a source does not apply.
+ * Checks the answers against the template and answers every refusal, in the order /document/save
+ * meets them: the keys of `data` first (a question of the template, once, not a signature), then
+ * each question asked, in the template's order. The values the document is filled with otherwise.
  */
-function applicability(config: readonly Question[], current: ReadonlyMap<string, string>): (question: Question) => boolean {
-  const byName = new Map<string, Question>();
-  for (const question of config) if (!byName.has(question.name)) byName.set(question.name, question);
-  const clausulas = [...byName.values()].filter((question) => question.type === 'clausula');
-  const known = new Map<string, boolean>();
-  const visiting = new Set<string>();
-
-  const chosen = (source: Question | undefined, value: string): boolean =>
-    source !== undefined && source.type === 'clausula' && current.get(source.name) === value && applies(source);
-
-  function applies(question: Question): boolean {
-    const cached = known.get(question.name);
-    if (cached !== undefined) return cached;
-    // A question that depends on itself, directly or through others, is never asked.
-    if (visiting.has(question.name)) return false;
-    visiting.add(question.name);
-    const optionals = question.prereqOptionals ?? [];
-    const prereq = question.prereq ?? [];
-    let result: boolean;
-    if (optionals.length > 0) {
-      const wanted = new Set(optionals);
-      result = clausulas.some((source) => {
-        const value = current.get(source.name);
-        return value !== undefined && wanted.has(`${source.name}_${value}`) && chosen(source, value);
-      });
-    } else {
-      result = prereq.every((condition) => chosen(byName.get(condition.k), condition.v));
-    }
-    visiting.delete(question.name);
-    known.set(question.name, result);
-    return result;
-  }
-
-  return applies;
-}
-
-/** Checks the integrator's answers against the template and answers the values the document is filled with. */
-export function resolveAnswers(body: TemplateBody, data: Answer[]): AnswersResult {
+export function checkAnswers(body: TemplateBody, data: readonly Answer[]): AnswersReport {
   const questions = new Map<string, Question>();
   for (const question of body.config) if (!questions.has(question.name)) questions.set(question.name, question);
 
   const given = new Map<string, string>();
+  const keyProblems: AnswerProblem[] = [];
   for (const { key, value } of data) {
     const question = questions.get(key);
-    if (!question) return { ok: false, message: `"${key}" is not a question of the template` };
-    if (given.has(key)) return { ok: false, message: `"data" contains a duplicate answer for "${key}"` };
-    if (question.type === 'signature') return { ok: false, message: `"${key}" is signed by the signer, not answered` };
-    given.set(key, value);
+    if (!question) keyProblems.push({ name: key, reason: 'unknown', message: `"${key}" is not a question of the template` });
+    else if (given.has(key)) keyProblems.push({ name: key, reason: 'duplicate', message: `"data" contains a duplicate answer for "${key}"` });
+    else if (question.type === 'signature') keyProblems.push({ name: key, reason: 'signed', message: `"${key}" is signed by the signer, not answered` });
+    else given.set(key, value);
   }
+  const [firstKeyProblem, ...otherKeyProblems] = keyProblems;
+  if (firstKeyProblem) return { ok: false, problems: [firstKeyProblem, ...otherKeyProblems] };
 
   const preFill = body.preFill ?? [];
   const current = new Map<string, string>();
@@ -229,13 +188,20 @@ export function resolveAnswers(body: TemplateBody, data: Answer[]): AnswersResul
   if (work > MAX_PATTERN_WORK) {
     return {
       ok: false,
-      message: `PATTERNS_TOO_COSTLY: the answers are too long for the template's patterns to check (${work} steps, at most ${MAX_PATTERN_WORK})`,
+      problems: [
+        {
+          name: null,
+          reason: 'too-costly',
+          message: `PATTERNS_TOO_COSTLY: the answers are too long for the template's patterns to check (${work} steps, at most ${MAX_PATTERN_WORK})`,
+        },
+      ],
     };
   }
 
   const applies = applicability(body.config, current);
   const required = new Set(body.sign);
   const entries: [string, string][] = [];
+  const problems: AnswerProblem[] = [];
   for (const entry of preFill) {
     if (!questions.has(entry.name)) entries.push([entry.name, entry.value]);
   }
@@ -247,15 +213,28 @@ export function resolveAnswers(body: TemplateBody, data: Answer[]): AnswersResul
     const answer = given.get(question.name);
     if (answer !== undefined && answer !== '') {
       const checked = checkAnswer(question, answer);
-      if (!checked.ok) return checked;
+      if (!checked.ok) {
+        problems.push({ name: question.name, reason: checked.reason, message: checked.message });
+        continue;
+      }
       value = checked.value;
     }
     if (required.has(question.name) && !SIGNER_TYPES.has(question.type) && (value === undefined || value === '')) {
-      return { ok: false, message: `"${question.name}" is required` };
+      problems.push({ name: question.name, reason: 'required', message: `"${question.name}" is required` });
+      continue;
     }
     if (value !== undefined) entries.push([question.name, value]);
   }
+  const [firstProblem, ...otherProblems] = problems;
+  if (firstProblem) return { ok: false, problems: [firstProblem, ...otherProblems] };
 
   // fromEntries defines own properties, so no question name can reach the object's prototype.
   return { ok: true, answers: Object.fromEntries(entries) };
+}
+
+/** Checks the integrator's answers against the template and answers the values the document is filled with, or the first refusal. */
+export function resolveAnswers(body: TemplateBody, data: readonly Answer[]): AnswersResult {
+  const report = checkAnswers(body, data);
+  if (report.ok) return report;
+  return { ok: false, message: report.problems[0].message };
 }

@@ -3,6 +3,12 @@ import type {
   DocumentsOpened,
   EmbeddedFlow,
   EmbedInput,
+  FillChecked,
+  FillCheckInput,
+  FillForm,
+  FillPreview,
+  FillSubmitInput,
+  FillSubmitted,
   FinishInput,
   LinkQr,
   LinkSent,
@@ -89,6 +95,10 @@ export function peopleClient(token: string) {
     finishValidation: () => request<ValidationFinished>('POST', '/people/validation/finish', as),
     sendValidationLink: (body: SendLinkInput) => request<LinkSent>('POST', '/people/validation/send-link', { ...as, body }),
     validationQr: () => request<LinkQr>('GET', '/people/validation/qr', as),
+    fillForm: () => request<FillForm>('GET', '/people/fill', as),
+    fillPreview: () => request<FillPreview>('GET', '/people/fill/preview', as),
+    checkFill: (body: FillCheckInput) => request<FillChecked>('POST', '/people/fill/check', { ...as, body }),
+    submitFill: (body: FillSubmitInput) => request<FillSubmitted>('POST', '/people/fill', { ...as, body }),
   };
 }
 

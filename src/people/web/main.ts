@@ -1,5 +1,6 @@
 import { peopleClient } from './client.js';
 import { runEmbedded } from './embedded.js';
+import { FillFlow } from './fill/fill-flow.js';
 import { isLanguage, setLanguage } from './i18n.js';
 import { languagePicker } from './language-picker.js';
 import { SigningFlow } from './signing/flow.js';
@@ -21,6 +22,9 @@ if (root) {
       break;
     case 'embed':
       runEmbedded(root);
+      break;
+    case 'fill':
+      void new FillFlow(root, peopleClient(token), token).start();
       break;
   }
 }

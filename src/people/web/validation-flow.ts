@@ -4,6 +4,7 @@ import { ApiFailure, base64Of, type PeopleClient } from './client.js';
 import { focusFirstHeading, h, show } from './dom.js';
 import { type MessageKey, t } from './i18n.js';
 import { showFailure, showUnknownLink } from './notices.js';
+import { applyOrganizationColours } from './organization-colours.js';
 import { phoneHandoff } from './phone-handoff.js';
 import { wordsFor } from './refusals.js';
 import { Shown } from './shown.js';
@@ -52,6 +53,7 @@ export class ValidationFlow {
       if (error instanceof ApiFailure && error.status === 404) return this.shown.show(() => showUnknownLink(this.root));
       return this.shown.show(() => showFailure(this.root, 'validationTitle', error, () => void this.reload()));
     }
+    applyOrganizationColours(page.colours);
     this.shown.show(() => this.render(page));
     if (page.state === 'capture') this.sawCapture = true;
     else if (page.outcome && this.sawCapture && !this.notified) {

@@ -10,6 +10,7 @@ import { buttonId, type ChatInput, normalized, readInput } from './chat-input.js
 import { findChatFlowOfNumber, findChatNumber, findParticipantRow, findVerifaceRow, latestChatFlow, saveChatNumber } from './chat-queries.js';
 import { commitOutcome, Outcome } from './chat-replies.js';
 import { voiceOf } from './flow-voice.js';
+import { languageOfNumber } from './number-language.js';
 import { SignerConversation } from './signer-conversation.js';
 import { VerifaceConversation } from './veriface-conversation.js';
 
@@ -37,7 +38,7 @@ export const handleChatMessage: HandleChatMessage = async (ctx, message, settle)
   const stale = flowId !== undefined && !named ? await findChatFlowOfNumber(ctx.db, flowId, phone) : undefined;
   const chosen = named ? { flow: named, input } : stale ? undefined : chooseFlow(flows, current, flowId === undefined ? input : { kind: 'help' });
   if (stale) {
-    await answerEnded(ctx, stale, outcome);
+    await answerEnded(ctx, stale, outcome, phone);
   } else if (chosen) {
     current = chosen.flow.chat.id;
     await converse(ctx, chosen.flow, chosen.input, outcome);
@@ -45,7 +46,7 @@ export const handleChatMessage: HandleChatMessage = async (ctx, message, settle)
     askWhich(flows, outcome);
   } else if (answeredOn !== today) {
     // Nothing open: where the number's last flow ended, or the general answer, once a day.
-    await answerEnded(ctx, await latestChatFlow(ctx.db, phone), outcome);
+    await answerEnded(ctx, await latestChatFlow(ctx.db, phone), outcome, phone);
     answeredOn = today;
   }
   await commitOutcome(ctx, phone, outcome, async (trx) => {
@@ -109,9 +110,9 @@ async function converse(ctx: ChatContext, flow: Flow, input: ChatInput, outcome:
 }
 
 /** Where a flow that is no longer open ended, in its organization's words; the general answer for a number none knows. */
-async function answerEnded(ctx: ChatContext, chat: ChatFlowRow | undefined, outcome: Outcome): Promise<void> {
+async function answerEnded(ctx: ChatContext, chat: ChatFlowRow | undefined, outcome: Outcome, phone: string): Promise<void> {
   const answer = chat ? await endedAnswer(ctx, chat) : undefined;
-  outcome.text(undefined, answer ?? say('es', 'nothingPending'), 'help');
+  outcome.text(undefined, answer ?? say(languageOfNumber(phone), 'nothingPending'), 'help');
 }
 
 async function endedAnswer(ctx: ChatContext, chat: ChatFlowRow): Promise<string | undefined> {

@@ -3,6 +3,7 @@ import { ApiFailure, type PeopleClient } from '../client.js';
 import { focusFirstHeading, h, show, sleep } from '../dom.js';
 import { t } from '../i18n.js';
 import { showFailure, showUnknownLink } from '../notices.js';
+import { applyOrganizationColours } from '../organization-colours.js';
 import { wordsFor } from '../refusals.js';
 import { Shown } from '../shown.js';
 import { actionBar } from './action-bar.js';
@@ -52,6 +53,7 @@ export class SigningFlow {
       return this.shown.show(() => showFailure(this.root, 'title', error, () => void this.reload()));
     }
     const page = this.page;
+    applyOrganizationColours(page.colours);
     const frame = this.frame;
     if (frame && page.state === 'act' && sameDocuments(frame.page, page)) {
       // The next step of the same turn: the documents stay as they are, drawn and where the person

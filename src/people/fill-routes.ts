@@ -1,0 +1,93 @@
+import type { ServiceContext } from '../context.js';
+import { type ApiRoute, defineRoute, noInput, type RouteError } from '../http/route.js';
+import { readFillForm, readFillPreview } from '../references/fill/fill-form.js';
+import { checkFillAnswers, submitFill } from '../references/fill/submit-fill.js';
+import {
+  FILL_BODY_LIMIT,
+  fillCheckedResponse,
+  fillCheckSchema,
+  fillFormResponse,
+  fillPreviewResponse,
+  fillSubmitSchema,
+  fillSubmittedResponse,
+} from './fill-schemas.js';
+
+const tag = "people's pages";
+const MINUTE = 60_000;
+/** Reads and checks: generous for a person typing, far too few to guess tokens. */
+const FORM_LIMIT = { max: 120, windowMs: MINUTE };
+/** Each submission makes a process and invites its participants: a few per address, as the messages the pages send. */
+const SUBMIT_LIMIT = { max: 10, windowMs: 10 * MINUTE };
+
+const LINK_ERRORS: readonly RouteError[] = ['LINK_NOT_FOUND', 'REFERENCE_LINK_NOT_FOUND', 'REFERENCE_LINK_DISABLED', 'REFERENCE_LINK_EXPIRED'];
+
+/**
+ * The questionnaire of a reference link (/r/<token>): its token in X-Link-Token, as every people's
+ * route. What the page reads, checks and sends is the link's own template, of the link's own
+ * organization; submitting creates the process as POST /document/save does.
+ */
+export function fillRoutes(ctx: ServiceContext): ApiRoute[] {
+  const base = { access: 'link-token', tag } as const;
+  return [
+    defineRoute({
+      ...base,
+      method: 'GET',
+      url: '/people/fill',
+      summary: "A reference link's questionnaire: the template's name, its questions in order with their help, what is prefilled, and whether it signs now",
+      body: noInput,
+      query: noInput,
+      response: { json: fillFormResponse },
+      errors: LINK_ERRORS,
+      rateLimit: FORM_LIMIT,
+      handler: ({ linkToken }) => readFillForm(ctx, { token: linkToken }),
+    }),
+    defineRoute({
+      ...base,
+      method: 'GET',
+      url: '/people/fill/preview',
+      summary: "The template's Mask HTML, for the live preview beside the form (shown where no script runs)",
+      body: noInput,
+      query: noInput,
+      response: { json: fillPreviewResponse },
+      errors: LINK_ERRORS,
+      rateLimit: FORM_LIMIT,
+      handler: ({ linkToken }) => readFillPreview(ctx, { token: linkToken }),
+    }),
+    defineRoute({
+      ...base,
+      method: 'POST',
+      url: '/people/fill/check',
+      summary: 'Check the answers: every refused one with its question, in the words POST /document/save answers for them',
+      body: fillCheckSchema,
+      query: noInput,
+      bodyLimit: FILL_BODY_LIMIT,
+      response: { json: fillCheckedResponse },
+      errors: LINK_ERRORS,
+      rateLimit: FORM_LIMIT,
+      handler: ({ linkToken, body }) => checkFillAnswers(ctx, { token: linkToken, data: body.data }),
+    }),
+    defineRoute({
+      ...base,
+      method: 'POST',
+      url: '/people/fill',
+      summary: 'Send the answers: creates the process as POST /document/save would, with the link settings',
+      description:
+        "Answers {code, signingUrl?}: `signingUrl`, with sign now only, is the signing page of the person who filled the form (the template's signer whose signature the form asks, else its first). The same `idempotencyKey` answers the same process, however often it is sent.",
+      body: fillSubmitSchema,
+      query: noInput,
+      bodyLimit: FILL_BODY_LIMIT,
+      response: { json: fillSubmittedResponse },
+      errors: [
+        ...LINK_ERRORS,
+        'USER_NOTFOUND',
+        'TEMPLATE_HTML_MISSING',
+        'PATTERNS_TOO_COSTLY',
+        'SIGNER_DATA_MISSING',
+        'SIGNERS_REQUIRED',
+        'SIGNER_EMAIL_DUPLICATED',
+      ],
+      rateLimit: SUBMIT_LIMIT,
+      handler: ({ linkToken, body }) => submitFill(ctx, { token: linkToken, data: body.data, idempotencyKey: body.idempotencyKey }),
+    }),
+  ];
+}

@@ -1,0 +1,101 @@
+import Joi from 'joi';
+import { answersJoi, processCode } from '../documents/schemas.js';
+import { instantAnswer } from '../http/instant.js';
+import { QUESTION_TYPES } from '../templates/question-types.js';
+import type { FillCheckInput, FillSubmitInput } from './contract.js';
+
+/** Answers to `image` questions are data URIs of up to 8 MiB, as /document/save takes them. */
+export const FILL_BODY_LIMIT = 10 * 1024 * 1024;
+
+export const fillCheckSchema = Joi.object<FillCheckInput, true>({
+  data: answersJoi.required().description("the answers so far, {key: question name, value}, as /document/save's `data`"),
+});
+
+export const fillSubmitSchema = Joi.object<FillSubmitInput, true>({
+  data: answersJoi.required().description("the answers, {key: question name, value}, as /document/save's `data`"),
+  idempotencyKey: Joi.string()
+    .pattern(/^[A-Za-z0-9_-]{16,64}$/)
+    .required()
+    .description('made by the page for this submission: the same key answers the same process')
+    .example('0b8f3c2e6a1d4f0e9c7b2d5e8a1f4c3b'),
+});
+
+const option = Joi.object({ value: Joi.string().required(), label: Joi.string().required() });
+
+const question = Joi.object({
+  name: Joi.string().required().example('buyer_email'),
+  type: Joi.string()
+    .valid(...QUESTION_TYPES)
+    .required()
+    .example('email'),
+  description: Joi.string().required().example('Your e-mail'),
+  help: Joi.string(),
+  required: Joi.boolean().required(),
+  value: Joi.string(),
+  options: Joi.array().items(option),
+  values: Joi.array().items(Joi.string()),
+  prereq: Joi.array().items(Joi.object({ k: Joi.string().required(), v: Joi.string().required() })),
+  prereqOptionals: Joi.array().items(Joi.string()),
+  country: Joi.string(),
+  allow: Joi.array().items(Joi.string().valid('draw', 'font')),
+  maxlength: Joi.number().integer(),
+  endpoint: Joi.string().uri(),
+});
+
+export const fillFormResponse = Joi.object({
+  template: Joi.object({ name: Joi.string().required().example('Purchase agreement'), description: Joi.string() }).required(),
+  organization: Joi.string().allow('').required().example('Acme'),
+  questions: Joi.array().items(question).required(),
+  prefilled: Joi.array()
+    .items(Joi.object({ name: Joi.string().required(), value: Joi.string().allow('').required(), locked: Joi.boolean().required() }))
+    .required(),
+  signNow: Joi.boolean().required(),
+  expiresAt: instantAnswer,
+  preview: Joi.boolean().required().description('the template has a Mask HTML (GET /people/fill/preview)'),
+}).example({
+  template: { name: 'Purchase agreement', description: 'Sale of goods' },
+  organization: 'Acme',
+  questions: [
+    { name: 'buyer_email', type: 'email', description: 'Your e-mail', help: 'We send you a copy.', required: true },
+    {
+      name: 'payment',
+      type: 'clausula',
+      description: 'Payment',
+      required: false,
+      value: 'cash',
+      options: [
+        { value: 'cash', label: 'Cash' },
+        { value: 'instalments', label: 'Instalments' },
+      ],
+    },
+  ],
+  prefilled: [],
+  signNow: true,
+  preview: true,
+});
+
+export const fillPreviewResponse = Joi.object({
+  html: Joi.string()
+    .allow('', null)
+    .required()
+    .description('the Mask HTML; the page shows it in a frame where no script runs')
+    .example('<p>Sold to <span name="buyer_name">the buyer</span>.</p>'),
+});
+
+export const fillCheckedResponse = Joi.object({
+  errors: Joi.array()
+    .items(
+      Joi.object({
+        name: Joi.string().allow(null).required().example('buyer_email'),
+        message: Joi.string().required().example('"buyer_email" must be a valid email'),
+        reason: Joi.string().required().example('email'),
+      }),
+    )
+    .required()
+    .description('every refused answer with its question, in /document/save words; empty when the answers would be taken'),
+});
+
+export const fillSubmittedResponse = Joi.object({
+  code: processCode.required(),
+  signingUrl: Joi.string().uri().description('with sign now: the signing page of the person who filled the form'),
+});

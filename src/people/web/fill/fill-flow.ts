@@ -1,0 +1,265 @@
+import { applicability } from '../../../templates/question-applicability.js';
+import { OPTION_TYPES } from '../../../templates/question-types.js';
+import type { FillAnswer, FillError, FillForm } from '../../contract.js';
+import type { FillWordKey } from '../../words-fill.js';
+import { ApiFailure, NetworkFailure, type PeopleClient } from '../client.js';
+import { alertLine, h, redraw, show } from '../dom.js';
+import { onLanguageChange, t } from '../i18n.js';
+import { wordsFor } from '../refusals.js';
+import { type Field, fieldFor } from './fields.js';
+import { MaskPreview } from './preview.js';
+import { clearFill, loadFill, newSubmissionKey, type SavedFill, saveFill } from './saved-answers.js';
+import { tf } from './words.js';
+
+/** The person's words for why /document/save refused an answer; the service's own message where none fits. */
+const REASON_WORDS: Partial<Record<FillError['reason'], FillWordKey>> = {
+  required: 'errRequired',
+  option: 'errOption',
+  email: 'errEmail',
+  phone: 'errPhone',
+  number: 'errNumber',
+  min: 'errMin',
+  max: 'errMax',
+  date: 'errDate',
+  digits: 'errDigits',
+  identification: 'errIdentification',
+  pattern: 'errPattern',
+  'too-long': 'errTooLong',
+  image: 'errImage',
+};
+
+function wordsOf(error: FillError): string {
+  const key = REASON_WORDS[error.reason];
+  return key === undefined ? error.message : tf(key);
+}
+
+/** What a refused link says, in words. */
+const UNAVAILABLE: Partial<Record<string, FillWordKey>> = {
+  REFERENCE_LINK_NOT_FOUND: 'linkNotFound',
+  LINK_NOT_FOUND: 'linkNotFound',
+  REFERENCE_LINK_DISABLED: 'linkDisabled',
+  REFERENCE_LINK_EXPIRED: 'linkExpired',
+};
+
+function unavailableWords(error: unknown): FillWordKey | undefined {
+  return error instanceof ApiFailure && Object.hasOwn(UNAVAILABLE, error.code) ? UNAVAILABLE[error.code] : undefined;
+}
+
+/**
+ * The questionnaire of a reference link (/r/<token>): the questions in order, shown and hidden as
+ * the answers change (the service's own rule, src/templates/question-applicability.ts), the Mask
+ * HTML as a live preview, the answers kept on the device, checked by the service (its refusals
+ * shown at their fields) and sent once.
+ */
+export class FillFlow {
+  private form: FillForm | undefined;
+  private previewHtml: string | null = null;
+  private fields: Field[] = [];
+  private preview: MaskPreview | undefined;
+  private saved: SavedFill;
+  private readonly alert = alertLine();
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly client: PeopleClient,
+    private readonly token: string,
+  ) {
+    this.saved = loadFill(token);
+    onLanguageChange(() => redraw(() => this.draw()));
+  }
+
+  async start(): Promise<void> {
+    try {
+      this.form = await this.client.fillForm();
+    } catch (error) {
+      return this.unavailable(error);
+    }
+    // Without its preview the form still works: the preview only shows what the answers make.
+    this.previewHtml = this.form.preview
+      ? await this.client.fillPreview().then(
+          (answer) => answer.html,
+          () => null,
+        )
+      : null;
+    this.draw();
+  }
+
+  private unavailable(error: unknown): void {
+    const words = unavailableWords(error);
+    if (words === undefined) {
+      const retry = h('button', { type: 'button', class: 'primary' }, t('tryAgain'));
+      retry.addEventListener('click', () => void this.start());
+      show(this.root, h('h1', {}, t('title')), h('p', { class: 'error', role: 'alert' }, wordsFor(error)), retry);
+      return;
+    }
+    show(this.root, h('h1', {}, tf('unavailableTitle')), h('p', {}, tf(words)));
+  }
+
+  /** Draws the form from the kept answers: on opening, and again in another language. */
+  private draw(): void {
+    const form = this.form;
+    if (!form) return;
+    const events = { changed: () => this.changed(), prefill: (pairs: FillAnswer[]) => this.prefill(pairs), signNow: form.signNow };
+    this.fields = form.questions.map((question) => fieldFor(question, events));
+    const locked = new Map(form.prefilled.map((entry) => [entry.name, entry]));
+    for (const field of this.fields) {
+      const name = field.question.name;
+      const fixed = locked.get(name);
+      const start = fixed?.value ?? this.saved.answers[name] ?? field.question.value;
+      if (start !== undefined) field.set(start);
+      if (fixed?.locked) field.lock();
+    }
+    const submit = h('button', { type: 'submit', class: 'primary' }, form.signNow ? tf('submitSignNow') : tf('submit'));
+    const formElement = h(
+      'form',
+      { novalidate: true, class: 'fill-form' },
+      ...this.fields.map((field) => field.element),
+      this.alert.element,
+      h('div', { class: 'actions' }, submit),
+    );
+    formElement.addEventListener('submit', (event) => {
+      event.preventDefault();
+      void this.send(submit);
+    });
+    const previewFrame = this.previewHtml === null ? undefined : new MaskPreview(this.previewHtml, tf('previewFrame', { name: form.template.name }));
+    this.preview = previewFrame;
+    show(
+      this.root,
+      h(
+        'div',
+        { class: 'fill-layout' },
+        h(
+          'section',
+          { class: 'fill-questions', 'aria-labelledby': 'fill-title' },
+          h('h1', { id: 'fill-title' }, form.template.name),
+          form.organization === '' ? undefined : h('p', { class: 'sender' }, t('sentBy', { organization: form.organization })),
+          form.template.description === undefined ? undefined : h('p', {}, form.template.description),
+          h('p', { class: 'hint' }, tf('intro')),
+          formElement,
+        ),
+        previewFrame &&
+          h(
+            'section',
+            { class: 'fill-preview', 'aria-labelledby': 'preview-title' },
+            h('h2', { id: 'preview-title' }, tf('previewTitle')),
+            previewFrame.element,
+          ),
+      ),
+    );
+    this.changed();
+  }
+
+  /** The values the service reads the questions with: fixed values, the options chosen to begin with, then the answers. */
+  private current(): Map<string, string> {
+    const form = this.form;
+    const current = new Map<string, string>();
+    if (!form) return current;
+    for (const entry of form.prefilled) current.set(entry.name, entry.value);
+    for (const field of this.fields) {
+      const value = field.value();
+      if (value !== '') current.set(field.question.name, value);
+      else if (OPTION_TYPES.has(field.question.type) && field.question.value !== undefined && !current.has(field.question.name)) {
+        current.set(field.question.name, field.question.value);
+      }
+    }
+    return current;
+  }
+
+  /** The questions asked now; the others are hidden, and their answers neither previewed nor sent. */
+  private asked(): Field[] {
+    const applies = applicability(
+      this.fields.map((field) => field.question),
+      this.current(),
+    );
+    return this.fields.filter((field) => applies(field.question));
+  }
+
+  private changed(): void {
+    const asked = new Set(this.asked());
+    const answers: Record<string, string> = {};
+    for (const field of this.fields) {
+      field.element.hidden = !asked.has(field);
+      const value = field.value();
+      if (value !== '') answers[field.question.name] = value;
+    }
+    this.saved = { ...this.saved, answers };
+    saveFill(this.token, this.saved);
+    this.updatePreview(asked);
+  }
+
+  private updatePreview(asked: ReadonlySet<Field>): void {
+    const form = this.form;
+    if (!form || !this.preview) return;
+    const shown = new Map<string, string>();
+    for (const entry of form.prefilled) shown.set(entry.name, entry.value);
+    for (const field of asked) {
+      const value = field.value() || field.question.value || '';
+      if (value !== '') shown.set(field.question.name, value);
+    }
+    this.preview.update(
+      shown,
+      [...asked].map((field) => field.question),
+    );
+  }
+
+  /** A `request` question's endpoint answered other questions' values. */
+  private prefill(pairs: FillAnswer[]): void {
+    for (const pair of pairs) this.fields.find((field) => field.question.name === pair.key)?.set(pair.value);
+    this.changed();
+  }
+
+  /** The answers as /document/save takes them: the questions asked, answered; a signature is never an answer. */
+  private data(): FillAnswer[] {
+    return this.asked()
+      .filter((field) => field.question.type !== 'signature')
+      .map((field) => ({ key: field.question.name, value: field.value() }))
+      .filter((answer) => answer.value !== '');
+  }
+
+  private showErrors(errors: FillError[]): void {
+    const byName = new Map(errors.map((error) => [error.name, error]));
+    let first: Field | undefined;
+    for (const field of this.fields) {
+      const error = byName.get(field.question.name);
+      field.showError(error ? wordsOf(error) : undefined);
+      if (error && !first) first = field;
+    }
+    const general = errors.filter((error) => !this.fields.some((field) => field.question.name === error.name));
+    this.alert.say([tf('fixErrors'), ...general.map((error) => error.message)].join(' '));
+    first?.focus();
+  }
+
+  private async send(button: HTMLButtonElement): Promise<void> {
+    button.disabled = true;
+    const label = button.textContent;
+    button.textContent = tf('sending');
+    this.alert.say('');
+    try {
+      const data = this.data();
+      const checked = await this.client.checkFill({ data });
+      if (checked.errors.length > 0) return this.showErrors(checked.errors);
+      for (const field of this.fields) field.showError(undefined);
+      // One key per submission, kept until the process is made: a retry after a lost answer makes no second one.
+      const submissionKey = this.saved.submissionKey ?? newSubmissionKey();
+      this.saved = { ...this.saved, submissionKey };
+      saveFill(this.token, this.saved);
+      const done = await this.client.submitFill({ data, idempotencyKey: submissionKey });
+      clearFill(this.token);
+      this.saved = { answers: {} };
+      if (done.signingUrl !== undefined) {
+        show(this.root, h('h1', {}, tf('doneTitle')), h('p', { role: 'status' }, tf('goingToSign')));
+        window.location.assign(done.signingUrl);
+        return;
+      }
+      show(this.root, h('h1', { tabindex: -1 }, tf('doneTitle')), h('p', {}, tf('doneInvited', { code: done.code })));
+      this.root.querySelector('h1')?.focus();
+    } catch (error) {
+      const words = unavailableWords(error);
+      if (words !== undefined) return this.unavailable(error);
+      this.alert.say(error instanceof NetworkFailure ? tf('offline') : error instanceof ApiFailure && error.status === 400 ? error.message : wordsFor(error));
+    } finally {
+      button.disabled = false;
+      button.textContent = label;
+    }
+  }
+}

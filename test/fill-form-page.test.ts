@@ -1,0 +1,276 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listDocuments } from '../src/documents/queries.js';
+import { launchBrowser, type PhoneBrowser, screenshot } from './support/browser.js';
+import { call, startServedService, type TestService } from './support/service.js';
+import { stored, templateWithHtml } from './support/signing.js';
+
+const LOOKUP = 'https://lookup.example.test';
+
+/** A questionnaire with every question type, a chain of prereqs, prereqOptionals and clausula options. */
+const TEMPLATE = {
+  name: 'Contrato de servicio',
+  description: 'Servicio con plan básico o premium',
+  config: [
+    { name: 'full_name', type: 'name', description: 'Nombre completo' },
+    { name: 'email', type: 'email', description: 'Correo electrónico', help: 'email_help' },
+    { name: 'phone', type: 'phone', description: 'Teléfono celular' },
+    { name: 'id_doc', type: 'identification', description: 'Documento de identidad' },
+    { name: 'amount', type: 'currency', description: 'Valor del contrato' },
+    { name: 'units', type: 'number', description: 'Unidades' },
+    { name: 'start', type: 'date', description: 'Fecha de inicio' },
+    { name: 'nit', type: 'nit', description: 'NIT de la empresa' },
+    { name: 'department', type: 'department', description: 'Departamento' },
+    {
+      name: 'city',
+      type: 'select',
+      description: 'Ciudad',
+      options: [
+        { name: 'Bogotá', value: 'bogota' },
+        { name: 'Medellín', value: 'medellin' },
+      ],
+    },
+    {
+      name: 'product',
+      type: 'searchlist',
+      description: 'Producto',
+      options: [
+        { name: 'Plan hogar', value: 'hogar' },
+        { name: 'Plan empresa', value: 'empresa' },
+        { name: 'Plan viajero', value: 'viajero' },
+      ],
+    },
+    {
+      name: 'plan',
+      type: 'clausula',
+      description: 'Tipo de plan',
+      value: 'basic',
+      options: [
+        { name: 'Básico', value: 'basic' },
+        { name: 'Premium', value: 'premium' },
+      ],
+    },
+    { name: 'extras', type: 'check', description: 'Adicionales', values: ['Seguro', 'Domicilio'], prereq: [{ k: 'plan', v: 'premium' }] },
+    {
+      name: 'level',
+      type: 'clausula',
+      description: 'Nivel premium',
+      prereq: [{ k: 'plan', v: 'premium' }],
+      options: [
+        { name: 'Oro', value: 'gold' },
+        { name: 'Plata', value: 'silver' },
+      ],
+    },
+    { name: 'gold_code', type: 'text', description: 'Código de oro', prereq: [{ k: 'level', v: 'gold' }] },
+    { name: 'contact', type: 'text', description: 'Hora de contacto', prereq: [{ k: 'level', v: 'gold' }], prereqOptionals: ['level_gold', 'level_silver'] },
+    { name: 'photo', type: 'image', description: 'Foto del inmueble' },
+    { name: 'code', type: 'request', description: 'Código de cliente', endpoint: `${LOOKUP}/check` },
+    { name: 'signature', type: 'signature', description: 'Firma del cliente' },
+  ],
+  help: { email_help: 'Te enviaremos una copia del contrato.' },
+  sign: ['full_name', 'email', 'amount', 'id_doc', 'gold_code'],
+  signatureProfile: [{ type: 'client', name: 'full_name', email: 'email', phone: 'phone', identification: 'id_doc', signature: 'signature' }],
+  preBuild: false,
+};
+
+const HTML = `<!doctype html>
+<html><head><meta charset="UTF-8"><style>body { font-family: serif } .box { border: 1px solid #999; padding: 4px }</style></head>
+<body>
+<h1>Contrato de servicio</h1>
+<p>Cliente: <span name="full_name">________</span>, correo <span name="email">________</span>.</p>
+<p class="box">Valor: <span name="amount">0</span>. Plan: <span name="plan">—</span>.</p>
+<p><span name="plan_basic">Plan básico sin adicionales.</span><span name="plan_premium" hidden>Plan premium con <span name="extras">—</span>.</span></p>
+<p><span name="level_gold" hidden>Nivel oro: <span name="gold_code">—</span>.</span></p>
+<div class="sign-margin" name="client"></div>
+<script>document.body.dataset.ran = 'yes';</script>
+</body></html>`;
+
+/**
+ * No serious or critical accessibility violation on the page. The preview's document is the
+ * organization's template, not the page, and no script can enter its frame (axe's included): it
+ * is left out, and its frame's title is checked by the test itself.
+ */
+async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).exclude('iframe.mask-preview').analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+describe('the questionnaire of a reference link, filled in Chromium on a phone', { timeout: 180_000 }, () => {
+  let svc: TestService;
+  let base: string;
+  let phone: PhoneBrowser;
+
+  beforeAll(async () => {
+    ({ svc, base } = await startServedService('sqlite'));
+    phone = await launchBrowser();
+  }, 60_000);
+
+  afterAll(async () => {
+    await phone?.close();
+    await svc?.close();
+  });
+
+  it('questions appear and disappear as answers change, the preview shows the answers, refusals show at their fields, the process holds exactly the answers, and with sign now the same person signs', async () => {
+    const template = await templateWithHtml(svc, svc.orgA, HTML, TEMPLATE);
+    const created = await call(svc.app, 'POST', '/template/reference', { key: svc.orgA.privateKey, body: { template, signNow: true, name: 'Web' } });
+    const url: string = created.json().url;
+    const token = url.split('/r/')[1] ?? '';
+    const context = await phone.phone();
+    // The template's endpoint, as an integrator's server would answer it (CORS included).
+    const lookups: string[] = [];
+    await context.route(`${LOOKUP}/**`, async (route) => {
+      const headers = { 'access-control-allow-origin': base, 'access-control-allow-headers': 'content-type', 'access-control-allow-methods': 'POST' };
+      if (route.request().method() === 'OPTIONS') return route.fulfill({ status: 204, headers });
+      lookups.push(route.request().postData() ?? '');
+      return route.fulfill({ status: 200, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify([{ key: 'units', value: '7' }]) });
+    });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    const response = await page.goto(url);
+    const csp = response?.headers()['content-security-policy'] ?? '';
+    expect(csp).toContain(`connect-src 'self' ${LOOKUP}`);
+    expect(csp).toContain("script-src 'self'");
+    await page.getByRole('heading', { level: 1, name: 'Contrato de servicio' }).waitFor();
+
+    // The label is the question's words, the help its hint.
+    const email = page.getByLabel(/^Correo electrónico/);
+    expect(await email.getAttribute('aria-describedby')).toBe('q-email-help');
+    await expect.poll(() => page.locator('#q-email-help').textContent()).toBe('Te enviaremos una copia del contrato.');
+
+    // Prereq chains: premium shows its questions, gold shows its own, back to basic hides them all.
+    const goldCode = page.getByLabel(/^Código de oro/);
+    const level = page.getByRole('group', { name: 'Nivel premium' });
+    const contact = page.getByLabel('Hora de contacto');
+    expect(await level.isVisible()).toBe(false);
+    await page.getByRole('radio', { name: 'Premium' }).check();
+    await level.waitFor();
+    expect(await goldCode.isVisible()).toBe(false);
+    await page.getByRole('radio', { name: 'Oro' }).check();
+    await goldCode.waitFor();
+    await contact.waitFor();
+    await page.getByRole('radio', { name: 'Plata' }).check();
+    await goldCode.waitFor({ state: 'hidden' });
+    expect(await contact.isVisible()).toBe(true);
+    await page.getByRole('radio', { name: 'Básico' }).check();
+    await level.waitFor({ state: 'hidden' });
+    expect(await contact.isVisible()).toBe(false);
+    await page.getByRole('radio', { name: 'Premium' }).check();
+    await page.getByRole('radio', { name: 'Oro' }).check();
+
+    // Answers: a wrong e-mail and the required amount left empty.
+    await page.getByLabel(/^Nombre completo/).fill('Ana Gómez');
+    await email.fill('ana@');
+    await page.getByLabel('Número', { exact: true }).fill('300 123 4567');
+    await page.getByLabel('Tipo de documento').selectOption('CC');
+    await page.getByLabel('Número del documento').fill('1020304050');
+    await page.getByLabel('Fecha de inicio').fill('2027-03-01');
+    await page.getByLabel('NIT de la empresa').fill('9001234567');
+    await page.getByLabel('Departamento').selectOption('Antioquia');
+    await page.getByLabel('Ciudad').selectOption('medellin');
+    await page.getByLabel('Producto').fill('Plan empresa');
+    await page.getByRole('checkbox', { name: 'Seguro' }).check();
+    await page.getByRole('checkbox', { name: 'Domicilio' }).check();
+    await goldCode.fill('ORO-77');
+    const png = await sharp({ create: { width: 40, height: 20, channels: 3, background: '#3366aa' } })
+      .png()
+      .toBuffer();
+    await page.locator('#q-photo').setInputFiles({ name: 'casa.png', mimeType: 'image/png', buffer: png });
+    await page.getByRole('img', { name: 'Imagen elegida' }).waitFor();
+    // The request question asks the template's endpoint from the browser; its answer fills another question.
+    await page.getByLabel('Código de cliente').fill('CLI-1');
+    await page.getByRole('button', { name: 'Validar' }).click();
+    await expect.poll(() => page.getByLabel('Unidades').inputValue()).toBe('7');
+    expect(lookups).toEqual([JSON.stringify({ key: 'code', value: 'CLI-1' })]);
+
+    // The live preview: answers in the named elements, the clausulas' options shown and hidden, no script run.
+    const preview = page.frameLocator('iframe.mask-preview');
+    await expect.poll(() => preview.locator('span[name="full_name"]').textContent()).toBe('ANA GÓMEZ');
+    await expect.poll(() => preview.locator('span[name="plan_premium"]').isVisible()).toBe(true);
+    expect(await preview.locator('span[name="plan_basic"]').isVisible()).toBe(false);
+    expect(await preview.locator('span[name="extras"]').textContent()).toBe('Seguro, Domicilio');
+    expect(await preview.locator('span[name="gold_code"]').textContent()).toBe('ORO-77');
+    expect(await preview.locator('span[name="plan"]').textContent()).toBe('Premium');
+    expect(await preview.locator('body').getAttribute('data-ran')).toBeNull();
+    expect(await page.locator('iframe.mask-preview').getAttribute('sandbox')).toBe('allow-same-origin');
+    expect(await page.locator('iframe.mask-preview').getAttribute('title')).toBe('Vista previa de Contrato de servicio');
+
+    // Sent with mistakes: each is shown at its field, and the first wrong field has the focus.
+    await page.getByRole('button', { name: 'Enviar y firmar' }).click();
+    await expect.poll(() => email.getAttribute('aria-invalid')).toBe('true');
+    expect(await email.getAttribute('aria-describedby')).toBe('q-email-help q-email-error');
+    expect(await page.locator('#q-email-error').textContent()).toBe('Escribe un correo válido, como nombre@ejemplo.com.');
+    const amount = page.getByLabel(/^Valor del contrato/);
+    expect(await amount.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('#q-amount-error').textContent()).toBe('Responde esta pregunta.');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('q-email');
+    await expectAccessible(page);
+
+    // A reload loses nothing.
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Contrato de servicio' }).waitFor();
+    expect(await page.getByLabel(/^Nombre completo/).inputValue()).toBe('Ana Gómez');
+    expect(await page.getByRole('radio', { name: 'Oro' }).isChecked()).toBe(true);
+    expect(await page.getByLabel('Unidades').inputValue()).toBe('7');
+
+    await email.fill('ana@cliente.test');
+    await amount.fill('1500000');
+    await expect.poll(() => preview.locator('span[name="amount"]').textContent()).toBe('$1.500.000');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, '40-fill-form-on-a-phone');
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Enviar y firmar' }).click();
+
+    // Sign now: straight to the person's own signing page.
+    await page.waitForURL(/\/s\//, { timeout: 20_000 });
+    const uses = (await call(svc.app, 'GET', '/template/reference/uses', { key: svc.orgA.privateKey, query: { id: created.json().id } })).json().data;
+    expect(uses).toHaveLength(1);
+    const { process, participants } = await stored(svc, svc.orgA, uses[0].code);
+    expect(page.url()).toBe(`${base}/s/${participants[0]?.link_token}`);
+    const [filled] = await listDocuments(svc.deps.db, process.id);
+    expect(JSON.parse(filled?.answers ?? '{}')).toEqual({
+      full_name: 'Ana Gómez',
+      email: 'ana@cliente.test',
+      phone: '+573001234567',
+      id_doc: 'CC 1020304050',
+      amount: '1500000',
+      units: '7',
+      start: '2027-03-01',
+      nit: '9001234567',
+      department: 'Antioquia',
+      city: 'medellin',
+      product: 'empresa',
+      plan: 'premium',
+      extras: 'Seguro, Domicilio',
+      level: 'gold',
+      gold_code: 'ORO-77',
+      photo: `data:image/png;base64,${png.toString('base64')}`,
+      code: 'CLI-1',
+    });
+    expect(participants.map((p) => [p.name, p.email, p.identification, p.identification_type])).toEqual([
+      ['Ana Gómez', 'ana@cliente.test', '1020304050', 'CC'],
+    ]);
+    expect(await page.evaluate((key) => localStorage.getItem(key), `fill:${token}`)).toBeNull();
+
+    await page.getByRole('button', { name: 'Continuar para firmar' }).click({ timeout: 30_000 });
+    await page.getByRole('tab', { name: 'Escribir' }).click();
+    await page.getByLabel(/Acepto firmar electrónicamente/).check();
+    await page.getByRole('button', { name: 'Firmar', exact: true }).click();
+    await expect.poll(async () => (await stored(svc, svc.orgA, uses[0].code)).process.status, { timeout: 30_000 }).toBe('FINISH');
+    await context.close();
+  });
+
+  it('a link switched off says so in words', async () => {
+    const template = await templateWithHtml(svc, svc.orgA, HTML, TEMPLATE);
+    const created = (await call(svc.app, 'POST', '/template/reference', { key: svc.orgA.privateKey, body: { template, enabled: false } })).json();
+    const context = await phone.phone();
+    const page = await context.newPage();
+    await page.goto(created.url);
+    await page.getByRole('heading', { level: 1, name: 'Formulario no disponible' }).waitFor();
+    await page.getByText('Quien publicó este formulario lo desactivó: ya no recibe respuestas.').waitFor();
+    await expectAccessible(page);
+    await context.close();
+  });
+});
