@@ -153,7 +153,7 @@ export const ERROR_CATALOGUE = {
   FACE_COMPARISON_UNDER_WAY: {
     status: [429],
     meaning:
-      "A comparison of this link (or this organization's, one per face worker) is already waiting or running on this instance; retry after the seconds of Retry-After",
+      "A comparison of this link (or as many of this organization's as it may have: one per face worker and half the queue) is already waiting or running on this instance; retry after the seconds of Retry-After",
   },
   FACE_COMPARISONS_PER_HOUR_EXCEEDED: {
     status: [429],

@@ -62,7 +62,7 @@ const failed = () => fail('FACE_MATCHER_FAILED', 'the comparison could not be ma
  * line first). So while a flow has a photo waiting, every other flow gets at most one photo into
  * a worker before it: one link holder sending photos without pause delays another person's
  * comparison by at most one comparison of theirs. A person's link holds at most one comparison's
- * photos in the pool, an organization at most one comparison per worker; more is refused at once
+ * photos in the pool, an organization one comparison per worker and half the queue; more is refused at once
  * (429 FACE_COMPARISON_UNDER_WAY), so no flow can fill the queue that others need room in.
  */
 export class FaceWorkerPool {
@@ -78,13 +78,13 @@ export class FaceWorkerPool {
 
   /**
    * Why `count` more photos of `flow` cannot be accepted now, or undefined when they can: the
-   * flow's own share (one comparison for a person, one per worker for an organization), then one
+   * flow's own share (one comparison for a person; for an organization see organizationShare), then one
    * photo per worker not busy (started or still to start) and queueMax more waiting. Checked
    * before a comparison sends its first photo, so that its photos are accepted together.
    */
   refusalFor(count: number, flow: MatcherFlow): DomainError | undefined {
     const held = this.lines.get(lineOf(flow))?.held ?? 0;
-    const share = flow.kind === 'person' ? PHOTOS_PER_COMPARISON : PHOTOS_PER_COMPARISON * this.options.size;
+    const share = flow.kind === 'person' ? PHOTOS_PER_COMPARISON : this.organizationShare();
     if (held + count > share) {
       const seconds = Math.max(1, held * SECONDS_PER_QUEUED_PHOTO);
       const whose = flow.kind === 'person' ? 'this link' : 'this organization';
@@ -94,6 +94,16 @@ export class FaceWorkerPool {
     if (this.queued() + count <= this.options.queueMax + this.options.size - busy) return undefined;
     const seconds = Math.max(1, Math.ceil((this.queued() * SECONDS_PER_QUEUED_PHOTO) / this.options.size));
     return failFor('FACE_MATCHER_BUSY', seconds, `too many photos are being compared, try again in ${seconds} s`);
+  }
+
+  /**
+   * An organization's API calls come from its backend, often several at once: one comparison per
+   * worker, and half the queue's room on top, so a burst waits its turn rather than being refused,
+   * while the other half stays for everybody else (the lines keep the turns fair either way).
+   */
+  private organizationShare(): number {
+    const queued = Math.floor(this.options.queueMax / 2 / PHOTOS_PER_COMPARISON) * PHOTOS_PER_COMPARISON;
+    return PHOTOS_PER_COMPARISON * this.options.size + queued;
   }
 
   describe(role: PhotoRole, photo: Uint8Array, flow: MatcherFlow): Promise<Described> {
