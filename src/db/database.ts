@@ -25,6 +25,7 @@ import { pdfTemplates } from './migrations/019_pdf_templates.js';
 import { whatsappMessages } from './migrations/020_whatsapp_messages.js';
 import { whatsappConversations } from './migrations/021_whatsapp_conversations.js';
 import { templateLayout } from './migrations/023_template_layout.js';
+import { identityAttempts } from './migrations/024_identity_attempts.js';
 import type { Database, Db, Dialect } from './schema.js';
 import { SchemaScopedPostgresDialect } from './schema-introspector.js';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
@@ -77,6 +78,7 @@ const migrations: MigrationProvider = {
       '020_whatsapp_messages': whatsappMessages,
       '021_whatsapp_conversations': whatsappConversations,
       '023_template_layout': templateLayout,
+      '024_identity_attempts': identityAttempts,
     };
   },
 };

@@ -2,7 +2,7 @@ import type { ServiceContext } from '../context.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
 import { checkDocument } from './check-document.js';
 import { createVeriface } from './create-veriface.js';
-import type { TextReader } from './document/text-reader.js';
+import type { DocumentReader } from './document/document-reader.js';
 import type { FaceMatcher } from './face-matcher.js';
 import { IMAGE_MAX_BYTES } from './images.js';
 import { readPublicVeriface, readVeriface } from './read-veriface.js';
@@ -23,7 +23,7 @@ import { validateFaces } from './validate-faces.js';
 
 const tag = 'face validation';
 
-export function verifaceRoutes(ctx: ServiceContext & { faceMatcher: FaceMatcher; textReader: TextReader }): ApiRoute[] {
+export function verifaceRoutes(ctx: ServiceContext & { faceMatcher: FaceMatcher; documentReader: DocumentReader }): ApiRoute[] {
   return [
     defineRoute({
       method: 'POST',
