@@ -149,6 +149,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
         'IDENTITY_ALREADY_VERIFIED',
         ...PHOTO_INTAKE_ERRORS,
         'PHOTO_MISSING',
+        'DOCUMENT_NUMBER_MISMATCH',
       ],
       rateLimit: PAGE_LIMIT,
       handler: ({ linkToken, body }) => submitPhoto(ctx, { token: linkToken, kind: body.kind, image: imageOf(body.image) }),
@@ -305,7 +306,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       body: noInput,
       query: noInput,
       response: { json: validationFinishedResponse },
-      errors: [...VALIDATION_STEP_ERRORS, 'LINK_NOT_FOUND', 'DOCUMENT_PHOTO_REQUIRED', 'FACE_PHOTO_REQUIRED', 'PHOTO_MISSING'],
+      errors: [...VALIDATION_STEP_ERRORS, 'LINK_NOT_FOUND', 'DOCUMENT_PHOTO_REQUIRED', 'FACE_PHOTO_REQUIRED', 'PHOTO_MISSING', 'DOCUMENT_NUMBER_MISMATCH'],
       rateLimit: PAGE_LIMIT,
       handler: async ({ linkToken }): Promise<ValidationFinished> => {
         const { code, status, failures, similarity } = await finishVeriface(ctx, { token: linkToken });
