@@ -62,6 +62,8 @@ const es = {
   verifaceClosed: 'Esta validación de identidad ya terminó. Si la esperabas, escribe a {contact}.',
   somethingFailed: 'No pudimos hacer eso ahora. Inténtalo de nuevo en unos minutos.',
   drawOnPage: 'Tu firma de «{process}» debe ser dibujada, y eso no se puede en este chat. Ábrela en tu enlace para dibujarla: {link}',
+  // The declared identification number
+  photoNumberMismatch: 'El número de este documento no es el que nos indicaron. Envía una foto del frente de tu propio documento, completo y legible.',
 };
 
 export type WordKey = keyof typeof es;
@@ -121,6 +123,8 @@ const en: ChatWords = {
   verifaceClosed: 'This identity validation has ended. If you expected it, write to {contact}.',
   somethingFailed: 'We could not do that right now. Try again in a few minutes.',
   drawOnPage: 'Your signature of "{process}" must be drawn, which this chat cannot do. Open your link to draw it: {link}',
+  // The declared identification number
+  photoNumberMismatch: 'The number on this ID is not the one we were given. Send a photo of the front of your own ID, whole and readable.',
 };
 
 const pt: ChatWords = {
@@ -178,6 +182,8 @@ const pt: ChatWords = {
   verifaceClosed: 'Esta validação de identidade já terminou. Se você esperava, escreva para {contact}.',
   somethingFailed: 'Não conseguimos fazer isso agora. Tente de novo em alguns minutos.',
   drawOnPage: 'Sua assinatura de «{process}» deve ser desenhada, e isso não é possível neste chat. Abra o seu link para desenhá-la: {link}',
+  // The declared identification number
+  photoNumberMismatch: 'O número deste documento não é o que nos informaram. Envie uma foto da frente do seu próprio documento, inteiro e legível.',
 };
 
 const fr: ChatWords = {
@@ -235,6 +241,8 @@ const fr: ChatWords = {
   verifaceClosed: "Cette validation d'identité est terminée. Si vous l'attendiez, écrivez à {contact}.",
   somethingFailed: "Nous n'avons pas pu faire cela maintenant. Réessayez dans quelques minutes.",
   drawOnPage: 'Votre signature de « {process} » doit être dessinée, ce que ce chat ne permet pas. Ouvrez votre lien pour la dessiner : {link}',
+  // The declared identification number
+  photoNumberMismatch: "Le numéro de cette pièce n'est pas celui qui nous a été indiqué. Envoyez une photo du recto de votre propre pièce d'identité, entière et lisible.",
 };
 
 export const CHAT_WORDS: Readonly<Record<Language, ChatWords>> = { es, en, pt, fr };

@@ -154,6 +154,8 @@ const es = {
   reviewStateTitle: 'Validación en revisión',
   reviewStateHelp: 'Una persona revisará tus fotos. Te avisarán del resultado.',
   close: 'Cerrar',
+  // The declared identification number
+  documentNumberMismatch: 'El número de este documento no es el que nos indicaron. Toma una foto de tu propio documento de identidad, completo y legible.',
 };
 
 export type MessageKey = keyof typeof es;
@@ -306,6 +308,8 @@ const en: Messages = {
   reviewStateTitle: 'Validation under review',
   reviewStateHelp: 'A person will review your photos. You will be told the result.',
   close: 'Close',
+  // The declared identification number
+  documentNumberMismatch: 'The number on this ID is not the one we were given. Take a photo of your own ID, whole and readable.',
 };
 
 const pt: Messages = {
@@ -455,6 +459,8 @@ const pt: Messages = {
   reviewStateTitle: 'Validação em análise',
   reviewStateHelp: 'Uma pessoa vai analisar suas fotos. Você será avisado do resultado.',
   close: 'Fechar',
+  // The declared identification number
+  documentNumberMismatch: 'O número deste documento não é o que nos informaram. Tire uma foto do seu próprio documento de identidade, inteiro e legível.',
 };
 
 const fr: Messages = {
@@ -604,6 +610,8 @@ const fr: Messages = {
   reviewStateTitle: 'Vérification en cours',
   reviewStateHelp: 'Une personne va examiner vos photos. Vous serez informé du résultat.',
   close: 'Fermer',
+  // The declared identification number
+  documentNumberMismatch: "Le numéro de cette pièce n'est pas celui qui nous a été indiqué. Prenez en photo votre propre pièce d'identité, entière et lisible.",
 };
 
 export const WORDS: Readonly<Record<Language, Messages>> = { es, en, pt, fr };

@@ -186,13 +186,15 @@ export async function finishVeriface(ctx: PersonFlowContext, options: { token: s
       const reason = verdict.kind === 'faceMismatch' ? 'FACE_MISMATCH' : 'DOCUMENT_NUMBER_MISMATCH';
       const similarity = verdict.kind === 'faceMismatch' ? verdict.similarity : undefined;
       const failures = earlier + 1;
+      const retry = failures < MAX_FAILURES;
       const failed = await advance(ctx, process, {
-        patch: similarity === undefined ? {} : { similarity },
+        // A document whose number differs is asked for again: its photos are the attempt's now, no longer the process's.
+        patch: similarity === undefined ? (retry ? { document_front: null, document_back: null } : {}) : { similarity },
         stage: 'rejected',
         detail: { ...(similarity === undefined ? {} : { similarity }), reason, failures },
         ...decision,
       });
-      if (failures >= MAX_FAILURES) {
+      if (!retry) {
         await advance(ctx, failed, { patch: { status: 'BLOCKED', result_reason: reason }, stage: 'blocked', detail: { reason, failures } });
         return { code: process.code, status: 'BLOCKED', failures, ...(similarity === undefined ? {} : { similarity }) };
       }

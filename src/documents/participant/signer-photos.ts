@@ -112,9 +112,10 @@ async function checkPhotos(ctx: SignerContext, signing: Signing, photos: Checked
         // The last comparison's similarity is kept so the integrator sees how far it was.
         const failure: ParticipantPatch = { ...similarity, camera_failures: failures, camera_last_failure: reason };
         if (failures >= MAX_FAILURES) return block(reason, failure);
-        const failed = await update(failure);
-        if (reason === 'DOCUMENT_NUMBER_MISMATCH') return { refused: fail('DOCUMENT_NUMBER_MISMATCH', NUMBER_MISMATCH_EXPLANATION) };
-        return { signing: { process, participant: failed } };
+        if (reason === 'FACE_MISMATCH') return { signing: { process, participant: await update(failure) } };
+        // The document is asked for again: its photos are the attempt's now, no longer the participant's.
+        await update({ ...failure, document_front_key: null, document_back_key: null });
+        return { refused: fail('DOCUMENT_NUMBER_MISMATCH', NUMBER_MISMATCH_EXPLANATION) };
       }
     }
   });

@@ -29,6 +29,8 @@ const REFUSALS: Partial<Record<ErrorCode | CameraFailure, MessageKey>> = {
   SIGNATURE_IMAGE_NOT_PNG: 'signatureUnreadable',
   SIGNATURE_IMAGE_UNREADABLE: 'signatureUnreadable',
   TOO_MANY_REQUESTS: 'tooMany',
+  // The declared identification number
+  DOCUMENT_NUMBER_MISMATCH: 'documentNumberMismatch',
 };
 
 function wordsForCode(code: string): string {
