@@ -406,7 +406,7 @@ const participantView = Joi.object({
   photo: photoEntry.description('with image=true'),
   ocrData: ocrDataSchema.description("with image=true and options.camera 'identification': what was read on the document, once anything was"),
   attempts: attemptsSchema.description("with image=true and options.camera 'identification': every identity check, oldest first"),
-  hash: identityHashSchema.description("with image=true and options.camera 'identification', once verified or the process ended (docs/api.md, \"The hash\")"),
+  hash: identityHashSchema.description('with image=true and options.camera \'identification\', once verified or the process ended (docs/api.md, "The hash")'),
 });
 
 /** GET /document?code= with the private key. */

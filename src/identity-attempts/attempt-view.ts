@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { parseJson } from '../db/json-column.js';
-import type { IdentityAttemptRow } from '../db/schema.js';
+import type { IdentityAttemptRow, ParticipantRow, ProcessRow } from '../db/schema.js';
 import type { PhotoVault } from '../photos/photo-vault.js';
 import type { NumberCheck } from '../veriface/document/number-check.js';
 import type { DocumentData } from '../veriface/document/read-number.js';
@@ -39,7 +39,8 @@ function documentDataOf(row: IdentityAttemptRow): DocumentData {
   return parseJson<DocumentData>(row.document_data) ?? {};
 }
 
-function stored(row: IdentityAttemptRow) {
+/** What an attempt decided, without its photos. */
+export function attemptFacts(row: IdentityAttemptRow) {
   return {
     date: row.at,
     successful: row.successful === 1,
@@ -59,7 +60,7 @@ export function attemptViews(photos: PhotoVault, rows: readonly IdentityAttemptR
       ...(identificationCardFront === undefined ? {} : { identificationCardFront }),
       ...(identificationCardBack === undefined ? {} : { identificationCardBack }),
       ...(photo === undefined ? {} : { photo }),
-      ...stored(row),
+      ...attemptFacts(row),
     };
   });
 }
@@ -103,11 +104,28 @@ export function canonicalJson(value: unknown): string {
  */
 export function identityHash(subject: Record<string, string | number | null>, rows: readonly IdentityAttemptRow[]): string {
   const attempts = rows.map((row) => {
-    const { similarity, ...facts } = stored(row);
+    const { similarity, ...facts } = attemptFacts(row);
     return { ...facts, similarity: similarity ?? null };
   });
   return crypto
     .createHash('sha256')
     .update(canonicalJson({ ...subject, attempts }), 'utf8')
     .digest('hex');
+}
+
+/**
+ * What the hash of a participant's identity validation covers besides its attempts: the process,
+ * the participant by number (as the final files name them), what they declared, and when they
+ * were verified (null when never).
+ */
+export function participantHashSubject(process: ProcessRow, p: ParticipantRow): Record<string, string | null> {
+  return {
+    kind: 'participant',
+    code: process.code,
+    participant: String(p.position + 1),
+    country: p.country,
+    identificationType: p.identification_type,
+    identificationNumber: p.identification,
+    identityVerifiedAt: p.camera_verified_at,
+  };
 }

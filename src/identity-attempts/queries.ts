@@ -19,5 +19,9 @@ export async function listAttempts(db: Db, options: { organizationId: string; ow
 
 /** Deleting a process's photos leaves its attempts naming none (their SHA-256 stay). */
 export async function clearAttemptPhotos(db: Db, ownerId: string): Promise<void> {
-  await db.updateTable('identity_attempts').set({ document_front_key: null, document_back_key: null, face_key: null }).where('owner_id', '=', ownerId).execute();
+  await db
+    .updateTable('identity_attempts')
+    .set({ document_front_key: null, document_back_key: null, face_key: null })
+    .where('owner_id', '=', ownerId)
+    .execute();
 }

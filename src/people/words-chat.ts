@@ -242,7 +242,8 @@ const fr: ChatWords = {
   somethingFailed: "Nous n'avons pas pu faire cela maintenant. Réessayez dans quelques minutes.",
   drawOnPage: 'Votre signature de « {process} » doit être dessinée, ce que ce chat ne permet pas. Ouvrez votre lien pour la dessiner : {link}',
   // The declared identification number
-  photoNumberMismatch: "Le numéro de cette pièce n'est pas celui qui nous a été indiqué. Envoyez une photo du recto de votre propre pièce d'identité, entière et lisible.",
+  photoNumberMismatch:
+    "Le numéro de cette pièce n'est pas celui qui nous a été indiqué. Envoyez une photo du recto de votre propre pièce d'identité, entière et lisible.",
 };
 
 export const CHAT_WORDS: Readonly<Record<Language, ChatWords>> = { es, en, pt, fr };

@@ -11,7 +11,6 @@ import type { FaceMatcher, UnusablePhotoReason } from './face-matcher.js';
 import { imageBytes } from './images.js';
 import { type CheckDocumentInput, VERIFACE_CODE_LENGTH } from './schemas.js';
 
-
 /** Each check made, with what it found. Forgery and liveness are not among them: this machine makes neither. */
 export interface DocumentChecks {
   imageQuality: { passed: boolean; problem?: 'IMAGE_TOO_SMALL' | 'IMAGE_BLURRY'; width: number; height: number; sharpness: number };

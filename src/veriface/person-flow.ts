@@ -3,12 +3,12 @@ import type { VerifaceRow } from '../db/schema.js';
 import { withTransaction } from '../db/transaction.js';
 import { MAX_FAILURES } from '../documents/participant/signer-access.js';
 import { fail } from '../domain-error.js';
+import { type AttemptRecord, attemptRow } from '../identity-attempts/attempt-record.js';
+import { checkIdentity, NUMBER_MISMATCH_EXPLANATION } from '../identity-attempts/check-identity.js';
+import { insertAttempt } from '../identity-attempts/queries.js';
 import { newToken } from '../ids.js';
 import { countPhotoSent } from '../photos/photo-attempts.js';
 import { markPhotosDecided } from '../photos/queries.js';
-import { attemptRow, type AttemptRecord } from '../identity-attempts/attempt-record.js';
-import { checkIdentity, NUMBER_MISMATCH_EXPLANATION } from '../identity-attempts/check-identity.js';
-import { insertAttempt } from '../identity-attempts/queries.js';
 import type { DocumentReader } from './document/document-reader.js';
 import { type FaceMatcher, UNUSABLE_PHOTO_EXPLANATIONS } from './face-matcher.js';
 import { checkPhoto } from './images.js';
@@ -55,7 +55,10 @@ async function advance(
     }
     if (decided) await markPhotosDecided(trx, photoKeysOf(decided), updated.updated_at);
     if (change.attempt) {
-      await insertAttempt(trx, attemptRow(ctx.clock, { organizationId: process.organization_id, ownerId: process.id, participantRowId: null, record: change.attempt }));
+      await insertAttempt(
+        trx,
+        attemptRow(ctx.clock, { organizationId: process.organization_id, ownerId: process.id, participantRowId: null, record: change.attempt }),
+      );
     }
     await recordStage(trx, ctx.clock, { process: updated, stage: change.stage, detail: change.detail });
   });
@@ -178,7 +181,12 @@ export async function finishVeriface(ctx: PersonFlowContext, options: { token: s
     }
     case 'match': {
       const { similarity } = verdict;
-      await advance(ctx, process, { patch: { status: 'APPROVED', similarity }, stage: 'approved', detail: { similarity, documentNumber: number }, ...decision });
+      await advance(ctx, process, {
+        patch: { status: 'APPROVED', similarity },
+        stage: 'approved',
+        detail: { similarity, documentNumber: number },
+        ...decision,
+      });
       return { code: process.code, status: 'APPROVED', failures: earlier, similarity };
     }
     case 'faceMismatch':

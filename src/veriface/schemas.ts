@@ -200,9 +200,7 @@ export const checkDocumentResponse = Joi.object({
     unusablePhoto,
   ),
   isFront: Joi.boolean().required().example(true),
-  data: documentDataSchema
-    .required()
-    .description('what was read'),
+  data: documentDataSchema.required().description('what was read'),
   checks: Joi.object({
     imageQuality: Joi.object({
       passed: Joi.boolean().required().example(true),

@@ -3,7 +3,7 @@ import { parseJson } from '../../db/json-column.js';
 import type { IdentityAttemptRow, ParticipantRow, ProcessDocumentRow, ProcessRow, ProcessStatus } from '../../db/schema.js';
 import { fail } from '../../domain-error.js';
 import { decodeCursor, page } from '../../http/cursor.js';
-import { type AttemptView, attemptViews, identityHash, type OcrData, ocrDataOf } from '../../identity-attempts/attempt-view.js';
+import { type AttemptView, attemptViews, identityHash, type OcrData, ocrDataOf, participantHashSubject } from '../../identity-attempts/attempt-view.js';
 import { listAttempts } from '../../identity-attempts/queries.js';
 import { readSettings } from '../../organizations/settings.js';
 import { DOCUMENT_URL_LIFETIME_SECONDS } from '../document-files.js';
@@ -12,7 +12,6 @@ import { validationsOf } from '../notify-participants.js';
 import * as q from '../queries.js';
 import { finalFileNames } from '../sealing/final-file-names.js';
 import { finalFileKeys } from '../sealing/final-file-queries.js';
-import { participantNumber } from '../sealing/seal-evidence.js';
 
 export interface ParticipantView {
   id: string;
@@ -142,19 +141,6 @@ function photoEntries(ctx: ServiceContext, p: ParticipantRow): Pick<ParticipantV
 
 /** A process that ended: its participants' identity checks are over. */
 const ENDED: readonly ProcessStatus[] = ['FINISH', 'REJECTED', 'CANCELLED', 'EXPIRED'];
-
-/** What the hash of a participant's identity validation covers besides its attempts (docs/api.md, "The hash"). */
-export function participantHashSubject(process: ProcessRow, p: ParticipantRow): Record<string, string | null> {
-  return {
-    kind: 'participant',
-    code: process.code,
-    participant: participantNumber(p),
-    country: p.country,
-    identificationType: p.identification_type,
-    identificationNumber: p.identification,
-    identityVerifiedAt: p.camera_verified_at,
-  };
-}
 
 /**
  * With `image=true`, a participant whose camera validation is 'identification' shows what was read

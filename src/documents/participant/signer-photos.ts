@@ -1,11 +1,11 @@
 import type { ParticipantRow } from '../../db/schema.js';
 import { type DomainError, fail } from '../../domain-error.js';
-import { newToken } from '../../ids.js';
-import { countPhotoSent } from '../../photos/photo-attempts.js';
-import { markPhotosDecided } from '../../photos/queries.js';
 import { attemptRow } from '../../identity-attempts/attempt-record.js';
 import { type CheckedPhotos, checkIdentity, NUMBER_MISMATCH_EXPLANATION } from '../../identity-attempts/check-identity.js';
 import { insertAttempt } from '../../identity-attempts/queries.js';
+import { newToken } from '../../ids.js';
+import { countPhotoSent } from '../../photos/photo-attempts.js';
+import { markPhotosDecided } from '../../photos/queries.js';
 import { UNUSABLE_PHOTO_EXPLANATIONS } from '../../veriface/face-matcher.js';
 import { checkPhoto } from '../../veriface/images.js';
 import type { EffectiveValidations } from '../identity-validations.js';
@@ -80,7 +80,10 @@ async function checkPhotos(ctx: SignerContext, signing: Signing, photos: Checked
     if (participant.document_back_key !== photos.documentBack) return { signing: fresh };
     // Every attempt's photos are its evidence: no retake deletes them.
     await markPhotosDecided(trx, evidenceKeys(participant), now);
-    await insertAttempt(trx, attemptRow(ctx.clock, { organizationId: process.organization_id, ownerId: process.id, participantRowId: participant.id, record: attempt }));
+    await insertAttempt(
+      trx,
+      attemptRow(ctx.clock, { organizationId: process.organization_id, ownerId: process.id, participantRowId: participant.id, record: attempt }),
+    );
     const block = async (reason: 'FACE_MISMATCH' | 'DOCUMENT_NUMBER_MISMATCH' | 'MANUAL_REVIEW_REQUIRED', patch: ParticipantPatch): Promise<CompareOutcome> => {
       const blocked = await update({ ...patch, status: 'BLOCK', block_reason: reason });
       await recordProcessEvent(trx, ctx.clock, { process, action: 'PARTICIPANT_BLOCK', participant: blocked, message: reason });
@@ -99,7 +102,12 @@ async function checkPhotos(ctx: SignerContext, signing: Signing, photos: Checked
       case 'match': {
         const { similarity } = verdict;
         const verified = await update({ similarity, camera_verified_at: now, camera_last_failure: null });
-        await recordProcessEvent(trx, ctx.clock, { process, action: 'IDENTITY_VERIFIED', participant: verified, detail: { similarity, documentNumber: number } });
+        await recordProcessEvent(trx, ctx.clock, {
+          process,
+          action: 'IDENTITY_VERIFIED',
+          participant: verified,
+          detail: { similarity, documentNumber: number },
+        });
         return { signing: { process, participant: verified } };
       }
       case 'faceMismatch':

@@ -96,7 +96,8 @@ export class ValidationFlow {
             return;
           }
         } catch (error) {
-          if (error instanceof ApiFailure && error.is('DOCUMENT_NO_FACE', 'DOCUMENT_NUMBER_MISMATCH')) this.retake = { kind: 'documentFront', notice: wordsFor(error) };
+          if (error instanceof ApiFailure && error.is('DOCUMENT_NO_FACE', 'DOCUMENT_NUMBER_MISMATCH'))
+            this.retake = { kind: 'documentFront', notice: wordsFor(error) };
           else if (error instanceof ApiFailure && error.is('VERIFACE_CLOSED', 'VERIFACE_EXPIRED')) this.retake = undefined;
           else throw new Error(wordsFor(error));
           await this.reload();

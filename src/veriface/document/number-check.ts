@@ -87,7 +87,9 @@ function verdictOf(reading: NumberReading, wanted: string, declared: DeclaredIde
 export function checkNumber(declared: DeclaredIdentity, readings: readonly DocumentReading[]): NumberCheck {
   const wanted = canonicalNumber(declared.identification ?? '');
   if (wanted === '') return { result: 'UNREAD', reason: 'NOT_DECLARED' };
-  const verdicts = readings.map((reading) => (reading.read ? verdictOf(reading.reading, wanted, declared) : { result: 'UNREAD' as const, reason: reading.reason }));
+  const verdicts = readings.map((reading) =>
+    reading.read ? verdictOf(reading.reading, wanted, declared) : { result: 'UNREAD' as const, reason: reading.reason },
+  );
   for (const source of NUMBER_SOURCES) {
     const decided = verdicts.filter((verdict) => verdict.result !== 'UNREAD' && verdict.readFrom === source);
     const verdict = decided.find((v) => v.result === 'MATCH') ?? decided[0];

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
-import type { BarcodeReader } from './barcode-reader.js';
 import { type CedulaBarcode, cedulaFromBarcode } from './barcode.js';
+import type { BarcodeReader } from './barcode-reader.js';
 import { type MachineZone, machineZoneIn } from './machine-zone.js';
 import type { TextReader } from './text-reader.js';
 
