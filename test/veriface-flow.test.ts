@@ -61,7 +61,7 @@ describe.each(dialects)('the face-validation process (%s)', (dialect) => {
       await submitDocumentPhoto(svc.deps, { token, side: 'back', image: png() });
       await submitFacePhoto(svc.deps, { token, image: jpeg() });
       const result = await finishVeriface({ ...svc.deps, faceMatcher: matcher(91.31) }, { token });
-      expect(result).toEqual({ code, status: 'APPROVED', failures: 0 });
+      expect(result).toEqual({ code, status: 'APPROVED', failures: 0, similarity: 91.31 });
 
       const process = await read(code);
       expect(process.status).toBe('APPROVED');
@@ -108,13 +108,13 @@ describe.each(dialects)('the face-validation process (%s)', (dialect) => {
       await submitDocumentPhoto(svc.deps, { token, side: 'front', image: jpeg() });
       await submitFacePhoto(svc.deps, { token, image: jpeg() });
       const mismatch = { ...svc.deps, faceMatcher: matcher(49.42) };
-      expect(await finishVeriface(mismatch, { token })).toEqual({ code, status: 'INPROGRESS', failures: 1 });
+      expect(await finishVeriface(mismatch, { token })).toEqual({ code, status: 'INPROGRESS', failures: 1, similarity: 49.42 });
       expect(await read(code)).toMatchObject({ status: 'INPROGRESS', similarity: 49.42 });
       const rejected = (await webhooks()).find((e) => e.type === 'veriface.rejected');
       expect(rejected!.data).toMatchObject({ status: 'INPROGRESS', similarity: 49.42, reason: 'FACE_MISMATCH', failures: 1 });
       await submitFacePhoto(svc.deps, { token, image: jpeg() });
-      expect(await finishVeriface(mismatch, { token })).toEqual({ code, status: 'INPROGRESS', failures: 2 });
-      expect(await finishVeriface(mismatch, { token })).toEqual({ code, status: 'BLOCKED', failures: 3 });
+      expect(await finishVeriface(mismatch, { token })).toEqual({ code, status: 'INPROGRESS', failures: 2, similarity: 49.42 });
+      expect(await finishVeriface(mismatch, { token })).toEqual({ code, status: 'BLOCKED', failures: 3, similarity: 49.42 });
       expect(await read(code)).toMatchObject({ status: 'BLOCKED', similarity: 49.42, reason: 'FACE_MISMATCH' });
       const blocked = (await webhooks()).find((e) => e.type === 'veriface.blocked');
       expect(blocked!.data).toMatchObject({ status: 'BLOCKED', reason: 'FACE_MISMATCH', failures: 3 });
@@ -130,7 +130,7 @@ describe.each(dialects)('the face-validation process (%s)', (dialect) => {
       expect(await read(code)).toMatchObject({ status: 'INPROGRESS' });
       const recorded = (await webhooks()).filter((e) => e.type === 'veriface.photo_unusable');
       expect(recorded.map((e) => e.data)).toEqual(Array(4).fill(expect.objectContaining({ status: 'INPROGRESS', reason: 'NO_FACE', photo: 'face' })));
-      expect(await finishVeriface({ ...svc.deps, faceMatcher: matcher(90) }, { token })).toEqual({ code, status: 'APPROVED', failures: 0 });
+      expect(await finishVeriface({ ...svc.deps, faceMatcher: matcher(90) }, { token })).toEqual({ code, status: 'APPROVED', failures: 0, similarity: 90 });
     });
 
     it('without an automatic matcher, the process is BLOCKED for manual review', async () => {

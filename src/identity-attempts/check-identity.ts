@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { fail } from '../domain-error.js';
 import type { PhotoVault } from '../photos/photo-vault.js';
 import type { DocumentReader } from '../veriface/document/document-reader.js';
-import { checkNumber, type DeclaredIdentity, type DocumentReading, type NumberCheck } from '../veriface/document/number-check.js';
+import { checkNumber, type DeclaredIdentity, type DocumentReading, dataWithNumber, type NumberCheck } from '../veriface/document/number-check.js';
 import type { DocumentData } from '../veriface/document/read-number.js';
 import type { FaceMatcher, PhotoRole, UnusablePhotoReason } from '../veriface/face-matcher.js';
 import type { AttemptError, AttemptPhotoNames, AttemptRecord } from './attempt-record.js';
@@ -101,7 +101,7 @@ export async function checkIdentity(ctx: IdentityCheckContext, options: { declar
       photoSha256,
       ...(verdict.kind === 'match' || verdict.kind === 'faceMismatch' ? { similarity: verdict.similarity } : {}),
       numberCheck,
-      data: dataOf(readings),
+      data: dataWithNumber(dataOf(readings), numberCheck),
       successful: verdict.kind === 'match',
       errorMessages: errorsOf(verdict, numberCheck),
     },

@@ -3,7 +3,7 @@ import { DomainError, fail } from '../domain-error.js';
 import { answerMessage } from '../http/error-catalogue.js';
 import { newCode } from '../ids.js';
 import type { DocumentReader } from './document/document-reader.js';
-import { checkNumber, type NumberCheck } from './document/number-check.js';
+import { checkNumber, dataWithNumber, type NumberCheck } from './document/number-check.js';
 import type { DocumentData } from './document/read-number.js';
 import { checkIdentification } from './documents-catalogue.js';
 import type { FaceMatcher, UnusablePhotoReason } from './face-matcher.js';
@@ -56,7 +56,7 @@ export async function validateFaces(
   if (!comparison) throw fail('FACE_MATCHING_DISABLED');
   const read = await reading;
   const numberCheck = checkNumber({ identification: input.identification, country: input.country, type: input.type }, [read]);
-  const data = read.read ? read.reading.data : {};
+  const data = dataWithNumber(read.read ? read.reading.data : {}, numberCheck);
   const mismatch = numberCheck.result === 'MISMATCH';
   const code = newCode(VERIFACE_CODE_LENGTH);
   if ('unusable' in comparison) {

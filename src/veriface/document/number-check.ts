@@ -1,4 +1,4 @@
-import { NUMBER_SOURCES, type NumberReading, type NumberSource } from './read-number.js';
+import { type DocumentData, NUMBER_SOURCES, type NumberReading, type NumberSource } from './read-number.js';
 
 /** Why no number could be compared: the photo could not be read, or held no number that can be said to be the document's. */
 export const UNREAD_REASONS = [
@@ -96,4 +96,10 @@ export function checkNumber(declared: DeclaredIdentity, readings: readonly Docum
     if (verdict) return verdict;
   }
   return verdicts[0] ?? { result: 'UNREAD', reason: 'NUMBER_NOT_FOUND' };
+}
+
+/** What was read on the document, with the number the check found when no field of the source names it (printed text names none). */
+export function dataWithNumber(data: DocumentData, check: NumberCheck): DocumentData {
+  if (check.result === 'UNREAD' || data.documentNumber !== undefined) return data;
+  return { ...data, documentNumber: check.number };
 }
