@@ -219,7 +219,7 @@ describe.each(dialects)('identity photos are deleted when their retention ends, 
       expect((await readDocument(process.code, svc.orgB.privateKey)).json()).toEqual({ message: 'DOCUMENT_NOT_FOUND' });
       expect((await readVeriface(veriface.code, svc.orgB.privateKey)).json()).toEqual({ message: 'VERIFACE_NOT_FOUND' });
       expect((await deletePhotos('document', process.code, svc.orgA.publicKey)).statusCode).toBe(401);
-      expect(await stored(await photoKeys(process.code))).toBe(2);
+      expect(await stored(await photoKeys(process.code))).toBe(3);
       expect(await stored(await photoKeys(veriface.code))).toBe(2);
       expect(await webhooks('document.photos_deleted')).toEqual([]);
     });
