@@ -42,7 +42,7 @@ import { purgeDuePhotos } from './photos/purge-photos.js';
 import type { PdfRenderer } from './rendering/renderer.js';
 import { RendererThread } from './rendering/renderer-thread.js';
 import { TemplateCache } from './templates/template-cache.js';
-import { TextReader } from './veriface/document/text-reader.js';
+import { DocumentReader } from './veriface/document/document-reader.js';
 import { expireDueVerifaces } from './veriface/expire-verifaces.js';
 import { LocalFaceMatcher } from './veriface/face/local-matcher.js';
 import { type FaceMatcher, manualReview } from './veriface/face-matcher.js';
@@ -81,8 +81,12 @@ export interface Deps extends ServiceContext {
   chatMedia: ChatMedia;
   /** What Meta's webhook is checked with (src/whatsapp/inbound/routes.ts). */
   whatsappWebhook: WhatsAppWebhookSecrets;
-  /** OCR of document photos (POST /veriface/check), in tesseract.js's own worker thread, started at the first photo. */
-  textReader: TextReader;
+  /**
+   * The readers of identity documents (barcode, OCR, machine-readable zones), each in a worker
+   * thread started at the first photo: POST /veriface/check and /veriface/validate, and every flow
+   * that photographs an identity document.
+   */
+  documentReader: DocumentReader;
   keys: ApiKeyResolver;
   worker: OutboxWorker;
   /** The people's pages' scripts and styles. */
@@ -313,7 +317,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     },
   });
   const faceMatcher = chooseFaceMatcher(config, logger);
-  const textReader = new TextReader();
+  const documentReader = new DocumentReader();
   const readiness = new Readiness();
   // openDatabase answers once the store is migrated.
   readiness.passed('migrations');
@@ -343,7 +347,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       ? new CloudChatMedia({ token: config.whatsapp.token, baseUrl: config.whatsapp.baseUrl, timeoutMs: config.messageTimeoutMs })
       : new LocalChatMedia(blobs),
     whatsappWebhook: { verifyToken: config.whatsappWebhook.verifyToken, appSecret: await whatsAppAppSecret(database.db, config) },
-    textReader,
+    documentReader,
     worker,
     readiness,
     startBackgroundWork() {
@@ -366,7 +370,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       await worker.stop();
       await faceMatcher.close();
       await renderer.close();
-      await textReader.close();
+      await documentReader.close();
       await webhookAgent.close();
       await senders.close();
       s3?.destroy();

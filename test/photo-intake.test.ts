@@ -118,42 +118,46 @@ describe.each(dialects)('identity photos at intake (%s)', (dialect) => {
     });
   });
 
-  describe('a retake replaces the earlier photo of its kind: the vault keeps the photos a decision was taken on and the last attempt of each kind', () => {
-    it('a signer: a refused face is deleted by its retake; the matched pair is kept, marked as decided', async () => {
+  describe("a retake replaces the earlier photo of its kind: photos replaced before any check are deleted, every check keeps its photos as its attempt's evidence", () => {
+    const attemptKeys = async (ownerId: string) => {
+      const rows = await svc.deps.db.selectFrom('identity_attempts').selectAll().where('owner_id', '=', ownerId).execute();
+      return [...new Set(rows.flatMap((row) => [row.document_front_key, row.document_back_key, row.face_key]).filter((key) => key !== null))].sort();
+    };
+
+    it('a signer: a face retaken before the check is deleted; the photos of the mismatch, of the unusable face and of the match are kept, marked as decided', async () => {
       const a = await signer(svc.orgA, 'identification');
-      const first = png();
-      await submitPhoto({ ...svc.deps, faceMatcher: matcher(10) }, { token: a.token, kind: 'face', image: first });
+      await submitPhoto({ ...svc.deps, faceMatcher: matcher(10) }, { token: a.token, kind: 'face', image: png() });
+      const unchecked = await photoRows(a.processId);
+      await submitPhoto({ ...svc.deps, faceMatcher: matcher(10) }, { token: a.token, kind: 'face', image: png() });
       await submitPhoto({ ...svc.deps, faceMatcher: matcher(10) }, { token: a.token, kind: 'documentFront', image: jpeg() });
-      const afterMismatch = await photoRows(a.processId);
-      expect(afterMismatch).toHaveLength(2);
       await submitPhoto({ ...svc.deps, faceMatcher: matcher({ unusable: 'NO_FACE', photo: 'face' }) }, { token: a.token, kind: 'face', image: png() }).catch(
         () => undefined,
       );
       await submitPhoto({ ...svc.deps, faceMatcher: matcher(95) }, { token: a.token, kind: 'face', image: png() });
       const kept = await photoRows(a.processId);
-      const { participants } = await stored(svc, svc.orgA, a.code);
-      expect(kept.map((row) => row.key).sort()).toEqual([participants[0]!.face_key, participants[0]!.document_front_key].sort());
+      expect(kept.map((row) => row.key).sort()).toEqual(await attemptKeys(a.processId));
+      expect(kept).toHaveLength(4);
       expect(kept.every((row) => row.decided_at !== null)).toBe(true);
-      expect(await storedBytes(afterMismatch.map((row) => row.key))).toBe(1);
-      expect(await storedBytes(kept.map((row) => row.key))).toBe(2);
+      expect(await storedBytes(unchecked.map((row) => row.key))).toBe(0);
+      expect(await storedBytes(kept.map((row) => row.key))).toBe(4);
     });
 
-    it('a face validation: retakes delete what they replace; the photos of a block are kept as its evidence', async () => {
+    it('a face validation: a document retaken before the check is deleted; the photos of every failed attempt and of the block are kept', async () => {
       const v = await veriface(svc.orgA);
       const deps = { ...svc.deps, faceMatcher: matcher(10) };
-      const sent: string[] = [];
+      await submitDocumentPhoto(deps, { token: v.token, side: 'front', image: jpeg() });
+      const unchecked = await photoRows(v.id);
       for (let round = 1; round <= 3; round++) {
-        await submitDocumentPhoto(svc.deps, { token: v.token, side: 'front', image: jpeg() });
+        await submitDocumentPhoto(deps, { token: v.token, side: 'front', image: jpeg() });
         await submitFacePhoto(svc.deps, { token: v.token, image: png() });
-        sent.push(...(await photoRows(v.id)).map((row) => row.key));
-        expect(await photoRows(v.id)).toHaveLength(2);
+        expect(await photoRows(v.id)).toHaveLength(2 * round);
         expect((await finishVeriface(deps, { token: v.token })).status).toBe(round < 3 ? 'INPROGRESS' : 'BLOCKED');
       }
-      const row = await svc.deps.db.selectFrom('veriface_processes').selectAll().where('id', '=', v.id).executeTakeFirstOrThrow();
       const kept = await photoRows(v.id);
-      expect(kept.map((r) => r.key).sort()).toEqual([row.document_front, row.face].sort());
+      expect(kept.map((r) => r.key).sort()).toEqual(await attemptKeys(v.id));
       expect(kept.every((r) => r.decided_at !== null)).toBe(true);
-      expect(await storedBytes([...new Set(sent)])).toBe(2);
+      expect(await storedBytes(unchecked.map((row) => row.key))).toBe(0);
+      expect(await storedBytes(kept.map((row) => row.key))).toBe(6);
     });
   });
 

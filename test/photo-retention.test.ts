@@ -65,13 +65,13 @@ describe.each(dialects)('identity photos are deleted when their retention ends, 
       await updateSettings(svc.deps.db, { organizationId: svc.orgB.id, changes: { photoRetentionDays: 365 } });
       const a = await photographed(svc.orgA);
       const b = await photographed(svc.orgB);
-      // The signer's refused first face was deleted when the retake replaced it: the two on the row remain.
-      expect(a.keys[a.ended.process]).toHaveLength(2);
+      // The signer's refused first face is kept as its attempt's evidence, beside the two on the row.
+      expect(a.keys[a.ended.process]).toHaveLength(3);
       expect(a.keys[a.ended.veriface]).toHaveLength(2);
 
       svc.clock.advance(180 * DAY - 60_000);
       expect(await purgeDuePhotos(svc.deps)).toEqual({ processes: 0, verifaces: 0 });
-      expect(await stored(a.keys[a.ended.process]!)).toBe(2);
+      expect(await stored(a.keys[a.ended.process]!)).toBe(3);
 
       svc.clock.advance(2 * 60_000);
       expect(await purgeDuePhotos(svc.deps)).toEqual({ processes: 1, verifaces: 1 });
@@ -88,7 +88,7 @@ describe.each(dialects)('identity photos are deleted when their retention ends, 
       expect(veriface.stages.at(-1)).toMatchObject({ stage: 'photos_deleted', detail: { deleted: 2, reason: 'retention' } });
       expect((await roadmap(a.ended.process)).at(-1)).toMatchObject({ action: 'PHOTOS_DELETED', message: 'retention' });
       expect((await webhooks('document.photos_deleted')).map((e) => e.data)).toEqual([
-        expect.objectContaining({ code: a.ended.process, status: 'PHOTOS_DELETED', deleted: 2, reason: 'retention' }),
+        expect.objectContaining({ code: a.ended.process, status: 'PHOTOS_DELETED', deleted: 3, reason: 'retention' }),
       ]);
       expect((await webhooks('veriface.photos_deleted')).map((e) => e.data)).toEqual([
         expect.objectContaining({ code: a.ended.veriface, stage: 'photos_deleted', deleted: 2, reason: 'retention' }),
@@ -177,12 +177,12 @@ describe.each(dialects)('identity photos are deleted when their retention ends, 
 
       const deleted = await deletePhotos('document', process.code, svc.orgA.privateKey);
       expect(deleted.statusCode).toBe(200);
-      expect(deleted.json()).toEqual({ code: process.code, deleted: 2 });
+      expect(deleted.json()).toEqual({ code: process.code, deleted: 3 });
       expect(await stored(processKeys)).toBe(0);
       expect((await svc.app.inject({ method: 'GET', url: localPath(photoUrl) })).json()).toEqual({ message: 'FILE_NOT_FOUND' });
       expect((await readDocument(process.code)).json()).toMatchObject({ photosDeletedAt: svc.clock.now().toISOString() });
       expect((await roadmap(process.code)).at(-1)).toMatchObject({ action: 'PHOTOS_DELETED', platform: 'API', message: 'on request' });
-      expect((await webhooks('document.photos_deleted'))[0]?.data).toMatchObject({ code: process.code, deleted: 2, reason: 'on request' });
+      expect((await webhooks('document.photos_deleted'))[0]?.data).toMatchObject({ code: process.code, deleted: 3, reason: 'on request' });
 
       expect((await deletePhotos('veriface', veriface.code, svc.orgA.privateKey)).json()).toEqual({ code: veriface.code, deleted: 2 });
       expect(await stored(verifaceKeys)).toBe(0);
@@ -219,7 +219,7 @@ describe.each(dialects)('identity photos are deleted when their retention ends, 
       expect((await readDocument(process.code, svc.orgB.privateKey)).json()).toEqual({ message: 'DOCUMENT_NOT_FOUND' });
       expect((await readVeriface(veriface.code, svc.orgB.privateKey)).json()).toEqual({ message: 'VERIFACE_NOT_FOUND' });
       expect((await deletePhotos('document', process.code, svc.orgA.publicKey)).statusCode).toBe(401);
-      expect(await stored(await photoKeys(process.code))).toBe(2);
+      expect(await stored(await photoKeys(process.code))).toBe(3);
       expect(await stored(await photoKeys(veriface.code))).toBe(2);
       expect(await webhooks('document.photos_deleted')).toEqual([]);
     });

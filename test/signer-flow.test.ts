@@ -560,7 +560,7 @@ describe.each(dialects)('submitPhoto: the camera validation, photo or identifica
       ['PHOTO_CAPTURED', { kind: 'face' }],
       ['DOCUMENT_OPENED', { document: 0 }],
       ['PHOTO_CAPTURED', { kind: 'documentFront' }],
-      ['IDENTITY_VERIFIED', { similarity: 91.32 }],
+      ['IDENTITY_VERIFIED', { similarity: 91.32, documentNumber: 'UNREAD' }],
     ]);
     expect(await readAndSign(ctx, { token })).toEqual({ status: 'FINISH', processStatus: 'FINISH' });
     const read = (await h.readApi(created)).json();
@@ -605,9 +605,9 @@ describe.each(dialects)('submitPhoto: the camera validation, photo or identifica
     expect(row).toMatchObject({ status: 'BLOCK', block_reason: 'FACE_MISMATCH', camera_failures: 3 });
     const identity = (await h.events(created)).filter((e) => e.action.startsWith('IDENTITY') || e.action === 'PARTICIPANT_BLOCK');
     expect(identity.map((e) => [e.action, e.message, e.detail])).toEqual([
-      ['IDENTITY_FAILED', null, { similarity: 42.5, failures: 1 }],
-      ['IDENTITY_FAILED', null, { similarity: 42.5, failures: 2 }],
-      ['IDENTITY_FAILED', null, { similarity: 42.5, failures: 3 }],
+      ['IDENTITY_FAILED', null, { similarity: 42.5, reason: 'FACE_MISMATCH', failures: 1 }],
+      ['IDENTITY_FAILED', null, { similarity: 42.5, reason: 'FACE_MISMATCH', failures: 2 }],
+      ['IDENTITY_FAILED', null, { similarity: 42.5, reason: 'FACE_MISMATCH', failures: 3 }],
       ['PARTICIPANT_BLOCK', 'FACE_MISMATCH', null],
     ]);
     expect((await h.webhooks(created)).filter((e) => e.type === 'document.signer_blocked').map((e) => e.data.message)).toEqual(['FACE_MISMATCH']);

@@ -30,7 +30,12 @@ describe.each(dialects)('POST /veriface/validate compares a face with a document
       error: false,
       similarity: expect.any(Number),
       code: expect.stringMatching(/^[A-Z0-9]{16}$/),
-      identificationCard: { error: false, isFront: true, data: {} },
+      identificationCard: {
+        error: false,
+        isFront: true,
+        data: { documentNumber: '1001001010' },
+        numberCheck: { result: 'MATCH', readFrom: 'OCR', number: '1001001010' },
+      },
     });
     expect(answer.similarity).toBeGreaterThanOrEqual(50);
   });
@@ -38,7 +43,7 @@ describe.each(dialects)('POST /veriface/validate compares a face with a document
   it('another person: error true with FACE_MISMATCH and the similarity, for either organization', async () => {
     for (const key of [svc.orgA.privateKey, svc.orgB.privateKey]) {
       const answer = (await validate(body(photos.card, photos.otherPerson), key)).json();
-      expect(answer).toMatchObject({ error: true, message: 'FACE_MISMATCH', identificationCard: { error: false, isFront: true, data: {} } });
+      expect(answer).toMatchObject({ error: true, message: 'FACE_MISMATCH', identificationCard: { error: false, isFront: true } });
       expect(answer.similarity).toBeLessThan(50);
     }
   });
@@ -49,7 +54,7 @@ describe.each(dialects)('POST /veriface/validate compares a face with a document
       error: true,
       message: 'DOCUMENT_NO_FACE',
       code: expect.any(String),
-      identificationCard: { error: true, message: 'DOCUMENT_NO_FACE', isFront: false, data: {} },
+      identificationCard: { error: true, message: 'DOCUMENT_NO_FACE', isFront: false, data: {}, numberCheck: { result: 'UNREAD', reason: 'IMAGE_BLURRY' } },
     });
   });
 

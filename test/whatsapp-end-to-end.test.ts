@@ -4,6 +4,7 @@ import { openSigning, signDocument } from '../src/documents/participant/signer-f
 import { finalFileKeys } from '../src/documents/sealing/final-file-queries.js';
 import { readBlobBytes } from '../src/files/blob-bytes.js';
 import { CHAT_WORDS } from '../src/people/words-chat.js';
+import { numberedCard } from './support/document-photos.js';
 import { identityCard, selfie } from './support/face-photos.js';
 import { type GraphApiStandIn, type SentMessage, startGraphApi } from './support/graph-api.js';
 import { buttonReply, imageMessage, postWebhook, textMessage, webhookBody } from './support/meta-webhooks.js';
@@ -181,6 +182,34 @@ describe.each(dialects)("WhatsApp end to end, through Meta's signed webhook and 
       expect(read.json().status).toBe('APPROVED');
       const fromA = await call(svc.app, 'GET', '/veriface', { key: svc.orgA.privateKey, query: { code: res.json().code } });
       expect(fromA.statusCode).not.toBe(200);
+    });
+  });
+
+  describe('a WhatsApp face validation whose ID number is not the declared one', () => {
+    it("is a mismatch told in words, with the ID asked again; the person's own ID then approves, and GET /veriface shows both attempts", async () => {
+      const number = newNumber();
+      const res = await call(svc.app, 'POST', '/veriface', {
+        key: svc.orgA.privateKey,
+        body: { email: svc.orgA.email, platform: 'whatsapp', name: 'Juan Pérez', phone: `+${number}`, country: 'CO', type: 'CC', identification: '52345678' },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      await runOutbox(svc);
+      await tap(number, es.start);
+      await sendPhoto(number, photos.card);
+      await sendPhoto(number, photos.face);
+      const told = sentTo(number).map(textOf);
+      expect(told.at(-2)).toBe(es.photoNumberMismatch);
+      expect(told.at(-1)).toBe(es.photoFront);
+      await sendPhoto(number, await numberedCard({ number: '52.345.678', person: 'authorSelected' }));
+      expect(textOf(last(number))).toBe(es.verifaceApproved);
+      const read = (await call(svc.app, 'GET', '/veriface', { key: svc.orgA.privateKey, query: { code: res.json().code } })).json();
+      expect(read.attempts.map((a: { successful: boolean; numberCheck: { result: string } }) => [a.successful, a.numberCheck.result])).toEqual([
+        [false, 'MISMATCH'],
+        [true, 'MATCH'],
+      ]);
+      expect(read.ocrData).toEqual({ documentNumber: '52345678' });
+      const fromB = await call(svc.app, 'GET', '/veriface', { key: svc.orgB.privateKey, query: { code: res.json().code } });
+      expect(fromB.statusCode).not.toBe(200);
     });
   });
 

@@ -26,6 +26,7 @@ import { whatsappMessages } from './migrations/020_whatsapp_messages.js';
 import { whatsappConversations } from './migrations/021_whatsapp_conversations.js';
 import { referenceSettings } from './migrations/022_reference_settings.js';
 import { templateLayout } from './migrations/023_template_layout.js';
+import { identityAttempts } from './migrations/024_identity_attempts.js';
 import { faceMatcherUses } from './migrations/025_face_matcher_uses.js';
 import { company } from './migrations/026_company.js';
 import type { Database, Db, Dialect } from './schema.js';
@@ -81,6 +82,7 @@ const migrations: MigrationProvider = {
       '021_whatsapp_conversations': whatsappConversations,
       '022_reference_settings': referenceSettings,
       '023_template_layout': templateLayout,
+      '024_identity_attempts': identityAttempts,
       '025_face_matcher_uses': faceMatcherUses,
       '026_company': company,
     };

@@ -500,7 +500,33 @@ export interface WhatsAppConversationLocksTable {
   locked_until: string | null;
 }
 
+/** One identity check of a participant or a face validation, as decided (migration 024, src/identity-attempts/). */
+export interface IdentityAttemptsTable {
+  id: string;
+  organization_id: string;
+  /** The signing process or the face validation. */
+  owner_id: string;
+  /** The participant, in a signing process. */
+  participant_row_id: string | null;
+  at: string;
+  /** The photos' keys, cleared when the process's photos are deleted. */
+  document_front_key: string | null;
+  document_back_key: string | null;
+  face_key: string | null;
+  /** JSON: the SHA-256 of each photo's bytes, kept after the photos are deleted. */
+  photo_sha256: string;
+  similarity: number | null;
+  /** JSON: how the number read compared with the declared one (src/veriface/document/number-check.ts). */
+  number_check: string;
+  /** JSON: what was read on the document (src/veriface/document/read-number.ts), {} when nothing. */
+  document_data: string;
+  successful: number;
+  /** JSON: [{key, error}], why it did not succeed, or what could not be checked. */
+  error_messages: string;
+}
+
 export interface Database {
+  identity_attempts: IdentityAttemptsTable;
   whatsapp_messages: WhatsAppMessagesTable;
   whatsapp_statuses: WhatsAppStatusesTable;
   whatsapp_conversation_locks: WhatsAppConversationLocksTable;
@@ -540,6 +566,7 @@ export interface Database {
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
 
+export type IdentityAttemptRow = Selectable<IdentityAttemptsTable>;
 export type TemplateRow = Selectable<TemplatesTable>;
 export type NewTemplateRow = Insertable<TemplatesTable>;
 export type ProcessRow = Selectable<ProcessesTable>;

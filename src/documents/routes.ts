@@ -112,7 +112,7 @@ export function documentRoutes(ctx: ServiceContext): ApiRoute[] {
       tag,
       summary: 'Read a process (?code=), or list processes newest first, by status and template',
       description:
-        'With code: status, documents with download URLs (signed files and certificate once finished), participants with status and effective validations. Without: {data, next}; `next` is the cursor of the following page.',
+        "With code: status, documents with download URLs (signed files and certificate once finished), participants with status and effective validations; with image=true, each participant's identity photos (5-minute URLs) and, for options.camera 'identification', ocrData, attempts (as GET /veriface shows them) and hash once their validation is over. Without: {data, next}; `next` is the cursor of the following page.",
       body: noInput,
       query: readProcessQuery,
       response: { json: readProcessResponse },

@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import type { ProcessStatus } from '../db/schema.js';
 import { instantAnswer, instantJoi } from '../http/instant.js';
+import { attemptsSchema, identityHashSchema, ocrDataSchema } from '../identity-attempts/schemas.js';
 import { DEFAULT_PAGE_SIZE, templateId } from '../templates/schemas.js';
 import { phoneJoi } from '../veriface/phone.js';
 import { webhookName } from '../webhooks/schemas.js';
@@ -403,6 +404,9 @@ const participantView = Joi.object({
   identificationCard: photoEntry.description('with image=true'),
   identificationCardBack: photoEntry.description('with image=true'),
   photo: photoEntry.description('with image=true'),
+  ocrData: ocrDataSchema.description("with image=true and options.camera 'identification': what was read on the document, once anything was"),
+  attempts: attemptsSchema.description("with image=true and options.camera 'identification': every identity check, oldest first"),
+  hash: identityHashSchema.description('with image=true and options.camera \'identification\', once verified or the process ended (docs/api.md, "The hash")'),
 });
 
 /** GET /document?code= with the private key. */

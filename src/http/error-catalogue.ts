@@ -167,6 +167,13 @@ export const ERROR_CATALOGUE = {
   FACE_MATCHER_FAILED: { status: [503], meaning: 'The face comparison failed on the machine (a worker stopped); send the photo again' },
   DOCUMENT_READER_FAILED: { status: [503], meaning: 'The text of the document could not be read on the machine (the OCR worker failed); send the image again' },
 
+  // The declared identification number, checked in every flow
+  DOCUMENT_NUMBER_MISMATCH: {
+    status: [422],
+    meaning:
+      'The number read on the photo of the identity document is not the declared identification: a failed attempt, counted like a face that does not match (the third blocks); the page asks for the photo of the document again',
+  },
+
   // Organizations and the people's pages
   ORGANIZATION_NOT_FOUND: { status: [404], meaning: "The key's organization no longer exists" },
   LINK_NOT_FOUND: { status: [404], meaning: 'The request carries no well-formed link token (X-Link-Token)' },

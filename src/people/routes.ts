@@ -153,6 +153,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
         ...PHOTO_INTAKE_ERRORS,
         'PHOTO_MISSING',
         ...MATCHER_SHARE_ERRORS,
+        'DOCUMENT_NUMBER_MISMATCH',
       ],
       rateLimit: PAGE_LIMIT,
       handler: ({ linkToken, body }) => submitPhoto(ctx, { token: linkToken, kind: body.kind, image: imageOf(body.image) }),
@@ -309,7 +310,15 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       body: noInput,
       query: noInput,
       response: { json: validationFinishedResponse },
-      errors: [...VALIDATION_STEP_ERRORS, 'LINK_NOT_FOUND', 'DOCUMENT_PHOTO_REQUIRED', 'FACE_PHOTO_REQUIRED', 'PHOTO_MISSING', ...MATCHER_SHARE_ERRORS],
+      errors: [
+        ...VALIDATION_STEP_ERRORS,
+        'LINK_NOT_FOUND',
+        'DOCUMENT_PHOTO_REQUIRED',
+        'FACE_PHOTO_REQUIRED',
+        'PHOTO_MISSING',
+        ...MATCHER_SHARE_ERRORS,
+        'DOCUMENT_NUMBER_MISMATCH',
+      ],
       rateLimit: PAGE_LIMIT,
       handler: async ({ linkToken }): Promise<ValidationFinished> => {
         const { code, status, failures, similarity } = await finishVeriface(ctx, { token: linkToken });

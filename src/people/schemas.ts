@@ -131,7 +131,7 @@ const downloadUrl = Joi.string()
   .uri()
   .description('a download URL of five minutes')
   .example('https://sign.example.com/files/processes/65f1c0e2a4b5c6d7e8f90123/0.pdf?expires=1795000000&signature=abc');
-const cameraFailure = Joi.string().valid('FACE_MISMATCH', ...UNUSABLE_PHOTO_REASONS);
+const cameraFailure = Joi.string().valid('FACE_MISMATCH', 'DOCUMENT_NUMBER_MISMATCH', ...UNUSABLE_PHOTO_REASONS);
 const captured = Joi.object({
   face: Joi.boolean().required().example(false),
   documentFront: Joi.boolean().required().example(false),

@@ -66,6 +66,8 @@ const es = {
   photoComparisonUnderWay: 'Todavía estamos revisando tu foto anterior. Espera unos segundos y envíala otra vez.',
   photoComparisonsPerHour: 'Ya enviaste muchas fotos en esta hora. Espera como máximo una hora y envíala otra vez.',
   photoComparisonsUsedUp: 'Ya no podemos revisar más fotos para esta validación. Pide uno nuevo a quien te la envió.',
+  // The declared identification number
+  photoNumberMismatch: 'El número de este documento no es el que nos indicaron. Envía una foto del frente de tu propio documento, completo y legible.',
 };
 
 export type WordKey = keyof typeof es;
@@ -129,6 +131,8 @@ const en: ChatWords = {
   photoComparisonUnderWay: 'We are still checking your previous photo. Wait a few seconds and send it again.',
   photoComparisonsPerHour: 'You have sent many photos this hour. Wait an hour at most and send it again.',
   photoComparisonsUsedUp: 'We cannot check more photos for this validation. Ask whoever sent it to you for a new one.',
+  // The declared identification number
+  photoNumberMismatch: 'The number on this ID is not the one we were given. Send a photo of the front of your own ID, whole and readable.',
 };
 
 const pt: ChatWords = {
@@ -190,6 +194,8 @@ const pt: ChatWords = {
   photoComparisonUnderWay: 'Ainda estamos verificando sua foto anterior. Aguarde alguns segundos e envie de novo.',
   photoComparisonsPerHour: 'Você enviou muitas fotos nesta hora. Aguarde no máximo uma hora e envie de novo.',
   photoComparisonsUsedUp: 'Não podemos verificar mais fotos para esta validação. Peça uma nova a quem a enviou.',
+  // The declared identification number
+  photoNumberMismatch: 'O número deste documento não é o que nos informaram. Envie uma foto da frente do seu próprio documento, inteiro e legível.',
 };
 
 const fr: ChatWords = {
@@ -251,6 +257,9 @@ const fr: ChatWords = {
   photoComparisonUnderWay: 'Nous vérifions encore votre photo précédente. Attendez quelques secondes et renvoyez-la.',
   photoComparisonsPerHour: 'Vous avez envoyé beaucoup de photos cette heure-ci. Attendez une heure au plus et renvoyez-la.',
   photoComparisonsUsedUp: "Nous ne pouvons plus vérifier de photos pour cette validation. Demandez-en une nouvelle à la personne qui vous l'a envoyée.",
+  // The declared identification number
+  photoNumberMismatch:
+    "Le numéro de cette pièce n'est pas celui qui nous a été indiqué. Envoyez une photo du recto de votre propre pièce d'identité, entière et lisible.",
 };
 
 export const CHAT_WORDS: Readonly<Record<Language, ChatWords>> = { es, en, pt, fr };

@@ -158,6 +158,8 @@ const es = {
   comparisonUnderWay: 'Todavía estamos revisando tu foto anterior. Espera unos segundos y envíala otra vez.',
   comparisonsPerHour: 'Ya enviaste muchas fotos en esta hora. Espera como máximo una hora y vuelve a intentarlo.',
   comparisonsUsedUp: 'Ya no podemos revisar más fotos con este enlace. Pide uno nuevo a quien te lo envió.',
+  // The declared identification number
+  documentNumberMismatch: 'El número de este documento no es el que nos indicaron. Toma una foto de tu propio documento de identidad, completo y legible.',
 };
 
 export type MessageKey = keyof typeof es;
@@ -314,6 +316,8 @@ const en: Messages = {
   comparisonUnderWay: 'We are still checking your previous photo. Wait a few seconds and send it again.',
   comparisonsPerHour: 'You have sent many photos this hour. Wait an hour at most and try again.',
   comparisonsUsedUp: 'We cannot check more photos with this link. Ask whoever sent it to you for a new one.',
+  // The declared identification number
+  documentNumberMismatch: 'The number on this ID is not the one we were given. Take a photo of your own ID, whole and readable.',
 };
 
 const pt: Messages = {
@@ -467,6 +471,8 @@ const pt: Messages = {
   comparisonUnderWay: 'Ainda estamos verificando sua foto anterior. Aguarde alguns segundos e envie de novo.',
   comparisonsPerHour: 'Você enviou muitas fotos nesta hora. Aguarde no máximo uma hora e tente de novo.',
   comparisonsUsedUp: 'Não podemos verificar mais fotos com este link. Peça um novo a quem o enviou.',
+  // The declared identification number
+  documentNumberMismatch: 'O número deste documento não é o que nos informaram. Tire uma foto do seu próprio documento de identidade, inteiro e legível.',
 };
 
 const fr: Messages = {
@@ -620,6 +626,8 @@ const fr: Messages = {
   comparisonUnderWay: 'Nous vérifions encore votre photo précédente. Attendez quelques secondes et renvoyez-la.',
   comparisonsPerHour: 'Vous avez envoyé beaucoup de photos cette heure-ci. Attendez une heure au plus et réessayez.',
   comparisonsUsedUp: "Nous ne pouvons plus vérifier de photos avec ce lien. Demandez-en un nouveau à la personne qui vous l'a envoyé.",
+  // The declared identification number
+  documentNumberMismatch: "Le numéro de cette pièce n'est pas celui qui nous a été indiqué. Prenez en photo votre propre pièce d'identité, entière et lisible.",
 };
 
 export const WORDS: Readonly<Record<Language, Messages>> = { es, en, pt, fr };

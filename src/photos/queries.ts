@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { ProcessRow, ProcessStatus, VerifaceRow } from '../db/schema.js';
+import { clearAttemptPhotos } from '../identity-attempts/queries.js';
 
 /** Signing processes whose photos are no longer needed: ended one way or another. */
 const ENDED_PROCESS_STATUSES: readonly ProcessStatus[] = ['FINISH', 'REJECTED', 'CANCELLED', 'EXPIRED'];
@@ -90,13 +91,15 @@ export async function verifacesWithDuePhotos(db: Db, options: { days: number; cu
     .execute();
 }
 
-/** Clears the participants' photo keys and marks when the process's photos were deleted. */
+/** Clears the participants' (and their attempts') photo keys and marks when the process's photos were deleted. */
 export async function clearProcessPhotos(db: Db, processId: string, now: string): Promise<void> {
+  await clearAttemptPhotos(db, processId);
   await db.updateTable('participants').set({ face_key: null, document_front_key: null, document_back_key: null }).where('process_id', '=', processId).execute();
   await db.updateTable('processes').set({ photos_deleted_at: now }).where('id', '=', processId).execute();
 }
 
 export async function clearVerifacePhotos(db: Db, id: string, now: string): Promise<void> {
+  await clearAttemptPhotos(db, id);
   await db
     .updateTable('veriface_processes')
     .set({ document_front: null, document_back: null, face: null, photos_deleted_at: now })

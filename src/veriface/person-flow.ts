@@ -3,9 +3,13 @@ import type { VerifaceRow } from '../db/schema.js';
 import { withTransaction } from '../db/transaction.js';
 import { MAX_FAILURES } from '../documents/participant/signer-access.js';
 import { fail } from '../domain-error.js';
+import { type AttemptRecord, attemptRow } from '../identity-attempts/attempt-record.js';
+import { checkIdentity, NUMBER_MISMATCH_EXPLANATION } from '../identity-attempts/check-identity.js';
+import { insertAttempt } from '../identity-attempts/queries.js';
 import { newToken } from '../ids.js';
 import { countPhotoSent } from '../photos/photo-attempts.js';
 import { markPhotosDecided } from '../photos/queries.js';
+import type { DocumentReader } from './document/document-reader.js';
 import { type FaceMatcher, UNUSABLE_PHOTO_EXPLANATIONS } from './face-matcher.js';
 import { compareInShare } from './face-share/matcher-share.js';
 import { checkPhoto } from './images.js';
@@ -20,6 +24,7 @@ import { recordStage, type VerifaceStage } from './stages.js';
  */
 export interface PersonFlowContext extends ServiceContext {
   faceMatcher: FaceMatcher;
+  documentReader: DocumentReader;
 }
 
 async function openProcess(ctx: ServiceContext, token: string): Promise<VerifaceRow> {
@@ -33,11 +38,12 @@ async function openProcess(ctx: ServiceContext, token: string): Promise<Veriface
 /**
  * Applies a change and records its stage together, unless the process closed meanwhile. `decided`:
  * the photos the change is a decision on, kept from then on; the process must still name them.
+ * `attempt`: the identity check the decision comes from, recorded with it.
  */
 async function advance(
   ctx: ServiceContext,
   process: VerifaceRow,
-  change: { patch: VerifacePatch; stage: VerifaceStage; detail?: Record<string, unknown>; decided?: VerifacePhotoKeys },
+  change: { patch: VerifacePatch; stage: VerifaceStage; detail?: Record<string, unknown>; decided?: VerifacePhotoKeys; attempt?: AttemptRecord },
 ): Promise<VerifaceRow> {
   const updated: VerifaceRow = { ...process, ...change.patch, updated_at: ctx.clock.now().toISOString() };
   await withTransaction(ctx, async (trx) => {
@@ -49,6 +55,12 @@ async function advance(
       throw fail('VERIFACE_CLOSED');
     }
     if (decided) await markPhotosDecided(trx, photoKeysOf(decided), updated.updated_at);
+    if (change.attempt) {
+      await insertAttempt(
+        trx,
+        attemptRow(ctx.clock, { organizationId: process.organization_id, ownerId: process.id, participantRowId: null, record: change.attempt }),
+      );
+    }
     await recordStage(trx, ctx.clock, { process: updated, stage: change.stage, detail: change.detail });
   });
   return updated;
@@ -107,10 +119,13 @@ async function replacePhoto(ctx: ServiceContext, process: VerifaceRow, name: 'do
   return updated;
 }
 
-/** A photo of the document's front or back; a new one replaces the previous. */
-export async function submitDocumentPhoto(ctx: ServiceContext, options: { token: string; side: 'front' | 'back'; image: Buffer }): Promise<PersonView> {
+/** A photo of the document's front or back; a new one replaces the previous, and is read while the person takes the next. */
+export async function submitDocumentPhoto(ctx: PersonFlowContext, options: { token: string; side: 'front' | 'back'; image: Buffer }): Promise<PersonView> {
   const process = await openProcess(ctx, options.token);
-  return personView(await replacePhoto(ctx, process, `document-${options.side}`, options.image));
+  const updated = await replacePhoto(ctx, process, `document-${options.side}`, options.image);
+  const key = options.side === 'front' ? updated.document_front : updated.document_back;
+  if (key !== null) ctx.documentReader.start(key, options.image);
+  return personView(updated);
 }
 
 /** The photo of the person's face; a new one replaces the previous. */
@@ -119,71 +134,83 @@ export async function submitFacePhoto(ctx: ServiceContext, options: { token: str
   return personView(await replacePhoto(ctx, process, 'face', options.image));
 }
 
-async function readPhoto(ctx: ServiceContext, key: string): Promise<Buffer> {
-  const bytes = await ctx.photos.read(key);
-  if (!bytes) throw fail('PHOTO_MISSING');
-  return bytes;
-}
-
-/** What comparing the photos decided; the people's route tells the page the similarity only once the validation is over. */
+/** What checking the photos decided; the people's route tells the page the similarity only once the validation is over. */
 export interface FinishView {
   code: string;
   status: VerifaceRow['status'];
-  /** Faces that did not match the document so far; the MAX_FAILURES-th blocks. */
+  /** Identity checks that failed so far (a face or the document's number that did not match); the MAX_FAILURES-th blocks. */
   failures: number;
   /** The comparison's, when faces were compared. */
   similarity?: number;
 }
 
 /**
- * Compares the face with the document. A match APPROVES the process; a real mismatch is a failed
- * attempt (stage `rejected`, the process stays in progress for a retake) and the MAX_FAILURES-th
- * BLOCKS it for a person to review, as the real service blocks after too many attempts; a photo
- * that could not be used is recorded (stage `photo_unusable`) and answered 422 with its reason,
- * without counting; a matcher that cannot decide BLOCKS it at once for manual review.
+ * Checks the identity (src/identity-attempts/check-identity.ts): the number read on the document
+ * against the declared `identification`, then the face against the document. A match APPROVES
+ * the process; a number read that differs, or a face that does not match, is a failed attempt
+ * (stage `rejected`, the process stays in progress for a retake; a number mismatch is answered
+ * 422 DOCUMENT_NUMBER_MISMATCH so the page asks for the document again) and the MAX_FAILURES-th
+ * BLOCKS it for a person to review, as the real service blocks after too many attempts, its
+ * reason saying which; a photo that could not be used is recorded (stage `photo_unusable`) and
+ * answered 422 with its reason, without counting; a matcher that cannot decide BLOCKS it at once
+ * for manual review. Every check is recorded as an attempt with its photos, kept as evidence.
  */
 export async function finishVeriface(ctx: PersonFlowContext, options: { token: string }): Promise<FinishView> {
   const process = await openProcess(ctx, options.token);
   if (process.document_front === null) throw fail('DOCUMENT_PHOTO_REQUIRED');
   if (process.face === null) throw fail('FACE_PHOTO_REQUIRED');
-  const comparison = await compareInShare(ctx, {
-    flow: { kind: 'validation', process },
-    documentPhoto: await readPhoto(ctx, process.document_front),
-    facePhoto: await readPhoto(ctx, process.face),
+  const { verdict, attempt } = await checkIdentity(ctx, {
+    declared: { identification: process.identification, country: process.country, type: process.document_type },
+    photos: { documentFront: process.document_front, documentBack: process.document_back, face: process.face },
+    // The faces are compared within the validation's share of the face matcher (src/veriface/face-share/).
+    compare: (pair) => compareInShare(ctx, { flow: { kind: 'validation', process }, ...pair }),
   });
+  const decision = { decided: process, attempt };
   const earlier = (await listStages(ctx.db, process.id)).filter((s) => s.stage === 'rejected').length;
-  if (!comparison) {
-    await advance(ctx, process, {
-      patch: { status: 'BLOCKED', result_reason: 'MANUAL_REVIEW_REQUIRED' },
-      stage: 'blocked',
-      detail: { reason: 'MANUAL_REVIEW_REQUIRED' },
-      decided: process,
-    });
-    return { code: process.code, status: 'BLOCKED', failures: earlier };
+  const number = attempt.numberCheck.result;
+  switch (verdict.kind) {
+    case 'manual':
+      await advance(ctx, process, {
+        patch: { status: 'BLOCKED', result_reason: 'MANUAL_REVIEW_REQUIRED' },
+        stage: 'blocked',
+        detail: { reason: 'MANUAL_REVIEW_REQUIRED', documentNumber: number },
+        ...decision,
+      });
+      return { code: process.code, status: 'BLOCKED', failures: earlier };
+    case 'unusable': {
+      const { reason, photo } = verdict;
+      await advance(ctx, process, { patch: {}, stage: 'photo_unusable', detail: { reason, photo }, ...decision });
+      throw fail(reason, UNUSABLE_PHOTO_EXPLANATIONS[reason]);
+    }
+    case 'match': {
+      const { similarity } = verdict;
+      await advance(ctx, process, {
+        patch: { status: 'APPROVED', similarity },
+        stage: 'approved',
+        detail: { similarity, documentNumber: number },
+        ...decision,
+      });
+      return { code: process.code, status: 'APPROVED', failures: earlier, similarity };
+    }
+    case 'faceMismatch':
+    case 'numberMismatch': {
+      const reason = verdict.kind === 'faceMismatch' ? 'FACE_MISMATCH' : 'DOCUMENT_NUMBER_MISMATCH';
+      const similarity = verdict.kind === 'faceMismatch' ? verdict.similarity : undefined;
+      const failures = earlier + 1;
+      const retry = failures < MAX_FAILURES;
+      const failed = await advance(ctx, process, {
+        // A document whose number differs is asked for again: its photos are the attempt's now, no longer the process's.
+        patch: similarity === undefined ? (retry ? { document_front: null, document_back: null } : {}) : { similarity },
+        stage: 'rejected',
+        detail: { ...(similarity === undefined ? {} : { similarity }), reason, failures },
+        ...decision,
+      });
+      if (!retry) {
+        await advance(ctx, failed, { patch: { status: 'BLOCKED', result_reason: reason }, stage: 'blocked', detail: { reason, failures } });
+        return { code: process.code, status: 'BLOCKED', failures, ...(similarity === undefined ? {} : { similarity }) };
+      }
+      if (reason === 'DOCUMENT_NUMBER_MISMATCH') throw fail('DOCUMENT_NUMBER_MISMATCH', NUMBER_MISMATCH_EXPLANATION);
+      return { code: process.code, status: 'INPROGRESS', failures, ...(similarity === undefined ? {} : { similarity }) };
+    }
   }
-  if ('unusable' in comparison) {
-    const { unusable: reason, photo } = comparison;
-    await advance(ctx, process, { patch: {}, stage: 'photo_unusable', detail: { reason, photo } });
-    throw fail(reason, UNUSABLE_PHOTO_EXPLANATIONS[reason]);
-  }
-  // Two decimals, as the real service shows it, whatever precision a matcher answers with.
-  const similarity = Math.round(comparison.similarity * 100) / 100;
-  if (comparison.matches) {
-    await advance(ctx, process, { patch: { status: 'APPROVED', similarity }, stage: 'approved', detail: { similarity }, decided: process });
-    return { code: process.code, status: 'APPROVED', failures: earlier, similarity };
-  }
-  const failures = earlier + 1;
-  const failed = await advance(ctx, process, {
-    patch: { similarity },
-    stage: 'rejected',
-    detail: { similarity, reason: 'FACE_MISMATCH', failures },
-    decided: failures < MAX_FAILURES ? undefined : process,
-  });
-  if (failures < MAX_FAILURES) return { code: process.code, status: 'INPROGRESS', failures, similarity };
-  await advance(ctx, failed, {
-    patch: { status: 'BLOCKED', result_reason: 'FACE_MISMATCH' },
-    stage: 'blocked',
-    detail: { reason: 'FACE_MISMATCH', failures },
-  });
-  return { code: process.code, status: 'BLOCKED', failures, similarity };
 }

@@ -2,6 +2,8 @@ import type { ServiceContext } from '../context.js';
 import { parseJson } from '../db/json-column.js';
 import type { VerifaceRow } from '../db/schema.js';
 import { fail } from '../domain-error.js';
+import { type AttemptView, attemptViews, identityHash, type OcrData, ocrDataOf } from '../identity-attempts/attempt-view.js';
+import { listAttempts } from '../identity-attempts/queries.js';
 import { findVerifaceByCode, listStages } from './queries.js';
 
 export interface VerifaceView {
@@ -31,8 +33,29 @@ export interface VerifaceView {
   /** When the photos were deleted, by the retention purge or on request. */
   photosDeletedAt?: string;
   stages: { stage: string; at: string; detail?: Record<string, unknown> }[];
+  /** What was read on the document (docs/real-service.md §8.2 names), once anything was. */
+  ocrData?: OcrData;
+  /** Every identity check, oldest first, with its photos (URLs of 5 minutes), similarity, what was read, outcome and reasons. */
+  attempts: AttemptView[];
+  /** The 64-hex integrity code of the validation, once it is over (docs/api.md, "The hash"). */
+  hash?: string;
   createdAt: string;
   updatedAt: string;
+}
+
+/** A validation is over, and its facts fixed, in these states; BLOCKED still waits for a person's decision. */
+const FINISHED: readonly VerifaceRow['status'][] = ['APPROVED', 'VALIDATED', 'INVALIDATED', 'EXPIRED'];
+
+/** What the hash of a face validation covers besides its attempts (docs/api.md, "The hash"). */
+export function verifaceHashSubject(row: VerifaceRow): Record<string, string> {
+  return {
+    kind: 'veriface',
+    code: row.code,
+    status: row.status,
+    country: row.country,
+    identificationType: row.document_type,
+    identificationNumber: row.identification,
+  };
 }
 
 /**
@@ -71,6 +94,8 @@ async function loadVeriface(ctx: ServiceContext, options: { organizationId: stri
 /** The process as the real service's GET /veriface names its fields, with every stage and its time. */
 export async function readVeriface(ctx: ServiceContext, options: { organizationId: string; code: string }): Promise<VerifaceView> {
   const { row, stages } = await loadVeriface(ctx, options);
+  const attempts = await listAttempts(ctx.db, { organizationId: options.organizationId, ownerId: row.id });
+  const ocrData = ocrDataOf(attempts);
   const custom = parseJson<Record<string, unknown>>(row.custom);
   const targetWebhooks = parseJson<string[]>(row.target_webhooks);
   const tags = parseJson<string[]>(row.tags);
@@ -99,6 +124,9 @@ export async function readVeriface(ctx: ServiceContext, options: { organizationI
       const detail = parseJson<Record<string, unknown>>(s.detail);
       return { stage: s.stage, at: s.at, ...(detail === undefined ? {} : { detail }) };
     }),
+    ...(ocrData === undefined ? {} : { ocrData }),
+    attempts: attemptViews(ctx.photos, attempts),
+    ...(FINISHED.includes(row.status) ? { hash: identityHash(verifaceHashSubject(row), attempts) } : {}),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -2,7 +2,7 @@ import type { ServiceContext } from '../context.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
 import { checkDocument } from './check-document.js';
 import { createVeriface } from './create-veriface.js';
-import type { TextReader } from './document/text-reader.js';
+import type { DocumentReader } from './document/document-reader.js';
 import type { FaceMatcher } from './face-matcher.js';
 import { IMAGE_MAX_BYTES } from './images.js';
 import { readPublicVeriface, readVeriface } from './read-veriface.js';
@@ -23,7 +23,7 @@ import { validateFaces } from './validate-faces.js';
 
 const tag = 'face validation';
 
-export function verifaceRoutes(ctx: ServiceContext & { faceMatcher: FaceMatcher; textReader: TextReader }): ApiRoute[] {
+export function verifaceRoutes(ctx: ServiceContext & { faceMatcher: FaceMatcher; documentReader: DocumentReader }): ApiRoute[] {
   return [
     defineRoute({
       method: 'POST',
@@ -44,9 +44,11 @@ export function verifaceRoutes(ctx: ServiceContext & { faceMatcher: FaceMatcher;
       url: '/v1.5/ext/veriface',
       access: 'any-key',
       publicKey:
-        'code, platform, status, name, expiredDate, similarity, reason, stages [{stage, at}], createdAt, updatedAt. No identification number or type, phone, e-mails, photos, `custom` or stage details.',
+        'code, platform, status, name, expiredDate, similarity, reason, stages [{stage, at}], createdAt, updatedAt. No identification number or type, phone, e-mails, photos, `custom`, stage details, ocrData, attempts or hash.',
       tag,
-      summary: 'Read a face-validation process with its stages',
+      summary: 'Read a face-validation process with its stages, what was read on the document and every attempt',
+      description:
+        'With the private key: ocrData (what was read on the document, once anything was), attempts (each identity check: its photos as 5-minute URLs, similarity, identificationCardData, numberCheck, successful, errorMessages, photoSha256) and, once the validation is over (APPROVED, VALIDATED, INVALIDATED, EXPIRED), hash: the SHA-256 of its canonical JSON (docs/api.md, "The hash").',
       body: noInput,
       query: verifaceCodeQuery,
       response: { json: readVerifaceResponse },
@@ -75,7 +77,7 @@ export function verifaceRoutes(ctx: ServiceContext & { faceMatcher: FaceMatcher;
       tag,
       summary: 'Compare a face photo with the photo of an identity document, at once',
       description:
-        'Answers {error, similarity, code, identificationCard: {error, isFront, data}}: error is true with message FACE_MISMATCH below FACE_MATCH_THRESHOLD, or with the reason a photo could not be used (similarity then absent). isFront says the document shows a portrait; no OCR or forgery check is made, so data is empty. Nothing is stored.',
+        'Answers {error, similarity, code, identificationCard: {error, message, isFront, data, numberCheck}}: error is true with message DOCUMENT_NUMBER_MISMATCH when the number read on the document (PDF417 barcode, machine-readable zone, or printed text as the declared document prints its number) is not identification (identificationCard.error and .message say it too), with FACE_MISMATCH below FACE_MATCH_THRESHOLD, or with the reason a photo could not be used (similarity then absent). isFront says the document shows a portrait; data holds what was read; numberCheck says how the number compared (MATCH, MISMATCH, or UNREAD with its reason: a number that cannot be read fails nothing). No forgery check is made. Nothing is stored.',
       body: validateFacesSchema,
       query: noInput,
       response: { json: validateFacesResponse },

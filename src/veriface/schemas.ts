@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { instantAnswer, instantJoi } from '../http/instant.js';
+import { attemptsSchema, documentDataSchema, identityHashSchema, numberCheckSchema, ocrDataSchema } from '../identity-attempts/schemas.js';
 import { webhookName } from '../webhooks/schemas.js';
 import { UNUSABLE_PHOTO_REASONS } from './face-matcher.js';
 import { phoneJoi } from './phone.js';
@@ -128,7 +129,7 @@ const publicVerifaceFields = {
   name: Joi.string().required().example('Juan Pérez'),
   expiredDate: instantAnswer,
   similarity,
-  reason: Joi.string().description('why it did not end APPROVED: FACE_MISMATCH, MANUAL_REVIEW_REQUIRED'),
+  reason: Joi.string().description('why it did not end APPROVED: FACE_MISMATCH, DOCUMENT_NUMBER_MISMATCH, MANUAL_REVIEW_REQUIRED'),
   createdAt: instantAnswer.required(),
   updatedAt: instantAnswer.required(),
 };
@@ -154,6 +155,9 @@ const verifaceResponse = Joi.object({
   stages: Joi.array()
     .items(Joi.object({ stage: stage.required(), at: instantAnswer.required(), detail: Joi.object().unknown(true) }))
     .required(),
+  ocrData: ocrDataSchema,
+  attempts: attemptsSchema.required(),
+  hash: identityHashSchema,
 });
 
 /** GET /veriface with the public key: no identity data, contact data, photos, `custom` or stage details. */
@@ -176,14 +180,15 @@ const unusablePhoto = Joi.string().valid(...UNUSABLE_PHOTO_REASONS);
 
 export const validateFacesResponse = Joi.object({
   error: Joi.boolean().required().example(false),
-  message: Joi.alternatives().try(Joi.string().valid('FACE_MISMATCH'), unusablePhoto).description('why it failed'),
+  message: Joi.alternatives().try(Joi.string().valid('FACE_MISMATCH', 'DOCUMENT_NUMBER_MISMATCH'), unusablePhoto).description('why it failed'),
   similarity,
   code: verifaceCode.required().description("names this answer in the service's logs"),
   identificationCard: Joi.object({
     error: Joi.boolean().required().example(false),
-    message: unusablePhoto,
-    isFront: Joi.boolean().required().example(true),
-    data: Joi.object({}).required().description('empty: no OCR is made here').example({}),
+    message: Joi.alternatives().try(Joi.string().valid('DOCUMENT_NUMBER_MISMATCH'), unusablePhoto),
+    isFront: Joi.boolean().required().example(true).description('a portrait was found on the document'),
+    data: documentDataSchema.required().description('what was read on the document'),
+    numberCheck: numberCheckSchema.required(),
   }).required(),
 });
 
@@ -195,21 +200,7 @@ export const checkDocumentResponse = Joi.object({
     unusablePhoto,
   ),
   isFront: Joi.boolean().required().example(true),
-  data: Joi.object({
-    documentNumber: Joi.string().example('1001001010'),
-    personalNumber: Joi.string(),
-    surname: Joi.string(),
-    givenNames: Joi.string(),
-    fullName: Joi.string(),
-    dateOfBirth: Joi.string(),
-    dateOfExpiry: Joi.string(),
-    sex: Joi.string(),
-    bloodGroup: Joi.string(),
-    nationalityCode: Joi.string(),
-    issuingStateCode: Joi.string(),
-  })
-    .required()
-    .description('what was read'),
+  data: documentDataSchema.required().description('what was read'),
   checks: Joi.object({
     imageQuality: Joi.object({
       passed: Joi.boolean().required().example(true),

@@ -1,13 +1,14 @@
 import type { ServiceContext } from '../context.js';
 import type { PdfRenderer } from '../rendering/renderer.js';
+import type { DocumentReader } from '../veriface/document/document-reader.js';
 import type { FaceMatcher } from '../veriface/face-matcher.js';
 import type { ChatMedia, InboundChatMessage } from './chat-message.js';
 
 /**
- * What the conversation may touch: the service, the face matcher, the provider's media, and the
+ * What the conversation may touch: the service, the face matcher and the document readers, the provider's media, and the
  * renderer that makes a template document the PDF the person reads, as the signing page does.
  */
-export type ChatContext = ServiceContext & { faceMatcher: FaceMatcher; chatMedia: ChatMedia; renderer: PdfRenderer };
+export type ChatContext = ServiceContext & { faceMatcher: FaceMatcher; documentReader: DocumentReader; chatMedia: ChatMedia; renderer: PdfRenderer };
 
 /**
  * What the transport writes about the message itself (that it was handled), given to the

@@ -60,7 +60,7 @@ export interface PhotographedProcess {
 
 /**
  * A signing process of `org` whose one signer has the camera validation 'identification': a first
- * face the comparison refuses (deleted when the retake replaces it), the document front, then a
+ * face the comparison refuses (kept as that attempt's evidence), the document front, then a
  * retaken face that passes; ended as asked. `body` and `signer` add to or replace fields of the
  * creation request and of its signer.
  */

@@ -1,8 +1,10 @@
 import type { ServiceContext } from '../../context.js';
 import { parseJson } from '../../db/json-column.js';
-import type { ParticipantRow, ProcessDocumentRow, ProcessRow, ProcessStatus } from '../../db/schema.js';
+import type { IdentityAttemptRow, ParticipantRow, ProcessDocumentRow, ProcessRow, ProcessStatus } from '../../db/schema.js';
 import { fail } from '../../domain-error.js';
 import { decodeCursor, page } from '../../http/cursor.js';
+import { type AttemptView, attemptViews, identityHash, type OcrData, ocrDataOf, participantHashSubject } from '../../identity-attempts/attempt-view.js';
+import { listAttempts } from '../../identity-attempts/queries.js';
 import { readSettings } from '../../organizations/settings.js';
 import { DOCUMENT_URL_LIFETIME_SECONDS } from '../document-files.js';
 import type { EffectiveValidations } from '../identity-validations.js';
@@ -35,6 +37,12 @@ export interface ParticipantView {
   identificationCard?: PhotoEntry;
   identificationCardBack?: PhotoEntry;
   photo?: PhotoEntry;
+  /** With `image=true`, for a participant whose camera validation is 'identification': what was read on the document, once anything was. */
+  ocrData?: OcrData;
+  /** With `image=true`, the same: every identity check, as GET /veriface shows them. */
+  attempts?: AttemptView[];
+  /** With `image=true`, the same: the integrity code of the identity validation once it is over (docs/api.md, "The hash"). */
+  hash?: string;
 }
 
 export interface PhotoEntry {
@@ -131,6 +139,27 @@ function photoEntries(ctx: ServiceContext, p: ParticipantRow): Pick<ParticipantV
   return { ...(identificationCard && { identificationCard }), ...(identificationCardBack && { identificationCardBack }), ...(photo && { photo }) };
 }
 
+/** A process that ended: its participants' identity checks are over. */
+const ENDED: readonly ProcessStatus[] = ['FINISH', 'REJECTED', 'CANCELLED', 'EXPIRED'];
+
+/**
+ * With `image=true`, a participant whose camera validation is 'identification' shows what was read
+ * on their document and every check, as GET /veriface does, and the hash once their validation is
+ * over (verified, or the process ended).
+ */
+function identityEvidence(ctx: ServiceContext, process: ProcessRow, p: ParticipantRow, attempts: readonly IdentityAttemptRow[]) {
+  const validations = validationsOf(p);
+  if (!validations.camera || validations.options.camera !== 'identification') return {};
+  const own = attempts.filter((attempt) => attempt.participant_row_id === p.id);
+  const ocrData = ocrDataOf(own);
+  const over = p.camera_verified_at !== null || ENDED.includes(process.status);
+  return {
+    ...(ocrData === undefined ? {} : { ocrData }),
+    attempts: attemptViews(ctx.photos, own),
+    ...(over ? { hash: identityHash(participantHashSubject(process, p), own) } : {}),
+  };
+}
+
 /** The process of `code` with its documents and participants, and, when asked, where its recorded final files are: read side by side. */
 async function loadProcess(ctx: ServiceContext, options: { organizationId: string; code: string; finalFiles?: boolean }) {
   const process = await q.findProcessByCode(ctx.db, options.organizationId, options.code);
@@ -156,6 +185,7 @@ function processHead(process: ProcessRow) {
  */
 export async function readProcess(ctx: ServiceContext, options: { organizationId: string; code: string; image?: boolean }): Promise<ProcessView> {
   const { process, documents, participants, sealed, names } = await loadProcess(ctx, { ...options, finalFiles: true });
+  const attempts = options.image ? await listAttempts(ctx.db, { organizationId: options.organizationId, ownerId: process.id }) : undefined;
   const download = (key: string, downloadName?: string) =>
     ctx.blobs.presign(key, { method: 'GET', expiresInSeconds: DOCUMENT_URL_LIFETIME_SECONDS, ...(downloadName === undefined ? {} : { downloadName }) });
   const custom = parseJson<Record<string, unknown>>(process.custom);
@@ -189,7 +219,10 @@ export async function readProcess(ctx: ServiceContext, options: { organizationId
         };
       }),
     ),
-    signProfile: participants.map((p) => ({ ...participantView(p), ...(options.image ? photoEntries(ctx, p) : {}) })),
+    signProfile: participants.map((p) => ({
+      ...participantView(p),
+      ...(attempts ? { ...photoEntries(ctx, p), ...identityEvidence(ctx, process, p, attempts) } : {}),
+    })),
     createdAt: process.created_at,
     updatedAt: process.updated_at,
   };

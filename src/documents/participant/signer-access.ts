@@ -4,6 +4,7 @@ import type { ParticipantRow, ProcessRow } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
 import { type DomainError, fail } from '../../domain-error.js';
 import { SIGNATURE_KINDS, type SignatureKind } from '../../templates/signature-kinds.js';
+import type { DocumentReader } from '../../veriface/document/document-reader.js';
 import { type FaceMatcher, UNUSABLE_PHOTO_REASONS, type UnusablePhotoReason } from '../../veriface/face-matcher.js';
 import { DOCUMENT_URL_LIFETIME_SECONDS } from '../document-files.js';
 import type { EffectiveValidations } from '../identity-validations.js';
@@ -17,14 +18,14 @@ import type { SigningBox, SigningRequirements, SigningView } from './signing-vie
  * What every operation of the signer's page shares: the participant found by the secret token of
  * their link, the refusals, one transaction per change, and the view the page shows.
  */
-export type SignerContext = ServiceContext & { faceMatcher: FaceMatcher };
+export type SignerContext = ServiceContext & { faceMatcher: FaceMatcher; documentReader: DocumentReader };
 
 export interface Signing {
   process: ProcessRow;
   participant: ParticipantRow;
 }
 
-/** Three wrong codes, or three faces that do not match the document, block the participant. */
+/** Three wrong codes, or three identity checks that fail (a face or a document number that does not match), block the participant. */
 export const MAX_FAILURES = 3;
 
 /** Why the participant cannot act now, if they cannot. */
@@ -106,8 +107,8 @@ export async function changeSigning<T>(ctx: ServiceContext, signing: Signing, ch
 
 export type { SigningRequirements, SigningView } from './signing-view.js';
 
-function cameraFailureOf(value: string | null): 'FACE_MISMATCH' | UnusablePhotoReason | undefined {
-  if (value === 'FACE_MISMATCH') return value;
+function cameraFailureOf(value: string | null): 'FACE_MISMATCH' | 'DOCUMENT_NUMBER_MISMATCH' | UnusablePhotoReason | undefined {
+  if (value === 'FACE_MISMATCH' || value === 'DOCUMENT_NUMBER_MISMATCH') return value;
   return UNUSABLE_PHOTO_REASONS.find((reason) => reason === value);
 }
 

@@ -1,5 +1,8 @@
 import type { ParticipantRow } from '../../db/schema.js';
 import { type DomainError, fail } from '../../domain-error.js';
+import { attemptRow } from '../../identity-attempts/attempt-record.js';
+import { type CheckedPhotos, checkIdentity, NUMBER_MISMATCH_EXPLANATION } from '../../identity-attempts/check-identity.js';
+import { insertAttempt } from '../../identity-attempts/queries.js';
 import { newToken } from '../../ids.js';
 import { countPhotoSent } from '../../photos/photo-attempts.js';
 import { markPhotosDecided } from '../../photos/queries.js';
@@ -51,62 +54,81 @@ function allCaptured(participant: ParticipantRow, validations: EffectiveValidati
   );
 }
 
-async function readPhoto(ctx: SignerContext, key: string): Promise<Buffer> {
-  const bytes = await ctx.photos.read(key);
-  if (!bytes) throw fail('PHOTO_MISSING');
-  return bytes;
-}
-
 type CompareOutcome = { signing: Signing } | { refused: DomainError };
 
 /**
- * Compares the face with the front of the document, outside any transaction (the matcher may be
- * slow), then records the result: verified when the faces match; a real mismatch is a failure,
- * the third of which blocks; a photo that could not be used is kept on the audit trail and
- * answered 422 with its reason, so the page asks for a retake, without counting against the
- * person; a matcher that cannot decide blocks at once for a person to review.
+ * Checks the identity once every asked photo is there, outside any transaction (the readers and
+ * the matcher may be slow; src/identity-attempts/check-identity.ts), then records the attempt and
+ * its result: verified when the number read is not another and the faces match; a number read
+ * that differs from the declared `identification`, or a face that does not match, is a failure,
+ * the third of which blocks (the block reason says which); a number mismatch is answered 422 so
+ * the page asks for the document's photo again. A photo that could not be used is kept on the
+ * audit trail and answered 422 with its reason, so the page asks for a retake, without counting
+ * against the person; a matcher that cannot decide blocks at once for a person to review.
  */
-async function compareFaces(ctx: SignerContext, signing: Signing, photos: { face: string; documentFront: string }): Promise<SigningView> {
-  const comparison = await compareInShare(ctx, {
-    flow: { kind: 'participant', process: signing.process, participant: signing.participant },
-    documentPhoto: await readPhoto(ctx, photos.documentFront),
-    facePhoto: await readPhoto(ctx, photos.face),
+async function checkPhotos(ctx: SignerContext, signing: Signing, photos: CheckedPhotos): Promise<SigningView> {
+  const { participant: asked } = signing;
+  const { verdict, attempt } = await checkIdentity(ctx, {
+    declared: { identification: asked.identification, country: asked.country, type: asked.identification_type },
+    photos,
+    // The faces are compared within the participant's share of the face matcher (src/veriface/face-share/).
+    compare: (pair) => compareInShare(ctx, { flow: { kind: 'participant', process: signing.process, participant: signing.participant }, ...pair }),
   });
   const outcome = await changeSigning(ctx, signing, async ({ trx, fresh, now, update }): Promise<CompareOutcome> => {
     const { process, participant } = fresh;
-    // A comparison that finished first (another photo sent meanwhile) already decided; one of
-    // photos a retake replaced meanwhile decides nothing: the retake's own comparison will.
+    // A check that finished first (another photo sent meanwhile) already decided; one of photos
+    // a retake replaced meanwhile decides nothing: the retake's own check will.
     if (participant.camera_verified_at !== null) return { signing: fresh };
     if (participant.face_key !== photos.face || participant.document_front_key !== photos.documentFront) return { signing: fresh };
-    const block = async (reason: 'FACE_MISMATCH' | 'MANUAL_REVIEW_REQUIRED', patch: ParticipantPatch): Promise<CompareOutcome> => {
-      await markPhotosDecided(trx, evidenceKeys(participant), now);
+    if (participant.document_back_key !== photos.documentBack) return { signing: fresh };
+    // Every attempt's photos are its evidence: no retake deletes them.
+    await markPhotosDecided(trx, evidenceKeys(participant), now);
+    await insertAttempt(
+      trx,
+      attemptRow(ctx.clock, { organizationId: process.organization_id, ownerId: process.id, participantRowId: participant.id, record: attempt }),
+    );
+    const block = async (reason: 'FACE_MISMATCH' | 'DOCUMENT_NUMBER_MISMATCH' | 'MANUAL_REVIEW_REQUIRED', patch: ParticipantPatch): Promise<CompareOutcome> => {
       const blocked = await update({ ...patch, status: 'BLOCK', block_reason: reason });
       await recordProcessEvent(trx, ctx.clock, { process, action: 'PARTICIPANT_BLOCK', participant: blocked, message: reason });
       return { refused: fail('PARTICIPANT_BLOCKED') };
     };
-    if (!comparison) return block('MANUAL_REVIEW_REQUIRED', {});
-    if ('unusable' in comparison) {
-      const { unusable: reason, photo } = comparison;
-      const noted = await update({ camera_last_failure: reason });
-      await recordProcessEvent(trx, ctx.clock, { process, action: 'PHOTO_UNUSABLE', participant: noted, message: reason, detail: { reason, photo } });
-      return { refused: fail(reason, UNUSABLE_PHOTO_EXPLANATIONS[reason]) };
+    const number = attempt.numberCheck.result;
+    switch (verdict.kind) {
+      case 'manual':
+        return block('MANUAL_REVIEW_REQUIRED', {});
+      case 'unusable': {
+        const { reason, photo } = verdict;
+        const noted = await update({ camera_last_failure: reason });
+        await recordProcessEvent(trx, ctx.clock, { process, action: 'PHOTO_UNUSABLE', participant: noted, message: reason, detail: { reason, photo } });
+        return { refused: fail(reason, UNUSABLE_PHOTO_EXPLANATIONS[reason]) };
+      }
+      case 'match': {
+        const { similarity } = verdict;
+        const verified = await update({ similarity, camera_verified_at: now, camera_last_failure: null });
+        await recordProcessEvent(trx, ctx.clock, {
+          process,
+          action: 'IDENTITY_VERIFIED',
+          participant: verified,
+          detail: { similarity, documentNumber: number },
+        });
+        return { signing: { process, participant: verified } };
+      }
+      case 'faceMismatch':
+      case 'numberMismatch': {
+        const reason = verdict.kind === 'faceMismatch' ? 'FACE_MISMATCH' : 'DOCUMENT_NUMBER_MISMATCH';
+        const failures = await countFailure(trx, participant.id, 'camera_failures', now);
+        if (failures === undefined) throw fail('SIGNING_CONFLICT', 'the participant changed meanwhile, try again');
+        const similarity = verdict.kind === 'faceMismatch' ? { similarity: verdict.similarity } : {};
+        await recordProcessEvent(trx, ctx.clock, { process, action: 'IDENTITY_FAILED', participant, detail: { ...similarity, reason, failures } });
+        // The last comparison's similarity is kept so the integrator sees how far it was.
+        const failure: ParticipantPatch = { ...similarity, camera_failures: failures, camera_last_failure: reason };
+        if (failures >= MAX_FAILURES) return block(reason, failure);
+        if (reason === 'FACE_MISMATCH') return { signing: { process, participant: await update(failure) } };
+        // The document is asked for again: its photos are the attempt's now, no longer the participant's.
+        await update({ ...failure, document_front_key: null, document_back_key: null });
+        return { refused: fail('DOCUMENT_NUMBER_MISMATCH', NUMBER_MISMATCH_EXPLANATION) };
+      }
     }
-    // Two decimals, as the real service shows it, whatever precision a matcher answers with.
-    const similarity = Math.round(comparison.similarity * 100) / 100;
-    if (comparison.matches) {
-      await markPhotosDecided(trx, evidenceKeys(participant), now);
-      const verified = await update({ similarity, camera_verified_at: now, camera_last_failure: null });
-      await recordProcessEvent(trx, ctx.clock, { process, action: 'IDENTITY_VERIFIED', participant: verified, detail: { similarity } });
-      return { signing: { process, participant: verified } };
-    }
-    const failures = await countFailure(trx, participant.id, 'camera_failures', now);
-    if (failures === undefined) throw fail('SIGNING_CONFLICT', 'the participant changed meanwhile, try again');
-    await recordProcessEvent(trx, ctx.clock, { process, action: 'IDENTITY_FAILED', participant, detail: { similarity, failures } });
-    const failure: ParticipantPatch = { similarity, camera_failures: failures, camera_last_failure: 'FACE_MISMATCH' };
-    if (failures >= MAX_FAILURES) return block('FACE_MISMATCH', failure);
-    // The last comparison's similarity is kept so the integrator sees how far it was.
-    const failed = await update(failure);
-    return { signing: { process, participant: failed } };
   });
   if ('refused' in outcome) throw outcome.refused;
   return signingView(ctx, outcome.signing);
@@ -152,10 +174,12 @@ export async function submitPhoto(ctx: SignerContext, options: { token: string; 
     throw error;
   });
   await ctx.photos.deleteReplaced([stored.replaced]);
+  // Read while the person takes the next photo; the check waits for it.
+  if (kind !== 'face') ctx.documentReader.start(key, options.image);
 
   const { participant: current } = stored.signing;
   const stillToCompare = mode === 'identification' && current.camera_verified_at === null && allCaptured(current, validations);
-  const { face_key: face, document_front_key: documentFront } = current;
-  if (stillToCompare && face !== null && documentFront !== null) return compareFaces(ctx, stored.signing, { face, documentFront });
+  const { face_key: face, document_front_key: documentFront, document_back_key: documentBack } = current;
+  if (stillToCompare && face !== null && documentFront !== null) return checkPhotos(ctx, stored.signing, { face, documentFront, documentBack });
   return signingView(ctx, stored.signing);
 }

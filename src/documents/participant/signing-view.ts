@@ -13,10 +13,10 @@ export interface SigningRequirements {
     documentBack: boolean;
     captured: { face: boolean; documentFront: boolean; documentBack: boolean };
     verified: boolean;
-    /** Faces that did not match the document; the MAX_FAILURES-th blocks. */
+    /** Identity checks that failed (a face, or the document's number, that did not match); the MAX_FAILURES-th blocks. */
     failures: number;
-    /** Why the last comparison failed, so the page can ask for the right retake; never the similarity. */
-    lastFailure?: 'FACE_MISMATCH' | UnusablePhotoReason;
+    /** Why the last check failed, so the page can ask for the right retake; never the similarity. */
+    lastFailure?: 'FACE_MISMATCH' | 'DOCUMENT_NUMBER_MISMATCH' | UnusablePhotoReason;
   };
 }
 

@@ -1,5 +1,7 @@
 import { parseJson } from '../../db/json-column.js';
-import type { ParticipantRow, ProcessDocumentRow, ProcessEventRow, ProcessRow } from '../../db/schema.js';
+import type { IdentityAttemptRow, ParticipantRow, ProcessDocumentRow, ProcessEventRow, ProcessRow } from '../../db/schema.js';
+import { attemptFacts, identityHash, participantHashSubject } from '../../identity-attempts/attempt-view.js';
+import type { NumberCheck } from '../../veriface/document/number-check.js';
 import type { EffectiveValidations } from '../identity-validations.js';
 import { validationsOf } from '../notify-participants.js';
 import type { SignatureImage } from './drawing/signature-image.js';
@@ -13,6 +15,8 @@ export interface SealEvidence {
   /** Each document with the SHA-256 of the bytes the participants signed. */
   documents: { row: ProcessDocumentRow; sha256: string }[];
   participants: ParticipantRow[];
+  /** The participants' identity checks (src/identity-attempts), oldest first. */
+  attempts: IdentityAttemptRow[];
   events: ProcessEventRow[];
   /** The PNG each participant signed with, by participant id. */
   signaturePngs: ReadonlyMap<string, Buffer>;
@@ -168,6 +172,41 @@ function participantFields(participant: ParticipantRow, evidence: SealEvidence):
   return fields;
 }
 
+function describeNumberCheck(check: NumberCheck, locale: SealLocale): string {
+  const { labels } = locale;
+  if (check.result === 'UNREAD') return labels.numberUnread(check.reason);
+  const source = labels.numberSources[check.readFrom];
+  return check.result === 'MATCH' ? labels.numberMatches(source) : labels.numberDiffers(source);
+}
+
+/**
+ * A participant's identity checks, as GET /document?image=true shows them but without photos or
+ * what was read (every participant receives the final files): when, the outcome, the similarity,
+ * how the document's number compared, the reasons; then the hash of them all.
+ */
+function attemptBlocks(participant: ParticipantRow, evidence: SealEvidence): CertificateBlock[] {
+  const own = evidence.attempts.filter((attempt) => attempt.participant_row_id === participant.id);
+  if (own.length === 0) return [];
+  const { locale } = evidence;
+  const { labels } = locale;
+  const views = own.map(attemptFacts);
+  return [
+    {
+      kind: 'table',
+      columns: [...labels.attemptColumns],
+      rows: views.map((view) => [
+        locale.dateTimeWithUtc(view.date),
+        view.successful ? labels.attemptSucceeded : labels.attemptFailed,
+        view.similarity === undefined ? '' : view.similarity.toFixed(2),
+        describeNumberCheck(view.numberCheck, locale),
+        view.errorMessages.map((message) => message.error).join(', '),
+      ]),
+      breakable: [],
+    },
+    { kind: 'table', columns: [labels.identityHash], rows: [[identityHash(participantHashSubject(evidence.process, participant), own)]], breakable: [0] },
+  ];
+}
+
 /**
  * The certificate's last section. A final document's copy says where the final files' hashes are;
  * the stand-alone certificate lists them (`finalFiles`), since they exist only once the documents
@@ -232,6 +271,7 @@ export function certificateBlocks(evidence: SealEvidence, options: { images: Rea
   for (const participant of evidence.participants) {
     blocks.push({ kind: 'subheading', text: `${participantNumber(participant)}. ${participant.name}` });
     blocks.push({ kind: 'fields', fields: participantFields(participant, evidence) });
+    blocks.push(...attemptBlocks(participant, evidence));
     if (participant.signed_at !== null) {
       blocks.push({
         kind: 'signature',

@@ -2,6 +2,7 @@ import type { ServiceContext } from '../../context.js';
 import type { FinalFileRow, ParticipantRow, ProcessDocumentRow, ProcessRow } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
 import { readBlobBytes } from '../../files/blob-bytes.js';
+import { listAttempts } from '../../identity-attempts/queries.js';
 import { newObjectId } from '../../ids.js';
 import { templatedEmail } from '../../messages/message-templates.js';
 import { type Language, readSettings } from '../../organizations/settings.js';
@@ -104,12 +105,13 @@ function finishedEmails(ctx: ServiceContext, process: ProcessRow, participants: 
 export async function sealProcess(ctx: SealContext, options: { processId: string; claim?: Claim }): Promise<boolean> {
   const process = await findProcessById(ctx.db, options.processId);
   if (process?.status !== 'FINISH' || process.sealed_at !== null) return false;
-  const [documents, participants, allEvents, settings, boxes] = await Promise.all([
+  const [documents, participants, allEvents, settings, boxes, attempts] = await Promise.all([
     listDocuments(ctx.db, process.id),
     listParticipants(ctx.db, process.id),
     listProcessEvents(ctx.db, process.id),
     readSettings(ctx.db, process.organization_id),
     listSignatureBoxes(ctx.db, process.id),
+    listAttempts(ctx.db, { organizationId: process.organization_id, ownerId: process.id }),
   ]);
   const signed: { row: ProcessDocumentRow; bytes: Buffer; sha256: string }[] = [];
   for (const row of documents) signed.push({ row, ...(await signedBytes(ctx, row)) });
@@ -121,6 +123,7 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
     finishedAt: trail.finish?.at ?? process.updated_at,
     documents: signed.map(({ row, sha256: hash }) => ({ row, sha256: hash })),
     participants,
+    attempts,
     events: trail.events,
     signaturePngs: await signaturePngs(ctx, participants),
     locale,

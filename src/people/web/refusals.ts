@@ -32,6 +32,8 @@ const REFUSALS: Partial<Record<ErrorCode | CameraFailure, MessageKey>> = {
   FACE_COMPARISON_UNDER_WAY: 'comparisonUnderWay',
   FACE_COMPARISONS_PER_HOUR_EXCEEDED: 'comparisonsPerHour',
   FACE_COMPARISONS_EXCEEDED: 'comparisonsUsedUp',
+  // The declared identification number
+  DOCUMENT_NUMBER_MISMATCH: 'documentNumberMismatch',
 };
 
 function wordsForCode(code: string): string {

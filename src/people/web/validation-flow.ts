@@ -89,7 +89,8 @@ export class ValidationFlow {
       send: async (photo) => {
         try {
           await this.client.validationPhoto({ kind, image: await base64Of(photo) });
-          if (kind === 'face') {
+          // The face is taken (a retake of the document): the check is made again at once.
+          if (kind === 'face' || page.captured.face) {
             const outcome = await this.client.finishValidation();
             // A face that did not match, with tries left: said in words and asked again; the flow is not over.
             this.retake = outcome.status === 'INPROGRESS' ? { kind: 'face', notice: mismatchNotice(outcome) } : undefined;
@@ -97,7 +98,8 @@ export class ValidationFlow {
             return;
           }
         } catch (error) {
-          if (error instanceof ApiFailure && error.is('DOCUMENT_NO_FACE')) this.retake = { kind: 'documentFront', notice: wordsFor(error) };
+          if (error instanceof ApiFailure && error.is('DOCUMENT_NO_FACE', 'DOCUMENT_NUMBER_MISMATCH'))
+            this.retake = { kind: 'documentFront', notice: wordsFor(error) };
           else if (error instanceof ApiFailure && error.is('VERIFACE_CLOSED', 'VERIFACE_EXPIRED')) this.retake = undefined;
           else throw new Error(wordsFor(error));
           await this.reload();

@@ -1,26 +1,14 @@
 import { BinaryBitmap, DecodeHintType, HybridBinarizer, PDF417Reader, RGBLuminanceSource } from '@zxing/library';
-import sharp from 'sharp';
 
 /**
- * Longest side the barcode is looked for at: a PDF417 row is a few pixels high on a phone photo
- * of a card, and the search costs time in proportion to the pixels (it runs on the event loop).
+ * The text of the first PDF417 barcode in a grey image (the back of Colombia's older yellow
+ * cédula carries one), decoded by @zxing/library in plain JavaScript; undefined when none is
+ * found. Characters are ISO-8859-1, as the cédula's barcode writes them. A search takes hundreds
+ * of milliseconds: it runs in the barcode reader's worker thread (barcode-reader.ts), never on the
+ * service's event loop.
  */
-const BARCODE_MAX_SIDE = 1600;
-
-/**
- * The text of the first PDF417 barcode on the image (the back of Colombia's older yellow cédula
- * carries one), decoded by @zxing/library in plain JavaScript; undefined when none is found.
- * Characters are ISO-8859-1, as the cédula's barcode writes them.
- */
-export async function pdf417TextIn(image: Buffer): Promise<string | undefined> {
-  const { data, info } = await sharp(image)
-    .rotate()
-    .resize({ width: BARCODE_MAX_SIDE, height: BARCODE_MAX_SIDE, fit: 'inside', withoutEnlargement: true })
-    .greyscale()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const luminances = new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength);
-  const bitmap = new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(luminances, info.width, info.height)));
+export function decodePdf417(luminances: Uint8ClampedArray, width: number, height: number): string | undefined {
+  const bitmap = new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(luminances, width, height)));
   try {
     const hints = new Map<DecodeHintType, unknown>([[DecodeHintType.TRY_HARDER, true]]);
     return new PDF417Reader().decode(bitmap, hints).getText();

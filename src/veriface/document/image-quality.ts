@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { DecodedImage } from '../face/decode-image.js';
+import { type DecodedImage, decodeImage } from '../face/decode-image.js';
 import { laplacianVariance } from '../face/sharpness.js';
 
 /**
@@ -44,4 +44,15 @@ export async function imageQuality(image: DecodedImage, size: { width: number; h
   if (short < MIN_SHORT_SIDE || long < MIN_LONG_SIDE) return { passed: false, problem: 'IMAGE_TOO_SMALL', ...base };
   if (measured < MIN_DOCUMENT_SHARPNESS) return { passed: false, problem: 'IMAGE_BLURRY', ...base };
   return { passed: true, ...base };
+}
+
+/** The quality of a document photo as sent (`imageQuality` on its decoded pixels, its own size as a person sees it); undefined when it is no readable image. */
+export async function documentPhotoQuality(bytes: Buffer): Promise<ImageQuality | undefined> {
+  const decoded = await decodeImage(bytes);
+  const size = await sharp(bytes)
+    .metadata()
+    .catch(() => undefined);
+  if (!decoded || !size?.width || !size.height) return undefined;
+  const oriented = (size.orientation ?? 1) >= 5 ? { width: size.height, height: size.width } : { width: size.width, height: size.height };
+  return imageQuality(decoded, oriented);
 }

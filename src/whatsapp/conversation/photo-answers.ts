@@ -37,6 +37,7 @@ const PHOTO_REFUSALS: Readonly<Record<string, WordKey>> = {
   FACE_COMPARISON_UNDER_WAY: 'photoComparisonUnderWay',
   FACE_COMPARISONS_PER_HOUR_EXCEEDED: 'photoComparisonsPerHour',
   FACE_COMPARISONS_EXCEEDED: 'photoComparisonsUsedUp',
+  DOCUMENT_NUMBER_MISMATCH: 'photoNumberMismatch',
 };
 
 function photoRefusal(code: string): WordKey | undefined {
@@ -45,12 +46,13 @@ function photoRefusal(code: string): WordKey | undefined {
 
 /**
  * Which photo to ask for again after the matcher could not use one: the document's when it shows
- * no portrait, the face's for a face it could not use, the one just sent when unreadable. Refusals
+ * no portrait or another number than the declared one, the face's for a face it could not use, the one just sent when unreadable. Refusals
  * before the photo was kept ask for the same photo again, which the step already is.
  */
 function retakeAfter<K extends string>(code: string, sent: K): K | 'face' | 'documentFront' | undefined {
   switch (code) {
     case 'DOCUMENT_NO_FACE':
+    case 'DOCUMENT_NUMBER_MISMATCH':
       return 'documentFront';
     case 'NO_FACE':
     case 'MULTIPLE_FACES':

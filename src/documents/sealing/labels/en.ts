@@ -64,4 +64,13 @@ export const en: SealLabels = {
   sealReason: 'Final document sealed by the signature service',
   signedFileWord: 'signed',
   certificateFileWord: 'certificate',
+  // The identity checks of a participant whose face is compared with the identification document
+  attemptColumns: ['Time', 'Outcome', 'Similarity', 'Document number', 'Reasons'],
+  attemptSucceeded: 'successful',
+  attemptFailed: 'not successful',
+  numberMatches: (source) => `matches the declared one (${source})`,
+  numberDiffers: (source) => `differs from the declared one (${source})`,
+  numberUnread: (reason) => `could not be read (${reason})`,
+  numberSources: { PDF417: 'barcode', MRZ: 'machine-readable zone', OCR: 'printed text' },
+  identityHash: 'SHA-256 of the identity checks (the hash of GET /document?image=true)',
 };

@@ -64,4 +64,13 @@ export const es: SealLabels = {
   sealReason: 'Documento final sellado por el servicio de firma',
   signedFileWord: 'firmado',
   certificateFileWord: 'certificado',
+  // The identity checks of a participant whose face is compared with the identification document
+  attemptColumns: ['Hora', 'Resultado', 'Similitud', 'Número del documento', 'Motivos'],
+  attemptSucceeded: 'exitoso',
+  attemptFailed: 'no exitoso',
+  numberMatches: (source) => `coincide con el declarado (${source})`,
+  numberDiffers: (source) => `distinto del declarado (${source})`,
+  numberUnread: (reason) => `no se pudo leer (${reason})`,
+  numberSources: { PDF417: 'código de barras', MRZ: 'zona de lectura mecánica', OCR: 'texto impreso' },
+  identityHash: 'SHA-256 de las validaciones de identidad (hash de GET /document?image=true)',
 };

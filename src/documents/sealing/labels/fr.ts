@@ -65,4 +65,13 @@ export const fr: SealLabels = {
   sealReason: 'Document final scellé par le service de signature',
   signedFileWord: 'signé',
   certificateFileWord: 'certificat',
+  // The identity checks of a participant whose face is compared with the identification document
+  attemptColumns: ['Heure', 'Résultat', 'Similarité', 'Numéro de la pièce', 'Motifs'],
+  attemptSucceeded: 'réussie',
+  attemptFailed: 'échouée',
+  numberMatches: (source) => `conforme au numéro déclaré (${source})`,
+  numberDiffers: (source) => `différent du numéro déclaré (${source})`,
+  numberUnread: (reason) => `illisible (${reason})`,
+  numberSources: { PDF417: 'code-barres', MRZ: 'zone de lecture automatique', OCR: 'texte imprimé' },
+  identityHash: 'SHA-256 des vérifications d’identité (hash de GET /document?image=true)',
 };

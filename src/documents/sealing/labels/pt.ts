@@ -64,4 +64,13 @@ export const pt: SealLabels = {
   sealReason: 'Documento final selado pelo serviço de assinatura',
   signedFileWord: 'assinado',
   certificateFileWord: 'certificado',
+  // The identity checks of a participant whose face is compared with the identification document
+  attemptColumns: ['Hora', 'Resultado', 'Similaridade', 'Número do documento', 'Motivos'],
+  attemptSucceeded: 'bem-sucedida',
+  attemptFailed: 'sem sucesso',
+  numberMatches: (source) => `confere com o declarado (${source})`,
+  numberDiffers: (source) => `diferente do declarado (${source})`,
+  numberUnread: (reason) => `não foi possível ler (${reason})`,
+  numberSources: { PDF417: 'código de barras', MRZ: 'zona de leitura mecânica', OCR: 'texto impresso' },
+  identityHash: 'SHA-256 das validações de identidade (hash de GET /document?image=true)',
 };

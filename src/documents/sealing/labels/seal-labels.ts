@@ -65,4 +65,14 @@ export interface SealLabels {
   /** What the downloads are named with: `Lease - firmado.pdf`, `Lease - certificado.pdf`. */
   signedFileWord: string;
   certificateFileWord: string;
+  // The identity checks of a participant whose face is compared with the identification document
+  attemptColumns: [string, string, string, string, string];
+  attemptSucceeded: string;
+  attemptFailed: string;
+  /** How the number read on the document compared with the declared one, and where it was read. */
+  numberMatches: (source: string) => string;
+  numberDiffers: (source: string) => string;
+  numberUnread: (reason: string) => string;
+  numberSources: { PDF417: string; MRZ: string; OCR: string };
+  identityHash: string;
 }

@@ -11,7 +11,10 @@ import type { StepContext } from './step-context.js';
 export function photoStep(container: HTMLElement, step: StepContext, kind: PhotoKind): void {
   const { client, page } = step;
   const camera = page.requirements?.camera;
-  const notice = step.retake.next?.notice ?? (kind === 'face' && camera?.lastFailure ? wordsForCameraFailure(camera.lastFailure) : undefined);
+  // The last check's failure is said on the photo it asks for again: the document's for its number, the face's otherwise.
+  const lastFailure = camera?.lastFailure;
+  const retakes = lastFailure === 'DOCUMENT_NUMBER_MISMATCH' ? 'documentFront' : 'face';
+  const notice = step.retake.next?.notice ?? (lastFailure && kind === retakes ? wordsForCameraFailure(lastFailure) : undefined);
   capturePhoto(container, {
     kind,
     ...(notice ? { notice } : {}),
@@ -34,8 +37,8 @@ export function photoStep(container: HTMLElement, step: StepContext, kind: Photo
           await step.reload();
           return;
         }
-        // The document held no face: it is the document's photo that must be taken again.
-        if (error instanceof ApiFailure && error.is('DOCUMENT_NO_FACE')) {
+        // The document held no face, or another number: it is the document's photo that must be taken again.
+        if (error instanceof ApiFailure && error.is('DOCUMENT_NO_FACE', 'DOCUMENT_NUMBER_MISMATCH')) {
           step.retake.next = { kind: 'documentFront', notice: wordsFor(error) };
           await step.reload();
           return;
