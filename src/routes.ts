@@ -12,6 +12,7 @@ import { fillRoutes } from './people/fill-routes.js';
 import { pageRoutes } from './people/pages.js';
 import { peopleRoutes } from './people/routes.js';
 import { photoRoutes } from './photos/routes.js';
+import { prebuiltRoutes } from './prebuilt/routes.js';
 import { referenceRoutes } from './references/routes.js';
 import { templateRoutes } from './templates/routes.js';
 import { templateHtmlUploadPolicy } from './templates/upload-policy.js';
@@ -41,6 +42,7 @@ export function routeTable(config: Config, deps: Deps): ApiRoute[] {
     ...localChat(config, deps),
     ...verifaceRoutes(deps),
     ...documentRoutes(deps),
+    ...prebuiltRoutes(deps),
     ...pdfTemplateRoutes(deps),
     ...catalogueRoutes(),
     ...organizationRoutes(deps),

@@ -26,6 +26,7 @@ import { whatsappMessages } from './migrations/020_whatsapp_messages.js';
 import { whatsappConversations } from './migrations/021_whatsapp_conversations.js';
 import { referenceSettings } from './migrations/022_reference_settings.js';
 import { templateLayout } from './migrations/023_template_layout.js';
+import { prebuiltProcesses } from './migrations/027_prebuilt_processes.js';
 import type { Database, Db, Dialect } from './schema.js';
 import { SchemaScopedPostgresDialect } from './schema-introspector.js';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
@@ -79,6 +80,7 @@ const migrations: MigrationProvider = {
       '021_whatsapp_conversations': whatsappConversations,
       '022_reference_settings': referenceSettings,
       '023_template_layout': templateLayout,
+      '027_prebuilt_processes': prebuiltProcesses,
     };
   },
 };
