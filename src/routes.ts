@@ -7,7 +7,7 @@ import { filesRoutes } from './files/routes.js';
 import { healthRoute } from './health/routes.js';
 import type { ApiRoute } from './http/route.js';
 import { organizationRoutes } from './organizations/routes.js';
-import { fillPageRoute } from './people/fill-page.js';
+import { fillPageRoutes } from './people/fill-page.js';
 import { fillRoutes } from './people/fill-routes.js';
 import { pageRoutes } from './people/pages.js';
 import { peopleRoutes } from './people/routes.js';
@@ -50,7 +50,7 @@ export function routeTable(config: Config, deps: Deps): ApiRoute[] {
     ...peopleRoutes(deps),
     ...fillRoutes(deps),
     ...pageRoutes(config, deps.pageAssets, deps.embeddingOrigins),
-    fillPageRoute(config, deps.pageAssets, deps),
+    ...fillPageRoutes(config, deps.pageAssets, deps),
     ...verificationRoutes(deps, { rateLimit: config.verifyRateLimit }),
     ...filesRoutes({
       store: deps.blobs,
