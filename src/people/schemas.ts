@@ -121,7 +121,8 @@ export const embedSchema = Joi.object<EmbedInput, true>({
   ...embedFillFields,
 })
   .oxor('code', 'reference')
-  .with('code', 'preBuild');
+  .with('code', 'preBuild')
+  .example({ keyPublic: 'puk_3bW0cV6kR2mT9yQ1xZ8nL4pA', document: 'TR99AQMY31G8RK2D7QX0PLM4WZ', parentOrigin: 'https://app.example.com' });
 
 export const sdkTokenResponse = Joi.object({
   token: Joi.string()
@@ -142,7 +143,8 @@ export const sdkTokenSchema = Joi.object<SdkTokenInput, true>({
   ...embedFillFields,
 })
   .oxor('code', 'reference')
-  .with('code', 'preBuild');
+  .with('code', 'preBuild')
+  .example({ document: 'TR99AQMY31G8RK2D7QX0PLM4WZ', origin: 'https://app.example.com' });
 
 const personName = Joi.string().example('Juan Pérez');
 const language = Joi.string().valid('es', 'en', 'pt', 'fr').example('es');
