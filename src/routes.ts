@@ -8,11 +8,12 @@ import { filesRoutes } from './files/routes.js';
 import { healthRoute } from './health/routes.js';
 import type { ApiRoute } from './http/route.js';
 import { organizationRoutes } from './organizations/routes.js';
-import { fillPageRoute } from './people/fill-page.js';
+import { fillPageRoutes } from './people/fill-page.js';
 import { fillRoutes } from './people/fill-routes.js';
 import { pageRoutes } from './people/pages.js';
 import { peopleRoutes } from './people/routes.js';
 import { photoRoutes } from './photos/routes.js';
+import { prebuiltRoutes } from './prebuilt/routes.js';
 import { referenceRoutes } from './references/routes.js';
 import { templateRoutes } from './templates/routes.js';
 import { templateHtmlUploadPolicy } from './templates/upload-policy.js';
@@ -42,6 +43,7 @@ export function routeTable(config: Config, deps: Deps): ApiRoute[] {
     ...localChat(config, deps),
     ...verifaceRoutes(deps),
     ...documentRoutes(deps),
+    ...prebuiltRoutes(deps),
     ...pdfTemplateRoutes(deps),
     ...catalogueRoutes(),
     ...organizationRoutes(deps),
@@ -50,7 +52,7 @@ export function routeTable(config: Config, deps: Deps): ApiRoute[] {
     ...peopleRoutes(deps),
     ...fillRoutes(deps),
     ...pageRoutes(config, deps.pageAssets, deps.embeddingOrigins),
-    fillPageRoute(config, deps.pageAssets, deps),
+    ...fillPageRoutes(config, deps.pageAssets, deps),
     ...verificationRoutes(deps, { rateLimit: config.verifyRateLimit }),
     ...filesRoutes({
       store: deps.blobs,

@@ -39,6 +39,10 @@ interface Owned {
   validationLink: string;
   /** The secret token of a reference link (/r/<token>). */
   referenceLink: string;
+  /** A template that takes prebuilt processes, one waiting under its code, and the secret token of its form (/f/<token>). */
+  prebuiltTemplate: string;
+  prebuilt: string;
+  prebuiltLink: string;
   /** A participant's id (the `userId` of the WhatsApp records). */
   participant: string;
   /** A number the organization's WhatsApp flow writes to (digits, as Meta writes them): the local chat's conversation. */
@@ -75,6 +79,9 @@ function unknownOwned(): Owned {
     signingLink: crypto.randomBytes(24).toString('base64url'),
     validationLink: crypto.randomBytes(24).toString('base64url'),
     referenceLink: crypto.randomBytes(24).toString('base64url'),
+    prebuiltTemplate: hex24(),
+    prebuilt: upper(10),
+    prebuiltLink: crypto.randomBytes(30).toString('base64url'),
     participant: upper(16),
     phone: newNumber(),
   };
@@ -166,6 +173,10 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
   'POST /people/fill/check': (o) => ({ headers: { 'x-link-token': o.referenceLink }, body: { data: ANSWERS } }),
   'POST /people/fill': (o) => ({ headers: { 'x-link-token': o.referenceLink }, body: { data: ANSWERS, idempotencyKey: 'sample-submission-0000' } }),
   'GET /r/:token': () => ({}),
+  'GET /f/:token': () => ({}),
+  'POST /v1.5/ext/document/prebuild': (o, org) => ({
+    body: { document: o.prebuiltTemplate, email: org.email, name: 'Sale', preBuild: [{ key: 'price', value: '1' }], emailTo: 'ana@buyer.test' },
+  }),
   'GET /people/validation/qr': (o) => ({ headers: { 'x-link-token': o.validationLink } }),
   'POST /people/validation/photo': (o) => ({
     headers: { 'x-link-token': o.validationLink },
@@ -325,11 +336,16 @@ const SUCCESS: Record<string, (c: SuccessContext) => Promise<SuccessCall[]>> = {
     },
   ],
   'GET /people/signing': async ({ owned }) => [link(owned.signingLink)],
-  'GET /people/fill': async ({ owned }) => [link(owned.referenceLink)],
+  'GET /people/fill': async ({ owned }) => [link(owned.referenceLink), link(owned.prebuiltLink)],
   'GET /people/fill/preview': async ({ owned }) => [link(owned.referenceLink)],
   'POST /people/fill/check': async ({ owned }) => [{ ...link(owned.referenceLink), body: { data: ANSWERS } }],
   'POST /people/fill': async ({ owned }) => [{ ...link(owned.referenceLink), body: { data: ANSWERS, idempotencyKey: `success-${upper(16)}` } }],
   'GET /r/:token': async ({ owned }) => [{ url: `/r/${owned.referenceLink}` }],
+  'GET /f/:token': async ({ owned }) => [{ url: `/f/${owned.prebuiltLink}` }],
+  'POST /v1.5/ext/document/prebuild': async ({ org, owned }) => [
+    { body: { document: owned.prebuiltTemplate, email: org.email, preBuild: [{ key: 'price', value: '1' }], emailTo: 'ana@buyer.test' } },
+    { body: { document: owned.prebuiltTemplate, email: org.email, preBuild: [], emailTo: 'ana@buyer.test', notification: false } },
+  ],
   'POST /people/signing/otp': async (c) => [link((await c.process({ name: 'Ana Gómez', email: 'ana@people.test', otpCode: true })).token)],
   'POST /people/signing/otp/check': async (c) => {
     const { token } = await c.process({ name: 'Ana Gómez', email: 'otp@people.test', otpCode: true });
@@ -365,7 +381,11 @@ const SUCCESS: Record<string, (c: SuccessContext) => Promise<SuccessCall[]>> = {
   },
   'POST /people/embed': async (c) => {
     await allowSdkOrigin(c);
-    return [{ body: { keyPublic: c.org.publicKey, document: c.owned.veriface, parentOrigin: SDK_ORIGIN } }];
+    return [
+      { body: { keyPublic: c.org.publicKey, document: c.owned.veriface, parentOrigin: SDK_ORIGIN } },
+      { body: { keyPublic: c.org.publicKey, document: c.owned.template, parentOrigin: SDK_ORIGIN } },
+      { body: { keyPublic: c.org.publicKey, document: c.owned.prebuiltTemplate, code: c.owned.prebuilt, preBuild: true, parentOrigin: SDK_ORIGIN } },
+    ];
   },
   'GET /s/:token': async ({ owned }) => [{ url: `/s/${owned.signingLink}` }],
   'GET /v/:token': async ({ owned }) => [{ url: `/v/${owned.validationLink}` }],
@@ -452,6 +472,18 @@ async function own(svc: TestService, org: TestOrganization): Promise<Owned> {
   const referenceLink = (await call(svc.app, 'POST', '/template/reference', { key, body: { template, name: 'Site' } })).json();
   const reference: string = referenceLink.id;
   const pdfTemplate = (await call(svc.app, 'POST', '/template/pdf', { key, body: pdfTemplateBody() })).json().id;
+  const prebuiltTemplate = await templateWithHtml(svc, org, undefined, sampleTemplate({ preBuild: true, preBuildData: ['price', 'buyer_email'] }));
+  const prebuilt = await call(svc.app, 'POST', '/document/prebuild', {
+    key,
+    body: {
+      email: org.email,
+      name: 'Sale',
+      document: prebuiltTemplate,
+      preBuild: [{ key: 'price', value: '10' }],
+      emailTo: 'ana@buyer.test',
+      notification: false,
+    },
+  });
   const webhook = `hook-${upper(6).toLowerCase()}`;
   // With a static header, whose value the public key column checks GET /company never shows.
   const header = { key: 'Authorization', value: 'Bearer own-header' };
@@ -479,6 +511,9 @@ async function own(svc: TestService, org: TestOrganization): Promise<Owned> {
     signingLink: participants[0]!.link_token,
     validationLink: validation!.link_token,
     referenceLink: String(referenceLink.url).split('/r/')[1]!,
+    prebuiltTemplate,
+    prebuilt: prebuilt.json().document,
+    prebuiltLink: String(prebuilt.json().url).split('/f/')[1]!,
     participant: participants[0]!.participant_id,
     phone,
   };

@@ -1,90 +1,15 @@
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateSettings } from '../src/organizations/settings.js';
 import { launchBrowser, type PhoneBrowser, screenshot, y4mOf } from './support/browser.js';
 import { identityCard, selfie } from './support/face-photos.js';
 import { verifaceBody } from './support/fixtures.js';
-import { portOf } from './support/ports.js';
+import { eventsOf, startHost } from './support/sdk-host.js';
 import { call, startServedService, type TestService } from './support/service.js';
 import { PDF_BASE64, stored } from './support/signing.js';
-
-const SDK_FILE = path.resolve(import.meta.dirname, '../node_modules/auco-sdk-integration/dist/auco-sdk-integration.esm.js');
-
-/** The integrator's backend minting a token for its page: the document the page embeds, for the page's origin. */
-type Mint = (document: string, origin: string) => Promise<string>;
-
-/**
- * An integrator's page on an origin of its own: it loads the real SDK (auco-sdk-integration) and
- * points it at the service with `customOrigin`, recording the SDK's events for the test to read.
- * With `hostToken: true` in the settings the page gives the SDK an `onSDKToken` that asks its own
- * backend (`POST /token`, answered with `mint`) for a token.
- */
-async function startHost(config: () => Record<string, unknown>, mint?: Mint): Promise<{ origin: string; close(): Promise<void> }> {
-  let origin = '';
-  const server = http.createServer((request, response) => {
-    if (request.url === '/token' && request.method === 'POST' && mint) {
-      const { sdkData } = config() as { sdkData: { document: string } };
-      mint(sdkData.document, origin).then(
-        (token) => {
-          response.writeHead(200, { 'content-type': 'application/json' });
-          response.end(JSON.stringify({ token }));
-        },
-        () => {
-          response.writeHead(500);
-          response.end();
-        },
-      );
-      return;
-    }
-    if (request.url === '/sdk.js') {
-      response.writeHead(200, { 'content-type': 'text/javascript' });
-      response.end(`${fs.readFileSync(SDK_FILE, 'utf8')}\nwindow.AucoSDK = AucoSDK;`);
-      return;
-    }
-    const settings = JSON.stringify(config());
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(`<!doctype html><html lang="es"><head><meta charset="utf-8"><title>Integrator</title></head><body>
-<iframe id="sdk" allow="camera" title="Firma" style="width:390px;height:800px;border:0"></iframe>
-<script type="module">
-await import('/sdk.js');
-window.sdkEvents = [];
-const { hostToken, ...settings } = ${settings};
-const onSDKToken = async () => {
-  window.sdkEvents.push({ event: 'token' });
-  const answer = await fetch('/token', { method: 'POST' });
-  return (await answer.json()).token;
-};
-window.AucoSDK({
-  ...settings,
-  iframeId: 'sdk',
-  events: {
-    onSDKReady: () => window.sdkEvents.push({ event: 'ready' }),
-    onSDKClose: (...args) => window.sdkEvents.push({ event: 'close', args }),
-    ...(hostToken ? { onSDKToken } : {}),
-  },
-});
-</script></body></html>`);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${portOf(server.address())}`;
-  return {
-    origin,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-type SdkEvent = { event: 'ready' } | { event: 'token' } | { event: 'close'; args: unknown[] };
-
-const eventsOf = (page: Page) => page.evaluate(() => (window as unknown as { sdkEvents?: SdkEvent[] }).sdkEvents ?? []);
 
 describe('embedding with the real SDK (auco-sdk-integration, customOrigin)', { timeout: 120_000 }, () => {
   let svc: TestService;

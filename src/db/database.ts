@@ -29,6 +29,7 @@ import { templateLayout } from './migrations/023_template_layout.js';
 import { identityAttempts } from './migrations/024_identity_attempts.js';
 import { faceMatcherUses } from './migrations/025_face_matcher_uses.js';
 import { company } from './migrations/026_company.js';
+import { prebuiltProcesses } from './migrations/027_prebuilt_processes.js';
 import type { Database, Db, Dialect } from './schema.js';
 import { SchemaScopedPostgresDialect } from './schema-introspector.js';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
@@ -85,6 +86,7 @@ const migrations: MigrationProvider = {
       '024_identity_attempts': identityAttempts,
       '025_face_matcher_uses': faceMatcherUses,
       '026_company': company,
+      '027_prebuilt_processes': prebuiltProcesses,
     };
   },
 };

@@ -525,6 +525,51 @@ export interface IdentityAttemptsTable {
   error_messages: string;
 }
 
+/** A prebuilt process's state: waiting for its form, completed (the process exists under its code), or cancelled before that. */
+export type PrebuiltStatus = 'PENDING' | 'COMPLETED' | 'CANCELLED';
+
+/** POST /document/prebuild: a process prepared by the integrator, completed through the form of its link or the SDK. */
+export interface PrebuiltProcessesTable {
+  id: string;
+  organization_id: string;
+  template_id: string;
+  /** The code the process gets when it is completed: GET /document and the SDK name it by this code from the start. */
+  code: string;
+  name: string;
+  creator_email: string;
+  /** Who completes the form: the answer to the last question of the template's preBuildData. */
+  email_to: string;
+  /** The secret of /f/<token>, e-mailed to email_to. */
+  link_token: string;
+  /** The prefilled answers, {question: value} (JSON), locked in the form. */
+  answers: string;
+  /** /document/save's root fields the process is created with (JSON). */
+  fields: string;
+  status: PrebuiltStatus;
+  expires_at: string | null;
+  /** The key of the submission that completed it: sent again, it answers the same process. */
+  completion_key: string | null;
+  completed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A form the SDK's `fill` flow opened: a template, a reference link's, or a prebuilt process's; it makes at most one process. */
+export interface FillSessionsTable {
+  token_hash: string;
+  organization_id: string;
+  template_id: string;
+  reference_link_id: string | null;
+  prebuilt_id: string | null;
+  /** The embedding origin it was opened from. */
+  origin: string;
+  expires_at: string;
+  /** The submission that made its process, and that process's code. */
+  idempotency_key: string | null;
+  process_code: string | null;
+  created_at: string;
+}
+
 export interface Database {
   identity_attempts: IdentityAttemptsTable;
   whatsapp_messages: WhatsAppMessagesTable;
@@ -557,6 +602,8 @@ export interface Database {
   rate_limit_hits: RateLimitHitsTable;
   chat_flows: ChatFlowsTable;
   chat_numbers: ChatNumbersTable;
+  prebuilt_processes: PrebuiltProcessesTable;
+  fill_sessions: FillSessionsTable;
 }
 
 /**
@@ -591,4 +638,6 @@ export type VerifaceRow = Selectable<VerifaceProcessesTable>;
 export type VerifaceStageRow = Selectable<VerifaceStagesTable>;
 export type ChatFlowRow = Selectable<ChatFlowsTable>;
 export type ChatNumberRow = Selectable<ChatNumbersTable>;
+export type PrebuiltProcessRow = Selectable<PrebuiltProcessesTable>;
+export type FillSessionRow = Selectable<FillSessionsTable>;
 export type { Generated };

@@ -1,6 +1,9 @@
+import Joi from 'joi';
 import { requirePrivateKey } from '../auth/key-kind.js';
 import type { ServiceContext } from '../context.js';
 import { type ApiRoute, defineRoute, noInput, type RouteError } from '../http/route.js';
+import { readProcessOrPrebuilt } from '../prebuilt/read-prebuilt.js';
+import { prebuiltProcessResponse, publicPrebuiltResponse } from '../prebuilt/schemas.js';
 import { createSigningProcess } from './creating/create-process.js';
 import { draftFromPackage, draftFromPdf, draftFromTemplate } from './creating/drafts.js';
 import { cancelProcesses } from './lifecycle/cancel-processes.js';
@@ -112,10 +115,10 @@ export function documentRoutes(ctx: ServiceContext): ApiRoute[] {
       tag,
       summary: 'Read a process (?code=), or list processes newest first, by status and template',
       description:
-        "With code: status, documents with download URLs (signed files and certificate once finished), participants with status and effective validations; with image=true, each participant's identity photos (5-minute URLs) and, for options.camera 'identification', ocrData, attempts (as GET /veriface shows them) and hash once their validation is over. Without: {data, next}; `next` is the cursor of the following page.",
+        "With code: status, documents with download URLs (signed files and certificate once finished), participants with status and effective validations; with image=true, each participant's identity photos (5-minute URLs) and, for options.camera 'identification', ocrData, attempts (as GET /veriface shows them) and hash once their validation is over. A prebuilt process (POST /document/prebuild) not completed yet answers status PREBUILT (or CANCELLED, EXPIRED), no documents and no participants, and with the private key `preBuild`: its template, emailTo, the prefilled answers and the form's url. Without code: {data, next}; `next` is the cursor of the following page (prebuilt processes are listed once completed).",
       body: noInput,
       query: readProcessQuery,
-      response: { json: readProcessResponse },
+      response: { json: Joi.alternatives().try(readProcessResponse, prebuiltProcessResponse, publicPrebuiltResponse) },
       errors: ['DOCUMENT_NOT_FOUND', 'PRIVATE_KEY_REQUIRED'],
       handler: ({ query, organizationId, keyKind }) => {
         if (query.code === undefined) {
@@ -128,9 +131,17 @@ export function documentRoutes(ctx: ServiceContext): ApiRoute[] {
             ...(query.cursor ? { cursor: query.cursor } : {}),
           });
         }
-        if (keyKind === 'private') return readProcess(ctx, { organizationId, code: query.code, image: query.image === true });
+        const code = query.code;
+        if (keyKind === 'private') {
+          return readProcessOrPrebuilt(ctx, {
+            organizationId,
+            code,
+            keyKind,
+            read: () => readProcess(ctx, { organizationId, code, image: query.image === true }),
+          });
+        }
         if (query.image === true) requirePrivateKey(keyKind, 'identity photos (image=true)');
-        return readPublicProcess(ctx, { organizationId, code: query.code });
+        return readProcessOrPrebuilt(ctx, { organizationId, code, keyKind: 'public', read: () => readPublicProcess(ctx, { organizationId, code }) });
       },
     }),
     defineRoute({

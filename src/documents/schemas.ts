@@ -96,7 +96,7 @@ export interface PackageInput extends ProcessFieldsInput {
   documents: PackageDocumentInput[];
 }
 
-const email = Joi.string()
+export const email = Joi.string()
   .email({ tlds: { allow: false } })
   .max(320)
   .example('ana@company.example');
@@ -166,7 +166,8 @@ export const answersJoi = Joi.array()
 /** Base64 of a PDF sent inline; larger files go through the upload URL (`compress`). */
 const base64File = Joi.string().base64().min(8);
 
-const processFields = {
+/** The root fields every creation takes; a prebuilt process keeps them for the process it becomes. */
+export const processFields = {
   email: email.required(),
   name: Joi.string().trim().min(1).max(200).required(),
   subject: Joi.string().trim().min(1).max(200),

@@ -47,7 +47,10 @@ export const ERROR_CATALOGUE = {
     meaning: "Checking the answers against the template's patterns would take too long: shorter answers or smaller patterns",
   },
   REFERENCE_NOT_FOUND: { status: [400], meaning: 'No reference link with this id in the organization' },
-  REFERENCE_LINK_NOT_FOUND: { status: [404], meaning: 'The reference link (/r/<token>) is unknown, or was deleted' },
+  REFERENCE_LINK_NOT_FOUND: {
+    status: [404],
+    meaning: "The form's link is unknown, or was deleted: a reference link (/r/<token>), a prebuilt process's (/f/<token>) or a form the SDK opened",
+  },
   REFERENCE_LINK_DISABLED: { status: [410], meaning: 'The reference link was switched off by its organization: it creates nothing' },
   REFERENCE_LINK_EXPIRED: { status: [410], meaning: 'The reference link passed its expiry: it creates nothing' },
   PDF_TEMPLATE_NOT_FOUND: {
@@ -184,6 +187,18 @@ export const ERROR_CATALOGUE = {
   },
   SDK_ORIGIN_NOT_ALLOWED: { status: [400], meaning: "A token for embedding is minted only for an origin of the organization's SDK origins" },
   PHONE_NOT_ON_RECORD: { status: [400], meaning: 'The participant has no phone number to send the link to' },
+
+  // Prebuilt processes and the SDK's fill flow
+  PREBUILD_NOT_ENABLED: {
+    status: [400],
+    meaning: 'The template takes no prebuilt processes: its preBuild is false, or its preBuildData does not end with the e-mail question of who completes it',
+  },
+  PREFILLED_ANSWER_LOCKED: { status: [400], meaning: 'An answer changes one the integrator filled in beforehand (POST /document/prebuild): those are locked' },
+  PREBUILT_COMPLETED: { status: [410], meaning: 'The prebuilt process was completed already: its process exists under the same code' },
+  PREBUILT_CANCELLED: { status: [410], meaning: 'The prebuilt process was cancelled before anyone completed it' },
+  PREBUILT_EXPIRED: { status: [410], meaning: 'The prebuilt process passed its expiredDate before anyone completed it' },
+  FILL_SESSION_EXPIRED: { status: [410], meaning: 'The form the SDK opened is older than its lifetime (12 hours): the page opens it again' },
+  FILL_SESSION_USED: { status: [410], meaning: 'The form the SDK opened made its process already: each opening makes one' },
 
   // Verification of final documents
   VERIFY_INPUT_REQUIRED: { status: [400], meaning: 'Send a PDF (application/pdf or a form upload) or a code to verify' },

@@ -13,6 +13,7 @@ export type TemplateVariables = {
   'process-finished': { processName: string; link: string };
   'continue-on-phone': { processName: string; link: string };
   'document-copy': { signerName: string; processName: string; link: string };
+  'prebuilt-invitation': { processName: string; organization: string; link: string };
 };
 
 export type TemplateName = keyof TemplateVariables;

@@ -60,12 +60,21 @@ export interface SendLinkInput {
 
 export type PhoneChannel = 'sms' | 'whatsapp';
 
-export type EmbedFlow = 'sign' | 'validation';
+export type EmbedFlow = 'sign' | 'validation' | 'fill';
+
+/** The SDK's `fill` flow: what names the form beside its template (`document`). */
+export interface EmbedFillInput {
+  /** A prebuilt process of the organization to complete, with `preBuild: true`. */
+  code?: string;
+  preBuild?: boolean;
+  /** A reference link of the organization (its id or its token): its settings apply. */
+  reference?: string;
+}
 
 /** POST /people/embed: what the SDK's frame received from the page that embeds it. */
-export interface EmbedInput {
+export interface EmbedInput extends EmbedFillInput {
   keyPublic: string;
-  /** The SDK's `document`: a face-validation code, or a process code followed by the participant's id. */
+  /** The SDK's `document`: a face-validation code, a process code followed by the participant's id, or a template id (the fill flow). */
   document: string;
   /** The origin of the page that embeds the frame, as the browser gave it to the frame (`event.origin`). */
   parentOrigin: string;

@@ -7,9 +7,10 @@ import { PROCESS_CODE_LENGTH } from '../documents/schemas.js';
 import { type DomainError, fail } from '../domain-error.js';
 import { findOrganization, listEmbeddingOrigins } from '../organizations/queries.js';
 import { originsOf, settingsOf } from '../organizations/settings.js';
+import { isFillDocument, openFillSession } from '../references/fill/fill-session.js';
 import { findVerifaceByCode } from '../veriface/queries.js';
 import { VERIFACE_CODE_LENGTH } from '../veriface/schemas.js';
-import type { EmbeddedFlow, EmbedInput } from './contract.js';
+import type { EmbeddedFlow, EmbedFillInput, EmbedInput } from './contract.js';
 import { useSdkToken } from './queries.js';
 
 export type { EmbeddedFlow, EmbedFlow, EmbedInput } from './contract.js';
@@ -23,6 +24,32 @@ export interface EmbedFailures {
 
 export function sdkTokenHash(token: string): string {
   return crypto.createHash('sha256').update(token).digest('hex');
+}
+
+/**
+ * What a minted token is for: the SDK's `document`, and for the fill flow what names the form
+ * beside its template, so a token opens exactly what it was minted for.
+ */
+export function embedDocumentKey(input: { document: string } & EmbedFillInput): string {
+  if (!isFillDocument(input.document)) return input.document;
+  if (input.code !== undefined) return `${input.document}/${input.code}`;
+  if (input.reference !== undefined) return `${input.document}@${input.reference}`;
+  return input.document;
+}
+
+/** The form the SDK's fill flow names, opened in a session of its own (src/references/fill/fill-session.ts). */
+async function openFill(ctx: ServiceContext, organizationId: string, input: EmbedInput): Promise<EmbeddedFlow | undefined> {
+  const token = await openFillSession(ctx, {
+    request: {
+      organizationId,
+      templateId: input.document,
+      ...(input.code === undefined ? {} : { code: input.code }),
+      ...(input.preBuild === undefined ? {} : { preBuild: input.preBuild }),
+      ...(input.reference === undefined ? {} : { reference: input.reference }),
+    },
+    origin: input.parentOrigin,
+  });
+  return token === undefined ? undefined : { flow: 'fill', token };
 }
 
 /** The flow the SDK's `document` names in the organization, if any. */
@@ -39,7 +66,9 @@ export async function findEmbeddedFlow(db: Db, organizationId: string, document:
 }
 
 /**
- * What an embedding page may open: the flow of a document of the organization whose key it holds,
+ * What an embedding page may open: the flow of a document of the organization whose key it holds
+ * (for the fill flow, a form of one of its templates: a page holding the public key can make
+ * processes with it, as the real service allows; the rest of these rules hold for it too),
  * only from an origin that organization allowed, and with a token minted for that document and
  * origin when one is sent or the organization requires one. Every refusal is the same answer, so a
  * wrong key, code, participant, origin or token tells nothing about which part was wrong. Refused
@@ -68,11 +97,15 @@ export async function openEmbeddedFlow(
       (await useSdkToken(ctx.db, {
         tokenHash: sdkTokenHash(input.token),
         organizationId: organization.id,
-        document: input.document,
+        document: embedDocumentKey(input),
         origin: input.parentOrigin,
         now: ctx.clock.now().toISOString(),
       })));
-  const flow = allowed ? await findEmbeddedFlow(ctx.db, organization.id, input.document) : undefined;
+  const flow = !allowed
+    ? undefined
+    : isFillDocument(input.document)
+      ? await openFill(ctx, organization.id, input)
+      : await findEmbeddedFlow(ctx.db, organization.id, input.document);
   if (!flow) {
     await failures.fail(organization.id);
     throw refused;

@@ -19,12 +19,23 @@ const FORM_LIMIT = { max: 120, windowMs: MINUTE };
 /** Each submission makes a process and invites its participants: a few per address, as the messages the pages send. */
 const SUBMIT_LIMIT = { max: 10, windowMs: 10 * MINUTE };
 
-const LINK_ERRORS: readonly RouteError[] = ['LINK_NOT_FOUND', 'REFERENCE_LINK_NOT_FOUND', 'REFERENCE_LINK_DISABLED', 'REFERENCE_LINK_EXPIRED'];
+const LINK_ERRORS: readonly RouteError[] = [
+  'LINK_NOT_FOUND',
+  'REFERENCE_LINK_NOT_FOUND',
+  'REFERENCE_LINK_DISABLED',
+  'REFERENCE_LINK_EXPIRED',
+  'PREBUILT_COMPLETED',
+  'PREBUILT_CANCELLED',
+  'PREBUILT_EXPIRED',
+  'FILL_SESSION_EXPIRED',
+  'FILL_SESSION_USED',
+];
 
 /**
- * The questionnaire of a reference link (/r/<token>): its token in X-Link-Token, as every people's
- * route. What the page reads, checks and sends is the link's own template, of the link's own
- * organization; submitting creates the process as POST /document/save does.
+ * The questionnaire of a reference link (/r/<token>), of a prebuilt process (/f/<token>) or of a
+ * form the SDK opened: its token in X-Link-Token, as every people's route. What the page reads,
+ * checks and sends is the form's own template, of its own organization; submitting creates the
+ * process as POST /document/save does (a prebuilt process's under its code, its answers locked).
  */
 export function fillRoutes(ctx: ServiceContext): ApiRoute[] {
   const base = { access: 'link-token', tag } as const;
@@ -62,7 +73,7 @@ export function fillRoutes(ctx: ServiceContext): ApiRoute[] {
       query: noInput,
       bodyLimit: FILL_BODY_LIMIT,
       response: { json: fillCheckedResponse },
-      errors: LINK_ERRORS,
+      errors: [...LINK_ERRORS, 'PREFILLED_ANSWER_LOCKED'],
       rateLimit: FORM_LIMIT,
       handler: ({ linkToken, body }) => checkFillAnswers(ctx, { token: linkToken, data: body.data }),
     }),
@@ -70,7 +81,7 @@ export function fillRoutes(ctx: ServiceContext): ApiRoute[] {
       ...base,
       method: 'POST',
       url: '/people/fill',
-      summary: 'Send the answers: creates the process as POST /document/save would, with the link settings',
+      summary: "Send the answers: creates the process as POST /document/save would, with the link's settings (or completes the prebuilt process)",
       description:
         "Answers {code, signingUrl?}: `signingUrl`, with sign now only, is the signing page of the person who filled the form (the template's signer whose signature the form asks, else its first). The same `idempotencyKey` answers the same process, however often it is sent.",
       body: fillSubmitSchema,
@@ -79,6 +90,8 @@ export function fillRoutes(ctx: ServiceContext): ApiRoute[] {
       response: { json: fillSubmittedResponse },
       errors: [
         ...LINK_ERRORS,
+        'PREFILLED_ANSWER_LOCKED',
+        'WEBHOOK_NOT_FOUND',
         'USER_NOTFOUND',
         'TEMPLATE_HTML_MISSING',
         'PATTERNS_TOO_COSTLY',

@@ -345,7 +345,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       tag,
       summary: 'Open a flow embedded with the SDK: the organization key, the document and the embedding origin, as the frame received them',
       description:
-        "Answers {flow: 'sign' | 'validation', token}: the link token the embedded frame acts with. `token` is one minted by POST /v1.5/ext/sdk/token for this document and origin (required when the organization sets sdkRequireToken). The same 404 EMBED_NOT_FOUND for a wrong key, document, participant, origin (one the organization did not list in its SDK origins) or token. Limited per client address, and per organization: past 100 refused lookups of an organization in 10 minutes, its lookups without a token are answered 429 until the window ends.",
+        "Answers {flow: 'sign' | 'validation' | 'fill', token}: the link token the embedded frame acts with. The fill flow (`document` a template id of the organization; optional `reference`, a reference link of that template by id or token, whose settings then apply; or `code` with `preBuild: true`, a prebuilt process of that template to complete) answers the token of a form session of its own: twelve hours, one process, used with the /people/fill routes. `token` is one minted by POST /v1.5/ext/sdk/token for this document and origin (required when the organization sets sdkRequireToken). The same 404 EMBED_NOT_FOUND for a wrong key, document, participant, origin (one the organization did not list in its SDK origins) or token. Limited per client address, and per organization: past 100 refused lookups of an organization in 10 minutes, its lookups without a token are answered 429 until the window ends.",
       body: embedSchema,
       query: noInput,
       response: { json: embeddedFlowResponse },
@@ -360,7 +360,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       tag,
       summary: "Mint a token for one embedded flow: the integrator's backend answers it to its page's onSDKToken",
       description:
-        'Answers {token, expiresAt}: the token opens the flow of `document` (a process code followed by a participant id, or a face-validation code) once, from `origin` (one of the SDK origins), within ten minutes.',
+        'Answers {token, expiresAt}: the token opens the flow of `document` (a process code followed by a participant id, a face-validation code, or a template id for the fill flow, with the same `code`/`preBuild` or `reference` the page will send) once, from `origin` (one of the SDK origins), within ten minutes.',
       body: sdkTokenSchema,
       query: noInput,
       response: { json: sdkTokenResponse },

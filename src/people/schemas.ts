@@ -6,6 +6,7 @@ import {
   PROCESS_CODE_LENGTH,
   participantRole,
   participantStatus,
+  processCode,
   processStatus,
 } from '../documents/schemas.js';
 import { instantAnswer } from '../http/instant.js';
@@ -93,9 +94,21 @@ const DOCUMENT_LENGTHS = [VERIFACE_CODE_LENGTH, PROCESS_CODE_LENGTH + LEGACY_PAR
   (length) => `[A-Z0-9]{${length}}`,
 );
 const embedDocument = Joi.string()
-  .pattern(new RegExp(`^(?:${DOCUMENT_LENGTHS.join('|')})$`))
-  .messages({ 'string.pattern.base': '{{#label}} must be a face-validation code, or a process code followed by a participant id' })
+  .pattern(new RegExp(`^(?:${DOCUMENT_LENGTHS.join('|')}|[0-9a-f]{24})$`))
+  .messages({
+    'string.pattern.base': '{{#label}} must be a face-validation code, a process code followed by a participant id, or a template id (the fill flow)',
+  })
   .example('TR99AQMY31G8RK2D7QX0PLM4WZ');
+
+/** The SDK's fill flow: `code` with `preBuild: true` completes a prebuilt process; `reference` is a reference link's id or token. */
+const embedFillFields = {
+  code: processCode.description('fill flow: the code of a prebuilt process to complete, with preBuild true'),
+  preBuild: Joi.boolean().description('fill flow: true with code'),
+  reference: Joi.string()
+    .pattern(/^[A-Za-z0-9_-]{16,64}$/)
+    .description('fill flow: a reference link of the organization, by id or token: its settings apply')
+    .example('65f1c0e2a4b5c6d7e8f90456'),
+};
 
 /** What POST /sdk/token answers: `sdt_` and 24 random bytes in base64url. */
 const SDK_TOKEN_PATTERN = /^sdt_[A-Za-z0-9_-]{32}$/;
@@ -105,7 +118,11 @@ export const embedSchema = Joi.object<EmbedInput, true>({
   document: embedDocument.required(),
   parentOrigin: Joi.string().max(300).required().example('https://app.example.com'),
   token: Joi.string().pattern(SDK_TOKEN_PATTERN).messages({ 'string.pattern.base': '{{#label}} must be a token answered by POST /sdk/token' }),
-});
+  ...embedFillFields,
+})
+  .oxor('code', 'reference')
+  .with('code', 'preBuild')
+  .example({ keyPublic: 'puk_3bW0cV6kR2mT9yQ1xZ8nL4pA', document: 'TR99AQMY31G8RK2D7QX0PLM4WZ', parentOrigin: 'https://app.example.com' });
 
 export const sdkTokenResponse = Joi.object({
   token: Joi.string()
@@ -123,7 +140,11 @@ export const sdkTokenSchema = Joi.object<SdkTokenInput, true>({
     .required()
     .description('the origin (scheme, host and port) of the page that embeds the frame')
     .example('https://app.example.com'),
-});
+  ...embedFillFields,
+})
+  .oxor('code', 'reference')
+  .with('code', 'preBuild')
+  .example({ document: 'TR99AQMY31G8RK2D7QX0PLM4WZ', origin: 'https://app.example.com' });
 
 const personName = Joi.string().example('Juan Pérez');
 const language = Joi.string().valid('es', 'en', 'pt', 'fr').example('es');
@@ -291,6 +312,6 @@ export const validationFinishedResponse = Joi.object({
 });
 
 export const embeddedFlowResponse = Joi.object({
-  flow: Joi.string().valid('sign', 'validation').required().example('sign'),
+  flow: Joi.string().valid('sign', 'validation', 'fill').required().example('sign'),
   token: Joi.string().required().description("the link token the frame acts with, as the person's own link would").example('2u0cJ1sC9z1bQe3m0rX8Y2k4Lq7HfT5a'),
 });

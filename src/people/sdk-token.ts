@@ -3,14 +3,16 @@ import { fail } from '../domain-error.js';
 import { newToken } from '../ids.js';
 import { findOrganization } from '../organizations/queries.js';
 import { settingsOf } from '../organizations/settings.js';
-import { findEmbeddedFlow, sdkTokenHash } from './embed.js';
+import { isFillDocument, resolveFillRequest } from '../references/fill/fill-session.js';
+import type { EmbedFillInput } from './contract.js';
+import { embedDocumentKey, findEmbeddedFlow, sdkTokenHash } from './embed.js';
 import { deleteExpiredSdkTokens, insertSdkToken } from './queries.js';
 
 /** Long enough for the frame to ask for it and use it; short enough that a leaked one is soon worthless. */
 export const SDK_TOKEN_LIFETIME_MS = 10 * 60_000;
 
-export interface SdkTokenInput {
-  /** The SDK's `document`: a process code followed by the participant's id, or a face-validation code. */
+export interface SdkTokenInput extends EmbedFillInput {
+  /** The SDK's `document`: a process code followed by the participant's id, a face-validation code, or a template id (the fill flow). */
   document: string;
   /** The origin of the integrator's page that will embed the frame. */
   origin: string;
@@ -33,7 +35,16 @@ export async function mintSdkToken(ctx: ServiceContext, options: { organizationI
   const organization = await findOrganization(ctx.db, organizationId);
   if (!organization) throw fail('ORGANIZATION_NOT_FOUND');
   if (!settingsOf(organization).sdkOrigins.includes(input.origin)) throw fail('SDK_ORIGIN_NOT_ALLOWED');
-  if (!(await findEmbeddedFlow(ctx.db, organizationId, input.document))) throw fail('DOCUMENT_NOT_FOUND', { when: 'embedding' });
+  const exists = isFillDocument(input.document)
+    ? await resolveFillRequest(ctx, {
+        organizationId,
+        templateId: input.document,
+        ...(input.code === undefined ? {} : { code: input.code }),
+        ...(input.preBuild === undefined ? {} : { preBuild: input.preBuild }),
+        ...(input.reference === undefined ? {} : { reference: input.reference }),
+      })
+    : await findEmbeddedFlow(ctx.db, organizationId, input.document);
+  if (!exists) throw fail('DOCUMENT_NOT_FOUND', { when: 'embedding' });
   const now = ctx.clock.now();
   const token = `sdt_${newToken(24)}`;
   const expiresAt = new Date(now.getTime() + SDK_TOKEN_LIFETIME_MS).toISOString();
@@ -41,7 +52,7 @@ export async function mintSdkToken(ctx: ServiceContext, options: { organizationI
   await insertSdkToken(ctx.db, {
     token_hash: sdkTokenHash(token),
     organization_id: organizationId,
-    document: input.document,
+    document: embedDocumentKey(input),
     origin: input.origin,
     expires_at: expiresAt,
     used_at: null,

@@ -101,6 +101,20 @@ Pediste una copia de «{{processName}}». Léela o descárgala cuando quieras, a
 <p><a href="{{link}}">Léela o descárgala</a> cuando quieras.</p>
 <p>O abre esta dirección: {{link}}</p>`,
   },
+  // A prebuilt process's form (POST /document/prebuild), sent to who completes it.
+  'prebuilt-invitation': {
+    subject: 'Completa «{{processName}}»',
+    text: `Hola:
+
+{{organization}} preparó «{{processName}}» y te pide completar los datos que faltan. Después, quienes deben firmarlo reciben su invitación.
+
+Complétalo aquí:
+{{link}}`,
+    html: `<p>Hola:</p>
+<p>{{organization}} preparó <strong>{{processName}}</strong> y te pide completar los datos que faltan. Después, quienes deben firmarlo reciben su invitación.</p>
+<p><a href="{{link}}">Completar</a></p>
+<p>O abre esta dirección: {{link}}</p>`,
+  },
 } as const satisfies Record<string, MessageWords>;
 
 /** The messages there are: those of the default language, which every other language has too. */
@@ -190,6 +204,20 @@ You asked for a copy of "{{processName}}". Read or download it at any time here:
 <p><a href="{{link}}">Read or download it</a> at any time.</p>
 <p>Or open this address: {{link}}</p>`,
   },
+  // A prebuilt process's form (POST /document/prebuild), sent to who completes it.
+  'prebuilt-invitation': {
+    subject: 'Complete "{{processName}}"',
+    text: `Hello,
+
+{{organization}} prepared "{{processName}}" and asks you to complete the missing details. Then everyone who must sign it gets their invitation.
+
+Complete it here:
+{{link}}`,
+    html: `<p>Hello,</p>
+<p>{{organization}} prepared <strong>{{processName}}</strong> and asks you to complete the missing details. Then everyone who must sign it gets their invitation.</p>
+<p><a href="{{link}}">Complete it</a></p>
+<p>Or open this address: {{link}}</p>`,
+  },
 } as const satisfies Record<MessageName, MessageWords>;
 
 const pt = {
@@ -276,6 +304,20 @@ Você pediu uma cópia de “{{processName}}”. Leia ou baixe quando quiser, aq
 <p><a href="{{link}}">Leia ou baixe</a> quando quiser.</p>
 <p>Ou abra este endereço: {{link}}</p>`,
   },
+  // A prebuilt process's form (POST /document/prebuild), sent to who completes it.
+  'prebuilt-invitation': {
+    subject: 'Complete «{{processName}}»',
+    text: `Olá,
+
+{{organization}} preparou «{{processName}}» e pede que você complete os dados que faltam. Depois, quem deve assiná-lo recebe o convite.
+
+Complete aqui:
+{{link}}`,
+    html: `<p>Olá,</p>
+<p>{{organization}} preparou <strong>{{processName}}</strong> e pede que você complete os dados que faltam. Depois, quem deve assiná-lo recebe o convite.</p>
+<p><a href="{{link}}">Completar</a></p>
+<p>Ou abra este endereço: {{link}}</p>`,
+  },
 } as const satisfies Record<MessageName, MessageWords>;
 
 const fr = {
@@ -360,6 +402,20 @@ Vous avez demandé une copie de « {{processName}} ». Lisez-la ou téléchargez
     html: `<p>Bonjour {{signerName}},</p>
 <p>Vous avez demandé une copie de <strong>{{processName}}</strong>.</p>
 <p><a href="{{link}}">Lisez-la ou téléchargez-la</a> quand vous voulez.</p>
+<p>Ou ouvrez cette adresse : {{link}}</p>`,
+  },
+  // A prebuilt process's form (POST /document/prebuild), sent to who completes it.
+  'prebuilt-invitation': {
+    subject: 'Complétez « {{processName}} »',
+    text: `Bonjour,
+
+{{organization}} a préparé « {{processName}} » et vous demande de compléter les informations manquantes. Ensuite, chaque personne qui doit le signer reçoit son invitation.
+
+Complétez-le ici :
+{{link}}`,
+    html: `<p>Bonjour,</p>
+<p>{{organization}} a préparé <strong>{{processName}}</strong> et vous demande de compléter les informations manquantes. Ensuite, chaque personne qui doit le signer reçoit son invitation.</p>
+<p><a href="{{link}}">Compléter</a></p>
 <p>Ou ouvrez cette adresse : {{link}}</p>`,
   },
 } as const satisfies Record<MessageName, MessageWords>;

@@ -55,6 +55,13 @@ describe('Every {{name}} is replaced by its variable in the subject, the text an
     expect(message.text).toBe('Hello Ana,\n\n"Lease" was cancelled and can no longer be signed.\n\nWrong price');
   });
 
+  it('prebuilt-invitation: who prepared it, the process name and the link of its form', () => {
+    const message = renderMessage('prebuilt-invitation', { processName: 'Lease', organization: 'Acme', link: 'https://firma.test/f/1' }, 'en');
+    expect(message.subject).toBe('Complete "Lease"');
+    expect(message.text).toContain('Acme prepared "Lease"');
+    expect(message.html).toContain('<a href="https://firma.test/f/1">');
+  });
+
   it('no {{ is left in any template', () => {
     const rendered: Record<TemplateName, string> = {
       'signing-invitation': JSON.stringify(renderMessage('signing-invitation', invitation, 'en')),
@@ -65,6 +72,7 @@ describe('Every {{name}} is replaced by its variable in the subject, the text an
       'process-cancelled': JSON.stringify(renderMessage('process-cancelled', { signerName: 'A', processName: 'P', message: 'M' }, 'en')),
       'continue-on-phone': JSON.stringify(renderMessage('continue-on-phone', { processName: 'P', link: 'L' }, 'en')),
       'document-copy': JSON.stringify(renderMessage('document-copy', { signerName: 'A', processName: 'P', link: 'L' }, 'en')),
+      'prebuilt-invitation': JSON.stringify(renderMessage('prebuilt-invitation', { processName: 'P', organization: 'O', link: 'L' }, 'en')),
     };
     for (const text of Object.values(rendered)) expect(text).not.toMatch(/\{\{|\}\}/);
   });

@@ -55,6 +55,13 @@ export interface ProcessDraft {
    * link that signs now. Not invited; the creation answers their link.
    */
   present?: number;
+  /** The code reserved for the process beforehand: a prebuilt process keeps the code it was answered. */
+  code?: string;
+  /**
+   * When the expiry date was checked against the three days' rule: a prebuilt process's creation,
+   * so that completing it later is not refused for an expiry that has come nearer meanwhile.
+   */
+  expiryCheckedAt?: Date;
   /** Rows written in the creation's own transaction: a reference link's use commits with its process or not at all. */
   recordWith?: (trx: Transaction<Database>, created: { process: ProcessRow; participants: ParticipantRow[] }) => Promise<void>;
 }
@@ -237,7 +244,7 @@ export async function createSigningProcess(ctx: ServiceContext, options: { organ
   const at = now.toISOString();
   await checkCreation(ctx.db, {
     organizationId,
-    now,
+    now: draft.expiryCheckedAt ?? now,
     creatorEmail: fields.email,
     ...(fields.expiredDate ? { expiredDate: fields.expiredDate } : {}),
     ...(fields.targetWebhooks ? { targetWebhooks: fields.targetWebhooks } : {}),
@@ -258,7 +265,7 @@ export async function createSigningProcess(ctx: ServiceContext, options: { organ
   const startNow = documents.every((d) => d.row.file_ready === 1);
   const process: ProcessRow = {
     id: processId,
-    code: newCode(PROCESS_CODE_LENGTH),
+    code: draft.code ?? newCode(PROCESS_CODE_LENGTH),
     organization_id: organizationId,
     kind: draft.kind,
     name: fields.name,

@@ -3,6 +3,7 @@ import { withTransaction } from '../../db/transaction.js';
 import { fail } from '../../domain-error.js';
 import { normalizeEmail } from '../../organizations/organizations.js';
 import { findUserByEmail } from '../../organizations/queries.js';
+import { cancelPendingPrebuilt } from '../../prebuilt/queries.js';
 import { notifyCancellation } from '../notify-participants.js';
 import { findProcessByCode, listParticipants } from '../queries.js';
 import type { CancelInput } from '../schemas.js';
@@ -18,6 +19,7 @@ export interface CancelResult {
 /**
  * Cancels each process in signature, in its own transaction: the state, the audit line and the
  * webhook (with the reason and who), and an e-mail to the participants who had been notified.
+ * A prebuilt process still waiting for its form is cancelled too: its form stops taking answers.
  */
 export async function cancelProcesses(ctx: ServiceContext, options: { organizationId: string; input: CancelInput }): Promise<CancelResult> {
   const { organizationId, input } = options;
@@ -35,7 +37,8 @@ export async function cancelProcesses(ctx: ServiceContext, options: { organizati
         await notifyCancellation(trx, ctx, { process: closed, participants: await listParticipants(trx, closed.id), reason: input.message });
         return true;
       }));
-    if (cancelled) success++;
+    // A code no process has may be a prebuilt process's that still waits: nobody was invited, so nobody is told.
+    if (cancelled || (!process && (await cancelPendingPrebuilt(ctx.db, { organizationId, code, now: ctx.clock.now().toISOString() })))) success++;
     else failed.push(code);
   }
   return { success, errors: { cant: failed.length, ...(failed.length > 0 ? { documents: failed } : {}) } };

@@ -1,4 +1,5 @@
 import { openEmbedded, peopleClient } from './client.js';
+import { FillFlow } from './fill/fill-flow.js';
 import { chooseLanguage, isLanguage } from './i18n.js';
 import { showHome, showUnknownLink } from './notices.js';
 import { Shown } from './shown.js';
@@ -8,6 +9,10 @@ import { ValidationFlow } from './validation-flow.js';
 interface InitMessage {
   language?: unknown;
   document?: unknown;
+  /** The fill flow's: a prebuilt process to complete (with preBuild), or a reference link. */
+  code?: unknown;
+  preBuild?: unknown;
+  reference?: unknown;
   keyPublic?: unknown;
   sdkParentURL?: unknown;
   uxOptions?: { primaryColor?: unknown; alternateColor?: unknown; redirectUrl?: unknown };
@@ -59,8 +64,9 @@ function applyColours(options: InitMessage['uxOptions']): void {
 
 /**
  * The app the SDK (auco-sdk-integration) embeds with `customOrigin`: it says `{ready: true}` to its
- * parent, reads the init message, opens the flow its `document` names, and tells the parent
- * `SDK-CLOSE` when the person is done.
+ * parent, reads the init message, opens the flow its `document` names (a participant's signing, a
+ * face validation, or a template's form: the fill flow), and tells the parent `SDK-CLOSE` when the
+ * person is done; for a form, with the new process's code as onSDKClose's first argument.
  */
 export function runEmbedded(root: HTMLElement): void {
   // What this module shows before a flow opens; a flow draws its own.
@@ -89,8 +95,13 @@ export function runEmbedded(root: HTMLElement): void {
     const document = init.document;
     const keyPublic = init.keyPublic;
     const redirectTo = typeof init.uxOptions?.redirectUrl === 'string' ? init.uxOptions.redirectUrl : '';
+    const fill = {
+      ...(typeof init.code === 'string' ? { code: init.code } : {}),
+      ...(typeof init.preBuild === 'boolean' ? { preBuild: init.preBuild } : {}),
+      ...(typeof init.reference === 'string' ? { reference: init.reference } : {}),
+    };
     const open = (token?: string) =>
-      openEmbedded({ keyPublic, document, parentOrigin: parent, ...(token === undefined ? {} : { token }) }).catch(() => undefined);
+      openEmbedded({ keyPublic, document, parentOrigin: parent, ...fill, ...(token === undefined ? {} : { token }) }).catch(() => undefined);
     const unknown = () => shown.show(() => showUnknownLink(root));
     let opened = await open();
     if (!opened) {
@@ -105,7 +116,24 @@ export function runEmbedded(root: HTMLElement): void {
     }
     shown.forget();
     const client = peopleClient(opened.token);
-    if (opened.flow === 'sign') {
+    if (opened.flow === 'fill') {
+      await new FillFlow(root, client, {
+        // The same form opened again on this device finds its answers: a frame's session is new each time.
+        storageKey: `sdk:${document}:${fill.code ?? fill.reference ?? ''}`,
+        onDone: (done) => {
+          const close = (signProfile: { id: string; name: string }[]) => post({ type: 'SDK-CLOSE', document: done.code, redirectTo, signProfile });
+          const signingToken = done.signingUrl === undefined ? undefined : new URL(done.signingUrl).pathname.split('/')[2];
+          if (signingToken === undefined) {
+            close([]);
+            return;
+          }
+          // Sign now: the person signs in the frame, and the SDK hears of the process once they are done.
+          void new SigningFlow(root, peopleClient(decodeURIComponent(signingToken)), {
+            onDone: (page) => close([{ id: page.participant.id, name: page.participant.name }]),
+          }).start();
+        },
+      }).start();
+    } else if (opened.flow === 'sign') {
       await new SigningFlow(root, client, {
         onDone: (page) => post({ type: 'SDK-CLOSE', document, redirectTo, signProfile: [{ id: page.participant.id, name: page.participant.name }] }),
       }).start();

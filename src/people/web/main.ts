@@ -24,7 +24,7 @@ if (root) {
       runEmbedded(root);
       break;
     case 'fill':
-      void new FillFlow(root, peopleClient(token), token).start();
+      void new FillFlow(root, peopleClient(token), { storageKey: token }).start();
       break;
   }
 }

@@ -2,10 +2,11 @@ import type { ServiceContext } from '../../context.js';
 import { readBlobBytes } from '../../files/blob-bytes.js';
 import { findOrganization } from '../../organizations/queries.js';
 import type { FillForm, FillPrefilled, FillPreview, FillQuestion } from '../../people/contract.js';
+import { storedAnswers } from '../../prebuilt/stored-prebuilt.js';
 import { SIGNER_TYPES } from '../../templates/question-types.js';
 import type { Question, TemplateBody } from '../../templates/schemas.js';
 import { templateFileKey } from '../../templates/template-files.js';
-import { usableFillLink } from './fill-link.js';
+import { type FillSource, openFillSource } from './fill-source.js';
 
 /** What the page needs of a question to draw it: never its pattern or anything of other questions. */
 function fillQuestion(body: TemplateBody, question: Question): FillQuestion {
@@ -30,31 +31,41 @@ function fillQuestion(body: TemplateBody, question: Question): FillQuestion {
 
 /**
  * The answers the page starts with and the person cannot change: the template's fixed values
- * (preFill). A process prepared beforehand (a prebuild) adds its own here.
+ * (preFill), and a prebuilt process's prefilled answers, which win.
  */
-function prefilledOf(body: TemplateBody): FillPrefilled[] {
-  return (body.preFill ?? []).map((entry) => ({ name: entry.name, value: entry.value, locked: true }));
+function prefilledOf(source: FillSource): FillPrefilled[] {
+  const locked = new Map((source.body.preFill ?? []).map((entry) => [entry.name, entry.value]));
+  if (source.target.kind === 'prebuilt') for (const answer of storedAnswers(source.target.prebuilt)) locked.set(answer.key, answer.value);
+  return [...locked].map(([name, value]) => ({ name, value, locked: true }));
 }
 
-/** GET /people/fill: the questionnaire of the link's template, in order, and what the page must know of the link. */
+function expiryOf(target: FillSource['target']): string | null {
+  if (target.kind === 'reference') return target.link.expires_at;
+  if (target.kind === 'prebuilt') return target.prebuilt.expires_at;
+  return null;
+}
+
+/** GET /people/fill: the questionnaire of the form's template, in order, and what the page must know of the form. */
 export async function readFillForm(ctx: ServiceContext, options: { token: string }): Promise<FillForm> {
-  const { link, template, body } = await usableFillLink(ctx, options.token);
-  const organization = await findOrganization(ctx.db, link.organization_id);
+  const source = await openFillSource(ctx, options.token);
+  const { template, body, target } = source;
+  const organization = await findOrganization(ctx.db, source.organizationId);
   const mask = await ctx.blobs.exists(templateFileKey(template.id, 'mask'));
+  const expiresAt = expiryOf(target);
   return {
     template: { name: template.name, ...(template.description === null ? {} : { description: template.description }) },
     organization: organization?.name ?? '',
     questions: body.config.map((question) => fillQuestion(body, question)),
-    prefilled: prefilledOf(body),
-    signNow: link.sign_now === 1,
-    ...(link.expires_at === null ? {} : { expiresAt: link.expires_at }),
+    prefilled: prefilledOf(source),
+    signNow: target.kind === 'reference' && target.link.sign_now === 1,
+    ...(expiresAt === null ? {} : { expiresAt }),
     preview: mask,
   };
 }
 
 /** GET /people/fill/preview: the template's Mask HTML as uploaded; the page shows it where no script runs. */
 export async function readFillPreview(ctx: ServiceContext, options: { token: string }): Promise<FillPreview> {
-  const { template } = await usableFillLink(ctx, options.token);
+  const { template } = await openFillSource(ctx, options.token);
   const bytes = await readBlobBytes(ctx.blobs, templateFileKey(template.id, 'mask'));
   return { html: bytes ? bytes.toString('utf8') : null };
 }

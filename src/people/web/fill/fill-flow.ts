@@ -1,6 +1,6 @@
 import { applicability } from '../../../templates/question-applicability.js';
 import { OPTION_TYPES } from '../../../templates/question-types.js';
-import type { FillAnswer, FillError, FillForm } from '../../contract.js';
+import type { FillAnswer, FillError, FillForm, FillSubmitted } from '../../contract.js';
 import type { FillWordKey } from '../../words-fill.js';
 import { ApiFailure, NetworkFailure, type PeopleClient } from '../client.js';
 import { alertLine, h, redraw, show } from '../dom.js';
@@ -39,7 +39,20 @@ const UNAVAILABLE: Partial<Record<string, FillWordKey>> = {
   LINK_NOT_FOUND: 'linkNotFound',
   REFERENCE_LINK_DISABLED: 'linkDisabled',
   REFERENCE_LINK_EXPIRED: 'linkExpired',
+  PREBUILT_COMPLETED: 'prebuiltCompleted',
+  PREBUILT_CANCELLED: 'prebuiltCancelled',
+  PREBUILT_EXPIRED: 'linkExpired',
+  FILL_SESSION_EXPIRED: 'sessionExpired',
+  FILL_SESSION_USED: 'prebuiltCompleted',
 };
+
+/** What the SDK's frame does once the process is made (src/people/web/embedded.ts); the pages of links have none. */
+export interface FillFlowOptions {
+  /** Under what the answers are kept on the device: the link's token, or what the SDK opened. */
+  storageKey: string;
+  /** Called once the process is made; with sign now, it takes the person on (the page does not leave). */
+  onDone?: (done: FillSubmitted) => void;
+}
 
 function unavailableWords(error: unknown): FillWordKey | undefined {
   return error instanceof ApiFailure && Object.hasOwn(UNAVAILABLE, error.code) ? UNAVAILABLE[error.code] : undefined;
@@ -58,13 +71,15 @@ export class FillFlow {
   private preview: MaskPreview | undefined;
   private saved: SavedFill;
   private readonly alert = alertLine();
+  private readonly token: string;
 
   constructor(
     private readonly root: HTMLElement,
     private readonly client: PeopleClient,
-    private readonly token: string,
+    private readonly options: FillFlowOptions,
   ) {
-    this.saved = loadFill(token);
+    this.token = options.storageKey;
+    this.saved = loadFill(this.token);
     onLanguageChange(() => redraw(() => this.draw()));
   }
 
@@ -208,10 +223,14 @@ export class FillFlow {
     this.changed();
   }
 
-  /** The answers as /document/save takes them: the questions asked, answered; a signature is never an answer. */
+  /**
+   * The answers as /document/save takes them: the questions asked, answered; a signature is never an
+   * answer, and neither is a locked one (the service has it already, and refuses it changed).
+   */
   private data(): FillAnswer[] {
+    const locked = new Set(this.form?.prefilled.filter((entry) => entry.locked).map((entry) => entry.name));
     return this.asked()
-      .filter((field) => field.question.type !== 'signature')
+      .filter((field) => field.question.type !== 'signature' && !locked.has(field.question.name))
       .map((field) => ({ key: field.question.name, value: field.value() }))
       .filter((answer) => answer.value !== '');
   }
@@ -246,6 +265,9 @@ export class FillFlow {
       const done = await this.client.submitFill({ data, idempotencyKey: submissionKey });
       clearFill(this.token);
       this.saved = { answers: {} };
+      // The SDK's frame is told first; with sign now it goes on to the signing flow itself.
+      this.options.onDone?.(done);
+      if (this.options.onDone && done.signingUrl !== undefined) return;
       if (done.signingUrl !== undefined) {
         show(this.root, h('h1', {}, tf('doneTitle')), h('p', { role: 'status' }, tf('goingToSign')));
         window.location.assign(done.signingUrl);
