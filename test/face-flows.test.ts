@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSigning, submitPhoto } from '../src/documents/participant/signer-flow.js';
-import { findProcessByCode, listParticipants, listProcessEvents } from '../src/documents/queries.js';
+import { listParticipants, listProcessEvents } from '../src/documents/queries.js';
 import { finishVeriface, submitDocumentPhoto, submitFacePhoto } from '../src/veriface/person-flow.js';
 import { identityCard, imagesWithoutFaces, notAnImage, selfie } from './support/face-photos.js';
 import { verifaceBody } from './support/fixtures.js';
 import { refusal } from './support/refusal.js';
 import { call, dialects, startTestService, type TestOrganization, type TestService } from './support/service.js';
-import { PDF_BASE64, readAndSign } from './support/signing.js';
+import { identifiedSigner, readAndSign } from './support/signing.js';
 
 /**
  * The two flows with the real matcher (FACE_MATCHER=local, one worker thread) and real
@@ -36,34 +36,7 @@ describe.each(dialects)('faces compared on the machine decide both flows (%s)', 
   });
   afterAll(async () => svc.close());
 
-  /** A process of `org` whose one signer must photograph their face and their identity document. */
-  async function signer(org: TestOrganization): Promise<{ code: string; token: string; processId: string }> {
-    const res = await call(svc.app, 'POST', '/document/upload', {
-      key: org.privateKey,
-      body: {
-        email: org.email,
-        name: 'Lease agreement',
-        file: PDF_BASE64,
-        signProfile: [
-          {
-            name: 'Juan Pérez',
-            email: `juan-${Math.random().toString(36).slice(2)}@people.test`,
-            identification: '1001001010',
-            identificationType: 'CC',
-            country: 'CO',
-            camera: true,
-            options: { camera: 'identification' },
-          },
-        ],
-      },
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    const code: string = res.json().code;
-    const process = await findProcessByCode(svc.deps.db, org.id, code);
-    const [participant] = process ? await listParticipants(svc.deps.db, process.id) : [];
-    if (!process || !participant) throw new Error('created process not found');
-    return { code, token: participant.link_token, processId: process.id };
-  }
+  const signer = (org: TestOrganization) => identifiedSigner(svc, org);
 
   const readDocument = (code: string, org: TestOrganization) => call(svc.app, 'GET', '/document', { key: org.privateKey, query: { code } });
 

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_FACE_MATCH_THRESHOLD } from '../src/config.js';
 import { submitPhoto } from '../src/documents/participant/signer-flow.js';
-import { findProcessByCode, listParticipants, listProcessEvents } from '../src/documents/queries.js';
+import { listProcessEvents } from '../src/documents/queries.js';
 import { fail } from '../src/domain-error.js';
 import { ApiFailure } from '../src/people/web/client.js';
 import { setLanguage } from '../src/people/web/i18n.js';
@@ -18,7 +18,7 @@ import { identityCard, imagesWithoutFaces, selfie } from './support/face-photos.
 import { verifaceBody } from './support/fixtures.js';
 import { answerOf, refusal } from './support/refusal.js';
 import { call, dialects, startTestService, type TestOrganization, type TestService } from './support/service.js';
-import { PDF_BASE64 } from './support/signing.js';
+import { identifiedSigner } from './support/signing.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -199,34 +199,7 @@ describe.each(dialects)("a person's link has a bounded share of the face matcher
     expect(await readMatcherUses(svc.deps.db, open.id)).toMatchObject({ uses: 1 });
   });
 
-  /** A process of `org` whose one signer must photograph their face and their identity document. */
-  async function signer(org: TestOrganization): Promise<{ code: string; token: string; processId: string; participantId: string }> {
-    const res = await call(svc.app, 'POST', '/document/upload', {
-      key: org.privateKey,
-      body: {
-        email: org.email,
-        name: 'Lease agreement',
-        file: PDF_BASE64,
-        signProfile: [
-          {
-            name: 'Juan Pérez',
-            email: `juan-${Math.random().toString(36).slice(2)}@people.test`,
-            identification: '1001001010',
-            identificationType: 'CC',
-            country: 'CO',
-            camera: true,
-            options: { camera: 'identification' },
-          },
-        ],
-      },
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    const code: string = res.json().code;
-    const process = await findProcessByCode(svc.deps.db, org.id, code);
-    const [participant] = process ? await listParticipants(svc.deps.db, process.id) : [];
-    if (!process || !participant) throw new Error('created process not found');
-    return { code, token: participant.link_token, processId: process.id, participantId: participant.id };
-  }
+  const signer = (org: TestOrganization) => identifiedSigner(svc, org);
 });
 
 describe("the refusals are said in plain words on the people's pages, in their four languages", () => {

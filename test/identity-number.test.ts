@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findProcessByCode, listParticipants } from '../src/documents/queries.js';
 import { numberedCard, type PassportHolder, passportPage } from './support/document-photos.js';
 import { identityCard, selfie } from './support/face-photos.js';
 import { verifaceBody } from './support/fixtures.js';
 import { call, dialects, localPath, startTestService, type TestOrganization, type TestService } from './support/service.js';
-import { PDF_BASE64 } from './support/signing.js';
+import { identifiedSigner } from './support/signing.js';
 
 /**
  * The declared identification number, checked in every flow with the real readers and the real
@@ -54,34 +53,7 @@ describe.each(dialects)('the declared identification number is checked in every 
   const photo = (token: string, flow: 'signing' | 'validation', kind: string, image: Buffer) =>
     people(token, 'POST', `/${flow}/photo`, { kind, image: image.toString('base64') });
 
-  /** A process of `org` whose one signer photographs their face and their ID, declaring `identification`. */
-  async function signer(org: TestOrganization, identification: string): Promise<{ code: string; token: string }> {
-    const res = await call(svc.app, 'POST', '/document/upload', {
-      key: org.privateKey,
-      body: {
-        email: org.email,
-        name: 'Lease agreement',
-        file: PDF_BASE64,
-        signProfile: [
-          {
-            name: 'Juan Pérez',
-            email: `juan-${Math.random().toString(36).slice(2)}@people.test`,
-            identification,
-            identificationType: 'CC',
-            country: 'CO',
-            camera: true,
-            options: { camera: 'identification' },
-          },
-        ],
-      },
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    const code: string = res.json().code;
-    const process = await findProcessByCode(svc.deps.db, org.id, code);
-    const [participant] = process ? await listParticipants(svc.deps.db, process.id) : [];
-    if (!process || !participant) throw new Error('created process not found');
-    return { code, token: participant.link_token };
-  }
+  const signer = (org: TestOrganization, identification: string) => identifiedSigner(svc, org, identification);
 
   async function validation(org: TestOrganization, identification: string): Promise<{ code: string; token: string }> {
     const created = await call(svc.app, 'POST', '/veriface', { key: org.privateKey, body: verifaceBody(org.email, { platform: 'web', identification }) });

@@ -117,3 +117,36 @@ export async function endProcess(svc: TestService, org: TestOrganization, code: 
   }
   expect((await stored(svc, org, code)).process.status).toBe(to);
 }
+
+/** A process of `org` whose one signer must photograph their face and their identity document, declaring `identification`. */
+export async function identifiedSigner(
+  svc: TestService,
+  org: TestOrganization,
+  identification = '1001001010',
+): Promise<{ code: string; token: string; processId: string; participantId: string }> {
+  const res = await call(svc.app, 'POST', '/document/upload', {
+    key: org.privateKey,
+    body: {
+      email: org.email,
+      name: 'Lease agreement',
+      file: PDF_BASE64,
+      signProfile: [
+        {
+          name: 'Juan Pérez',
+          email: `juan-${Math.random().toString(36).slice(2)}@people.test`,
+          identification,
+          identificationType: 'CC',
+          country: 'CO',
+          camera: true,
+          options: { camera: 'identification' },
+        },
+      ],
+    },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const code: string = res.json().code;
+  const process = await findProcessByCode(svc.deps.db, org.id, code);
+  const [participant] = process ? await listParticipants(svc.deps.db, process.id) : [];
+  if (!process || !participant) throw new Error('created process not found');
+  return { code, token: participant.link_token, processId: process.id, participantId: participant.id };
+}
