@@ -1,6 +1,5 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../src/documents/document-files.js';
 import { findProcessByCode, listParticipants, markSealed } from '../src/documents/queries.js';
@@ -9,8 +8,7 @@ import { sealProcess } from '../src/documents/sealing/seal-process.js';
 import { readBlobBytes } from '../src/files/blob-bytes.js';
 import { findOrganization } from '../src/organizations/queries.js';
 import { settingsOf } from '../src/organizations/settings.js';
-import { bundledChromium } from '../src/rendering/bundled-chromium.js';
-import { screenshot } from './support/browser.js';
+import { launchBrowser, screenshot } from './support/browser.js';
 import { call, dialects, startTestService, type TestOrganization, type TestService } from './support/service.js';
 import { readAndSign } from './support/signing.js';
 
@@ -222,10 +220,9 @@ describe.each(dialects)('/verify: anyone checks a final document (%s)', (dialect
 
     it('has no accessibility violations (axe-core) and its forms are reachable with the keyboard', async () => {
       const html = (await svc.app.inject({ method: 'GET', url: `/verify?code=${a.code}`, headers: { accept: 'text/html' } })).body;
-      const how = await bundledChromium();
-      const browser = await chromium.launch({ executablePath: how.executablePath, args: how.args, ...(how.env ? { env: how.env } : {}) });
+      const phone = await launchBrowser();
       try {
-        const page = await (await browser.newContext()).newPage();
+        const page = await (await phone.browser.newContext()).newPage();
         await page.setContent(html);
         const results = await new AxeBuilder({ page }).analyze();
         expect(results.violations.map((v) => v.id)).toEqual([]);
@@ -236,7 +233,7 @@ describe.each(dialects)('/verify: anyone checks a final document (%s)', (dialect
         }
         expect(focused).toEqual(['verify-file', 'BUTTON', 'verify-code', 'BUTTON']);
       } finally {
-        await browser.close();
+        await phone.close();
       }
     });
 
@@ -249,16 +246,17 @@ describe.each(dialects)('/verify: anyone checks a final document (%s)', (dialect
       const created = new Intl.DateTimeFormat(language, { dateStyle: 'long', timeStyle: 'short', timeZone }).format(new Date(process.created_at));
       expect(html).toContain(created);
       expect(html.indexOf('Documento auténtico')).toBeLessThan(html.indexOf('<form'));
-      const how = await bundledChromium();
-      const browser = await chromium.launch({ executablePath: how.executablePath, args: how.args, ...(how.env ? { env: how.env } : {}) });
+      // The pages' tests' browser (the guide's flags): the renderer's own launch runs Chromium as one
+      // process, which under a loaded machine was seen to crash at start (SIGSEGV) once in a full run.
+      const phone = await launchBrowser();
       try {
-        const page = await (await browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2 })).newPage();
+        const page = await (await phone.browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2 })).newPage();
         await page.setContent(html);
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
         expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
         await screenshot(page, '22-verify-on-a-phone');
       } finally {
-        await browser.close();
+        await phone.close();
       }
     });
   });
