@@ -270,8 +270,6 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     blobs,
   });
   const rateLimitHits = database.dialect === 'postgres' ? new PostgresHitCounter(database.db) : undefined;
-  // The WhatsApp numbers whose conversation a job of this process is draining (src/whatsapp/inbound/drain.ts).
-  const drainingHere = new Set<string>();
   const worker = new OutboxWorker({
     db: database.db,
     dialect: database.dialect,
@@ -308,7 +306,6 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
               handle: deps.handleChatMessage,
               claim,
               leaseMs: config.outboxLeaseMs,
-              drainingHere,
             }),
           [SEAL_PROCESS_JOB]: (data, claim) => runSealJob(deps, { processId: typeof data?.processId === 'string' ? data.processId : '', claim, logger }),
         },

@@ -30,8 +30,6 @@ export interface DrainOptions {
   claim: Claim | undefined;
   /** How long the lock holds without renewal: the outbox's lease, so that a dead holder's job and lock lapse together. */
   leaseMs: number;
-  /** The numbers this process drains now: one shared set per process (see drainConversation). */
-  drainingHere: Set<string>;
 }
 
 const isOptionalString = (value: unknown) => value === undefined || typeof value === 'string';
@@ -83,11 +81,6 @@ function storedMessage(row: WhatsAppMessageRow): InboundChatMessage {
  * the lock taken, is drained then (by it, or by a job that took the lock meanwhile). A holder that
  * dies leaves a lock whose lease runs out with the lease of its outbox job, which the outbox then
  * runs again: both are renewed together, the lock first, so the job never lapses before the lock.
- *
- * A job of a number this same process is draining returns before asking the database for the lock:
- * it would be refused, and on PostgreSQL each refusal is a round trip (most of a busy number's jobs
- * were). The same reasoning holds: the drain here lets go of the number before it looks again, so
- * the message that queued this job, stored before the job ran, is seen by that look.
  */
 export async function drainConversation(ctx: ChatContext, options: DrainOptions): Promise<void> {
   const { phone } = options;
@@ -113,23 +106,16 @@ export async function drainConversation(ctx: ChatContext, options: DrainOptions)
     const claim = options.claim;
     if (claim !== undefined && claim.lapsesAt() - ctx.clock.now().getTime() <= (2 * options.leaseMs) / 3 && !(await claim.renew())) return;
     const until = Math.min(leaseEnd(), claim?.lapsesAt() ?? Number.POSITIVE_INFINITY);
-    const here = options.drainingHere;
-    if (here.has(phone)) return;
-    here.add(phone);
+    if (!(await takeConversationLock(ctx.db, { phone, holder, now: ctx.clock.now().toISOString(), until: new Date(until).toISOString() }))) return;
     try {
-      if (!(await takeConversationLock(ctx.db, { phone, holder, now: ctx.clock.now().toISOString(), until: new Date(until).toISOString() }))) return;
-      try {
-        heldUntil = until;
-        for (let row = await nextReceived(ctx.db, phone); row; row = await nextReceived(ctx.db, phone)) {
-          await handleReceived(ctx, options.handle, row);
-          if (!(await hold())) return;
-        }
-        await withTransaction(ctx, (trx) => applyStatuses(trx, ctx.clock, { phone }));
-      } finally {
-        await releaseConversationLock(ctx.db, { phone, holder });
+      heldUntil = until;
+      for (let row = await nextReceived(ctx.db, phone); row; row = await nextReceived(ctx.db, phone)) {
+        await handleReceived(ctx, options.handle, row);
+        if (!(await hold())) return;
       }
+      await withTransaction(ctx, (trx) => applyStatuses(trx, ctx.clock, { phone }));
     } finally {
-      here.delete(phone);
+      await releaseConversationLock(ctx.db, { phone, holder });
     }
     if (!(await hasPendingWork(ctx.db, phone))) return;
   }
