@@ -39,7 +39,9 @@ export class BarcodeReader {
       .toBuffer({ resolveWithObject: true });
     const worker = this.running();
     const id = this.nextId++;
-    const luminances = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    // A copy the worker can own: sharp's buffer wraps memory of its own, which Node 24 refuses to
+    // transfer (DataCloneError), and a view of it would move the whole pooled buffer.
+    const luminances = new Uint8Array(data);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => this.stop(worker), SEARCH_TIMEOUT_MS);
       this.pending.set(id, { resolve, reject, timer });
