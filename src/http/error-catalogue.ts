@@ -162,6 +162,11 @@ export const ERROR_CATALOGUE = {
     status: [429],
     meaning: 'This participant or face validation had its 10 face comparisons of the hour; retry after the seconds of Retry-After (the next UTC hour)',
   },
+  FORM_PROCESSES_PER_HOUR_EXCEEDED: {
+    status: [429],
+    meaning:
+      "The organization's public forms (reference links, the SDK's fill flow) made the processes its `formProcessesPerHour` setting allows in the last hour; retry after the seconds of Retry-After",
+  },
   FACE_COMPARISONS_EXCEEDED: {
     status: [429],
     meaning: 'This participant or face validation had all its 25 face comparisons; the organization can send a new link',

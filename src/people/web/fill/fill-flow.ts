@@ -46,6 +46,14 @@ const UNAVAILABLE: Partial<Record<string, FillWordKey>> = {
   FILL_SESSION_USED: 'prebuiltCompleted',
 };
 
+/** Why a submission was refused, when the person may send it again: the answers stay on the device. */
+function refusalWords(error: unknown): string {
+  if (error instanceof NetworkFailure) return tf('offline');
+  if (!(error instanceof ApiFailure)) return wordsFor(error);
+  if (error.is('FORM_PROCESSES_PER_HOUR_EXCEEDED')) return tf('formBusy', { minutes: Math.ceil((error.retryAfterSeconds ?? 60) / 60) });
+  return error.status === 400 ? error.message : wordsFor(error);
+}
+
 /** What the SDK's frame does once the process is made (src/people/web/embedded.ts); the pages of links have none. */
 export interface FillFlowOptions {
   /** Under what the answers are kept on the device: the link's token, or what the SDK opened. */
@@ -278,7 +286,7 @@ export class FillFlow {
     } catch (error) {
       const words = unavailableWords(error);
       if (words !== undefined) return this.unavailable(error);
-      this.alert.say(error instanceof NetworkFailure ? tf('offline') : error instanceof ApiFailure && error.status === 400 ? error.message : wordsFor(error));
+      this.alert.say(refusalWords(error));
     } finally {
       button.disabled = false;
       button.textContent = label;
