@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { authenticate } from './auth/authenticate.js';
+import { consoleAccess } from './auth/console-access.js';
 import { FailedAttempts } from './auth/failed-attempts.js';
 import type { Config } from './config.js';
 import type { Deps } from './deps.js';
@@ -99,6 +100,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
     errorResponseBuilder: (_request, context) => tooManyRequests(context.ttl),
   });
   authenticate(app, deps.keys, FailedAttempts.create(app, config.authFailures));
+  consoleAccess(app, { db: deps.db, clock: deps.clock, publicUrl: config.publicUrl });
 
   await app.register(swagger, {
     openapi: {
@@ -108,6 +110,13 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
       webhooks: webhookDocs(),
       components: {
         securitySchemes: {
+          consoleSession: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: '__Host-console-session',
+            description:
+              'The operator console\'s session (tag "console"), set by its sign-in routes: HttpOnly, SameSite=Strict, Secure. Only on plain-http loopback development (PUBLIC_URL http://localhost) is it named console-session, without Secure. Never an API key.',
+          },
           apiKey: {
             type: 'apiKey',
             in: 'header',

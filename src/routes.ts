@@ -1,5 +1,6 @@
 import { companyRoutes } from './company/routes.js';
 import type { Config } from './config.js';
+import { consoleRoutes } from './console/routes.js';
 import type { Deps } from './deps.js';
 import { documentPdfUploadPolicy } from './documents/creating/pdf-uploads.js';
 import { pdfTemplateRoutes } from './documents/pdf-templates/routes.js';
@@ -53,6 +54,7 @@ export function routeTable(config: Config, deps: Deps): ApiRoute[] {
     ...fillRoutes(deps),
     ...pageRoutes(config, deps.pageAssets, deps.embeddingOrigins),
     ...fillPageRoutes(config, deps.pageAssets, deps),
+    ...consoleRoutes(deps, { config, assets: deps.pageAssets }),
     ...verificationRoutes(deps, { rateLimit: config.verifyRateLimit }),
     ...filesRoutes({
       store: deps.blobs,

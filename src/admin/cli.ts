@@ -4,13 +4,13 @@ import { parseArgs } from 'node:util';
 import { systemClock } from '../clock.js';
 import { type Config, ConfigError, loadConfig } from '../config.js';
 import { type Db, openDatabase, sqliteFileOf } from '../db/database.js';
-import type { ApiKeyKind } from '../db/schema.js';
+import type { ApiKeyKind, UserRole } from '../db/schema.js';
 import { queueSeal } from '../documents/sealing/queue-seal.js';
 import { DomainError } from '../domain-error.js';
 // The API's own validation, so the command accepts exactly what the API accepts.
 import { validate } from '../http/validate.js';
 import { type Channel, isChannel, listMailbox, mailboxDir } from '../messages/local-mailbox.js';
-import { addUser, createApiKey, createOrganization, OrganizationError, revokeApiKey, setSdkIntegration } from '../organizations/organizations.js';
+import { addUser, createApiKey, createOrganization, OrganizationError, revokeApiKey, setSdkIntegration, setUserRole } from '../organizations/organizations.js';
 import { findOrganization, listApiKeys, listOrganizations, listUsers } from '../organizations/queries.js';
 import { type SettingsChanges, settingsChangesSchema, settingsOf, updateSettings } from '../organizations/settings.js';
 import { createWebhookSchema, updateWebhookSchema } from '../webhooks/schemas.js';
@@ -23,7 +23,8 @@ const USAGE = `Usage: npm run --silent admin -- <command>
   org update --org ORG_ID [--sdk-integration on|off] [--sdk-origins "https://a.example,https://b.example"]
              [--sdk-require-token on|off] [--language es|en|pt|fr] [--time-zone America/Bogota] [--photo-retention-days DAYS]
              [--form-processes-per-hour N]
-  user add --org ORG_ID --email EMAIL
+  user add --org ORG_ID --email EMAIL [--role member|admin]
+  user role --org ORG_ID --email EMAIL --role member|admin
   user list --org ORG_ID
   key create --org ORG_ID [--kind private|public]
   key list --org ORG_ID
@@ -70,6 +71,13 @@ function keyKind(flags: Flags): ApiKeyKind {
   const kind = optional(flags, 'kind') ?? 'private';
   if (kind !== 'private' && kind !== 'public') throw new UsageError('--kind must be private or public');
   return kind;
+}
+
+/** Members see processes in the console; admins also manage keys, webhooks and users. */
+function roleFlag(flags: Flags, fallback?: UserRole): UserRole {
+  const role = optional(flags, 'role') ?? fallback;
+  if (role !== 'member' && role !== 'admin') throw new UsageError('--role must be member or admin');
+  return role;
 }
 
 function mailboxChannel(flags: Flags): Channel | undefined {
@@ -146,9 +154,11 @@ async function run(db: Db, config: Config, command: string, flags: Flags): Promi
         created_at: o.created_at,
       }));
     case 'user add':
-      return addUser(db, systemClock, { organizationId: required(flags, 'org'), email: required(flags, 'email') });
+      return addUser(db, systemClock, { organizationId: required(flags, 'org'), email: required(flags, 'email'), role: roleFlag(flags, 'member') });
+    case 'user role':
+      return setUserRole(db, { organizationId: await organizationOf(db, flags), email: required(flags, 'email'), role: roleFlag(flags) });
     case 'user list':
-      return (await listUsers(db, required(flags, 'org'))).map((u) => ({ id: u.id, email: u.email, created_at: u.created_at }));
+      return (await listUsers(db, required(flags, 'org'))).map((u) => ({ id: u.id, email: u.email, role: u.role, created_at: u.created_at }));
     case 'key create':
       return createApiKey(db, systemClock, { organizationId: required(flags, 'org'), kind: keyKind(flags) });
     case 'key list':
@@ -226,6 +236,7 @@ async function main(argv: string[]): Promise<number> {
       email: { type: 'string' },
       org: { type: 'string' },
       kind: { type: 'string' },
+      role: { type: 'string' },
       key: { type: 'string' },
       id: { type: 'string' },
       url: { type: 'string' },

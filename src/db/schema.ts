@@ -27,10 +27,57 @@ export interface OrganizationsTable {
   created_at: string;
 }
 
+/** What a user may do in the operator console: members do not manage keys, webhooks or users. */
+export type UserRole = 'admin' | 'member';
+
 export interface UsersTable {
   id: string;
   organization_id: string;
   email: string;
+  role: UserRole;
+  created_at: string;
+}
+
+/** An e-mailed console sign-in (src/console/sign-in.ts): one link and one code, used once. */
+export interface ConsoleSignInsTable {
+  id: string;
+  user_id: string;
+  organization_id: string;
+  email: string;
+  /** SHA-256 of the link's token and of the code (salted with the row id), hex. */
+  token_hash: string;
+  code_hash: string;
+  /** Wrong codes typed against it; past the limit it opens nothing. */
+  failures: number;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+/** A signed-in console user's session (src/console/sessions.ts); the cookie holds the token, this its SHA-256. */
+export interface ConsoleSessionsTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  organization_id: string;
+  /** Moved forward as the session is used; idle past a limit, it ends. */
+  last_seen_at: string;
+  /** The absolute end, however active the session is. */
+  expires_at: string;
+  /** Signed out. */
+  ended_at: string | null;
+  created_at: string;
+}
+
+/** The organization's console audit log: every sign-in and every decision, with who and from where. */
+export interface ConsoleAuditTable {
+  id: string;
+  organization_id: string;
+  user_id: string | null;
+  email: string;
+  action: string;
+  detail: string | null;
+  address: string | null;
   created_at: string;
 }
 
@@ -586,6 +633,9 @@ export interface Database {
   webhooks: WebhooksTable;
   organizations: OrganizationsTable;
   users: UsersTable;
+  console_sign_ins: ConsoleSignInsTable;
+  console_sessions: ConsoleSessionsTable;
+  console_audit: ConsoleAuditTable;
   api_keys: ApiKeysTable;
   templates: TemplatesTable;
   reference_links: ReferenceLinksTable;

@@ -1,4 +1,4 @@
-import type { Expression } from 'kysely';
+import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { toCount } from '../db/database.js';
 import { olderThan } from '../db/keyset.js';
@@ -114,11 +114,32 @@ export async function findDueProcesses(db: Db, column: 'expires_at' | 'next_remi
 
 export type ProcessSummaryRow = Pick<ProcessRow, 'id' | 'code' | 'kind' | 'name' | 'status' | 'expires_at' | 'created_at' | 'updated_at'>;
 
-/** Newest first with keyset paging; optionally only one status, or only processes using one template. */
+/** What a list of processes may be narrowed to; each filter given must hold. */
+export interface ProcessFilters {
+  status?: ProcessStatus;
+  templateId?: string;
+  /** Created at or after this instant, and before that one. */
+  createdFrom?: string;
+  createdBefore?: string;
+  /** A word of the process's name or of a participant's name or e-mail (any case), or its code. */
+  search?: string;
+}
+
+/** `%` and `_` are LIKE's wildcards: searched for as the characters they are. */
+function containing(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function like(column: string, pattern: string) {
+  // ESCAPE said: SQLite has no default escape character, PostgreSQL's is the same backslash.
+  return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+}
+
+/** Newest first with keyset paging, narrowed by the filters given. */
 export async function listProcesses(
   db: Db,
   organizationId: string,
-  options: { limit: number; status?: ProcessStatus; templateId?: string; after?: { created_at: string; id: string } },
+  options: ProcessFilters & { limit: number; after?: { created_at: string; id: string } },
 ): Promise<ProcessSummaryRow[]> {
   let query = db
     .selectFrom('processes')
@@ -135,6 +156,25 @@ export async function listProcesses(
           .whereRef('process_documents.process_id', '=', 'processes.id')
           .where('process_documents.template_id', '=', templateId),
       ),
+    );
+  }
+  if (options.createdFrom) query = query.where('created_at', '>=', options.createdFrom);
+  if (options.createdBefore) query = query.where('created_at', '<', options.createdBefore);
+  const search = options.search?.trim();
+  if (search) {
+    const pattern = containing(search);
+    query = query.where((eb) =>
+      eb.or([
+        eb('code', '=', search.toUpperCase()),
+        like('processes.name', pattern),
+        eb.exists(
+          eb
+            .selectFrom('participants')
+            .select('participants.id')
+            .whereRef('participants.process_id', '=', 'processes.id')
+            .where((p) => p.or([like('participants.email', pattern), like('participants.name', pattern)])),
+        ),
+      ]),
     );
   }
   const after = options.after;

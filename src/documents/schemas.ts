@@ -411,7 +411,7 @@ const participantView = Joi.object({
 });
 
 /** GET /document?code= with the private key. */
-const processResponse = Joi.object({
+export const processResponse = Joi.object({
   ...processHead,
   email: Joi.string().required().description('who created it').example('ana@company.example'),
   subject: Joi.string().allow('').required().example('Please sign the lease'),
@@ -461,7 +461,7 @@ const publicProcessResponse = Joi.object({
 });
 
 /** GET /document without code: a page of the organization's processes. */
-const processListResponse = Joi.object({
+export const processListResponse = Joi.object({
   data: Joi.array()
     .items(
       Joi.object({

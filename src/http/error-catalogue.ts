@@ -193,6 +193,19 @@ export const ERROR_CATALOGUE = {
   SDK_ORIGIN_NOT_ALLOWED: { status: [400], meaning: "A token for embedding is minted only for an origin of the organization's SDK origins" },
   PHONE_NOT_ON_RECORD: { status: [400], meaning: 'The participant has no phone number to send the link to' },
 
+  // The operator console (src/console)
+  CONSOLE_SIGN_IN_REQUIRED: {
+    status: [401],
+    meaning:
+      "No console session: the session cookie is missing, unknown, signed out, idle too long or past its end (an API key or a person's link is no session)",
+  },
+  CONSOLE_ADMIN_REQUIRED: { status: [403], meaning: "The console user is a member: keys, webhooks, users and the audit log are the organization's admins'" },
+  CONSOLE_ORIGIN_REFUSED: {
+    status: [403],
+    meaning: "A console request that changes something came from another site, or without an Origin header naming the service's own (PUBLIC_URL)",
+  },
+  CONSOLE_SIGN_IN_INVALID: { status: [401], meaning: 'The sign-in link or code is wrong, used already, or expired: ask for a new e-mail' },
+
   // Prebuilt processes and the SDK's fill flow
   PREBUILD_NOT_ENABLED: {
     status: [400],

@@ -17,9 +17,18 @@ import type Joi from 'joi';
  * - `operator`: the operator at the service's own machine (a request from the loopback address of
  *   the socket, see src/auth/operator-machine.ts), who sees every organization, or else an
  *   organization's private key, which sees that organization's only (the local WhatsApp chat);
+ * - `console`: a user of the organization signed in to the operator console (src/console): the
+ *   session's cookie, never a key or a link's token; a request that changes something must also come
+ *   from the service's own origin (src/auth/console-access.ts);
+ * - `console-admin`: the same, and the user is one of the organization's admins (keys, webhooks,
+ *   users, the audit log);
+ * - `console-sign-in`: no session yet (the sign-in routes), but from the service's own origin;
  * - `public`: anyone (health).
  */
-export type Access = 'private-key' | 'any-key' | 'operator' | 'signed-url' | 'link-token' | 'public';
+export type Access = 'private-key' | 'any-key' | 'operator' | 'signed-url' | 'link-token' | 'console' | 'console-admin' | 'console-sign-in' | 'public';
+
+/** The console's accesses: authorised by its session cookie (or, signing in, by its origin), never by a key. */
+export const CONSOLE_ACCESS: ReadonlySet<Access> = new Set(['console', 'console-admin', 'console-sign-in']);
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import Joi from 'joi';
+import type { ConsoleUser } from '../console/sessions.js';
 import type { ApiKeyKind } from '../db/schema.js';
 import { fail } from '../domain-error.js';
 import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.js';
@@ -28,6 +29,8 @@ export interface RouteInput<B, Q> {
   keyKind: ApiKeyKind | 'none';
   /** The link's token on `link-token` routes (checked for its form only); empty elsewhere. */
   linkToken: string;
+  /** The signed-in user on `console` and `console-admin` routes (src/auth/console-access.ts); null elsewhere. */
+  consoleUser: ConsoleUser | null;
   request: FastifyRequest;
   reply: FastifyReply;
 }
@@ -133,7 +136,16 @@ export function defineRoute<B, Q>(definition: RouteDefinition<B, Q>): ApiRoute {
       const query = validate(definition.query, request.query);
       const body = validate(definition.body, definition.rawBody ? undefined : request.body);
       const linkToken = definition.access === 'link-token' ? linkTokenOf(request) : '';
-      const answer = definition.handler({ body, query, organizationId: request.organizationId, keyKind: request.keyKind, linkToken, request, reply });
+      const answer = definition.handler({
+        body,
+        query,
+        organizationId: request.organizationId,
+        keyKind: request.keyKind,
+        linkToken,
+        consoleUser: request.consoleUser,
+        request,
+        reply,
+      });
       return answer instanceof Promise ? answer : Promise.resolve(answer);
     },
   };

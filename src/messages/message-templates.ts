@@ -14,6 +14,7 @@ export type TemplateVariables = {
   'continue-on-phone': { processName: string; link: string };
   'document-copy': { signerName: string; processName: string; link: string };
   'prebuilt-invitation': { processName: string; organization: string; link: string };
+  'console-sign-in': { organization: string; link: string; code: string; minutes: number };
 };
 
 export type TemplateName = keyof TemplateVariables;

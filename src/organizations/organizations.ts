@@ -2,7 +2,7 @@ import type { Insertable } from 'kysely';
 import { generateApiKey, hashApiKey, keyHint } from '../auth/keys.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
-import type { ApiKeyKind, OrganizationsTable } from '../db/schema.js';
+import type { ApiKeyKind, OrganizationsTable, UserRole } from '../db/schema.js';
 import { newObjectId } from '../ids.js';
 import * as q from './queries.js';
 
@@ -17,7 +17,7 @@ export interface CreatedKey {
 export interface CreatedOrganization {
   organization: string;
   name: string;
-  user: { id: string; email: string };
+  user: AddedUser;
   privateKey: string;
   publicKey: string;
   keys: CreatedKey[];
@@ -41,7 +41,8 @@ export async function createOrganization(
   };
   return db.transaction().execute(async (trx) => {
     await q.insertOrganization(trx, organization);
-    const user = await addUser(trx, clock, { organizationId: organization.id, email: options.email });
+    // The organization's first user manages it in the console: its keys, webhooks and other users.
+    const user = await addUser(trx, clock, { organizationId: organization.id, email: options.email, role: 'admin' });
     const privateKey = await createApiKey(trx, clock, { organizationId: organization.id, kind: 'private' });
     const publicKey = await createApiKey(trx, clock, { organizationId: organization.id, kind: 'public' });
     return {
@@ -55,14 +56,30 @@ export async function createOrganization(
   });
 }
 
-export async function addUser(db: Db, clock: Clock, options: { organizationId: string; email: string }): Promise<{ id: string; email: string }> {
+export interface AddedUser {
+  id: string;
+  email: string;
+  role: UserRole;
+}
+
+/** A user of the organization; a member unless said otherwise, so that managing keys, webhooks and users is given, never assumed. */
+export async function addUser(db: Db, clock: Clock, options: { organizationId: string; email: string; role?: UserRole }): Promise<AddedUser> {
   if (!(await q.findOrganization(db, options.organizationId))) throw new OrganizationError('ORGANIZATION_NOT_FOUND');
   const email = normalizeEmail(options.email);
   if (await q.findUserByEmail(db, options.organizationId, email)) throw new OrganizationError('USER_ALREADY_EXISTS');
   const now = clock.now();
   const id = newObjectId(now);
-  await q.insertUser(db, { id, organization_id: options.organizationId, email, created_at: now.toISOString() });
-  return { id, email };
+  const role = options.role ?? 'member';
+  await q.insertUser(db, { id, organization_id: options.organizationId, email, role, created_at: now.toISOString() });
+  return { id, email, role };
+}
+
+/** Another role for a user; the console reads the role on every request, so it holds at once. */
+export async function setUserRole(db: Db, options: { organizationId: string; email: string; role: UserRole }): Promise<AddedUser> {
+  const user = await q.findUserByEmail(db, options.organizationId, normalizeEmail(options.email));
+  if (!user) throw new OrganizationError('USER_NOT_FOUND');
+  await q.setUserRole(db, user.id, options.role);
+  return { id: user.id, email: user.email, role: options.role };
 }
 
 /** The key is returned once; only its hash is stored. */

@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../db/database.js';
 import { reusableQuery } from '../db/reusable-query.js';
-import type { ApiKeyKind, ApiKeyRow, OrganizationRow, OrganizationsTable, UserRow } from '../db/schema.js';
+import type { ApiKeyKind, ApiKeyRow, OrganizationRow, OrganizationsTable, UserRole, UserRow } from '../db/schema.js';
 
 export async function insertOrganization(db: Db, row: Insertable<OrganizationsTable>): Promise<void> {
   await db.insertInto('organizations').values(row).execute();
@@ -52,6 +52,10 @@ export async function findUserByEmail(db: Db, organizationId: string, email: str
 /** The organization's first user: the one it was created with. */
 export async function firstUser(db: Db, organizationId: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('organization_id', '=', organizationId).orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();
+}
+
+export async function setUserRole(db: Db, id: string, role: UserRole): Promise<void> {
+  await db.updateTable('users').set({ role }).where('id', '=', id).execute();
 }
 
 export async function listUsers(db: Db, organizationId: string): Promise<UserRow[]> {

@@ -23,6 +23,9 @@ export interface PageAssets {
   /** The local WhatsApp chat page's own script and style sheet (src/people/web/local-chat). */
   localChatScript: string;
   localChatStyle: string;
+  /** The operator console's script and style sheet (src/people/web/console). */
+  consoleScript: string;
+  consoleStyle: string;
   byPath: ReadonlyMap<string, Asset>;
 }
 
@@ -56,6 +59,8 @@ async function buildPageAssets(): Promise<PageAssets> {
       path.join(here, 'web', 'styles.css'),
       path.join(here, 'web', 'local-chat', 'local-chat.ts'),
       path.join(here, 'web', 'local-chat', 'local-chat.css'),
+      path.join(here, 'web', 'console', 'console.ts'),
+      path.join(here, 'web', 'console', 'console.css'),
     ],
     bundle: true,
     minify: true,
@@ -67,13 +72,15 @@ async function buildPageAssets(): Promise<PageAssets> {
     legalComments: 'none',
   });
   const output = (name: string) => result.outputFiles.find((f) => f.path === `/out/${name}`);
-  const [script, style, chatScript, chatStyle] = [
+  const [script, style, chatScript, chatStyle, consoleScript, consoleStyle] = [
     output('main.js'),
     output('styles.css'),
     output('local-chat/local-chat.js'),
     output('local-chat/local-chat.css'),
+    output('console/console.js'),
+    output('console/console.css'),
   ];
-  if (!script || !style || !chatScript || !chatStyle) throw new Error('the pages bundle lacks a script or styles');
+  if (!script || !style || !chatScript || !chatStyle || !consoleScript || !consoleStyle) throw new Error('the pages bundle lacks a script or styles');
   const pdfBuild = path.dirname(require.resolve('pdfjs-dist/build/pdf.min.mjs'));
   const assets = [
     asset('main.js', Buffer.from(script.contents)),
@@ -82,8 +89,10 @@ async function buildPageAssets(): Promise<PageAssets> {
     asset('pdf.worker.min.mjs', fs.readFileSync(path.join(pdfBuild, 'pdf.worker.min.mjs'))),
     asset('local-chat.js', Buffer.from(chatScript.contents)),
     asset('local-chat.css', Buffer.from(chatStyle.contents)),
+    asset('console.js', Buffer.from(consoleScript.contents)),
+    asset('console.css', Buffer.from(consoleStyle.contents)),
   ];
-  const [main, css, pdf, worker, chat, chatCss] = assets as [Asset, Asset, Asset, Asset, Asset, Asset];
+  const [main, css, pdf, worker, chat, chatCss, consoleJs, consoleCss] = assets as [Asset, Asset, Asset, Asset, Asset, Asset, Asset, Asset];
   return {
     script: main.path,
     style: css.path,
@@ -91,6 +100,8 @@ async function buildPageAssets(): Promise<PageAssets> {
     pdfWorker: worker.path,
     localChatScript: chat.path,
     localChatStyle: chatCss.path,
+    consoleScript: consoleJs.path,
+    consoleStyle: consoleCss.path,
     byPath: new Map(assets.map((a) => [a.path, a])),
   };
 }

@@ -115,6 +115,23 @@ Complétalo aquí:
 <p><a href="{{link}}">Completar</a></p>
 <p>O abre esta dirección: {{link}}</p>`,
   },
+  // The operator console's sign-in (src/console/sign-in.ts), sent to a user of the organization.
+  'console-sign-in': {
+    subject: 'Entra a la consola de {{organization}}',
+    text: `Hola:
+
+Para entrar a la consola de {{organization}}, abre este enlace:
+{{link}}
+
+O escribe este código en la página donde lo pediste: {{code}}
+
+El enlace y el código sirven una sola vez y vencen en {{minutes}} minutos. Si no lo pediste tú, ignora este mensaje.`,
+    html: `<p>Hola:</p>
+<p>Para entrar a la consola de <strong>{{organization}}</strong>, abre este enlace:</p>
+<p><a href="{{link}}">Entrar a la consola</a></p>
+<p>O escribe este código en la página donde lo pediste: <strong>{{code}}</strong></p>
+<p>El enlace y el código sirven una sola vez y vencen en {{minutes}} minutos. Si no lo pediste tú, ignora este mensaje.</p>`,
+  },
 } as const satisfies Record<string, MessageWords>;
 
 /** The messages there are: those of the default language, which every other language has too. */
@@ -218,6 +235,23 @@ Complete it here:
 <p><a href="{{link}}">Complete it</a></p>
 <p>Or open this address: {{link}}</p>`,
   },
+  // The operator console's sign-in (src/console/sign-in.ts), sent to a user of the organization.
+  'console-sign-in': {
+    subject: 'Sign in to the {{organization}} console',
+    text: `Hello,
+
+To sign in to the {{organization}} console, open this link:
+{{link}}
+
+Or type this code on the page where you asked for it: {{code}}
+
+The link and the code work once and expire in {{minutes}} minutes. If you did not ask for this, ignore this message.`,
+    html: `<p>Hello,</p>
+<p>To sign in to the <strong>{{organization}}</strong> console, open this link:</p>
+<p><a href="{{link}}">Sign in to the console</a></p>
+<p>Or type this code on the page where you asked for it: <strong>{{code}}</strong></p>
+<p>The link and the code work once and expire in {{minutes}} minutes. If you did not ask for this, ignore this message.</p>`,
+  },
 } as const satisfies Record<MessageName, MessageWords>;
 
 const pt = {
@@ -318,6 +352,23 @@ Complete aqui:
 <p><a href="{{link}}">Completar</a></p>
 <p>Ou abra este endereço: {{link}}</p>`,
   },
+  // The operator console's sign-in (src/console/sign-in.ts), sent to a user of the organization.
+  'console-sign-in': {
+    subject: 'Entre no console de {{organization}}',
+    text: `Olá,
+
+Para entrar no console de {{organization}}, abra este link:
+{{link}}
+
+Ou digite este código na página onde você o pediu: {{code}}
+
+O link e o código valem uma única vez e vencem em {{minutes}} minutos. Se não foi você quem pediu, ignore esta mensagem.`,
+    html: `<p>Olá,</p>
+<p>Para entrar no console de <strong>{{organization}}</strong>, abra este link:</p>
+<p><a href="{{link}}">Entrar no console</a></p>
+<p>Ou digite este código na página onde você o pediu: <strong>{{code}}</strong></p>
+<p>O link e o código valem uma única vez e vencem em {{minutes}} minutos. Se não foi você quem pediu, ignore esta mensagem.</p>`,
+  },
 } as const satisfies Record<MessageName, MessageWords>;
 
 const fr = {
@@ -417,6 +468,23 @@ Complétez-le ici :
 <p>{{organization}} a préparé <strong>{{processName}}</strong> et vous demande de compléter les informations manquantes. Ensuite, chaque personne qui doit le signer reçoit son invitation.</p>
 <p><a href="{{link}}">Compléter</a></p>
 <p>Ou ouvrez cette adresse : {{link}}</p>`,
+  },
+  // The operator console's sign-in (src/console/sign-in.ts), sent to a user of the organization.
+  'console-sign-in': {
+    subject: 'Connectez-vous à la console de {{organization}}',
+    text: `Bonjour,
+
+Pour vous connecter à la console de {{organization}}, ouvrez ce lien :
+{{link}}
+
+Ou saisissez ce code sur la page où vous l'avez demandé : {{code}}
+
+Le lien et le code ne servent qu'une fois et expirent dans {{minutes}} minutes. Si vous ne l'avez pas demandé, ignorez ce message.`,
+    html: `<p>Bonjour,</p>
+<p>Pour vous connecter à la console de <strong>{{organization}}</strong>, ouvrez ce lien :</p>
+<p><a href="{{link}}">Se connecter à la console</a></p>
+<p>Ou saisissez ce code sur la page où vous l'avez demandé : <strong>{{code}}</strong></p>
+<p>Le lien et le code ne servent qu'une fois et expirent dans {{minutes}} minutes. Si vous ne l'avez pas demandé, ignorez ce message.</p>`,
   },
 } as const satisfies Record<MessageName, MessageWords>;
 

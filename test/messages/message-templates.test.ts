@@ -62,6 +62,20 @@ describe('Every {{name}} is replaced by its variable in the subject, the text an
     expect(message.html).toContain('<a href="https://firma.test/f/1">');
   });
 
+  it('console-sign-in: the organization, the link and the code, the code never in the subject', () => {
+    const message = renderMessage(
+      'console-sign-in',
+      { organization: 'Acme', link: 'https://firma.test/console#sign-in=abc', code: '482913', minutes: 15 },
+      'en',
+    );
+    expect(message.subject).toBe('Sign in to the Acme console');
+    expect(message.subject).not.toContain('482913');
+    expect(message.text).toContain('https://firma.test/console#sign-in=abc');
+    expect(message.text).toContain('482913');
+    expect(message.text).toContain('15 minutes');
+    expect(message.html).toContain('<a href="https://firma.test/console#sign-in=abc">');
+  });
+
   it('no {{ is left in any template', () => {
     const rendered: Record<TemplateName, string> = {
       'signing-invitation': JSON.stringify(renderMessage('signing-invitation', invitation, 'en')),
@@ -73,6 +87,7 @@ describe('Every {{name}} is replaced by its variable in the subject, the text an
       'continue-on-phone': JSON.stringify(renderMessage('continue-on-phone', { processName: 'P', link: 'L' }, 'en')),
       'document-copy': JSON.stringify(renderMessage('document-copy', { signerName: 'A', processName: 'P', link: 'L' }, 'en')),
       'prebuilt-invitation': JSON.stringify(renderMessage('prebuilt-invitation', { processName: 'P', organization: 'O', link: 'L' }, 'en')),
+      'console-sign-in': JSON.stringify(renderMessage('console-sign-in', { organization: 'O', link: 'L', code: 'C', minutes: 1 }, 'en')),
     };
     for (const text of Object.values(rendered)) expect(text).not.toMatch(/\{\{|\}\}/);
   });

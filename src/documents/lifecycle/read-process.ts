@@ -258,18 +258,14 @@ export interface ProcessSummary {
   updatedAt: string;
 }
 
-/** The organization's processes newest first, by status and/or template, page by page (`{data, next}`). */
+/** The organization's processes newest first, narrowed by the filters given, page by page (`{data, next}`). */
 export async function listProcesses(
   ctx: ServiceContext,
-  options: { organizationId: string; limit: number; status?: ProcessStatus; templateId?: string; cursor?: string },
+  options: q.ProcessFilters & { organizationId: string; limit: number; cursor?: string },
 ): Promise<{ data: ProcessSummary[]; next: string | null }> {
-  const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
-  const rows = await q.listProcesses(ctx.db, options.organizationId, {
-    limit: options.limit + 1,
-    ...(options.status ? { status: options.status } : {}),
-    ...(options.templateId ? { templateId: options.templateId } : {}),
-    ...(after ? { after } : {}),
-  });
+  const { organizationId, limit, cursor, ...filters } = options;
+  const after = cursor === undefined ? undefined : decodeCursor(cursor);
+  const rows = await q.listProcesses(ctx.db, organizationId, { ...filters, limit: limit + 1, ...(after ? { after } : {}) });
   const { rows: kept, next } = page(rows, options.limit);
   return {
     data: kept.map((row) => ({

@@ -1,0 +1,70 @@
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { Clock } from '../clock.js';
+import { recordAudit } from '../console/audit.js';
+import { type ConsoleCookie, consoleCookie, sessionTokenOf } from '../console/cookie.js';
+import { type ConsoleUser, resolveSession } from '../console/sessions.js';
+import type { Db } from '../db/schema.js';
+import { fail } from '../domain-error.js';
+import { CONSOLE_ACCESS } from '../http/route-kinds.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** On the console's routes: the user of the request's session. */
+    consoleUser: ConsoleUser | null;
+  }
+}
+
+const READS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
+
+/**
+ * Whether a request that changes something comes from the console's own page. SameSite=Strict
+ * already keeps the cookie off requests other sites start; this refuses them even so (an older
+ * browser, a sibling subdomain counted as the same site): the browser writes Origin and
+ * Sec-Fetch-Site itself, and a page of another origin cannot make it write ours.
+ */
+function fromConsolePage(request: FastifyRequest, origin: string): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin') return false;
+  return request.headers.origin === origin;
+}
+
+/**
+ * The console's routes (access `console`, `console-admin`, `console-sign-in`) take their session
+ * from the cookie only: an API key or a person's link token is no session, and opens nothing here.
+ * Like authenticate.ts, one hook per route, built when the route is declared.
+ */
+export function consoleAccess(app: FastifyInstance, options: { db: Db; clock: Clock; publicUrl: string }): void {
+  app.decorateRequest('consoleUser', null);
+  const origin = new URL(options.publicUrl).origin;
+  const cookie = consoleCookie(options.publicUrl);
+  app.addHook('onRoute', (route) => {
+    const access = route.config?.access;
+    if (access === undefined || !CONSOLE_ACCESS.has(access)) return;
+    const existing = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+    const check = sessionCheck({ ...options, origin, cookie, admin: access === 'console-admin', session: access !== 'console-sign-in' });
+    route.onRequest = [check, ...existing];
+  });
+}
+
+function sessionCheck(options: { db: Db; clock: Clock; origin: string; cookie: ConsoleCookie; admin: boolean; session: boolean }): onRequestHookHandler {
+  return async (request) => {
+    if (!READS.has(request.method) && !fromConsolePage(request, options.origin)) throw fail('CONSOLE_ORIGIN_REFUSED');
+    if (!options.session) return;
+    const token = sessionTokenOf(options.cookie, request.headers.cookie);
+    const user = token === undefined ? undefined : await resolveSession(options.db, options.clock, token);
+    if (!user) throw fail('CONSOLE_SIGN_IN_REQUIRED');
+    if (options.admin && user.role !== 'admin') {
+      await recordAudit(options.db, options.clock, {
+        organizationId: user.organizationId,
+        userId: user.userId,
+        email: user.email,
+        action: 'ADMIN_REQUIRED',
+        detail: { route: `${request.method} ${request.routeOptions.url ?? ''}` },
+        address: request.ip,
+      });
+      throw fail('CONSOLE_ADMIN_REQUIRED');
+    }
+    request.consoleUser = user;
+    request.organizationId = user.organizationId;
+  };
+}

@@ -1,0 +1,217 @@
+import type { Config } from '../config.js';
+import type { ServiceContext } from '../context.js';
+import { listProcesses, readProcess, readRoadmap } from '../documents/lifecycle/read-process.js';
+import { processListResponse } from '../documents/schemas.js';
+import { fail } from '../domain-error.js';
+import { type ApiRoute, defineRoute, noInput, type RouteInput } from '../http/route.js';
+import { findOrganization } from '../organizations/queries.js';
+import type { PageAssets } from '../people/assets.js';
+import { pageLanguage } from '../people/page-language.js';
+import { pageHeaders } from '../people/pages.js';
+import { listTemplates } from '../templates/read-templates.js';
+import { templateListResponse } from '../templates/schemas.js';
+import { readAudit, recordAudit } from './audit.js';
+import { clearSessionCookie, consoleCookie, setSessionCookie } from './cookie.js';
+import { consoleShell } from './page.js';
+import {
+  auditQuery,
+  auditResponse,
+  codeBody,
+  linkBody,
+  processDetailResponse,
+  processQuery,
+  processSearchQuery,
+  sentResponse,
+  signedInResponse,
+  signedOutResponse,
+  signInBody,
+  templatesQuery,
+} from './schemas.js';
+import type { ConsoleUser } from './sessions.js';
+import { endSession } from './sessions.js';
+import { type NewSession, requestSignIn, signInWithCode, signInWithLink } from './sign-in.js';
+
+const tag = 'console';
+
+/** Sign-in e-mails one client address may ask for in a quarter of an hour, and links or codes it may try. */
+const SIGN_IN_REQUESTS = { max: 10, windowMs: 15 * 60_000 };
+const SIGN_IN_ATTEMPTS = { max: 20, windowMs: 15 * 60_000 };
+
+/** The console's access hook let the request in with a session (src/auth/console-access.ts). */
+function userOf(input: Pick<RouteInput<unknown, unknown>, 'consoleUser'>): ConsoleUser {
+  if (input.consoleUser === null) throw new Error('a console route ran without its session');
+  return input.consoleUser;
+}
+
+/**
+ * The operator console (GET /console) and the routes its page calls: sign-in by an e-mailed link
+ * or code, then the organization's processes. Every route but the page and the sign-in takes the
+ * session's cookie, and the organization is the session's.
+ */
+export function consoleRoutes(ctx: ServiceContext, options: { config: Config; assets: PageAssets }): ApiRoute[] {
+  const cookie = consoleCookie(options.config.publicUrl);
+  const signedIn = ({ reply }: { reply: RouteInput<unknown, unknown>['reply'] }, session: NewSession) => {
+    reply.header('set-cookie', setSessionCookie(cookie, session.token, session.maxAgeSeconds));
+    return session.user;
+  };
+  return [
+    defineRoute({
+      method: 'GET',
+      url: '/console',
+      access: 'public',
+      tag,
+      summary: "The operator console (HTML): the organization's users sign in by e-mail and follow its processes",
+      description: 'The page holds nothing: its script reads the routes below, with the session the sign-in sets.',
+      body: noInput,
+      query: noInput,
+      response: { raw: { mediaTypes: ['text/html'], description: "the page's HTML shell" } },
+      errors: [],
+      handler: ({ request, reply }) =>
+        reply.headers(pageHeaders(options.config, [])).send(consoleShell(options.assets, pageLanguage(request.headers['accept-language']))),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/console/api/sign-in',
+      access: 'console-sign-in',
+      tag,
+      summary: 'Ask for a sign-in e-mail: a link and a code, once each, for 15 minutes',
+      description:
+        "Each user going by the e-mail (one per organization) is sent one, in the organization's language. The answer is the same for an e-mail no user has, and past 3 e-mails to one address in 15 minutes nothing more is sent, with the same answer.",
+      body: signInBody,
+      query: noInput,
+      response: { json: sentResponse },
+      errors: [],
+      rateLimit: SIGN_IN_REQUESTS,
+      handler: ({ body, request }) => requestSignIn(ctx, { email: body.email, address: request.ip }),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/console/api/sign-in/link',
+      access: 'console-sign-in',
+      tag,
+      summary: "Sign in with the e-mailed link's token: sets the session cookie",
+      body: linkBody,
+      query: noInput,
+      response: { json: signedInResponse },
+      errors: ['CONSOLE_SIGN_IN_INVALID'],
+      rateLimit: SIGN_IN_ATTEMPTS,
+      handler: async (input) => signedIn(input, await signInWithLink(ctx, { token: input.body.token, address: input.request.ip })),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/console/api/sign-in/code',
+      access: 'console-sign-in',
+      tag,
+      summary: 'Sign in with the e-mail and the e-mailed code, typed on another device: sets the session cookie',
+      description: "Five wrong codes wear out the e-mail's open sign-ins.",
+      body: codeBody,
+      query: noInput,
+      response: { json: signedInResponse },
+      errors: ['CONSOLE_SIGN_IN_INVALID'],
+      rateLimit: SIGN_IN_ATTEMPTS,
+      handler: async (input) => signedIn(input, await signInWithCode(ctx, { ...input.body, address: input.request.ip })),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/console/api/sign-out',
+      access: 'console',
+      tag,
+      summary: 'Sign out: the session ends and its cookie is removed',
+      body: noInput,
+      query: noInput,
+      response: { json: signedOutResponse },
+      errors: [],
+      handler: async (input) => {
+        const user = userOf(input);
+        await endSession(ctx.db, ctx.clock, user.sessionId);
+        await recordAudit(ctx.db, ctx.clock, {
+          organizationId: user.organizationId,
+          userId: user.userId,
+          email: user.email,
+          action: 'SIGN_OUT',
+          address: input.request.ip,
+        });
+        input.reply.header('set-cookie', clearSessionCookie(cookie));
+        return { signedOut: true };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/console/api/me',
+      access: 'console',
+      tag,
+      summary: "Who the session is: the user's e-mail and role, and the organization",
+      body: noInput,
+      query: noInput,
+      response: { json: signedInResponse },
+      errors: ['ORGANIZATION_NOT_FOUND'],
+      handler: async (input) => {
+        const user = userOf(input);
+        const organization = await findOrganization(ctx.db, user.organizationId);
+        if (!organization) throw fail('ORGANIZATION_NOT_FOUND');
+        return { email: user.email, role: user.role, organization: { id: organization.id, name: organization.name } };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/console/api/processes',
+      access: 'console',
+      tag,
+      summary: "The organization's processes, newest first: searched by name, participant or code, filtered by status, template and date",
+      body: noInput,
+      query: processSearchQuery,
+      response: { json: processListResponse },
+      errors: [],
+      handler: ({ query, organizationId }) =>
+        listProcesses(ctx, {
+          organizationId,
+          limit: query.limit,
+          ...(query.q ? { search: query.q } : {}),
+          ...(query.status ? { status: query.status } : {}),
+          ...(query.template ? { templateId: query.template } : {}),
+          ...(query.from ? { createdFrom: query.from.toISOString() } : {}),
+          ...(query.to ? { createdBefore: query.to.toISOString() } : {}),
+          ...(query.cursor ? { cursor: query.cursor } : {}),
+        }),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/console/api/process',
+      access: 'console',
+      tag,
+      summary: 'One process: its documents, its participants and their states, and its roadmap as a timeline',
+      body: noInput,
+      query: processQuery,
+      response: { json: processDetailResponse },
+      errors: ['DOCUMENT_NOT_FOUND'],
+      handler: async ({ query, organizationId }) => ({
+        process: await readProcess(ctx, { organizationId, code: query.code }),
+        roadmap: await readRoadmap(ctx, { organizationId, code: query.code }),
+      }),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/console/api/templates',
+      access: 'console',
+      tag,
+      summary: "The organization's templates, newest first, to filter processes by",
+      body: noInput,
+      query: templatesQuery,
+      response: { json: templateListResponse },
+      errors: [],
+      handler: ({ query, organizationId }) => listTemplates(ctx, { organizationId, limit: query.limit, ...(query.cursor ? { cursor: query.cursor } : {}) }),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/console/api/audit',
+      access: 'console-admin',
+      tag,
+      summary: "The organization's console audit log, newest first: sign-ins asked for, made and refused, sign-outs, refusals",
+      body: noInput,
+      query: auditQuery,
+      response: { json: auditResponse },
+      errors: [],
+      handler: ({ query, organizationId }) => readAudit(ctx.db, { organizationId, limit: query.limit, ...(query.cursor ? { cursor: query.cursor } : {}) }),
+    }),
+  ];
+}

@@ -1,0 +1,62 @@
+import crypto from 'node:crypto';
+import type { Clock } from '../clock.js';
+import type { Db, UserRole } from '../db/schema.js';
+import { newObjectId, newToken } from '../ids.js';
+import * as q from './queries.js';
+
+/** A session ends after this long without a request, and in any case this long after sign-in. */
+export const SESSION_IDLE_MINUTES = 60;
+export const SESSION_HOURS = 12;
+/** The last use is written at most this often: a page's burst of requests writes once. */
+const TOUCH_EVERY_MS = 60_000;
+
+/** 32 random bytes in base64url: the only shape a session's token has. */
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/** Who a console request is from, as its session says. */
+export interface ConsoleUser {
+  sessionId: string;
+  userId: string;
+  organizationId: string;
+  email: string;
+  role: UserRole;
+}
+
+/** Tokens, links and codes are kept only as this: a copy of the database opens nothing. */
+export function secretHash(secret: string): string {
+  return crypto.createHash('sha256').update(secret).digest('hex');
+}
+
+export async function startSession(db: Db, clock: Clock, user: { userId: string; organizationId: string }): Promise<{ token: string; maxAgeSeconds: number }> {
+  const now = clock.now();
+  const token = newToken(32);
+  await q.insertSession(db, {
+    id: newObjectId(now),
+    token_hash: secretHash(token),
+    user_id: user.userId,
+    organization_id: user.organizationId,
+    last_seen_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + SESSION_HOURS * 3_600_000).toISOString(),
+    ended_at: null,
+    created_at: now.toISOString(),
+  });
+  return { token, maxAgeSeconds: SESSION_HOURS * 3600 };
+}
+
+/** The user of an open session, its last use moved forward; undefined for anything else. */
+export async function resolveSession(db: Db, clock: Clock, token: string): Promise<ConsoleUser | undefined> {
+  if (!TOKEN_PATTERN.test(token)) return undefined;
+  const now = clock.now();
+  const found = await q.findOpenSession(db, {
+    tokenHash: secretHash(token),
+    now: now.toISOString(),
+    idleSince: new Date(now.getTime() - SESSION_IDLE_MINUTES * 60_000).toISOString(),
+  });
+  if (!found) return undefined;
+  if (now.getTime() - Date.parse(found.last_seen_at) >= TOUCH_EVERY_MS) await q.touchSession(db, found.id, now.toISOString());
+  return { sessionId: found.id, userId: found.user_id, organizationId: found.organization_id, email: found.email, role: found.role };
+}
+
+export async function endSession(db: Db, clock: Clock, sessionId: string): Promise<void> {
+  await q.endSession(db, sessionId, clock.now().toISOString());
+}

@@ -1,0 +1,154 @@
+/*
+ * The console's calls to its routes (src/console/routes.ts). The session is the HttpOnly cookie the
+ * sign-in sets: this script never sees it, and sends nothing but same-origin requests, whose Origin
+ * the browser writes itself (the console's routes refuse a change from any other).
+ */
+
+export interface Me {
+  email: string;
+  role: 'admin' | 'member';
+  organization: { id: string; name: string };
+}
+
+export type ProcessStatus = 'CREATED' | 'FINISH' | 'REJECTED' | 'EXPIRED' | 'CANCELLED';
+export type ParticipantStatus = 'PENDING' | 'NOTIFICATION' | 'FINISH' | 'REJECT' | 'BLOCK';
+
+export interface ProcessSummary {
+  code: string;
+  name: string;
+  status: ProcessStatus;
+  expiredDate?: string;
+  createdAt: string;
+}
+
+export interface ProcessPage {
+  data: ProcessSummary[];
+  next: string | null;
+}
+
+export interface Participant {
+  id: string;
+  name: string;
+  email: string;
+  phone?: string;
+  role: 'SIGNER' | 'APPROVER';
+  status: ParticipantStatus;
+  signedAt?: string;
+  rejectedAt?: string;
+  rejectReason?: string;
+  blockReason?: string;
+}
+
+export interface TimelineEvent {
+  action: string;
+  participant: string;
+  platform?: string;
+  timestamp: string;
+  by?: string;
+  message?: string;
+}
+
+export interface ProcessDetail {
+  process: {
+    code: string;
+    name: string;
+    status: ProcessStatus;
+    createdAt: string;
+    expiredDate?: string;
+    documents: { name: string; ready: boolean }[];
+    signProfile: Participant[];
+  };
+  roadmap: { participants: { id: string; name: string }[]; activityLog: TimelineEvent[] };
+}
+
+export interface TemplateSummary {
+  id: string;
+  name: string;
+}
+
+export interface ProcessFilters {
+  q: string;
+  status: string;
+  template: string;
+  /** Instants, as the page computed them from the dates chosen. */
+  from?: string;
+  to?: string;
+}
+
+/** Why a call was refused, as the page tells the user. */
+export type Refusal = 'session' | 'invalid' | 'too-many' | 'not-found' | 'failed';
+
+export class RefusedError extends Error {
+  constructor(readonly refusal: Refusal) {
+    super(refusal);
+  }
+}
+
+async function messageOf(res: Response): Promise<string> {
+  try {
+    const body: unknown = await res.json();
+    return typeof body === 'object' && body !== null && 'message' in body && typeof body.message === 'string' ? body.message : '';
+  } catch {
+    return '';
+  }
+}
+
+async function refusalOf(res: Response): Promise<Refusal> {
+  const message = await messageOf(res);
+  if (message.startsWith('CONSOLE_SIGN_IN_REQUIRED')) return 'session';
+  if (message.startsWith('CONSOLE_SIGN_IN_INVALID')) return 'invalid';
+  if (res.status === 429) return 'too-many';
+  if (message.startsWith('DOCUMENT_NOT_FOUND')) return 'not-found';
+  return 'failed';
+}
+
+async function call(path: string, body?: unknown): Promise<Response> {
+  const res = await fetch(path, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    credentials: 'same-origin',
+    cache: 'no-store',
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!res.ok) throw new RefusedError(await refusalOf(res));
+  return res;
+}
+
+export async function me(): Promise<Me> {
+  return (await call('/console/api/me')).json();
+}
+
+export async function askForSignIn(email: string): Promise<void> {
+  await call('/console/api/sign-in', { email });
+}
+
+export async function signInWithLink(token: string): Promise<Me> {
+  return (await call('/console/api/sign-in/link', { token })).json();
+}
+
+export async function signInWithCode(email: string, code: string): Promise<Me> {
+  return (await call('/console/api/sign-in/code', { email, code })).json();
+}
+
+export async function signOut(): Promise<void> {
+  await call('/console/api/sign-out', {});
+}
+
+export async function processes(filters: ProcessFilters, cursor: string | null): Promise<ProcessPage> {
+  const query = new URLSearchParams();
+  if (filters.q.trim() !== '') query.set('q', filters.q.trim());
+  if (filters.status !== '') query.set('status', filters.status);
+  if (filters.template !== '') query.set('template', filters.template);
+  if (filters.from) query.set('from', filters.from);
+  if (filters.to) query.set('to', filters.to);
+  if (cursor !== null) query.set('cursor', cursor);
+  return (await call(`/console/api/processes?${query}`)).json();
+}
+
+export async function processDetail(code: string): Promise<ProcessDetail> {
+  return (await call(`/console/api/process?code=${encodeURIComponent(code)}`)).json();
+}
+
+export async function templates(): Promise<TemplateSummary[]> {
+  return ((await (await call('/console/api/templates?limit=500')).json()) as { data: TemplateSummary[] }).data;
+}

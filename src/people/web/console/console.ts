@@ -1,0 +1,140 @@
+import { LANGUAGES } from '../../../organizations/languages.js';
+import { LANGUAGE_NAMES } from '../../words.js';
+import { alertLine, h, show } from '../dom.js';
+import { type Me, me, processDetail, RefusedError, signInWithLink, signOut, templates } from './api.js';
+import { drawProcess } from './process-view.js';
+import { ProcessesView } from './processes-view.js';
+import { drawSignIn, refusalWords } from './sign-in-view.js';
+import { currentLanguage, isLanguage, say, setLanguage } from './words.js';
+
+const LINK_FRAGMENT = '#sign-in=';
+
+/**
+ * The operator console: sign-in, then the organization's processes and each one's timeline. The
+ * session lives in an HttpOnly cookie; a refusal for want of one at any moment brings the sign-in
+ * back.
+ */
+class Console {
+  private user: Me | undefined;
+  private view: { kind: 'processes' } | { kind: 'process'; code: string } = { kind: 'processes' };
+  private readonly alert = alertLine();
+  private readonly bar = h('div', { class: 'user-bar' });
+  private readonly content = h('div');
+  private processes = this.newProcessesView();
+
+  constructor(private readonly root: HTMLElement) {}
+
+  private newProcessesView(): ProcessesView {
+    return new ProcessesView({ open: (code) => void this.openProcess(code), refused: (error) => this.refused(error), templates });
+  }
+
+  async start(): Promise<void> {
+    this.frame();
+    if (location.hash.startsWith(LINK_FRAGMENT)) {
+      const token = location.hash.slice(LINK_FRAGMENT.length);
+      // The token leaves the address bar and the history at once: it was good for one use only.
+      history.replaceState(null, '', location.pathname);
+      try {
+        return this.signedIn(await signInWithLink(token));
+      } catch (error) {
+        return this.signIn(refusalWords(error));
+      }
+    }
+    try {
+      this.signedIn(await me());
+    } catch (error) {
+      if (error instanceof RefusedError && error.refusal === 'session') this.signIn();
+      else this.refused(error);
+    }
+  }
+
+  /** The page around the views: the language, who is signed in, the title, errors. */
+  private frame(): void {
+    const select = h('select', { id: 'language' }, ...LANGUAGES.map((language) => h('option', { value: language, lang: language }, LANGUAGE_NAMES[language])));
+    select.value = currentLanguage();
+    select.addEventListener('change', () => {
+      if (!isLanguage(select.value)) return;
+      setLanguage(select.value);
+      this.frame();
+      this.root.querySelector<HTMLElement>('#language')?.focus();
+      void this.redraw();
+    });
+    show(this.root, h('header', { class: 'language' }, h('label', { for: 'language' }, say('language')), select), this.bar, this.alert.element, this.content);
+    this.drawBar();
+  }
+
+  private drawBar(): void {
+    const user = this.user;
+    if (!user) {
+      show(this.bar);
+      return;
+    }
+    const role = say(user.role === 'admin' ? 'roleAdmin' : 'roleMember');
+    show(
+      this.bar,
+      h('p', {}, say('signedInAs', { email: user.email, organization: user.organization.name }), ' ', h('span', { class: 'hint' }, `(${role})`)),
+      h('button', { type: 'button', class: 'secondary small', onclick: () => void this.signOut() }, say('signOut')),
+    );
+  }
+
+  private signIn(notice?: string): void {
+    this.user = undefined;
+    this.processes = this.newProcessesView();
+    this.drawBar();
+    drawSignIn(this.content, { ...(notice ? { notice } : {}), signedIn: (user) => this.signedIn(user) });
+    this.content.querySelector<HTMLElement>('h1')?.focus();
+  }
+
+  private signedIn(user: Me): void {
+    this.user = user;
+    this.alert.say('');
+    this.drawBar();
+    this.view = { kind: 'processes' };
+    void this.processes.draw(this.content, true).then(() => this.content.querySelector<HTMLElement>('#processes-heading')?.focus());
+  }
+
+  private async redraw(): Promise<void> {
+    if (!this.user) return this.signIn();
+    if (this.view.kind === 'process') return this.openProcess(this.view.code);
+    await this.processes.draw(this.content, false);
+  }
+
+  private async openProcess(code: string): Promise<void> {
+    try {
+      const detail = await processDetail(code);
+      this.view = { kind: 'process', code };
+      this.alert.say('');
+      drawProcess(this.content, detail, () => void this.back());
+    } catch (error) {
+      this.refused(error);
+    }
+  }
+
+  private async back(): Promise<void> {
+    this.view = { kind: 'processes' };
+    await this.processes.draw(this.content, false);
+    this.content.querySelector<HTMLElement>('#processes-heading')?.focus();
+  }
+
+  private async signOut(): Promise<void> {
+    try {
+      await signOut();
+    } catch (error) {
+      if (!(error instanceof RefusedError && error.refusal === 'session')) return this.refused(error);
+    }
+    this.signIn(say('signedOut'));
+  }
+
+  private refused(error: unknown): void {
+    if (error instanceof RefusedError && error.refusal === 'session') this.signIn(say('sessionEnded'));
+    else if (error instanceof RefusedError && error.refusal === 'not-found') this.alert.say(say('processNotFound'));
+    else this.alert.say(refusalWords(error));
+  }
+}
+
+const root = document.getElementById('console');
+if (root) {
+  const language = document.documentElement.lang;
+  if (isLanguage(language)) setLanguage(language);
+  void new Console(root).start();
+}
