@@ -6,9 +6,12 @@ import { buildApp } from '../src/app.js';
 import { requestOtp, verifyOtp } from '../src/documents/participant/signer-flow.js';
 import { codeOf } from '../src/http/error-catalogue.js';
 import type { ApiRoute } from '../src/http/route.js';
+import { CONSOLE_ACCESS } from '../src/http/route-kinds.js';
 import { exampleOf } from '../src/http/schema-example.js';
+import { addUser } from '../src/organizations/organizations.js';
 import { routeTable } from '../src/routes.js';
 import { findVerifaceByCode } from '../src/veriface/queries.js';
+import { CONSOLE_ORIGIN, consoleCall, signedInUser, signInEmail } from './support/console.js';
 import { numberedCard } from './support/document-photos.js';
 import { ANSWERS, sampleTemplate, verifaceBody } from './support/fixtures.js';
 import { jpeg, matcher, png } from './support/images.js';
@@ -92,6 +95,14 @@ const pdfTemplateBody = () => ({ name: 'Lease', file: PDF_BYTES.toString('base64
 /** One valid request per route, built from the identifiers it should act on. */
 /** Bytes a JPEG starts with, then random ones: the same in every sample, so samples compare equal. */
 const SAMPLE_JPEG = jpeg().toString('base64');
+
+/** Each organization's admin's and member's console sessions (cookie pairs), signed in before the suite runs. */
+const consoleSessions = new Map<string, { admin: string; member: string }>();
+
+/** A console request as the console's page makes it: the organization's admin's session, from the service's own origin. */
+function consoleHeaders(org: TestOrganization, role: 'admin' | 'member' = 'admin'): Record<string, string> {
+  return { cookie: consoleSessions.get(org.id)?.[role] ?? '', origin: CONSOLE_ORIGIN, 'sec-fetch-site': 'same-origin' };
+}
 
 const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> = {
   'POST /v1.5/ext/template': () => ({ body: sampleTemplate() }),
@@ -200,6 +211,16 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
   'GET /whatsapp/local/messages': (o) => ({ query: { phone: o.phone } }),
   'POST /whatsapp/local/messages': (o) => ({ body: { phone: o.phone, text: 'hola' } }),
   'GET /whatsapp/local/document': (o) => ({ query: { phone: o.phone, id: 'whatsapp/20261126T101500123Z-000042-9f8e7d6c' } }),
+  'GET /console': () => ({}),
+  'POST /console/api/sign-in': (_o, org) => ({ headers: { origin: CONSOLE_ORIGIN }, body: { email: org.email } }),
+  'POST /console/api/sign-in/link': () => ({ headers: { origin: CONSOLE_ORIGIN }, body: { token: crypto.randomBytes(32).toString('base64url') } }),
+  'POST /console/api/sign-in/code': (_o, org) => ({ headers: { origin: CONSOLE_ORIGIN }, body: { email: org.email, code: '000000' } }),
+  'POST /console/api/sign-out': (_o, org) => ({ headers: consoleHeaders(org) }),
+  'GET /console/api/me': (_o, org) => ({ headers: consoleHeaders(org) }),
+  'GET /console/api/processes': (o, org) => ({ headers: consoleHeaders(org), query: { q: o.process } }),
+  'GET /console/api/process': (o, org) => ({ headers: consoleHeaders(org), query: { code: o.process } }),
+  'GET /console/api/templates': (_o, org) => ({ headers: consoleHeaders(org) }),
+  'GET /console/api/audit': (_o, org) => ({ headers: consoleHeaders(org) }),
 };
 
 const routeKey = (route: ApiRoute) => `${route.method} ${route.url}`;
@@ -224,6 +245,8 @@ interface SuccessContext {
   owned: Owned;
   /** A process of `org` with one participant as given; answers its code and the participant's token and id. */
   process(signer: Record<string, unknown>): Promise<{ code: string; token: string; participantId: string }>;
+  /** A new console session of a user of `org`: the headers of the console's page. */
+  console(role?: 'admin' | 'member'): Promise<Record<string, string>>;
 }
 
 const link = (token: string) => ({ headers: { 'x-link-token': token } });
@@ -421,6 +444,31 @@ const SUCCESS: Record<string, (c: SuccessContext) => Promise<SuccessCall[]>> = {
     const document = (await chat()).messages.find((m: { content: { kind: string } }) => m.content.kind === 'document');
     return [{ query: { phone: owned.phone, id: document.id } }];
   },
+  'GET /console': async () => [{}],
+  'POST /console/api/sign-in': async ({ org }) => [
+    { headers: { origin: CONSOLE_ORIGIN }, body: { email: org.email } },
+    { headers: { origin: CONSOLE_ORIGIN }, body: { email: 'nobody@unknown.test' } },
+  ],
+  'POST /console/api/sign-in/link': async ({ svc, org }) => {
+    await consoleCall(svc, 'POST', '/console/api/sign-in', { body: { email: org.email }, remoteAddress: '198.51.100.8' });
+    return [{ headers: { origin: CONSOLE_ORIGIN }, body: { token: (await signInEmail(svc, org, org.email)).token } }];
+  },
+  'POST /console/api/sign-in/code': async ({ svc, org }) => {
+    // A user of its own: the organization's owner has had its sign-in e-mails for the quarter of an hour.
+    await addUser(svc.deps.db, svc.clock, { organizationId: org.id, email: 'code@acme.test' });
+    await consoleCall(svc, 'POST', '/console/api/sign-in', { body: { email: 'code@acme.test' }, remoteAddress: '198.51.100.8' });
+    return [{ headers: { origin: CONSOLE_ORIGIN }, body: { email: 'code@acme.test', code: (await signInEmail(svc, org, 'code@acme.test')).code } }];
+  },
+  'POST /console/api/sign-out': async (c) => [{ headers: await c.console() }],
+  'GET /console/api/me': async (c) => [{ headers: await c.console() }, { headers: await c.console('member') }],
+  'GET /console/api/processes': async (c): Promise<SuccessCall[]> => [
+    { headers: await c.console() },
+    { headers: await c.console('member'), query: { q: 'people.test', status: 'CREATED', from: '2020-01-01T00:00:00.000Z', to: '2100-01-01T00:00:00.000Z' } },
+    { headers: await c.console(), query: { template: c.owned.template, limit: '1' } },
+  ],
+  'GET /console/api/process': async (c) => [{ headers: await c.console('member'), query: { code: c.owned.process } }],
+  'GET /console/api/templates': async (c) => [{ headers: await c.console() }],
+  'GET /console/api/audit': async (c) => [{ headers: await c.console() }],
 };
 
 /**
@@ -590,6 +638,11 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
     answers.problems.clear();
     routes = routeTable(svc.config, svc.deps);
     ownedByB = await own(svc, svc.orgB);
+    for (const org of [svc.orgA, svc.orgB]) {
+      const admin = await signedInUser(svc, org, org.email, 'admin', '198.51.100.10');
+      const member = await signedInUser(svc, org, `member@${org.email.split('@')[1]}`, 'member', '198.51.100.10');
+      consoleSessions.set(org.id, { admin, member });
+    }
   });
   afterAll(async () => svc.close());
 
@@ -624,6 +677,75 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
         } else {
           expect([publicKey.statusCode, publicKey.json()], routeKey(route)).toEqual([401, { message: 'UNAUTHORIZED' }]);
         }
+      }
+    });
+  });
+
+  describe("the console's routes open nothing without a console session of the organization, and never with a key or a person's link", () => {
+    const sessionRoutes = () => routes.filter((r) => r.access === 'console' || r.access === 'console-admin');
+
+    it('no cookie, a forged one, an API key or a link token is 401 CONSOLE_SIGN_IN_REQUIRED', async () => {
+      expect(sessionRoutes().length).toBeGreaterThanOrEqual(6);
+      for (const route of sessionRoutes()) {
+        const sample = SAMPLES[routeKey(route)]!(ownedByB, svc.orgB);
+        const page = { origin: CONSOLE_ORIGIN, 'sec-fetch-site': 'same-origin' };
+        const refused: Record<string, string>[] = [
+          page,
+          { ...page, cookie: `__Host-console-session=${crypto.randomBytes(32).toString('base64url')}` },
+          { ...page, cookie: `console-session=${consoleSessions.get(svc.orgB.id)?.admin.split('=')[1]}` },
+          { ...page, authorization: svc.orgB.privateKey },
+          { ...page, 'x-link-token': ownedByB.signingLink },
+        ];
+        for (const headers of refused) {
+          const res = await send(svc, route, undefined, { ...sample, headers });
+          expect([res.statusCode, res.json()], `${routeKey(route)} ${JSON.stringify(headers)}`).toEqual([401, { message: 'CONSOLE_SIGN_IN_REQUIRED' }]);
+        }
+      }
+    });
+
+    it("a change from another site, or without the service's own Origin, is 403 CONSOLE_ORIGIN_REFUSED even with a session", async () => {
+      const changes = routes.filter((r) => CONSOLE_ACCESS.has(r.access) && r.method !== 'GET');
+      expect(changes.length).toBeGreaterThanOrEqual(4);
+      for (const route of changes) {
+        const sample = SAMPLES[routeKey(route)]!(ownedByB, svc.orgB);
+        const cookie = consoleSessions.get(svc.orgB.id)?.admin ?? '';
+        const forged: Record<string, string>[] = [
+          { cookie },
+          { cookie, origin: 'https://attacker.example' },
+          { cookie, origin: CONSOLE_ORIGIN, 'sec-fetch-site': 'cross-site' },
+        ];
+        for (const headers of forged) {
+          const res = await send(svc, route, undefined, { ...sample, headers });
+          expect([res.statusCode, res.json()], `${routeKey(route)} ${JSON.stringify(headers)}`).toEqual([403, { message: 'CONSOLE_ORIGIN_REFUSED' }]);
+        }
+      }
+      // The session those requests carried is still open: sign-out was refused with the rest.
+      expect((await send(svc, routes.find((r) => routeKey(r) === 'GET /console/api/me')!, undefined, { headers: consoleHeaders(svc.orgB) })).statusCode).toBe(
+        200,
+      );
+    });
+
+    it('a member is refused every console-admin route with 403 CONSOLE_ADMIN_REQUIRED', async () => {
+      const adminRoutes = routes.filter((r) => r.access === 'console-admin');
+      expect(adminRoutes.length).toBeGreaterThanOrEqual(1);
+      for (const route of adminRoutes) {
+        const sample = SAMPLES[routeKey(route)]!(ownedByB, svc.orgB);
+        const res = await send(svc, route, undefined, { ...sample, headers: consoleHeaders(svc.orgB, 'member') });
+        expect([res.statusCode, res.json()], routeKey(route)).toEqual([403, { message: 'CONSOLE_ADMIN_REQUIRED' }]);
+        expect((await send(svc, route, undefined, { ...sample, headers: consoleHeaders(svc.orgB, 'admin') })).statusCode, routeKey(route)).toBe(200);
+      }
+    });
+
+    it("organization A's session answers B's identifiers as ones nobody owns, and lists nothing of B's", async () => {
+      for (const route of sessionRoutes().filter((r) => r.method === 'GET')) {
+        const unknown = unknownOwned();
+        const sample = SAMPLES[routeKey(route)]!;
+        const withForeign = await send(svc, route, undefined, sample(ownedByB, svc.orgA));
+        const withUnknown = await send(svc, route, undefined, sample(unknown, svc.orgA));
+        expect(withForeign.statusCode, routeKey(route)).toBe(withUnknown.statusCode);
+        const normalize = (text: string, owned: Owned) => Object.values(owned).reduce((out: string, value: string) => out.split(value).join('<owned>'), text);
+        expect(normalize(withForeign.body, ownedByB), routeKey(route)).toBe(normalize(withUnknown.body, unknown));
+        for (const value of [ownedByB.process, ownedByB.template, svc.orgB.email, svc.orgB.id]) expect(withForeign.body, routeKey(route)).not.toContain(value);
       }
     });
   });
@@ -761,6 +883,10 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
           expect(res.statusCode, res.body).toBe(200);
           const participant = (await stored(svc, org, res.json().code)).participants[0]!;
           return { code: res.json().code, token: participant.link_token, participantId: participant.participant_id };
+        },
+        async console(role = 'admin') {
+          const cookie = await signedInUser(svc, org, `${role}-${upper(6).toLowerCase()}@acme.test`, role, '198.51.100.9');
+          return { cookie, origin: CONSOLE_ORIGIN, 'sec-fetch-site': 'same-origin' };
         },
       };
       try {

@@ -30,7 +30,11 @@ export async function consoleCall(
 }
 
 /** The newest sign-in e-mail sent to `email` for the organization. */
-export async function signInEmail(svc: TestService, org: TestOrganization, email: string): Promise<{ subject: string; text: string; token: string; code: string }> {
+export async function signInEmail(
+  svc: TestService,
+  org: TestOrganization,
+  email: string,
+): Promise<{ subject: string; text: string; token: string; code: string }> {
   const sent = (await outbox(svc, 'email')).filter((row) => row.body.to === email && row.organization_id === org.id && row.body.template === 'console-sign-in');
   const last = sent.at(-1);
   if (!last) throw new Error(`no sign-in e-mail to ${email}`);
