@@ -72,7 +72,7 @@ describe('the admin command shares the service configuration', () => {
     expect(JSON.stringify(rows)).not.toContain(privateKey.slice(4));
   });
 
-  it('user add, key create and key revoke', async () => {
+  it('user add, and a duplicate e-mail refused whatever its case', async () => {
     const { organization } = (await admin('org', 'create', '--name', 'Keys', '--email', 'k@k.test')).json as { organization: string };
     const user = await admin('user', 'add', '--org', organization, '--email', 'second@k.test');
     expect(user.json).toMatchObject({ email: 'second@k.test' });
@@ -81,6 +81,25 @@ describe('the admin command shares the service configuration', () => {
     expect(duplicate.stderr).toContain('USER_ALREADY_EXISTS');
     const users = await admin('user', 'list', '--org', organization);
     expect((users.json as { email: string }[]).map((u) => u.email)).toEqual(['k@k.test', 'second@k.test']);
+  });
+
+  it("user add makes console members unless --role admin; the organization's first user is an admin; user role changes it", async () => {
+    const { organization } = (await admin('org', 'create', '--name', 'Roles', '--email', 'first@r.test')).json as { organization: string };
+    expect((await admin('user', 'add', '--org', organization, '--email', 'member@r.test')).json).toMatchObject({ role: 'member' });
+    expect((await admin('user', 'add', '--org', organization, '--email', 'boss@r.test', '--role', 'admin')).json).toMatchObject({ role: 'admin' });
+    expect((await admin('user', 'role', '--org', organization, '--email', 'member@r.test', '--role', 'admin')).json).toMatchObject({ role: 'admin' });
+    const bad = await admin('user', 'add', '--org', organization, '--email', 'x@r.test', '--role', 'owner');
+    expect([bad.code, bad.stderr.includes('--role must be member or admin')]).toEqual([2, true]);
+    const users = (await admin('user', 'list', '--org', organization)).json as { email: string; role: string }[];
+    expect(users.map((u) => [u.email, u.role])).toEqual([
+      ['boss@r.test', 'admin'],
+      ['first@r.test', 'admin'],
+      ['member@r.test', 'admin'],
+    ]);
+  });
+
+  it('key create and key revoke', async () => {
+    const { organization } = (await admin('org', 'create', '--name', 'Revoke', '--email', 'k@rv.test')).json as { organization: string };
 
     const key = (await admin('key', 'create', '--org', organization, '--kind', 'public')).json as { id: string; key: string };
     expect(key.key).toMatch(/^puk_/);
