@@ -30,22 +30,29 @@ class Console {
 
   async start(): Promise<void> {
     this.frame();
-    if (location.hash.startsWith(LINK_FRAGMENT)) {
-      const token = location.hash.slice(LINK_FRAGMENT.length);
-      // The token leaves the address bar and the history at once: it was good for one use only.
-      history.replaceState(null, '', location.pathname);
-      try {
-        return this.signedIn(await signInWithLink(token));
-      } catch (error) {
-        return this.signIn(refusalWords(error));
-      }
-    }
+    // The e-mailed link opened in a tab where the console is open already changes only the fragment.
+    window.addEventListener('hashchange', () => void this.fromLink());
+    if (await this.fromLink()) return;
     try {
       this.signedIn(await me());
     } catch (error) {
       if (error instanceof RefusedError && error.refusal === 'session') this.signIn();
       else this.refused(error);
     }
+  }
+
+  /** Signs in with the e-mailed link's token when the address holds one; answers whether it did. */
+  private async fromLink(): Promise<boolean> {
+    if (!location.hash.startsWith(LINK_FRAGMENT)) return false;
+    const token = location.hash.slice(LINK_FRAGMENT.length);
+    // The token leaves the address bar and the history at once: it was good for one use only.
+    history.replaceState(null, '', location.pathname);
+    try {
+      this.signedIn(await signInWithLink(token));
+    } catch (error) {
+      this.signIn(refusalWords(error));
+    }
+    return true;
   }
 
   /** The page around the views: the language, who is signed in, the title, errors. */

@@ -46,7 +46,7 @@ export function drawProcess(container: HTMLElement, detail: ProcessDetail, back:
   show(
     container,
     h('button', { type: 'button', class: 'link', onclick: back }, say('back')),
-    h('h2', { id: 'process-heading', tabindex: '-1' }, process.name),
+    h('h1', { id: 'process-heading', tabindex: '-1' }, process.name),
     h(
       'dl',
       { class: 'facts' },
@@ -59,11 +59,11 @@ export function drawProcess(container: HTMLElement, detail: ProcessDetail, back:
       process.expiredDate ? h('dt', {}, say('expires')) : null,
       process.expiredDate ? h('dd', {}, when(process.expiredDate)) : null,
     ),
-    h('h3', {}, say('participants')),
+    h('h2', {}, say('participants')),
     h('ul', { class: 'people' }, ...process.signProfile.map(participantLine)),
-    h('h3', {}, say('documents')),
+    h('h2', {}, say('documents')),
     h('ul', { class: 'documents' }, ...process.documents.map((d) => h('li', {}, d.name))),
-    h('h3', { id: 'timeline-heading' }, say('timeline')),
+    h('h2', { id: 'timeline-heading' }, say('timeline')),
     timeline(detail),
   );
   container.querySelector<HTMLElement>('#process-heading')?.focus();

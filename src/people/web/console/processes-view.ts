@@ -70,7 +70,7 @@ export class ProcessesView {
     );
     const form = h(
       'form',
-      { class: 'filters', role: 'search', 'aria-label': say('search') },
+      { class: 'filters', role: 'search', 'aria-labelledby': 'processes-heading' },
       h('label', { for: 'q' }, say('search')),
       this.fields.q,
       h('p', { id: 'q-hint', class: 'hint' }, say('searchHint')),
@@ -89,7 +89,7 @@ export class ProcessesView {
       void this.load(true);
     });
     this.more.textContent = say('more');
-    show(container, h('h2', { id: 'processes-heading', tabindex: '-1' }, say('processes')), form, this.count, this.list, this.more);
+    show(container, h('h1', { id: 'processes-heading', tabindex: '-1' }, say('processes')), form, this.count, this.list, this.more);
     if (!this.templatesLoaded) {
       this.templatesLoaded = true;
       try {

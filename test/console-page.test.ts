@@ -1,0 +1,175 @@
+import http from 'node:http';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listMailbox, mailboxDir } from '../src/messages/local-mailbox.js';
+import { addUser } from '../src/organizations/organizations.js';
+import { launchBrowser, type PhoneBrowser, screenshot } from './support/browser.js';
+import { portOf } from './support/ports.js';
+import { startServedService, type TestOrganization, type TestService } from './support/service.js';
+import { createProcess, pdfProcess } from './support/signing.js';
+
+/** Nothing axe can find, of any impact, on the page as it is now. */
+async function expectAccessible(page: Page, label: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(
+    results.violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    label,
+  ).toEqual([]);
+}
+
+/** The newest console sign-in e-mail to `email`, read from the local mailbox as the user would from their inbox. */
+async function signInMail(svc: TestService, email: string, after: number): Promise<{ link: string; code: string }> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const entries = await listMailbox(mailboxDir(svc.config.dataDir), { channel: 'email' });
+    // Newest first: the first of them once there is one more than before.
+    const mine = entries.filter((e) => e.to === email && /consol/i.test(e.summary));
+    const text = mine.length > after ? mine[0]?.message.text : undefined;
+    const link = typeof text === 'string' ? /(http\S+\/console#sign-in=[A-Za-z0-9_-]{43})/.exec(text)?.[1] : undefined;
+    const code = typeof text === 'string' ? /\b(\d{6})\b/.exec(text)?.[1] : undefined;
+    if (link && code) return { link, code };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no sign-in e-mail to ${email}`);
+}
+
+describe('the operator console in Chromium', () => {
+  let svc: TestService;
+  let base: string;
+  let browser: PhoneBrowser;
+  let attacker: http.Server;
+  let attackerOrigin: string;
+  const mailsTo = new Map<string, number>();
+
+  /** Asks for the sign-in e-mail on the page and answers what it holds. */
+  async function askForMail(page: Page, email: string): Promise<{ link: string; code: string }> {
+    await page.goto(`${base}/console`);
+    await page.getByLabel('Correo electrónico').fill(email);
+    await page.getByRole('button', { name: 'Enviarme el enlace' }).click();
+    await page.getByText(`Si ${email} es el correo de un usuario`).waitFor();
+    const seen = mailsTo.get(email) ?? 0;
+    mailsTo.set(email, seen + 1);
+    return signInMail(svc, email, seen);
+  }
+
+  async function signedInPage(email: string): Promise<Page> {
+    const page = await (await browser.phone()).newPage();
+    const { link } = await askForMail(page, email);
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'Procesos' }).waitFor();
+    return page;
+  }
+
+  const status = (page: Page, path: string, init?: { method: string; body: string }) =>
+    page.evaluate(
+      async ([url, options]) =>
+        (await fetch(url as string, options ? { ...(options as RequestInit), headers: { 'content-type': 'application/json' } } : {})).status,
+      [path, init] as const,
+    );
+
+  let processOfA: string;
+  let processOfB: string;
+
+  beforeAll(async () => {
+    ({ svc, base } = await startServedService('sqlite'));
+    const organization = (org: TestOrganization, name: string) => pdfProcess(org, { name, signProfile: [{ name: 'Juana Pérez', email: 'juana@people.test' }] });
+    processOfA = await createProcess(svc, svc.orgA, '/document/upload', organization(svc.orgA, 'Contrato de arriendo'));
+    await createProcess(svc, svc.orgA, '/document/upload', pdfProcess(svc.orgA, { name: 'Otro contrato' }));
+    processOfB = await createProcess(svc, svc.orgB, '/document/upload', organization(svc.orgB, 'Contrato de Globex'));
+    await addUser(svc.deps.db, svc.clock, { organizationId: svc.orgA.id, email: 'miembro@acme.test' });
+    browser = await launchBrowser();
+    // Another site, whose page tries to make the signed-in user's browser sign out of the console.
+    attacker = http.createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(`<!doctype html><html lang="en"><head><title>Prize</title></head><body>
+<form id="forged" method="POST" action="${base}/console/api/sign-out" enctype="text/plain"><input name='{"a":"' value='"}'></form>
+<script>
+window.outcome = fetch('${base}/console/api/sign-out', { method: 'POST', mode: 'no-cors', credentials: 'include', headers: { 'content-type': 'text/plain' }, body: '{}' })
+  .then(() => 'sent', () => 'failed');
+</script></body></html>`);
+    });
+    await new Promise<void>((resolve) => attacker.listen(0, 'localhost', resolve));
+    attackerOrigin = `http://localhost:${portOf(attacker.address())}`;
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    attacker?.close();
+    await svc?.close();
+  });
+
+  it('a user signs in with the e-mailed link, finds a process by a participant’s e-mail, opens it and sees its timeline; axe finds nothing', async () => {
+    const page = await (await browser.phone()).newPage();
+    await page.goto(`${base}/console`);
+    await page.getByRole('heading', { name: 'Entrar a la consola' }).waitFor();
+    await expectAccessible(page, 'sign-in');
+    const { link } = await askForMail(page, svc.orgA.email);
+    await expectAccessible(page, 'code');
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'Procesos' }).waitFor();
+    // The link's token left the address bar: it was good once.
+    expect(page.url()).toBe(`${base}/console`);
+    await page.getByText(`${svc.orgA.email} en Acme`).waitFor();
+    await page.getByRole('button', { name: /Otro contrato/ }).waitFor();
+    await expectAccessible(page, 'processes');
+
+    await page.getByLabel('Buscar', { exact: true }).fill('juana@people.test');
+    await page.getByRole('button', { name: 'Buscar', exact: true }).click();
+    await page.getByText('1 procesos mostrados').waitFor();
+    await page.getByRole('button', { name: /Contrato de arriendo/ }).click();
+    await page.getByRole('heading', { name: 'Contrato de arriendo' }).waitFor();
+    await page.getByRole('heading', { name: 'Línea de tiempo' }).waitFor();
+    expect(await page.locator('ol.timeline li').count()).toBeGreaterThanOrEqual(1);
+    await expect(page.locator('ol.timeline').textContent()).resolves.toContain('CREATE');
+    const participant = page.locator('.people li', { hasText: 'Juana Pérez' });
+    await participant.getByText('Invitado').waitFor();
+    await expectAccessible(page, 'process');
+    await screenshot(page, 'console-process');
+
+    await page.getByRole('button', { name: 'Volver a los procesos' }).click();
+    await page.getByRole('heading', { name: 'Procesos' }).waitFor();
+    expect(await page.getByLabel('Buscar', { exact: true }).inputValue()).toBe('juana@people.test');
+    // Used once: the same link opens nothing again.
+    const again = await (await browser.phone()).newPage();
+    await again.goto(link);
+    await again.getByText('Ese enlace o código no sirve').waitFor();
+  }, 120_000);
+
+  it('a user of another organization sees nothing of the first', async () => {
+    const page = await signedInPage(svc.orgB.email);
+    await page.getByLabel('Buscar', { exact: true }).fill('juana@people.test');
+    await page.getByRole('button', { name: 'Buscar', exact: true }).click();
+    await page.getByText('1 procesos mostrados').waitFor();
+    await page.getByRole('button', { name: /Contrato de Globex/ }).waitFor();
+    expect(await page.getByRole('button', { name: /Contrato de arriendo/ }).count()).toBe(0);
+    expect(await status(page, `/console/api/process?code=${processOfA}`)).toBe(400);
+    expect(await status(page, `/console/api/process?code=${processOfB}`)).toBe(200);
+  }, 120_000);
+
+  it('a member, signed in with the typed code, cannot reach the admins’ routes', async () => {
+    const page = await (await browser.phone()).newPage();
+    const { code } = await askForMail(page, 'miembro@acme.test');
+    await page.getByLabel('Código del correo').fill(code);
+    await page.getByRole('button', { name: 'Entrar con el código' }).click();
+    await page.getByRole('heading', { name: 'Procesos' }).waitFor();
+    await page.getByText('(miembro)').waitFor();
+    expect(await status(page, '/console/api/audit')).toBe(403);
+    expect(await status(page, '/console/api/processes')).toBe(200);
+  }, 120_000);
+
+  it('a forged cross-site POST changes nothing: the session stays open', async () => {
+    const page = await signedInPage(svc.orgA.email);
+    const forged = await page.context().newPage();
+    await forged.goto(`${attackerOrigin}/`);
+    await forged.evaluate(() => (window as unknown as { outcome: Promise<string> }).outcome);
+    await forged.evaluate(() => (document.getElementById('forged') as HTMLFormElement).submit());
+    await forged.waitForLoadState();
+    expect(await status(page, '/console/api/me')).toBe(200);
+    const signOuts = await svc.deps.db.selectFrom('console_audit').select('action').where('action', '=', 'SIGN_OUT').execute();
+    expect(signOuts).toEqual([]);
+    // The console's own sign-out, from its page, does end it.
+    await page.getByRole('button', { name: 'Salir' }).click();
+    await page.getByText('Saliste de la consola.').waitFor();
+    expect(await status(page, '/console/api/me')).toBe(401);
+  }, 120_000);
+});
