@@ -157,6 +157,16 @@ window.outcome = fetch('${base}/console/api/sign-out', { method: 'POST', mode: '
     expect(await status(page, '/console/api/processes')).toBe(200);
   }, 120_000);
 
+  it("opened at another name of the machine than PUBLIC_URL's, the page says where to open it, and nothing is sent", async () => {
+    const page = await (await browser.phone()).newPage();
+    await page.goto(`${base.replace('127.0.0.1', 'localhost')}/console`);
+    await page.getByLabel('Correo electrónico').fill(svc.orgA.email);
+    await page.getByRole('button', { name: 'Enviarme el enlace' }).click();
+    await page.getByRole('alert').getByText('Abre la consola en la dirección pública del servicio').waitFor();
+    const requests = await svc.deps.db.selectFrom('console_sign_ins').select('id').where('email', '=', svc.orgA.email).execute();
+    expect(requests).toHaveLength(mailsTo.get(svc.orgA.email) ?? 0);
+  }, 120_000);
+
   it('a forged cross-site POST changes nothing: the session stays open', async () => {
     const page = await signedInPage(svc.orgA.email);
     const forged = await page.context().newPage();

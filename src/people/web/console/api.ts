@@ -76,7 +76,7 @@ export interface ProcessFilters {
 }
 
 /** Why a call was refused, as the page tells the user. */
-export type Refusal = 'session' | 'invalid' | 'too-many' | 'not-found' | 'failed';
+export type Refusal = 'session' | 'invalid' | 'too-many' | 'not-found' | 'origin' | 'failed';
 
 export class RefusedError extends Error {
   constructor(readonly refusal: Refusal) {
@@ -97,6 +97,7 @@ async function refusalOf(res: Response): Promise<Refusal> {
   const message = await messageOf(res);
   if (message.startsWith('CONSOLE_SIGN_IN_REQUIRED')) return 'session';
   if (message.startsWith('CONSOLE_SIGN_IN_INVALID')) return 'invalid';
+  if (message.startsWith('CONSOLE_ORIGIN_REFUSED')) return 'origin';
   if (res.status === 429) return 'too-many';
   if (message.startsWith('DOCUMENT_NOT_FOUND')) return 'not-found';
   return 'failed';

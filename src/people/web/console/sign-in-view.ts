@@ -7,6 +7,7 @@ export function refusalWords(error: unknown): string {
   if (!(error instanceof RefusedError)) return say('failed');
   if (error.refusal === 'invalid') return say('signInInvalid');
   if (error.refusal === 'too-many') return say('tooMany');
+  if (error.refusal === 'origin') return say('wrongAddress');
   return say('failed');
 }
 
