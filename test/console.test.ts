@@ -26,6 +26,7 @@ describe.each(dialects)('the operator console (%s)', (dialect) => {
       expect((await consoleCall(svc, 'POST', '/console/api/sign-in', { body: { email: 'LINK@acme.test ' }, remoteAddress })).json()).toEqual({ sent: true });
       const { token, code } = await signInEmail(svc, svc.orgA, 'link@acme.test');
       const first = await consoleCall(svc, 'POST', '/console/api/sign-in/link', { body: { token }, remoteAddress });
+      expect(first.headers['cache-control']).toBe('no-store');
       expect(first.json()).toEqual({ email: 'link@acme.test', role: 'member', organization: { id: svc.orgA.id, name: 'Acme' } });
       const setCookie = String(first.headers['set-cookie']);
       expect(setCookie).toMatch(/^__Host-console-session=[A-Za-z0-9_-]{43}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Strict; Secure$/);

@@ -47,7 +47,9 @@ export function consoleAccess(app: FastifyInstance, options: { db: Db; clock: Cl
 }
 
 function sessionCheck(options: { db: Db; clock: Clock; origin: string; cookie: ConsoleCookie; admin: boolean; session: boolean }): onRequestHookHandler {
-  return async (request) => {
+  return async (request, reply) => {
+    // What the console answers is the organization's: no cache, shared or the browser's, keeps it.
+    reply.header('cache-control', 'no-store');
     if (!READS.has(request.method) && !fromConsolePage(request, options.origin)) throw fail('CONSOLE_ORIGIN_REFUSED');
     if (!options.session) return;
     const token = sessionTokenOf(options.cookie, request.headers.cookie);
