@@ -1,6 +1,6 @@
 import { applicability } from '../../../templates/question-applicability.js';
 import { OPTION_TYPES } from '../../../templates/question-types.js';
-import type { FillAnswer, FillError, FillForm, FillSubmitted } from '../../contract.js';
+import type { FillAnswer, FillError, FillForm, FillPreview, FillSubmitted } from '../../contract.js';
 import type { FillWordKey } from '../../words-fill.js';
 import { ApiFailure, NetworkFailure, type PeopleClient } from '../client.js';
 import { alertLine, h, redraw, show } from '../dom.js';
@@ -74,7 +74,7 @@ function unavailableWords(error: unknown): FillWordKey | undefined {
  */
 export class FillFlow {
   private form: FillForm | undefined;
-  private previewHtml: string | null = null;
+  private previewSource: (FillPreview & { html: string }) | null = null;
   private fields: Field[] = [];
   private preview: MaskPreview | undefined;
   private saved: SavedFill;
@@ -98,12 +98,8 @@ export class FillFlow {
       return this.unavailable(error);
     }
     // Without its preview the form still works: the preview only shows what the answers make.
-    this.previewHtml = this.form.preview
-      ? await this.client.fillPreview().then(
-          (answer) => answer.html,
-          () => null,
-        )
-      : null;
+    const preview = this.form.preview ? await this.client.fillPreview().catch(() => null) : null;
+    this.previewSource = preview && preview.html !== null ? { ...preview, html: preview.html } : null;
     this.draw();
   }
 
@@ -144,7 +140,7 @@ export class FillFlow {
       event.preventDefault();
       void this.send(submit);
     });
-    const previewFrame = this.previewHtml === null ? undefined : new MaskPreview(this.previewHtml, tf('previewFrame', { name: form.template.name }));
+    const previewFrame = this.previewSource === null ? undefined : new MaskPreview(this.previewSource, tf('previewFrame', { name: form.template.name }));
     this.preview = previewFrame;
     show(
       this.root,
