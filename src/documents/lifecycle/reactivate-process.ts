@@ -24,7 +24,7 @@ export interface ReactivateResult {
  * the lifetime the process was created with (its expiredDate less its creation), counted from now:
  * creation takes the expiry the integrator chose, so the new one is as far off as that one was.
  */
-export function renewedExpiry(process: Pick<ProcessRow, 'expires_at' | 'created_at'>, now: Date): string | null {
+function renewedExpiry(process: Pick<ProcessRow, 'expires_at' | 'created_at'>, now: Date): string | null {
   if (process.expires_at === null || process.expires_at > now.toISOString()) return process.expires_at;
   const lifetime = Date.parse(process.expires_at) - Date.parse(process.created_at);
   return new Date(now.getTime() + lifetime).toISOString();

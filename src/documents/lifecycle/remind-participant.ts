@@ -13,7 +13,7 @@ import { PROCESS_CODE_LENGTH } from '../schemas.js';
  * their invitation or of their last reminder (by hand or automatic) is refused, so that a loop in
  * an integration cannot flood a person's inbox or chat.
  */
-export const REMINDER_INTERVAL_MS = 60 * 60 * 1000;
+const REMINDER_INTERVAL_MS = 60 * 60 * 1000;
 
 /** Why this participant cannot be reminded now, checked in the order a person would ask. */
 async function refuseReminder(db: Db, process: ProcessRow, participant: ParticipantRow, now: Date): Promise<void> {
