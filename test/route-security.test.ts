@@ -178,6 +178,7 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
   'POST /people/fill': (o) => ({ headers: { 'x-link-token': o.referenceLink }, body: { data: ANSWERS, idempotencyKey: 'sample-submission-0000' } }),
   'GET /r/:token': () => ({}),
   'GET /f/:token': () => ({}),
+  'GET /e/:token': () => ({}),
   'POST /v1.5/ext/document/prebuild': (o, org) => ({
     body: { document: o.prebuiltTemplate, email: org.email, name: 'Sale', preBuild: [{ key: 'price', value: '1' }], emailTo: 'ana@buyer.test' },
   }),
@@ -362,6 +363,7 @@ const SUCCESS: Record<string, (c: SuccessContext) => Promise<SuccessCall[]>> = {
   'POST /people/fill': async ({ owned }) => [{ ...link(owned.referenceLink), body: { data: ANSWERS, idempotencyKey: `success-${upper(16)}` } }],
   'GET /r/:token': async ({ owned }) => [{ url: `/r/${owned.referenceLink}` }],
   'GET /f/:token': async ({ owned }) => [{ url: `/f/${owned.prebuiltLink}` }],
+  'GET /e/:token': async ({ owned }) => [{ url: `/e/${owned.referenceLink}` }],
   'POST /v1.5/ext/document/prebuild': async ({ org, owned }) => [
     { body: { document: owned.prebuiltTemplate, email: org.email, preBuild: [{ key: 'price', value: '1' }], emailTo: 'ana@buyer.test' } },
     { body: { document: owned.prebuiltTemplate, email: org.email, preBuild: [], emailTo: 'ana@buyer.test', notification: false } },

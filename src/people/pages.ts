@@ -11,7 +11,7 @@ import { htmlShell } from './html-shell.js';
 import { pageLanguage } from './page-language.js';
 import { WORDS } from './words.js';
 
-export type PageMode = 'sign' | 'validation' | 'embed' | 'fill';
+export type PageMode = 'sign' | 'validation' | 'embed' | 'fill' | 'embedded-fill';
 
 /**
  * What a form's page (/r/, /f/ and the SDK's /e/) adds: the origins of its `request` questions'
