@@ -72,7 +72,7 @@ describe.each(dialects)('a selfie below the liveness line is never approved auto
     expect((await readVeriface(code, svc.orgA)).statusCode).not.toBe(200);
   });
 
-  it('a printed-photo selfie blocks a signer with identification for review (LIVENESS_SUSPECT); the page says blocked, never why', async () => {
+  it('a printed-photo selfie blocks a signer with identification for review (LIVENESS_SUSPECT); the page says it is under review, never why', async () => {
     const { code, token, processId } = await identifiedSigner(svc, svc.orgB);
     expect((await photo(token, 'signing', 'documentFront', photos.card)).statusCode).toBe(200);
     const refused = await photo(token, 'signing', 'face', photos.printed);
