@@ -518,6 +518,8 @@ export interface IdentityAttemptsTable {
   /** JSON: the SHA-256 of each photo's bytes, kept after the photos are deleted. */
   photo_sha256: string;
   similarity: number | null;
+  /** The face photo's liveness score, 0 to 1 (src/veriface/face/liveness-model.ts), when it was scored. */
+  liveness: number | null;
   /** JSON: how the number read compared with the declared one (src/veriface/document/number-check.ts). */
   number_check: string;
   /** JSON: what was read on the document (src/veriface/document/read-number.ts), {} when nothing. */

@@ -90,7 +90,7 @@ export interface EmbedInput extends EmbedFillInput {
  * that ended: `finished`, `rejected`, `expired`, `cancelled`; `blocked` when three failed checks
  * stopped them.
  */
-export type SigningPageState = 'act' | 'waiting' | 'done' | 'blocked' | 'finished' | 'rejected' | 'expired' | 'cancelled';
+export type SigningPageState = 'act' | 'waiting' | 'done' | 'blocked' | 'review' | 'finished' | 'rejected' | 'expired' | 'cancelled';
 
 export interface PageDocument {
   /** The evidence certificate is named by the page in the person's language. */
