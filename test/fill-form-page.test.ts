@@ -232,6 +232,24 @@ describe('the questionnaire of a reference link, filled in Chromium on a phone',
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, '40-fill-form-on-a-phone');
     await expectAccessible(page);
+    // With sign now the person signs in the form: sent without a signature, the form asks for it at its field.
+    await page.getByRole('button', { name: 'Enviar y firmar' }).click();
+    const signatureGroup = page.getByRole('group', { name: 'Firma del cliente' });
+    await expect.poll(() => signatureGroup.locator('.field-error').textContent()).toBe('Dibuja tu firma o escribe tu nombre.');
+    const pad = signatureGroup.locator('canvas.signature-pad');
+    expect(await pad.getAttribute('aria-invalid')).toBe('true');
+    const box = await pad.boundingBox();
+    if (!box) throw new Error('the signature pad is not shown');
+    await page.mouse.move(box.x + 20, box.y + 60);
+    await page.mouse.down();
+    for (const [x, y] of [
+      [60, 30],
+      [100, 120],
+      [150, 40],
+      [220, 110],
+    ] as const)
+      await page.mouse.move(box.x + x, box.y + y, { steps: 4 });
+    await page.mouse.up();
     await page.getByRole('button', { name: 'Enviar y firmar' }).click();
 
     // Sign now: straight to the person's own signing page.
@@ -265,11 +283,21 @@ describe('the questionnaire of a reference link, filled in Chromium on a phone',
     ]);
     expect(await page.evaluate((key) => localStorage.getItem(key), `fill:${token}`)).toBeNull();
 
+    // The signing page offers the signature made in the form, applied once they consent.
     await page.getByRole('button', { name: 'Continuar para firmar' }).click({ timeout: 30_000 });
-    await page.getByRole('tab', { name: 'Escribir' }).click();
+    await page.getByRole('img', { name: 'Tu firma, hecha en el formulario' }).waitFor();
+    await page.getByText('Esta es la firma que hiciste en el formulario.').waitFor();
+    await expectAccessible(page);
     await page.getByLabel(/Acepto firmar electrónicamente/).check();
     await page.getByRole('button', { name: 'Firmar', exact: true }).click();
     await expect.poll(async () => (await stored(svc, svc.orgA, uses[0].code)).process.status, { timeout: 30_000 }).toBe('FINISH');
+    const signed = await svc.deps.db
+      .selectFrom('process_events')
+      .select('detail')
+      .where('process_id', '=', process.id)
+      .where('action', '=', 'PARTICIPANT_SIGN')
+      .executeTakeFirst();
+    expect(JSON.parse(signed?.detail ?? '{}')).toMatchObject({ signatureKind: 'draw' });
     await context.close();
   });
 

@@ -240,6 +240,11 @@ export interface FillForm {
   prefilled: FillPrefilled[];
   /** The person goes to their signing page once the form is sent. */
   signNow: boolean;
+  /**
+   * With sign now, the `signature` question the person signs in the form: the signature is kept on
+   * the device and offered on their signing page, where it is applied once their identity is checked.
+   */
+  signatureQuestion?: string;
   expiresAt?: string;
   /** Whether the template has a Mask HTML to preview (GET /people/fill/preview). */
   preview: boolean;

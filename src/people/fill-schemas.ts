@@ -50,6 +50,7 @@ export const fillFormResponse = Joi.object({
     .items(Joi.object({ name: Joi.string().required(), value: Joi.string().allow('').required(), locked: Joi.boolean().required() }))
     .required(),
   signNow: Joi.boolean().required(),
+  signatureQuestion: Joi.string().description('with sign now, the signature question the person signs in the form (applied on their signing page)'),
   expiresAt: instantAnswer,
   preview: Joi.boolean().required().description('the template has a Mask HTML (GET /people/fill/preview)'),
 }).example({
