@@ -17,6 +17,7 @@ import type {
   OtpSent,
   PersonView,
   PhotoInput,
+  ReadingPage,
   RejectInput,
   SendLinkInput,
   SignInput,
@@ -80,6 +81,7 @@ export function peopleClient(token: string) {
   const as = { token };
   return {
     signingPage: () => request<SigningPage>('GET', '/people/signing', as),
+    readingPage: () => request<ReadingPage>('GET', '/people/reading', as),
     requestOtp: () => request<OtpSent>('POST', '/people/signing/otp', as),
     checkOtp: (body: OtpCheckInput) => request<SigningView>('POST', '/people/signing/otp/check', { ...as, body }),
     signingPhoto: (body: PhotoInput) => request<SigningView>('POST', '/people/signing/photo', { ...as, body }),

@@ -3,6 +3,7 @@ import { runEmbedded } from './embedded.js';
 import { FillFlow } from './fill/fill-flow.js';
 import { isLanguage, setLanguage } from './i18n.js';
 import { languagePicker } from './language-picker.js';
+import { ReadingFlow } from './reading-flow.js';
 import { SigningFlow } from './signing/flow.js';
 import { ValidationFlow } from './validation-flow.js';
 
@@ -22,6 +23,9 @@ if (root) {
       break;
     case 'embed':
       runEmbedded(root);
+      break;
+    case 'read':
+      void new ReadingFlow(root, peopleClient(token)).start();
       break;
     case 'fill':
       void new FillFlow(root, peopleClient(token), { storageKey: token }).start();
