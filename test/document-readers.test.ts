@@ -110,8 +110,14 @@ describe.each(dialects)('readers and CC (%s)', (dialect) => {
       [{ readers: [{ name: 'Rosa', email: 'not-an-e-mail' }] }, '"readers[0].email" must be a valid email'],
       [{ readers: [{ email: 'rosa@board.test' }] }, '"readers[0].name" is required'],
       [{ readers: [ROSA, { name: 'Rosa again', email: 'ROSA@board.test' }] }, '"readers[1].email" is given twice'],
-      [{ readers: [{ name: 'Signer', email: 'Signer0@People.test' }] }, `"readers[0].email" is a participant's: a reader follows the process and never signs in it`],
-      [{ readers: Array.from({ length: 21 }, (_, i) => ({ name: `R${i}`, email: `r${i}@board.test` })) }, '"readers" must contain less than or equal to 20 items'],
+      [
+        { readers: [{ name: 'Signer', email: 'Signer0@People.test' }] },
+        `"readers[0].email" is a participant's: a reader follows the process and never signs in it`,
+      ],
+      [
+        { readers: Array.from({ length: 21 }, (_, i) => ({ name: `R${i}`, email: `r${i}@board.test` })) },
+        '"readers" must contain less than or equal to 20 items',
+      ],
       [{ cc: ['nope'] }, '"cc[0]" must be a valid email'],
       [{ cc: ['signer1@people.test'] }, `"cc[0]" is a participant's, who gets the final files already`],
       [{ readers: [ROSA], cc: ['rosa@board.test'] }, `"cc[0]" is a reader's, who gets the final files already`],
@@ -142,7 +148,9 @@ describe.each(dialects)('readers and CC (%s)', (dialect) => {
   describe("readers are e-mailed, in the organization's language: the invitation, every signature and rejection, the end, and the final files", () => {
     it('invitation, each signature, then the final files; the CC address gets the final files once, and nothing before', async () => {
       await updateSettings(svc.deps.db, { organizationId: svc.orgA.id, changes: { language: 'en' } });
-      onTestFinished(() => updateSettings(svc.deps.db, { organizationId: svc.orgA.id, changes: { language: 'es' } }));
+      onTestFinished(async () => {
+        await updateSettings(svc.deps.db, { organizationId: svc.orgA.id, changes: { language: 'es' } });
+      });
       await newMail();
       const code = await createProcess(svc, svc.orgA, '/document/upload', pdfProcess(svc.orgA, { name: 'Lease', readers: [ROSA], cc: ['archive@acme.test'] }));
       const created = await newMail();
@@ -164,7 +172,11 @@ describe.each(dialects)('readers and CC (%s)', (dialect) => {
       await readAndSign(svc.deps, { token: participants[1]!.link_token });
       const last = await newMail();
       // The update and the final files come from two jobs of the same round: either may be delivered first.
-      expect(to(last, ROSA.email).map((m) => [m.message.subject, linkOf(m)]).sort()).toEqual([
+      expect(
+        to(last, ROSA.email)
+          .map((m) => [m.message.subject, linkOf(m)])
+          .sort(),
+      ).toEqual([
         ['"Lease" is signed', token],
         ['Signer 1 signed "Lease"', token],
       ]);
@@ -178,7 +190,12 @@ describe.each(dialects)('readers and CC (%s)', (dialect) => {
 
     it('a rejection (in Spanish, the default), a cancellation with its reason and an expiry reach the readers; the CC address hears nothing', async () => {
       await newMail();
-      const rejected = await createProcess(svc, svc.orgB, '/document/upload', pdfProcess(svc.orgB, { name: 'Arriendo', readers: [ROSA], cc: ['archive@globex.test'] }));
+      const rejected = await createProcess(
+        svc,
+        svc.orgB,
+        '/document/upload',
+        pdfProcess(svc.orgB, { name: 'Arriendo', readers: [ROSA], cc: ['archive@globex.test'] }),
+      );
       await endProcess(svc, svc.orgB, rejected, 'REJECTED');
       const cancelled = await createProcess(svc, svc.orgB, '/document/upload', pdfProcess(svc.orgB, { name: 'Venta', readers: [LUIS] }));
       await endProcess(svc, svc.orgB, cancelled, 'CANCELLED');
@@ -186,12 +203,11 @@ describe.each(dialects)('readers and CC (%s)', (dialect) => {
       const expired = await createProcess(svc, svc.orgB, '/document/upload', pdfProcess(svc.orgB, { name: 'Poder', readers: [ROSA], expiredDate }));
       await endProcess(svc, svc.orgB, expired, 'EXPIRED');
       const mail = await newMail();
-      expect(to(mail, ROSA.email).map((m) => m.message.subject).sort()).toEqual([
-        'Documento rechazado: «Arriendo»',
-        'Documento vencido: «Poder»',
-        'Para tu información: «Arriendo»',
-        'Para tu información: «Poder»',
-      ]);
+      expect(
+        to(mail, ROSA.email)
+          .map((m) => m.message.subject)
+          .sort(),
+      ).toEqual(['Documento rechazado: «Arriendo»', 'Documento vencido: «Poder»', 'Para tu información: «Arriendo»', 'Para tu información: «Poder»']);
       expect(String(to(mail, ROSA.email).find((m) => String(m.message.subject).startsWith('Documento rechazado'))?.message.text)).toContain(
         'Signer 0 rechazó «Arriendo»',
       );
@@ -225,7 +241,12 @@ describe.each(dialects)('readers and CC (%s)', (dialect) => {
     let signerToken: string;
     beforeAll(async () => {
       const signProfile = [{ name: 'Ana Gómez', email: 'ana@people.test', phone: '+573001112233' }];
-      code = await createProcess(svc, svc.orgA, '/document/upload', pdfProcess(svc.orgA, { name: 'Board minutes', signProfile, readers: [ROSA], cc: ['archive@acme.test'] }));
+      code = await createProcess(
+        svc,
+        svc.orgA,
+        '/document/upload',
+        pdfProcess(svc.orgA, { name: 'Board minutes', signProfile, readers: [ROSA], cc: ['archive@acme.test'] }),
+      );
       const tokens = await readerTokens(svc.orgA, code);
       reader = tokens.find((r) => r.kind === 'READER')?.token ?? '';
       cc = tokens.find((r) => r.kind === 'CC')?.token ?? '';
