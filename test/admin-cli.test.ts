@@ -130,6 +130,8 @@ describe('the admin command shares the service configuration', () => {
       'Europe/Madrid',
       '--photo-retention-days',
       '30',
+      '--form-processes-per-hour',
+      '20',
     );
     expect(updated.json).toEqual({
       organization,
@@ -139,6 +141,7 @@ describe('the admin command shares the service configuration', () => {
       language: 'en',
       timeZone: 'Europe/Madrid',
       photoRetentionDays: 30,
+      formProcessesPerHour: 20,
     });
     const listed = (await admin('org', 'list')).json as {
       organization: string;
@@ -153,6 +156,7 @@ describe('the admin command shares the service configuration', () => {
       language: 'es',
       timeZone: 'America/Bogota',
       photoRetentionDays: 180,
+      formProcessesPerHour: 100,
     });
     const withPath = await admin('org', 'update', '--org', organization, '--sdk-origins', 'https://app.example.com/page');
     expect(withPath.code).toBe(2);

@@ -78,7 +78,7 @@ const TEMPLATE = {
 const HTML = `<!doctype html>
 <html><head><meta charset="UTF-8"><style>body { font-family: serif } .box { border: 1px solid #999; padding: 4px }</style></head>
 <body>
-<h1>Contrato de servicio</h1>
+<h1 style="color: rgb(0, 96, 48); letter-spacing: 2px">Contrato de servicio</h1>
 <p>Cliente: <span name="full_name">________</span>, correo <span name="email">________</span>.</p>
 <p class="box">Valor: <span name="amount">0</span>. Plan: <span name="plan">—</span>.</p>
 <p><span name="plan_basic">Plan básico sin adicionales.</span><span name="plan_premium" hidden>Plan premium con <span name="extras">—</span>.</span></p>
@@ -133,6 +133,11 @@ describe('the questionnaire of a reference link, filled in Chromium on a phone',
     const csp = response?.headers()['content-security-policy'] ?? '';
     expect(csp).toContain(`connect-src 'self' ${LOOKUP}`);
     expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("style-src 'self';");
+    const blocked: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) blocked.push(message.text());
+    });
     await page.getByRole('heading', { level: 1, name: 'Contrato de servicio' }).waitFor();
 
     // The label is the question's words, the help its hint.
@@ -196,6 +201,12 @@ describe('the questionnaire of a reference link, filled in Chromium on a phone',
     expect(await preview.locator('body').getAttribute('data-ran')).toBeNull();
     expect(await page.locator('iframe.mask-preview').getAttribute('sandbox')).toBe('allow-same-origin');
     expect(await page.locator('iframe.mask-preview').getAttribute('title')).toBe('Vista previa de Contrato de servicio');
+    // The Mask HTML's own styles, its <style> sheet and its inline ones, under a policy that allows no inline style.
+    const heading = preview.locator('h1');
+    expect(await heading.evaluate((element) => [getComputedStyle(element).color, getComputedStyle(element).letterSpacing])).toEqual(['rgb(0, 96, 48)', '2px']);
+    expect(await preview.locator('p.box').evaluate((element) => getComputedStyle(element).borderTopStyle)).toBe('solid');
+    expect(await preview.locator('body').evaluate((element) => getComputedStyle(element).fontFamily)).toBe('serif');
+    expect(blocked).toEqual([]);
 
     // Sent with mistakes: each is shown at its field, and the first wrong field has the focus.
     await page.getByRole('button', { name: 'Enviar y firmar' }).click();

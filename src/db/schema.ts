@@ -22,6 +22,8 @@ export interface OrganizationsTable {
   image: string | null;
   /** JSON `{primaryColor?, alternateColor?}` of the people's pages, as PUT /company merged them. */
   ux_options: Generated<string>;
+  /** Processes its public forms (reference links, the SDK's fill flow) may create in an hour. */
+  form_processes_per_hour: Generated<number>;
   created_at: string;
 }
 
@@ -586,6 +588,8 @@ export interface FillSessionsTable {
   /** The submission that made its process, and that process's code. */
   idempotency_key: string | null;
   process_code: string | null;
+  /** When it made that process. */
+  used_at: string | null;
   created_at: string;
 }
 

@@ -126,7 +126,7 @@ export function webhookDocs(): Record<string, object> {
           status: { const: status },
           signer,
           message: { type: 'string', description: 'the rejection or cancellation reason, or the block reason' },
-          by: { type: 'string', description: 'who cancelled' },
+          by: { type: 'string', description: 'the organization user who cancelled, unlocked or reactivated it' },
           ...integratorFields,
         },
       });

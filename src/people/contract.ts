@@ -268,9 +268,15 @@ export interface FillForm {
   preview: boolean;
 }
 
-/** GET /people/fill/preview: the Mask HTML, shown in a frame where no script runs. */
+/**
+ * GET /people/fill/preview: the Mask HTML, shown in a frame where no script runs, without the
+ * styles written in its markup; they come apart (its `<style>` sheets, and the inline styles of
+ * the elements marked `data-preview-style` with their index) for the page to apply.
+ */
 export interface FillPreview {
   html: string | null;
+  sheets: string[];
+  inline: string[];
 }
 
 export interface FillAnswer {

@@ -23,6 +23,8 @@ const es = {
   sessionExpired: 'Este formulario se abrió hace demasiado tiempo. Recarga la página para abrirlo de nuevo.',
   unavailableTitle: 'Formulario no disponible',
   offline: 'No pudimos conectar. Tus respuestas siguen guardadas en este dispositivo; inténtalo de nuevo.',
+  formBusy:
+    'Este formulario recibió muchas respuestas en la última hora. Tus respuestas siguen guardadas en este dispositivo; vuelve a enviarlas en {minutes} min.',
   doneTitle: 'Listo, enviamos tus respuestas',
   doneInvited: 'Creamos el documento {code}. Cada persona que debe firmarlo recibió una invitación.',
   goingToSign: 'Te llevamos a firmar el documento…',
@@ -76,6 +78,7 @@ const en: FillWords = {
   sessionExpired: 'This form was opened too long ago. Reload the page to open it again.',
   unavailableTitle: 'Form not available',
   offline: 'We could not connect. Your answers are still kept on this device; try again.',
+  formBusy: 'This form has taken many answers in the last hour. Your answers are still kept on this device; send them again in {minutes} min.',
   doneTitle: 'Done, your answers were sent',
   doneInvited: 'We created the document {code}. Everyone who must sign it received an invitation.',
   goingToSign: 'Taking you to sign the document…',
@@ -126,6 +129,7 @@ const pt: FillWords = {
   sessionExpired: 'Este formulário foi aberto há muito tempo. Recarregue a página para abri-lo de novo.',
   unavailableTitle: 'Formulário indisponível',
   offline: 'Não conseguimos conectar. Suas respostas continuam guardadas neste dispositivo; tente de novo.',
+  formBusy: 'Este formulário recebeu muitas respostas na última hora. Suas respostas continuam guardadas neste dispositivo; envie-as de novo em {minutes} min.',
   doneTitle: 'Pronto, enviamos suas respostas',
   doneInvited: 'Criamos o documento {code}. Cada pessoa que deve assiná-lo recebeu um convite.',
   goingToSign: 'Levando você para assinar o documento…',
@@ -176,6 +180,8 @@ const fr: FillWords = {
   sessionExpired: 'Ce formulaire a été ouvert il y a trop longtemps. Rechargez la page pour le rouvrir.',
   unavailableTitle: 'Formulaire indisponible',
   offline: 'Connexion impossible. Vos réponses restent gardées sur cet appareil ; réessayez.',
+  formBusy:
+    'Ce formulaire a reçu beaucoup de réponses dans la dernière heure. Vos réponses restent gardées sur cet appareil ; renvoyez-les dans {minutes} min.',
   doneTitle: 'Voilà, vos réponses sont envoyées',
   doneInvited: 'Nous avons créé le document {code}. Chaque personne qui doit le signer a reçu une invitation.',
   goingToSign: 'Nous vous emmenons signer le document…',

@@ -7,6 +7,7 @@ import { SIGNER_TYPES } from '../../templates/question-types.js';
 import type { Question, TemplateBody } from '../../templates/schemas.js';
 import { templateFileKey } from '../../templates/template-files.js';
 import { type FillSource, openFillSource } from './fill-source.js';
+import { previewSource } from './preview-source.js';
 
 /** What the page needs of a question to draw it: never its pattern or anything of other questions. */
 function fillQuestion(body: TemplateBody, question: Question): FillQuestion {
@@ -67,5 +68,5 @@ export async function readFillForm(ctx: ServiceContext, options: { token: string
 export async function readFillPreview(ctx: ServiceContext, options: { token: string }): Promise<FillPreview> {
   const { template } = await openFillSource(ctx, options.token);
   const bytes = await readBlobBytes(ctx.blobs, templateFileKey(template.id, 'mask'));
-  return { html: bytes ? bytes.toString('utf8') : null };
+  return bytes ? previewSource(bytes.toString('utf8')) : { html: null, sheets: [], inline: [] };
 }

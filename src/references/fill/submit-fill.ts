@@ -17,6 +17,7 @@ import { fillerLinkToken, findReferenceLinkUse, insertReferenceLinkUse } from '.
 import { validationsOf } from '../reference-links.js';
 import { markFillSessionUsed } from './fill-session-queries.js';
 import { checkOpen, type FillSource, findFillSource, openFillSource } from './fill-source.js';
+import { checkFormProcessCap } from './form-process-cap.js';
 
 type RecordUse = (trx: Transaction<Database>, process: ProcessRow) => Promise<void>;
 
@@ -153,9 +154,11 @@ export async function submitFill(ctx: ServiceContext, options: { token: string; 
   if (earlier) return earlier;
   checkOpen(ctx, source);
   const { session, target } = source;
+  if (target.kind !== 'prebuilt') await checkFormProcessCap(ctx, source.organizationId);
   const recordWith: RecordUse = async (trx, process) => {
     if (!session) return;
-    if (!(await markFillSessionUsed(trx, { tokenHash: session.token_hash, idempotencyKey, processCode: process.code }))) throw fail('FILL_SESSION_USED');
+    const used = { tokenHash: session.token_hash, idempotencyKey, processCode: process.code, at: process.created_at };
+    if (!(await markFillSessionUsed(trx, used))) throw fail('FILL_SESSION_USED');
   };
   try {
     if (target.kind === 'reference') return await submitToReference(ctx, { source, link: target.link, data: options.data, idempotencyKey, recordWith });

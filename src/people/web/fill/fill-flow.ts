@@ -1,6 +1,6 @@
 import { applicability } from '../../../templates/question-applicability.js';
 import { OPTION_TYPES } from '../../../templates/question-types.js';
-import type { FillAnswer, FillError, FillForm, FillSubmitted } from '../../contract.js';
+import type { FillAnswer, FillError, FillForm, FillPreview, FillSubmitted } from '../../contract.js';
 import type { FillWordKey } from '../../words-fill.js';
 import { ApiFailure, NetworkFailure, type PeopleClient } from '../client.js';
 import { alertLine, h, redraw, show } from '../dom.js';
@@ -46,6 +46,14 @@ const UNAVAILABLE: Partial<Record<string, FillWordKey>> = {
   FILL_SESSION_USED: 'prebuiltCompleted',
 };
 
+/** Why a submission was refused, when the person may send it again: the answers stay on the device. */
+function refusalWords(error: unknown): string {
+  if (error instanceof NetworkFailure) return tf('offline');
+  if (!(error instanceof ApiFailure)) return wordsFor(error);
+  if (error.is('FORM_PROCESSES_PER_HOUR_EXCEEDED')) return tf('formBusy', { minutes: Math.ceil((error.retryAfterSeconds ?? 60) / 60) });
+  return error.status === 400 ? error.message : wordsFor(error);
+}
+
 /** What the SDK's frame does once the process is made (src/people/web/embedded.ts); the pages of links have none. */
 export interface FillFlowOptions {
   /** Under what the answers are kept on the device: the link's token, or what the SDK opened. */
@@ -66,7 +74,7 @@ function unavailableWords(error: unknown): FillWordKey | undefined {
  */
 export class FillFlow {
   private form: FillForm | undefined;
-  private previewHtml: string | null = null;
+  private previewSource: (FillPreview & { html: string }) | null = null;
   private fields: Field[] = [];
   private preview: MaskPreview | undefined;
   private saved: SavedFill;
@@ -90,12 +98,8 @@ export class FillFlow {
       return this.unavailable(error);
     }
     // Without its preview the form still works: the preview only shows what the answers make.
-    this.previewHtml = this.form.preview
-      ? await this.client.fillPreview().then(
-          (answer) => answer.html,
-          () => null,
-        )
-      : null;
+    const preview = this.form.preview ? await this.client.fillPreview().catch(() => null) : null;
+    this.previewSource = preview && preview.html !== null ? { ...preview, html: preview.html } : null;
     this.draw();
   }
 
@@ -136,7 +140,7 @@ export class FillFlow {
       event.preventDefault();
       void this.send(submit);
     });
-    const previewFrame = this.previewHtml === null ? undefined : new MaskPreview(this.previewHtml, tf('previewFrame', { name: form.template.name }));
+    const previewFrame = this.previewSource === null ? undefined : new MaskPreview(this.previewSource, tf('previewFrame', { name: form.template.name }));
     this.preview = previewFrame;
     show(
       this.root,
@@ -278,7 +282,7 @@ export class FillFlow {
     } catch (error) {
       const words = unavailableWords(error);
       if (words !== undefined) return this.unavailable(error);
-      this.alert.say(error instanceof NetworkFailure ? tf('offline') : error instanceof ApiFailure && error.status === 400 ? error.message : wordsFor(error));
+      this.alert.say(refusalWords(error));
     } finally {
       button.disabled = false;
       button.textContent = label;
