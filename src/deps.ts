@@ -11,6 +11,7 @@ import { type Db, openDatabase } from './db/database.js';
 import { collectUploadedPdfs } from './documents/creating/pdf-uploads.js';
 import { expireDueProcesses, remindDueParticipants } from './documents/lifecycle/process-sweeps.js';
 import { SEAL_PROCESS_JOB } from './documents/participant/signer-flow.js';
+import { READER_UPDATE_JOB, sendReaderUpdate } from './documents/readers/notify-readers.js';
 import { runSealJob } from './documents/sealing/seal-failure.js';
 import type { BlobStore } from './files/blob-store.js';
 import { LocalBlobStore } from './files/local-blob-store.js';
@@ -309,6 +310,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
               leaseMs: config.outboxLeaseMs,
             }),
           [SEAL_PROCESS_JOB]: (data, claim) => runSealJob(deps, { processId: typeof data?.processId === 'string' ? data.processId : '', claim, logger }),
+          [READER_UPDATE_JOB]: (data, claim) => sendReaderUpdate(deps, { data, ...(claim ? { claim } : {}) }),
         },
         clock,
       ),

@@ -281,6 +281,8 @@ describe.each(dialects)("the people's API, authorised by the link's token (%s)",
     it('the logged path of a person’s page carries no token', () => {
       expect(loggablePath('/s/abcDEF123_-xyz?x=1')).toBe('/s/…');
       expect(loggablePath('/v/abcDEF123_-xyz')).toBe('/v/…');
+      expect(loggablePath('/f/abcDEF123_-xyz')).toBe('/f/…');
+      expect(loggablePath('/read/abcDEF123_-xyz')).toBe('/read/…');
       expect(loggablePath('/people/signing')).toBe('/people/signing');
     });
 

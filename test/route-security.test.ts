@@ -4,6 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { rejectDocument, requestOtp, verifyOtp } from '../src/documents/participant/signer-flow.js';
+import { listReaders } from '../src/documents/readers/queries.js';
 import { codeOf } from '../src/http/error-catalogue.js';
 import type { ApiRoute } from '../src/http/route.js';
 import { exampleOf } from '../src/http/schema-example.js';
@@ -39,6 +40,8 @@ interface Owned {
   validationLink: string;
   /** The secret token of a reference link (/r/<token>). */
   referenceLink: string;
+  /** The secret token of a reader's read-only page (/read/<token>), of the process with identity photos. */
+  readingLink: string;
   /** A template that takes prebuilt processes, one waiting under its code, and the secret token of its form (/f/<token>). */
   prebuiltTemplate: string;
   prebuilt: string;
@@ -80,6 +83,7 @@ function unknownOwned(): Owned {
     signingLink: crypto.randomBytes(24).toString('base64url'),
     validationLink: crypto.randomBytes(24).toString('base64url'),
     referenceLink: crypto.randomBytes(24).toString('base64url'),
+    readingLink: crypto.randomBytes(24).toString('base64url'),
     prebuiltTemplate: hex24(),
     prebuilt: upper(10),
     prebuiltLink: crypto.randomBytes(30).toString('base64url'),
@@ -161,6 +165,8 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
     },
   }),
   'GET /people/signing': (o) => ({ headers: { 'x-link-token': o.signingLink } }),
+  'GET /people/reading': (o) => ({ headers: { 'x-link-token': o.readingLink } }),
+  'GET /read/:token': () => ({}),
   'POST /people/signing/otp': (o) => ({ headers: { 'x-link-token': o.signingLink } }),
   'POST /people/signing/otp/check': (o) => ({ headers: { 'x-link-token': o.signingLink }, body: { code: '123456' } }),
   'POST /people/signing/photo': (o) => ({ headers: { 'x-link-token': o.signingLink }, body: { kind: 'face', image: jpeg().toString('base64') } }),
@@ -357,6 +363,8 @@ const SUCCESS: Record<string, (c: SuccessContext) => Promise<SuccessCall[]>> = {
     },
   ],
   'GET /people/signing': async ({ owned }) => [link(owned.signingLink)],
+  'GET /people/reading': async ({ owned }) => [link(owned.readingLink)],
+  'GET /read/:token': async ({ owned }) => [{ url: `/read/${owned.readingLink}` }],
   'GET /people/fill': async ({ owned }) => [link(owned.referenceLink), link(owned.prebuiltLink)],
   'GET /people/fill/preview': async ({ owned }) => [link(owned.referenceLink)],
   'POST /people/fill/check': async ({ owned }) => [{ ...link(owned.referenceLink), body: { data: ANSWERS } }],
@@ -515,8 +523,12 @@ async function own(svc: TestService, org: TestOrganization): Promise<Owned> {
   // Identity photos, contact data and `custom` on both, so the public key column has something to hide.
   const custom = { crmId: 'deal-4711' };
   const { code: veriface } = await photographedVeriface(svc, org, { body: { targetWebhooks: [webhook], userEmail: 'juan@people.test', custom } });
-  const { code: process } = await photographedProcess(svc, org, { body: { custom, tags: ['rent'] }, signer: { phone: '+573001234567' } });
-  const { participants } = await stored(svc, org, process);
+  const { code: process } = await photographedProcess(svc, org, {
+    body: { custom, tags: ['rent'], readers: [{ name: 'Rosa Díaz', email: 'rosa@board.test' }] },
+    signer: { phone: '+573001234567' },
+  });
+  const { process: processRow, participants } = await stored(svc, org, process);
+  const [reader] = await listReaders(svc.deps.db, processRow.id, 'READER');
   const validation = await findVerifaceByCode(svc.deps.db, org.id, veriface);
   // A signer whose flow runs through WhatsApp: the invitation's record makes the number the organization's conversation.
   const phone = newNumber();
@@ -533,6 +545,7 @@ async function own(svc: TestService, org: TestOrganization): Promise<Owned> {
     signingLink: participants[0]!.link_token,
     validationLink: validation!.link_token,
     referenceLink: String(referenceLink.url).split('/r/')[1]!,
+    readingLink: reader!.link_token,
     prebuiltTemplate,
     prebuilt: prebuilt.json().document,
     prebuiltLink: String(prebuilt.json().url).split('/f/')[1]!,
@@ -727,7 +740,7 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
         }
         const unknown = await send(svc, route, undefined, sample);
         expect(unknown.statusCode, routeKey(route)).toBe(404);
-        expect(unknown.json().message).toMatch(/^(SIGNING_LINK_NOT_FOUND|VERIFACE_NOT_FOUND|REFERENCE_LINK_NOT_FOUND)/);
+        expect(unknown.json().message).toMatch(/^(SIGNING_LINK_NOT_FOUND|VERIFACE_NOT_FOUND|REFERENCE_LINK_NOT_FOUND|READING_LINK_NOT_FOUND)/);
       }
     });
   });

@@ -232,6 +232,25 @@ export interface FinalFilesTable {
 }
 
 /**
+ * READER: follows the process (invited to read it, told of every signature, rejection and end, sent
+ * the final files); CC: only sent the final files. Neither ever acts in it.
+ */
+export type ReaderKind = 'READER' | 'CC';
+
+export interface ProcessReadersTable {
+  id: string;
+  process_id: string;
+  position: number;
+  kind: ReaderKind;
+  /** Null for a CC address, which is an e-mail only. */
+  name: string | null;
+  email: string;
+  /** The secret of their read-only page (/read/<token>); never a participant's. */
+  link_token: string;
+  created_at: string;
+}
+
+/**
  * A box on a page of an uploaded PDF where a participant's signature (an approver's stamp) is drawn
  * when the process is sealed; in PDF points from the page's bottom-left corner, `page` 1-based.
  */
@@ -595,6 +614,7 @@ export interface Database {
   processes: ProcessesTable;
   process_documents: ProcessDocumentsTable;
   participants: ParticipantsTable;
+  process_readers: ProcessReadersTable;
   process_events: ProcessEventsTable;
   settings: SettingsTable;
   photo_blobs: PhotoBlobsTable;
@@ -625,6 +645,7 @@ export type NewTemplateRow = Insertable<TemplatesTable>;
 export type ProcessRow = Selectable<ProcessesTable>;
 export type ProcessDocumentRow = Selectable<ProcessDocumentsTable>;
 export type ParticipantRow = Selectable<ParticipantsTable>;
+export type ReaderRow = Selectable<ProcessReadersTable>;
 export type ProcessEventRow = Selectable<ProcessEventsTable>;
 export type FinalFileRow = Selectable<FinalFilesTable>;
 export type SignatureBoxRow = Selectable<SignatureBoxesTable>;

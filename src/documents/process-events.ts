@@ -6,6 +6,7 @@ import { newObjectId } from '../ids.js';
 import { emitEvent } from '../webhooks/emit-event.js';
 import { flatProcessBodies, hasFlatBody } from './flat-webhook-bodies.js';
 import { insertProcessEvent } from './queries.js';
+import { queueReaderUpdate } from './readers/notify-readers.js';
 
 /**
  * The audit trail's actions, named as the real service's roadmap names them where it has a name
@@ -116,7 +117,8 @@ export interface ProcessEventOptions {
 
 /**
  * Writes one line of the audit trail and, for the actions integrators are told about, queues the
- * webhook, in the caller's transaction: the change, its record and its notification commit together.
+ * webhook, and for those readers are told about, their update, in the caller's transaction: the
+ * change, its record and its notifications commit together.
  */
 export async function recordProcessEvent(db: Db, clock: Clock, options: ProcessEventOptions): Promise<void> {
   const { process, action, participant } = options;
@@ -131,6 +133,12 @@ export async function recordProcessEvent(db: Db, clock: Clock, options: ProcessE
     message: options.message ?? null,
     detail: options.detail ? JSON.stringify(options.detail) : null,
     at: now.toISOString(),
+  });
+  await queueReaderUpdate(db, clock, {
+    process,
+    action,
+    ...(participant ? { participantName: participant.name } : {}),
+    ...(options.message === undefined ? {} : { message: options.message }),
   });
   if (!hasWebhook(action)) return;
   const webhook = PROCESS_WEBHOOKS[action];

@@ -17,6 +17,9 @@ export const PARTICIPANT_ID_LENGTH = 16;
 export const LEGACY_PARTICIPANT_ID_LENGTH = 2;
 export const MAX_PARTICIPANTS = 50;
 export const MAX_PACKAGE_DOCUMENTS = 20;
+/** Readers and CC addresses of one process, each: enough for a board, few enough that a process is no mailing list. */
+export const MAX_READERS = 20;
+export const MAX_CC = 20;
 
 /** One answer of `data`: `key` names a question of the template. */
 export interface Answer {
@@ -51,6 +54,12 @@ export interface PositionInput {
   h: number;
 }
 
+/** Someone who follows the process without acting in it (docs/real-service.md §3 `readers`). */
+export interface ReaderInput {
+  name: string;
+  email: string;
+}
+
 /** Fields every creation shares: the creator, the e-mail to the signers, expiry, reminders, and what webhooks echo. */
 export interface ProcessFieldsInput extends ValidationFieldsInput {
   email: string;
@@ -63,6 +72,9 @@ export interface ProcessFieldsInput extends ValidationFieldsInput {
   targetWebhooks?: string[];
   tags?: string[];
   notification: boolean;
+  readers?: ReaderInput[];
+  /** Addresses sent a copy of the final files once they are sealed. */
+  cc?: string[];
 }
 
 export interface SaveFromTemplateInput extends ProcessFieldsInput {
@@ -178,6 +190,13 @@ export const processFields = {
   targetWebhooks: Joi.array().items(webhookName).min(1).unique(),
   tags: Joi.array().items(Joi.string().min(1).max(100)).unique(),
   notification: Joi.boolean().default(true),
+  readers: Joi.array()
+    .items(Joi.object<ReaderInput, true>({ name: Joi.string().trim().min(1).max(200).required(), email: email.required() }))
+    .max(MAX_READERS)
+    .description(
+      'people who follow the process without acting: invited to read it, told of every signature, rejection and end, sent the final files; never signers',
+    ),
+  cc: Joi.array().items(email).max(MAX_CC).description('addresses sent a copy of the final files once they are sealed, and nothing before'),
   ...validationFields,
 };
 
@@ -444,6 +463,13 @@ const participantView = Joi.object({
   hash: identityHashSchema.description('with image=true and options.camera \'identification\', once verified or the process ended (docs/api.md, "The hash")'),
 });
 
+/** A reader in GET /document and the roadmap: no id and no status, since readers never act. */
+const readerView = Joi.object({
+  name: participantName.required(),
+  email: Joi.string().required().example('rosa@board.example'),
+  role: Joi.string().valid('READER').required(),
+});
+
 /** GET /document?code= with the private key. */
 const processResponse = Joi.object({
   ...processHead,
@@ -471,7 +497,8 @@ const processResponse = Joi.object({
       }),
     )
     .required(),
-  signProfile: Joi.array().items(participantView).required(),
+  signProfile: Joi.array().items(participantView, readerView).required().description('the participants, then the readers (role READER)'),
+  cc: Joi.array().items(Joi.string().example('archive@company.example')).description('the addresses sent a copy of the final files'),
 });
 
 /** GET /document?code= with the public key: what the holder of the code may see. */
@@ -528,8 +555,10 @@ export const roadmapResponse = Joi.object({
         email: Joi.string().required().example('juan@people.example'),
         phone,
       }),
+      readerView,
     )
-    .required(),
+    .required()
+    .description('the participants, then the readers (role READER, without id)'),
   activityLog: Joi.array()
     .items(
       Joi.object({

@@ -94,6 +94,10 @@ export const ERROR_CATALOGUE = {
   USER_NOTFOUND: { status: [400], meaning: 'The e-mail is not a user of the organization' },
   WEBHOOK_NOT_FOUND: { status: [400], meaning: 'No webhook with this name in the organization' },
   SIGNING_LINK_NOT_FOUND: { status: [404], meaning: "The participant's link is unknown or no longer valid" },
+  READING_LINK_NOT_FOUND: {
+    status: [404],
+    meaning: "A reader's link (/read/<token>) is unknown: it opens a read-only page of one process, never a participant's",
+  },
   SIGNING_CONFLICT: { status: [409], meaning: 'The participant changed meanwhile; try again' },
   MISSING_SIGNER_ID: { status: [400], meaning: 'The code (of an unlock or a reminder) needs the participant id after the process code' },
   SIGNER_NOT_FOUND: { status: [400], meaning: 'The process has no participant with this id' },

@@ -142,6 +142,29 @@ export interface SigningPage {
 }
 
 /**
+ * Where a reader's process is: `following` while it is in signature, then how it ended. A reader
+ * never acts, so there is no turn, step or refusal of theirs.
+ */
+export type ReadingPageState = 'following' | 'finished' | 'rejected' | 'expired' | 'cancelled';
+
+/**
+ * A reader's page (/read/<token>): what they follow, read-only. Built field by field: no code,
+ * participant id, contact, link or identity photo of anyone reaches it.
+ */
+export interface ReadingPage {
+  state: ReadingPageState;
+  language: Language;
+  colours?: PageColours;
+  process: { name: string; message: string; organization: string };
+  /** Everyone who takes part, in order, by name only (`you` is never true: the reader takes no part). */
+  participants: SigningPage['participants'];
+  /** What the participants read; once sealed, the signed files and the certificate. A CC address sees only those. */
+  documents: PageDocument[];
+  /** A finished process whose signed files are still being written. */
+  sealing?: boolean;
+}
+
+/**
  * The person's page of a face validation: `capture` while in progress, then the outcome in words:
  * `approved` (APPROVED, or VALIDATED by a person), `not-approved` (INVALIDATED), `review` (BLOCKED:
  * a person of the organization decides), `expired`. The similarity never reaches the person.

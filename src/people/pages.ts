@@ -11,7 +11,7 @@ import { htmlShell } from './html-shell.js';
 import { pageLanguage } from './page-language.js';
 import { WORDS } from './words.js';
 
-export type PageMode = 'sign' | 'validation' | 'embed' | 'fill' | 'embedded-fill';
+export type PageMode = 'sign' | 'validation' | 'embed' | 'fill' | 'embedded-fill' | 'read';
 
 /**
  * What a form's page (/r/, /f/ and the SDK's /e/) adds: the origins of its `request` questions'
@@ -92,7 +92,7 @@ export const pageAnswer = {
 const sdkFrameQuery = Joi.object<{ id?: string }, true>({ id: Joi.string().max(100).example('2026-11-24T10-00-00.000Z') });
 
 /**
- * The pages people open: a participant's link (/s/<token>), a face validation's link (/v/<token>),
+ * The pages people open: a participant's link (/s/<token>), a reader's (/read/<token>), a face validation's link (/v/<token>),
  * and at the root the app the SDK embeds, which only the origins organizations allowed may frame.
  */
 export function pageRoutes(config: Config, assets: PageAssets, origins: EmbeddingOrigins): ApiRoute[] {
@@ -108,6 +108,18 @@ export function pageRoutes(config: Config, assets: PageAssets, origins: Embeddin
       response: pageAnswer,
       errors: [],
       handler: ({ request, reply }) => sendPage(config, assets, request, reply, 'sign', []),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/read/:token',
+      access: 'public',
+      tag,
+      summary: "A reader's page (HTML): the process read-only; the token in the path is read by the page, never logged",
+      body: noInput,
+      query: noInput,
+      response: pageAnswer,
+      errors: [],
+      handler: ({ request, reply }) => sendPage(config, assets, request, reply, 'read', []),
     }),
     defineRoute({
       method: 'GET',

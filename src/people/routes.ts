@@ -17,6 +17,7 @@ import type { OtpSent, ValidationFinished } from './contract.js';
 import { openEmbeddedFlow } from './embed.js';
 import { EMBED_FAILURES_PER_ORGANIZATION, OrganizationEmbedFailures } from './embed-limit.js';
 import { signingLinkQr, validationLinkQr } from './link-qr.js';
+import { readReadingPage } from './reading-page.js';
 import {
   documentsOpenedResponse,
   embeddedFlowResponse,
@@ -29,6 +30,7 @@ import {
   personViewResponse,
   photoSchema,
   qrResponse,
+  readingPageResponse,
   rejectSchema,
   sdkTokenResponse,
   sdkTokenSchema,
@@ -110,6 +112,20 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       errors: ['SIGNING_LINK_NOT_FOUND', 'LINK_NOT_FOUND'],
       rateLimit: PAGE_LIMIT,
       handler: ({ linkToken }) => readSigningPage(ctx, { token: linkToken }),
+    }),
+    defineRoute({
+      ...base,
+      method: 'GET',
+      url: '/people/reading',
+      summary: "A reader's page (readers of POST /document/*): the process, its documents and who takes part, read-only",
+      description:
+        "Answers the same in every state of the process (following, finished, rejected, expired, cancelled); once sealed, the signed files and the certificate. The token is a reader's (or a CC address's, which sees the final files only), never a participant's: no route acts with it.",
+      body: noInput,
+      query: noInput,
+      response: { json: readingPageResponse },
+      errors: ['READING_LINK_NOT_FOUND', 'LINK_NOT_FOUND'],
+      rateLimit: PAGE_LIMIT,
+      handler: ({ linkToken }) => readReadingPage(ctx, { token: linkToken }),
     }),
     defineRoute({
       ...base,

@@ -123,6 +123,10 @@ const es = {
   doneSigned: 'Listo, firmaste el documento.',
   doneApproved: 'Listo, aprobaste el documento.',
   waitingOthers: 'Falta que terminen: {names}.',
+  // A reader's page (/read/<token>): they follow the process and never act in it.
+  readingHelp: 'Sigues este documento: puedes leerlo, no tienes que firmar nada.',
+  readingSealedHelp: 'Todos firmaron. Puedes descargar el documento firmado y su certificado.',
+  readingExpiredHelp: 'Este documento venció antes de que todos lo firmaran.',
   waitingTurn: 'Aún no es tu turno. Te avisaremos cuando lo sea.',
   waitingFor: 'Primero deben terminar: {names}.',
   finishedTitle: 'Documento firmado por todos',
@@ -284,6 +288,10 @@ const en: Messages = {
   doneSigned: 'Done, you signed the document.',
   doneApproved: 'Done, you approved the document.',
   waitingOthers: 'Still to finish: {names}.',
+  // A reader's page (/read/<token>): they follow the process and never act in it.
+  readingHelp: 'You follow this document: you can read it, you have nothing to sign.',
+  readingSealedHelp: 'Everyone signed. You can download the signed document and its certificate.',
+  readingExpiredHelp: 'This document expired before everyone signed it.',
   waitingTurn: 'It is not your turn yet. We will let you know when it is.',
   waitingFor: 'First to finish: {names}.',
   finishedTitle: 'Signed by everyone',
@@ -442,6 +450,10 @@ const pt: Messages = {
   doneSigned: 'Pronto, você assinou o documento.',
   doneApproved: 'Pronto, você aprovou o documento.',
   waitingOthers: 'Ainda falta concluir: {names}.',
+  // A reader's page (/read/<token>): they follow the process and never act in it.
+  readingHelp: 'Você acompanha este documento: pode lê-lo, não precisa assinar nada.',
+  readingSealedHelp: 'Todos assinaram. Você pode baixar o documento assinado e o certificado.',
+  readingExpiredHelp: 'Este documento venceu antes que todos o assinassem.',
   waitingTurn: 'Ainda não é a sua vez. Avisaremos quando for.',
   waitingFor: 'Primeiro devem concluir: {names}.',
   finishedTitle: 'Assinado por todos',
@@ -600,6 +612,10 @@ const fr: Messages = {
   doneSigned: 'C’est fait, vous avez signé le document.',
   doneApproved: 'C’est fait, vous avez approuvé le document.',
   waitingOthers: 'Il reste à terminer : {names}.',
+  // A reader's page (/read/<token>): they follow the process and never act in it.
+  readingHelp: "Vous suivez ce document : vous pouvez le lire, vous n'avez rien à signer.",
+  readingSealedHelp: 'Tout le monde a signé. Vous pouvez télécharger le document signé et son certificat.',
+  readingExpiredHelp: "Ce document a expiré avant que tout le monde l'ait signé.",
   waitingTurn: "Ce n'est pas encore votre tour. Nous vous préviendrons.",
   waitingFor: "D'abord : {names}.",
   finishedTitle: 'Signé par tous',

@@ -4,6 +4,7 @@ import { runEmbeddedFill } from './embedded-fill.js';
 import { FillFlow } from './fill/fill-flow.js';
 import { isLanguage, setLanguage } from './i18n.js';
 import { languagePicker } from './language-picker.js';
+import { ReadingFlow } from './reading-flow.js';
 import { SigningFlow } from './signing/flow.js';
 import { ValidationFlow } from './validation-flow.js';
 
@@ -23,6 +24,9 @@ if (root) {
       break;
     case 'embed':
       runEmbedded(root);
+      break;
+    case 'read':
+      void new ReadingFlow(root, peopleClient(token)).start();
       break;
     case 'fill':
       void new FillFlow(root, peopleClient(token), { storageKey: token }).start();
