@@ -3,7 +3,9 @@ import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listDocuments } from '../src/documents/queries.js';
+import { updateSettings } from '../src/organizations/settings.js';
 import { launchBrowser, type PhoneBrowser, screenshot } from './support/browser.js';
+import { eventsOf, startHost } from './support/sdk-host.js';
 import { call, startServedService, type TestService } from './support/service.js';
 import { stored, templateWithHtml } from './support/signing.js';
 
@@ -311,5 +313,80 @@ describe('the questionnaire of a reference link, filled in Chromium on a phone',
     await page.getByText('Quien publicó este formulario lo desactivó: ya no recibe respuestas.').waitFor();
     await expectAccessible(page);
     await context.close();
+  });
+  it('the same form through the real SDK with a reference that signs now: prereqs, the request endpoint and the signature in the frame, and onSDKClose gets the code once the person signed', async () => {
+    const template = await templateWithHtml(svc, svc.orgA, HTML, TEMPLATE);
+    const reference = (await call(svc.app, 'POST', '/template/reference', { key: svc.orgA.privateKey, body: { template, signNow: true } })).json();
+    let settings: Record<string, unknown> = {};
+    const host = await startHost(() => settings);
+    try {
+      await updateSettings(svc.deps.db, { organizationId: svc.orgA.id, changes: { sdkOrigins: [host.origin] } });
+      settings = {
+        sdkType: 'fill',
+        language: 'es',
+        keyPublic: svc.orgA.publicKey,
+        customOrigin: base,
+        sdkData: { document: template, reference: reference.id, uxOptions: { redirectUrl: 'https://shop.example/listo' } },
+      };
+      const context = await phone.phone();
+      await context.route(`${LOOKUP}/**`, async (route) => {
+        const headers = { 'access-control-allow-origin': base, 'access-control-allow-headers': 'content-type', 'access-control-allow-methods': 'POST' };
+        if (route.request().method() === 'OPTIONS') return route.fulfill({ status: 204, headers });
+        return route.fulfill({
+          status: 200,
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify([{ key: 'units', value: '3' }]),
+        });
+      });
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      await page.goto(`${host.origin}/`);
+      const frame = page.frameLocator('#sdk');
+      await frame.getByRole('heading', { level: 1, name: 'Contrato de servicio' }).waitFor();
+      await frame.getByRole('radio', { name: 'Premium' }).check();
+      await frame.getByRole('radio', { name: 'Oro' }).check();
+      await frame.getByLabel(/^Código de oro/).fill('ORO-12');
+      await frame.getByLabel(/^Nombre completo/).fill('Luis Pérez');
+      await frame.getByLabel(/^Correo electrónico/).fill('luis@cliente.test');
+      await frame.getByLabel('Tipo de documento').selectOption('CC');
+      await frame.getByLabel('Número del documento').fill('80123456');
+      await frame.getByLabel(/^Valor del contrato/).fill('900000');
+      await frame.getByLabel('Código de cliente').fill('CLI-2');
+      await frame.getByRole('button', { name: 'Validar' }).click();
+      await expect.poll(() => frame.getByLabel('Unidades').inputValue()).toBe('3');
+      await frame.getByRole('tab', { name: 'Escribir' }).click();
+      await frame.getByLabel('Escribe tu nombre como firma').fill('Luis Pérez');
+      await frame.getByRole('button', { name: 'Enviar y firmar' }).click();
+      // Signing in the frame: the signature typed in the form, offered once more, then consent.
+      await frame.getByRole('img', { name: 'Tu firma, hecha en el formulario' }).waitFor({ timeout: 30_000 });
+      await frame.getByLabel(/Acepto firmar electrónicamente/).check();
+      await frame.getByRole('button', { name: 'Firmar', exact: true }).click();
+      await expect.poll(async () => (await eventsOf(page)).find((event) => event.event === 'close'), { timeout: 30_000 }).toBeDefined();
+      const close = (await eventsOf(page)).find((event) => event.event === 'close');
+      const code = close && 'args' in close ? String(close.args[0]) : '';
+      const { process, participants } = await stored(svc, svc.orgA, code);
+      expect(close).toEqual({ event: 'close', args: [code, 'https://shop.example/listo', [{ id: participants[0]?.participant_id, name: 'Luis Pérez' }]] });
+      await expect.poll(async () => (await stored(svc, svc.orgA, code)).process.status, { timeout: 30_000 }).toBe('FINISH');
+      const [filled] = await listDocuments(svc.deps.db, process.id);
+      expect(JSON.parse(filled?.answers ?? '{}')).toMatchObject({
+        full_name: 'Luis Pérez',
+        plan: 'premium',
+        level: 'gold',
+        gold_code: 'ORO-12',
+        units: '3',
+        code: 'CLI-2',
+      });
+      const signed = await svc.deps.db
+        .selectFrom('process_events')
+        .select('detail')
+        .where('process_id', '=', process.id)
+        .where('action', '=', 'PARTICIPANT_SIGN')
+        .executeTakeFirst();
+      expect(JSON.parse(signed?.detail ?? '{}')).toMatchObject({ signatureKind: 'font' });
+      expect((await call(svc.app, 'GET', '/document', { key: svc.orgB.privateKey, query: { code } })).statusCode).toBe(400);
+      await context.close();
+    } finally {
+      await host.close();
+    }
   });
 });
