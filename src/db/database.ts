@@ -30,6 +30,7 @@ import { identityAttempts } from './migrations/024_identity_attempts.js';
 import { faceMatcherUses } from './migrations/025_face_matcher_uses.js';
 import { company } from './migrations/026_company.js';
 import { prebuiltProcesses } from './migrations/027_prebuilt_processes.js';
+import { userNames } from './migrations/030_user_names.js';
 import type { Database, Db, Dialect } from './schema.js';
 import { SchemaScopedPostgresDialect } from './schema-introspector.js';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
@@ -87,6 +88,7 @@ const migrations: MigrationProvider = {
       '025_face_matcher_uses': faceMatcherUses,
       '026_company': company,
       '027_prebuilt_processes': prebuiltProcesses,
+      '030_user_names': userNames,
     };
   },
 };

@@ -153,6 +153,19 @@ function typedFiles(process: ProcessRow, files: { documents?: EventDocument[]; s
 }
 
 /**
+ * Where a person's request came from, for their audit line's detail (the roadmap's `ip`): the
+ * address Fastify gives as `request.ip`, which behind a reverse proxy is the client's only when
+ * TRUST_PROXY names the proxy.
+ */
+export interface FromAddress {
+  ip?: string;
+}
+
+export function addressDetail(from: FromAddress): { ip?: string } {
+  return from.ip === undefined ? {} : { ip: from.ip };
+}
+
+/**
  * Writes one line of the audit trail and, for the actions integrators are told about, queues the
  * webhook, in the caller's transaction: the change, its record and its notification commit together.
  */
