@@ -81,6 +81,22 @@ describe('the admin command shares the service configuration', () => {
     expect(duplicate.stderr).toContain('USER_ALREADY_EXISTS');
     const users = await admin('user', 'list', '--org', organization);
     expect((users.json as { email: string }[]).map((u) => u.email)).toEqual(['k@k.test', 'second@k.test']);
+    // The name the roadmap shows as the author of the user's processes (author.name).
+    expect((await admin('user', 'add', '--org', organization, '--email', 'third@k.test', '--name', 'Clara Ruiz')).json).toMatchObject({
+      email: 'third@k.test',
+      name: 'Clara Ruiz',
+    });
+    expect((await admin('user', 'rename', '--org', organization, '--email', 'second@k.test', '--name', 'Segundo')).json).toEqual({
+      email: 'second@k.test',
+      name: 'Segundo',
+    });
+    expect((await admin('user', 'rename', '--org', organization, '--email', 'nobody@k.test', '--name', 'X')).stderr).toContain('USER_NOT_FOUND');
+    const named = (await admin('user', 'list', '--org', organization)).json as { email: string; name?: string }[];
+    expect(named.map(({ email, name }) => ({ email, name }))).toEqual([
+      { email: 'k@k.test', name: undefined },
+      { email: 'second@k.test', name: 'Segundo' },
+      { email: 'third@k.test', name: 'Clara Ruiz' },
+    ]);
 
     const key = (await admin('key', 'create', '--org', organization, '--kind', 'public')).json as { id: string; key: string };
     expect(key.key).toMatch(/^puk_/);
