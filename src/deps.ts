@@ -224,6 +224,7 @@ function chooseFaceMatcher(config: Config, logger: WorkerLogger): FaceMatcher | 
     size: face.workers,
     queueMax: face.queueMax,
     threshold: face.threshold,
+    livenessThreshold: face.livenessThreshold,
     jobTimeoutMs: FACE_JOB_TIMEOUT_MS,
     onWorkerEvent: (event) => {
       if (event.kind === 'died') logger.error({ err: event.error }, 'face worker stopped');

@@ -148,6 +148,8 @@ describe('the admin command shares the service configuration', () => {
       'Europe/Madrid',
       '--photo-retention-days',
       '30',
+      '--form-processes-per-hour',
+      '20',
     );
     expect(updated.json).toEqual({
       organization,
@@ -157,6 +159,7 @@ describe('the admin command shares the service configuration', () => {
       language: 'en',
       timeZone: 'Europe/Madrid',
       photoRetentionDays: 30,
+      formProcessesPerHour: 20,
     });
     const listed = (await admin('org', 'list')).json as {
       organization: string;
@@ -171,6 +174,7 @@ describe('the admin command shares the service configuration', () => {
       language: 'es',
       timeZone: 'America/Bogota',
       photoRetentionDays: 180,
+      formProcessesPerHour: 100,
     });
     const withPath = await admin('org', 'update', '--org', organization, '--sdk-origins', 'https://app.example.com/page');
     expect(withPath.code).toBe(2);

@@ -78,7 +78,7 @@ const TEMPLATE = {
 const HTML = `<!doctype html>
 <html><head><meta charset="UTF-8"><style>body { font-family: serif } .box { border: 1px solid #999; padding: 4px }</style></head>
 <body>
-<h1>Contrato de servicio</h1>
+<h1 style="color: rgb(0, 96, 48); letter-spacing: 2px">Contrato de servicio</h1>
 <p>Cliente: <span name="full_name">________</span>, correo <span name="email">________</span>.</p>
 <p class="box">Valor: <span name="amount">0</span>. Plan: <span name="plan">—</span>.</p>
 <p><span name="plan_basic">Plan básico sin adicionales.</span><span name="plan_premium" hidden>Plan premium con <span name="extras">—</span>.</span></p>
@@ -133,6 +133,11 @@ describe('the questionnaire of a reference link, filled in Chromium on a phone',
     const csp = response?.headers()['content-security-policy'] ?? '';
     expect(csp).toContain(`connect-src 'self' ${LOOKUP}`);
     expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("style-src 'self';");
+    const blocked: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) blocked.push(message.text());
+    });
     await page.getByRole('heading', { level: 1, name: 'Contrato de servicio' }).waitFor();
 
     // The label is the question's words, the help its hint.
@@ -196,6 +201,12 @@ describe('the questionnaire of a reference link, filled in Chromium on a phone',
     expect(await preview.locator('body').getAttribute('data-ran')).toBeNull();
     expect(await page.locator('iframe.mask-preview').getAttribute('sandbox')).toBe('allow-same-origin');
     expect(await page.locator('iframe.mask-preview').getAttribute('title')).toBe('Vista previa de Contrato de servicio');
+    // The Mask HTML's own styles, its <style> sheet and its inline ones, under a policy that allows no inline style.
+    const heading = preview.locator('h1');
+    expect(await heading.evaluate((element) => [getComputedStyle(element).color, getComputedStyle(element).letterSpacing])).toEqual(['rgb(0, 96, 48)', '2px']);
+    expect(await preview.locator('p.box').evaluate((element) => getComputedStyle(element).borderTopStyle)).toBe('solid');
+    expect(await preview.locator('body').evaluate((element) => getComputedStyle(element).fontFamily)).toBe('serif');
+    expect(blocked).toEqual([]);
 
     // Sent with mistakes: each is shown at its field, and the first wrong field has the focus.
     await page.getByRole('button', { name: 'Enviar y firmar' }).click();
@@ -221,6 +232,24 @@ describe('the questionnaire of a reference link, filled in Chromium on a phone',
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, '40-fill-form-on-a-phone');
     await expectAccessible(page);
+    // With sign now the person signs in the form: sent without a signature, the form asks for it at its field.
+    await page.getByRole('button', { name: 'Enviar y firmar' }).click();
+    const signatureGroup = page.getByRole('group', { name: 'Firma del cliente' });
+    await expect.poll(() => signatureGroup.locator('.field-error').textContent()).toBe('Dibuja tu firma o escribe tu nombre.');
+    const pad = signatureGroup.locator('canvas.signature-pad');
+    expect(await pad.getAttribute('aria-invalid')).toBe('true');
+    const box = await pad.boundingBox();
+    if (!box) throw new Error('the signature pad is not shown');
+    await page.mouse.move(box.x + 20, box.y + 60);
+    await page.mouse.down();
+    for (const [x, y] of [
+      [60, 30],
+      [100, 120],
+      [150, 40],
+      [220, 110],
+    ] as const)
+      await page.mouse.move(box.x + x, box.y + y, { steps: 4 });
+    await page.mouse.up();
     await page.getByRole('button', { name: 'Enviar y firmar' }).click();
 
     // Sign now: straight to the person's own signing page.
@@ -254,11 +283,21 @@ describe('the questionnaire of a reference link, filled in Chromium on a phone',
     ]);
     expect(await page.evaluate((key) => localStorage.getItem(key), `fill:${token}`)).toBeNull();
 
+    // The signing page offers the signature made in the form, applied once they consent.
     await page.getByRole('button', { name: 'Continuar para firmar' }).click({ timeout: 30_000 });
-    await page.getByRole('tab', { name: 'Escribir' }).click();
+    await page.getByRole('img', { name: 'Tu firma, hecha en el formulario' }).waitFor();
+    await page.getByText('Esta es la firma que hiciste en el formulario.').waitFor();
+    await expectAccessible(page);
     await page.getByLabel(/Acepto firmar electrónicamente/).check();
     await page.getByRole('button', { name: 'Firmar', exact: true }).click();
     await expect.poll(async () => (await stored(svc, svc.orgA, uses[0].code)).process.status, { timeout: 30_000 }).toBe('FINISH');
+    const signed = await svc.deps.db
+      .selectFrom('process_events')
+      .select('detail')
+      .where('process_id', '=', process.id)
+      .where('action', '=', 'PARTICIPANT_SIGN')
+      .executeTakeFirst();
+    expect(JSON.parse(signed?.detail ?? '{}')).toMatchObject({ signatureKind: 'draw' });
     await context.close();
   });
 

@@ -307,6 +307,7 @@ describe.each(dialects)("the people's API, authorised by the link's token (%s)",
         language: 'es',
         timeZone: 'Europe/Madrid',
         photoRetentionDays: 180,
+        formProcessesPerHour: 100,
       });
       expect((await call(svc.app, 'GET', '/organization', { key: svc.orgA.privateKey })).json()).toMatchObject({ timeZone: 'Europe/Madrid' });
       expect((await call(svc.app, 'GET', '/organization', { key: svc.orgA.publicKey })).json()).toEqual({ message: 'PRIVATE_KEY_REQUIRED' });

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { requestOtp, verifyOtp } from '../src/documents/participant/signer-flow.js';
+import { rejectDocument, requestOtp, verifyOtp } from '../src/documents/participant/signer-flow.js';
 import { codeOf } from '../src/http/error-catalogue.js';
 import type { ApiRoute } from '../src/http/route.js';
 import { exampleOf } from '../src/http/schema-example.js';
@@ -61,6 +61,7 @@ interface Sample {
 const ELSEWHERE = '203.0.113.24';
 
 const WHATSAPP_VERIFY_TOKEN = 'route-security-verify-token';
+const HOUR = 60 * 60 * 1000;
 
 const hex24 = () => crypto.randomBytes(12).toString('hex');
 const newNumber = () => `57300${String(crypto.randomInt(1_000_000, 9_999_999))}`;
@@ -138,6 +139,9 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
   'GET /v1.5/ext/document/roadmap': (o) => ({ query: { code: o.process } }),
   'POST /v1.5/ext/document/unlock': (o, org) => ({ body: { code: `${o.process}AB`, email: org.email, status: 'reset' } }),
   'POST /v1.5/ext/document/cancel': (o, org) => ({ body: { email: org.email, documents: [o.process], message: 'Stopped' } }),
+  'POST /v1.5/ext/document/reminder': (o) => ({ body: { code: `${o.process}${o.participant}` } }),
+  'POST /v1.5/ext/document/many/reminder': (o) => ({ body: { package: `${o.process}${o.participant}` } }),
+  'PUT /v1.5/ext/document/reactivate': (o, org) => ({ body: { code: o.process, email: org.email } }),
   'PUT /files/*': () => ({}),
   'GET /files/*': () => ({}),
   'GET /photos/*': () => ({}),
@@ -174,6 +178,7 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
   'POST /people/fill': (o) => ({ headers: { 'x-link-token': o.referenceLink }, body: { data: ANSWERS, idempotencyKey: 'sample-submission-0000' } }),
   'GET /r/:token': () => ({}),
   'GET /f/:token': () => ({}),
+  'GET /e/:token': () => ({}),
   'POST /v1.5/ext/document/prebuild': (o, org) => ({
     body: { document: o.prebuiltTemplate, email: org.email, name: 'Sale', preBuild: [{ key: 'price', value: '1' }], emailTo: 'ana@buyer.test' },
   }),
@@ -306,6 +311,22 @@ const SUCCESS: Record<string, (c: SuccessContext) => Promise<SuccessCall[]>> = {
   'POST /v1.5/ext/document/cancel': async (c) => [
     { body: { codes: [(await c.process({ name: 'Ana Gómez', email: 'ana@people.test' })).code], email: c.org.email } },
   ],
+  // A participant hears from the service at most once an hour: the reminder comes an hour after the invitation.
+  'POST /v1.5/ext/document/reminder': async (c) => {
+    const { code, participantId } = await c.process({ name: 'Ana Gómez', email: 'ana@people.test' });
+    c.svc.clock.advance(HOUR);
+    return [{ body: { code: `${code}${participantId}` } }];
+  },
+  'POST /v1.5/ext/document/many/reminder': async (c) => {
+    const { code, participantId } = await c.process({ name: 'Ana Gómez', email: 'ana@people.test' });
+    c.svc.clock.advance(HOUR);
+    return [{ body: { package: `${code}${participantId}` } }];
+  },
+  'PUT /v1.5/ext/document/reactivate': async (c) => {
+    const { code, token } = await c.process({ name: 'Ana Gómez', email: 'ana@people.test' });
+    await rejectDocument(c.svc.deps, { token, reason: 'Not agreed' });
+    return [{ body: { code, email: c.org.email } }];
+  },
   'PUT /files/*': async ({ svc, org }) => {
     const { urls } = (await call(svc.app, 'POST', '/template', { key: org.privateKey, body: sampleTemplate() })).json();
     return [{ url: localPath(urls.mask), headers: { 'content-type': 'text/html' }, payload: '<p>Mask</p>' }];
@@ -342,6 +363,7 @@ const SUCCESS: Record<string, (c: SuccessContext) => Promise<SuccessCall[]>> = {
   'POST /people/fill': async ({ owned }) => [{ ...link(owned.referenceLink), body: { data: ANSWERS, idempotencyKey: `success-${upper(16)}` } }],
   'GET /r/:token': async ({ owned }) => [{ url: `/r/${owned.referenceLink}` }],
   'GET /f/:token': async ({ owned }) => [{ url: `/f/${owned.prebuiltLink}` }],
+  'GET /e/:token': async ({ owned }) => [{ url: `/e/${owned.referenceLink}` }],
   'POST /v1.5/ext/document/prebuild': async ({ org, owned }) => [
     { body: { document: owned.prebuiltTemplate, email: org.email, preBuild: [{ key: 'price', value: '1' }], emailTo: 'ana@buyer.test' } },
     { body: { document: owned.prebuiltTemplate, email: org.email, preBuild: [], emailTo: 'ana@buyer.test', notification: false } },

@@ -22,6 +22,7 @@ const USAGE = `Usage: npm run --silent admin -- <command>
   org list
   org update --org ORG_ID [--sdk-integration on|off] [--sdk-origins "https://a.example,https://b.example"]
              [--sdk-require-token on|off] [--language es|en|pt|fr] [--time-zone America/Bogota] [--photo-retention-days DAYS]
+             [--form-processes-per-hour N]
   user add --org ORG_ID --email EMAIL [--name NAME]
   user rename --org ORG_ID --email EMAIL --name NAME   (an empty NAME removes it)
   user list --org ORG_ID
@@ -97,6 +98,7 @@ function enabledFlag(flags: Flags): boolean | undefined {
 function settingsFlags(flags: Flags): SettingsChanges {
   const origins = optional(flags, 'sdk-origins');
   const days = optional(flags, 'photo-retention-days');
+  const forms = optional(flags, 'form-processes-per-hour');
   return validate(settingsChangesSchema, {
     ...(origins === undefined
       ? {}
@@ -110,6 +112,7 @@ function settingsFlags(flags: Flags): SettingsChanges {
     ...(optional(flags, 'language') === undefined ? {} : { language: optional(flags, 'language') }),
     ...(optional(flags, 'time-zone') === undefined ? {} : { timeZone: optional(flags, 'time-zone') }),
     ...(days === undefined ? {} : { photoRetentionDays: /^\d{1,6}$/.test(days) ? Number(days) : days }),
+    ...(forms === undefined ? {} : { formProcessesPerHour: /^\d{1,7}$/.test(forms) ? Number(forms) : forms }),
   });
 }
 
@@ -251,6 +254,7 @@ async function main(argv: string[]): Promise<number> {
       language: { type: 'string' },
       'time-zone': { type: 'string' },
       'photo-retention-days': { type: 'string' },
+      'form-processes-per-hour': { type: 'string' },
       help: { type: 'boolean' },
     },
   });

@@ -31,6 +31,8 @@ import { faceMatcherUses } from './migrations/025_face_matcher_uses.js';
 import { company } from './migrations/026_company.js';
 import { prebuiltProcesses } from './migrations/027_prebuilt_processes.js';
 import { userNames } from './migrations/030_user_names.js';
+import { attemptLiveness } from './migrations/031_attempt_liveness.js';
+import { formProcessesPerHour } from './migrations/032_form_processes_per_hour.js';
 import type { Database, Db, Dialect } from './schema.js';
 import { SchemaScopedPostgresDialect } from './schema-introspector.js';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
@@ -89,6 +91,8 @@ const migrations: MigrationProvider = {
       '026_company': company,
       '027_prebuilt_processes': prebuiltProcesses,
       '030_user_names': userNames,
+      '031_attempt_liveness': attemptLiveness,
+      '032_form_processes_per_hour': formProcessesPerHour,
     };
   },
 };

@@ -22,6 +22,8 @@ export interface OrganizationsTable {
   image: string | null;
   /** JSON `{primaryColor?, alternateColor?}` of the people's pages, as PUT /company merged them. */
   ux_options: Generated<string>;
+  /** Processes its public forms (reference links, the SDK's fill flow) may create in an hour. */
+  form_processes_per_hour: Generated<number>;
   created_at: string;
 }
 
@@ -518,6 +520,8 @@ export interface IdentityAttemptsTable {
   /** JSON: the SHA-256 of each photo's bytes, kept after the photos are deleted. */
   photo_sha256: string;
   similarity: number | null;
+  /** The face photo's liveness score, 0 to 1 (src/veriface/face/liveness-model.ts), when it was scored. */
+  liveness: number | null;
   /** JSON: how the number read compared with the declared one (src/veriface/document/number-check.ts). */
   number_check: string;
   /** JSON: what was read on the document (src/veriface/document/read-number.ts), {} when nothing. */
@@ -569,6 +573,8 @@ export interface FillSessionsTable {
   /** The submission that made its process, and that process's code. */
   idempotency_key: string | null;
   process_code: string | null;
+  /** When it made that process. */
+  used_at: string | null;
   created_at: string;
 }
 

@@ -13,7 +13,8 @@ export type FlatAction =
   | 'PARTICIPANT_REJECT'
   | 'SIGNED_FILES_READY'
   | 'EXPIRED'
-  | 'CANCEL_SIGN';
+  | 'CANCEL_SIGN'
+  | 'REACTIVATION_SIGN';
 
 type PackageDocumentStatus = 'CREATE' | 'FINISH' | 'REJECT' | 'EXPIRED';
 
@@ -21,7 +22,8 @@ type PackageDocumentStatus = 'CREATE' | 'FINISH' | 'REJECT' | 'EXPIRED';
  * How each moment reads in the real service's bodies (REFERENCE §11.2 and §11.3): the status of
  * each body it sends, in order, and for packages the status of every document. A rejection is two
  * bodies, REJECT (the process) and REJECTED (who and why); a cancellation is REJECTED alone, which
- * "carries the details of the rejection or cancellation".
+ * "carries the details of the rejection or cancellation". The real service documents no body for
+ * a reactivation; ours is REACTIVATED, with a package's documents back at CREATE.
  *
  * FINISH (SIGNED_PACKAGE) is sent when the sealed files are stored, not when the last participant
  * signs: its `url` is what a receiver of the real service downloads and keeps as the signed
@@ -37,6 +39,7 @@ const MOMENTS: Record<FlatAction, { document: string[]; package: string[]; docum
   SIGNED_FILES_READY: { document: ['FINISH'], package: ['SIGNED_PACKAGE'], documents: 'FINISH' },
   EXPIRED: { document: ['EXPIRED'], package: ['EXPIRED'], documents: 'EXPIRED' },
   CANCEL_SIGN: { document: ['REJECTED'], package: ['REJECTED'] },
+  REACTIVATION_SIGN: { document: ['REACTIVATED'], package: ['REACTIVATED'], documents: 'CREATE' },
 };
 
 export function hasFlatBody(action: string): action is FlatAction {

@@ -37,6 +37,7 @@ export const PROCESS_ACTIONS = [
   'FINISH',
   'EXPIRED',
   'CANCEL_SIGN',
+  'REACTIVATION_SIGN',
   'PHOTOS_DELETED',
   'SEAL_FAILED',
   'SIGNED_FILES_READY',
@@ -75,6 +76,12 @@ export const PROCESS_WEBHOOKS = {
   },
   EXPIRED: { event: 'expired', status: 'EXPIRED', summary: 'The expiry date passed while in signature (url: the PDF, when it has one)' },
   CANCEL_SIGN: { event: 'cancelled', status: 'CANCEL', summary: 'The process was cancelled (message: the reason, by: who)' },
+  REACTIVATION_SIGN: {
+    event: 'reactivated',
+    status: 'REACTIVATED',
+    summary:
+      'A rejected or expired process is in signature again (by: who; from: REJECTED or EXPIRED; expiredDate: the new expiry, when the old one had passed); its invitations follow',
+  },
   PHOTOS_DELETED: {
     event: 'photos_deleted',
     status: 'PHOTOS_DELETED',

@@ -323,15 +323,21 @@ export interface UnlockInput {
   message?: string;
 }
 
-/** docs/real-service.md §3.9: `code` is the process code followed by the participant's id (16 characters, or 2 for processes created before). */
+/**
+ * The real service's way of naming one participant (docs/real-service.md §1.4): the process code
+ * followed by the participant's id (16 characters, or 2 for processes created before). The bare
+ * code passes, so that its refusal can say the id is missing.
+ */
+const participantCode = Joi.string()
+  .min(PROCESS_CODE_LENGTH)
+  .max(PROCESS_CODE_LENGTH + PARTICIPANT_ID_LENGTH)
+  .pattern(/^[A-Z0-9]+$/)
+  .messages({ 'string.pattern.base': '{{#label}} must only contain uppercase letters and digits' })
+  .description('<process code><participant id>, e.g. TR99AQMY31G8RK2D7QX0PLM4WZ');
+
+/** docs/real-service.md §3.9. */
 export const unlockSchema = Joi.object<UnlockInput, true>({
-  code: Joi.string()
-    .min(PROCESS_CODE_LENGTH)
-    .max(PROCESS_CODE_LENGTH + PARTICIPANT_ID_LENGTH)
-    .pattern(/^[A-Z0-9]+$/)
-    .required()
-    .messages({ 'string.pattern.base': '{{#label}} must only contain uppercase letters and digits' })
-    .description('<process code><participant id>, e.g. TR99AQMY31G8RK2D7QX0PLM4WZ'),
+  code: participantCode.required(),
   email: Joi.string()
     .email({ tlds: { allow: false } })
     .max(320)
@@ -346,6 +352,34 @@ export const unlockSchema = Joi.object<UnlockInput, true>({
 }).example({ code: 'TR99AQMY31G8RK2D7QX0PLM4WZ', email: 'ana@company.example', status: 'approve', message: 'Identity checked by phone' });
 
 export const unlockResponse = Joi.object({ message: Joi.string().valid('OK').required() });
+
+/** docs/real-service.md §3.7 and §4.3: one participant of a document, or of a package. */
+export const reminderSchema = Joi.object<{ code: string }, true>({ code: participantCode.required() }).example({ code: 'TR99AQMY31G8RK2D7QX0PLM4WZ' });
+export const packageReminderSchema = Joi.object<{ package: string }, true>({ package: participantCode.required() }).example({
+  package: 'GNAZED5HTRG8RK2D7QX0PLM4WZ',
+});
+export const reminderResponse = unlockResponse;
+export const packageReminderResponse = Joi.object({ message: Joi.string().valid('REMINDER_SENT').required() });
+
+export interface ReactivateInput {
+  code?: string;
+  package?: string;
+  email: string;
+}
+
+/** docs/real-service.md §3.8: exactly one of `code` and `package`, and who asks. */
+export const reactivateSchema = Joi.object<ReactivateInput, true>({
+  code: processCode,
+  package: processCode,
+  email: email.required().description('the registered user of the organization who reactivates it, kept in the audit trail'),
+})
+  .xor('code', 'package')
+  .example({ code: 'TR99AQMY31', email: 'ana@company.example' });
+
+export const reactivateResponse = Joi.object({
+  notifications: Joi.number().integer().min(0).required().description('participants invited again').example(2),
+  users: Joi.array().items(Joi.string()).required().description('their names').example(['Juan Pérez', 'María García']),
+});
 
 export const processStatus = Joi.string()
   .valid(...PROCESS_STATUSES)

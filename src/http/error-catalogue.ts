@@ -95,9 +95,23 @@ export const ERROR_CATALOGUE = {
   WEBHOOK_NOT_FOUND: { status: [400], meaning: 'No webhook with this name in the organization' },
   SIGNING_LINK_NOT_FOUND: { status: [404], meaning: "The participant's link is unknown or no longer valid" },
   SIGNING_CONFLICT: { status: [409], meaning: 'The participant changed meanwhile; try again' },
-  MISSING_SIGNER_ID: { status: [400], meaning: 'The unlock code needs the participant id after the process code' },
+  MISSING_SIGNER_ID: { status: [400], meaning: 'The code (of an unlock or a reminder) needs the participant id after the process code' },
   SIGNER_NOT_FOUND: { status: [400], meaning: 'The process has no participant with this id' },
   NOT_BLOCKED_PROCESS: { status: [400], meaning: 'The participant is not blocked' },
+  PARTICIPANT_NOT_NOTIFIED: {
+    status: [400],
+    meaning: 'The service sends this participant nothing: they were created with notification false, and the integrator delivers their link',
+  },
+  DOCUMENT_AWAITING_UPLOAD: { status: [400], meaning: 'A PDF of the process has not arrived at its upload URL: nobody has been invited yet' },
+  REMINDER_TOO_SOON: {
+    status: [429],
+    meaning: 'The participant was invited or reminded less than an hour ago; retry after the seconds of Retry-After',
+  },
+  PROCESS_NOT_FOUND: { status: [400], meaning: 'No process with this code (or package) in the organization' },
+  PROCESS_NOT_REACTIVABLE: {
+    status: [400],
+    meaning: 'Only a rejected or expired process can be reactivated, and not once its identity photos were deleted',
+  },
   NOT_YOUR_TURN: { status: [400], meaning: 'Earlier participants have not finished' },
   PARTICIPANT_ALREADY_DONE: { status: [400], meaning: 'The participant has already signed, approved or rejected' },
   PARTICIPANT_BLOCKED: { status: [400], meaning: 'Three failed identity checks blocked the participant' },
@@ -161,6 +175,11 @@ export const ERROR_CATALOGUE = {
   FACE_COMPARISONS_PER_HOUR_EXCEEDED: {
     status: [429],
     meaning: 'This participant or face validation had its 10 face comparisons of the hour; retry after the seconds of Retry-After (the next UTC hour)',
+  },
+  FORM_PROCESSES_PER_HOUR_EXCEEDED: {
+    status: [429],
+    meaning:
+      "The organization's public forms (reference links, the SDK's fill flow) made the processes its `formProcessesPerHour` setting allows in the last hour; retry after the seconds of Retry-After",
   },
   FACE_COMPARISONS_EXCEEDED: {
     status: [429],

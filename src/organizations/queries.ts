@@ -23,7 +23,9 @@ export async function setSdkIntegration(db: Db, id: string, enabled: boolean): P
   return Number(result.numUpdatedRows);
 }
 
-export type SettingsPatch = Partial<Pick<OrganizationRow, 'sdk_origins' | 'sdk_require_token' | 'language' | 'time_zone' | 'photo_retention_days'>>;
+export type SettingsPatch = Partial<
+  Pick<OrganizationRow, 'sdk_origins' | 'sdk_require_token' | 'language' | 'time_zone' | 'photo_retention_days' | 'form_processes_per_hour'>
+>;
 
 export async function updateOrganizationSettings(db: Db, id: string, patch: SettingsPatch): Promise<OrganizationRow | undefined> {
   if (Object.keys(patch).length === 0) return findOrganization(db, id);

@@ -15,6 +15,12 @@ export interface OrganizationSettings {
   timeZone: string;
   /** Days identity photos are kept after a process ends. */
   photoRetentionDays: number;
+  /**
+   * Processes the organization's public forms (reference links, the SDK's fill flow) may create in
+   * an hour: whoever holds such a link can submit it, and each submission invites the people its
+   * answers name, so a stranger cannot make the organization send more than this.
+   */
+  formProcessesPerHour: number;
 }
 
 export type SettingsChanges = Partial<OrganizationSettings>;
@@ -53,11 +59,13 @@ export const settingsChangesSchema = Joi.object<SettingsChanges, true>({
     .messages({ 'string.timeZone': '{{#label}} must be an IANA time zone such as America/Bogota' })
     .example('America/Bogota'),
   photoRetentionDays: Joi.number().integer().min(1).max(3650).example(180),
+  formProcessesPerHour: Joi.number().integer().min(0).max(100_000).example(100),
 });
 
 /** What GET and PUT /organization answer: every setting, as it now is. */
-export const settingsResponse = settingsChangesSchema.fork(['sdkOrigins', 'sdkRequireToken', 'language', 'timeZone', 'photoRetentionDays'], (field) =>
-  field.required(),
+export const settingsResponse = settingsChangesSchema.fork(
+  ['sdkOrigins', 'sdkRequireToken', 'language', 'timeZone', 'photoRetentionDays', 'formProcessesPerHour'],
+  (field) => field.required(),
 );
 
 function isLanguage(value: string): value is Language {
@@ -76,6 +84,7 @@ export function settingsOf(row: OrganizationRow): OrganizationSettings {
     language: isLanguage(row.language) ? row.language : 'es',
     timeZone: row.time_zone,
     photoRetentionDays: row.photo_retention_days,
+    formProcessesPerHour: row.form_processes_per_hour,
   };
 }
 
@@ -88,6 +97,7 @@ export async function updateSettings(db: Db, options: { organizationId: string; 
     ...(changes.language === undefined ? {} : { language: changes.language }),
     ...(changes.timeZone === undefined ? {} : { time_zone: changes.timeZone }),
     ...(changes.photoRetentionDays === undefined ? {} : { photo_retention_days: changes.photoRetentionDays }),
+    ...(changes.formProcessesPerHour === undefined ? {} : { form_processes_per_hour: changes.formProcessesPerHour }),
   });
   return row ? settingsOf(row) : undefined;
 }

@@ -98,6 +98,7 @@ export function fillRoutes(ctx: ServiceContext): ApiRoute[] {
         'SIGNER_DATA_MISSING',
         'SIGNERS_REQUIRED',
         'SIGNER_EMAIL_DUPLICATED',
+        'FORM_PROCESSES_PER_HOUR_EXCEEDED',
       ],
       rateLimit: SUBMIT_LIMIT,
       handler: ({ linkToken, body }) => submitFill(ctx, { token: linkToken, data: body.data, idempotencyKey: body.idempotencyKey }),

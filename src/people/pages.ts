@@ -11,13 +11,12 @@ import { htmlShell } from './html-shell.js';
 import { pageLanguage } from './page-language.js';
 import { WORDS } from './words.js';
 
-export type PageMode = 'sign' | 'validation' | 'embed' | 'fill';
+export type PageMode = 'sign' | 'validation' | 'embed' | 'fill' | 'embedded-fill';
 
 /**
- * What the fill page (/r/<token>) adds: the origins of its `request` questions' endpoints, which
- * the page asks from the browser as the real service's form does (and only those), and inline
- * styles, which the template's Mask HTML is written with: its preview is a document of the page's
- * own (srcdoc, in a frame sandboxed without scripts), and such a document takes the page's policy.
+ * What a form's page (/r/, /f/ and the SDK's /e/) adds: the origins of its `request` questions'
+ * endpoints, which the page asks from the browser as the real service's form does (and only
+ * those). Its preview's inline styles need nothing: the page applies them through the CSSOM.
  */
 export interface FillPagePolicy {
   endpoints: string[];
@@ -34,7 +33,7 @@ export function pageHeaders(config: Config, frameAncestors: string[], fill?: Fil
   const csp = [
     "default-src 'none'",
     "script-src 'self'",
-    fill ? "style-src 'self' 'unsafe-inline'" : "style-src 'self'",
+    "style-src 'self'",
     "img-src 'self' data: blob:",
     "media-src 'self' blob:",
     `connect-src 'self'${files}${endpoints}`,

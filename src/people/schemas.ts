@@ -197,7 +197,7 @@ const pageColours = Joi.object({
 });
 
 export const signingPageResponse = Joi.object({
-  state: Joi.string().valid('act', 'waiting', 'done', 'blocked', 'finished', 'rejected', 'expired', 'cancelled').required().example('act'),
+  state: Joi.string().valid('act', 'waiting', 'done', 'blocked', 'review', 'finished', 'rejected', 'expired', 'cancelled').required().example('act'),
   language: language.required(),
   colours: pageColours,
   process: Joi.object({

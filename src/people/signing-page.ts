@@ -10,6 +10,7 @@ import { listDocuments, listParticipants } from '../documents/queries.js';
 import { finalFileNames } from '../documents/sealing/final-file-names.js';
 import { finalFileKeys } from '../documents/sealing/final-file-queries.js';
 import { contentTypeOf } from '../files/blob-store.js';
+import { awaitsReview } from '../identity-attempts/check-identity.js';
 import { findOrganization } from '../organizations/queries.js';
 import { type Language, settingsOf } from '../organizations/settings.js';
 import type { PageDocument, SigningPage, SigningPageState } from './contract.js';
@@ -26,7 +27,8 @@ function stateOf(process: ProcessRow, participant: ParticipantRow, now: string):
     case 'PENDING':
       return 'waiting';
     case 'BLOCK':
-      return 'blocked';
+      // A block that waits for a person's review is said as such, never why (src/identity-attempts/check-identity.ts).
+      return awaitsReview(participant.block_reason) ? 'review' : 'blocked';
     case 'FINISH':
     case 'REJECT':
       return 'done';

@@ -89,3 +89,14 @@ export async function fillerLinkToken(db: Db, participantRowId: string): Promise
   const row = await db.selectFrom('participants').select('link_token').where('id', '=', participantRowId).executeTakeFirst();
   return row?.link_token;
 }
+
+/** The processes the organization's reference links made since `since`, and the earliest of their times. */
+export async function countReferenceUsesSince(db: Db, organizationId: string, since: string): Promise<{ count: number; earliest: string | null }> {
+  const row = await db
+    .selectFrom('reference_link_uses')
+    .select((eb) => [eb.fn.countAll<string | number>().as('count'), eb.fn.min('created_at').as('earliest')])
+    .where('organization_id', '=', organizationId)
+    .where('created_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), earliest: row.earliest };
+}

@@ -64,7 +64,8 @@ type CompareOutcome = { signing: Signing } | { refused: DomainError };
  * the third of which blocks (the block reason says which); a number mismatch is answered 422 so
  * the page asks for the document's photo again. A photo that could not be used is kept on the
  * audit trail and answered 422 with its reason, so the page asks for a retake, without counting
- * against the person; a matcher that cannot decide blocks at once for a person to review.
+ * against the person; a matcher that cannot decide, or a match whose face photo's liveness score is
+ * suspect (LIVENESS_SUSPECT), blocks at once for a person to review.
  */
 async function checkPhotos(ctx: SignerContext, signing: Signing, photos: CheckedPhotos): Promise<SigningView> {
   const { participant: asked } = signing;
@@ -87,9 +88,13 @@ async function checkPhotos(ctx: SignerContext, signing: Signing, photos: Checked
       trx,
       attemptRow(ctx.clock, { organizationId: process.organization_id, ownerId: process.id, participantRowId: participant.id, record: attempt }),
     );
-    const block = async (reason: 'FACE_MISMATCH' | 'DOCUMENT_NUMBER_MISMATCH' | 'MANUAL_REVIEW_REQUIRED', patch: ParticipantPatch): Promise<CompareOutcome> => {
+    const block = async (
+      reason: 'FACE_MISMATCH' | 'DOCUMENT_NUMBER_MISMATCH' | 'MANUAL_REVIEW_REQUIRED' | 'LIVENESS_SUSPECT',
+      patch: ParticipantPatch,
+      detail?: Record<string, unknown>,
+    ): Promise<CompareOutcome> => {
       const blocked = await update({ ...patch, status: 'BLOCK', block_reason: reason });
-      await recordProcessEvent(trx, ctx.clock, { process, action: 'PARTICIPANT_BLOCK', participant: blocked, message: reason });
+      await recordProcessEvent(trx, ctx.clock, { process, action: 'PARTICIPANT_BLOCK', participant: blocked, message: reason, ...(detail ? { detail } : {}) });
       return { refused: fail('PARTICIPANT_BLOCKED') };
     };
     const number = attempt.numberCheck.result;
@@ -101,6 +106,11 @@ async function checkPhotos(ctx: SignerContext, signing: Signing, photos: Checked
         const noted = await update({ camera_last_failure: reason });
         await recordProcessEvent(trx, ctx.clock, { process, action: 'PHOTO_UNUSABLE', participant: noted, message: reason, detail: { reason, photo } });
         return { refused: fail(reason, UNUSABLE_PHOTO_EXPLANATIONS[reason]) };
+      }
+      case 'livenessSuspect': {
+        // The faces match, but the photo may be of a picture: a person reviews, as with MANUAL_REVIEW_REQUIRED.
+        const { similarity, liveness } = verdict;
+        return block('LIVENESS_SUSPECT', { similarity, camera_last_failure: null }, { similarity, liveness, documentNumber: number });
       }
       case 'match': {
         const { similarity } = verdict;

@@ -33,6 +33,8 @@ export class ApiFailure extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** The seconds of Retry-After, when a limit refused. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -69,7 +71,8 @@ async function request<Answer>(method: Method, path: string, options: { token?: 
   const answer: unknown = await response.json().catch(() => undefined);
   if (response.ok) return answer as Answer;
   const message = typeof answer === 'object' && answer !== null && 'message' in answer ? String(answer.message) : '';
-  throw new ApiFailure(response.status, message.split(':', 1)[0] ?? '', message);
+  const retryAfter = Number(response.headers.get('retry-after') ?? Number.NaN);
+  throw new ApiFailure(response.status, message.split(':', 1)[0] ?? '', message, Number.isFinite(retryAfter) ? retryAfter : undefined);
 }
 
 /**
@@ -79,6 +82,8 @@ async function request<Answer>(method: Method, path: string, options: { token?: 
 export function peopleClient(token: string) {
   const as = { token };
   return {
+    /** The link's token: what a signature made in a form is kept under (form-signature.ts). */
+    token,
     signingPage: () => request<SigningPage>('GET', '/people/signing', as),
     requestOtp: () => request<OtpSent>('POST', '/people/signing/otp', as),
     checkOtp: (body: OtpCheckInput) => request<SigningView>('POST', '/people/signing/otp/check', { ...as, body }),

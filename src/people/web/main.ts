@@ -1,5 +1,6 @@
 import { peopleClient } from './client.js';
 import { runEmbedded } from './embedded.js';
+import { runEmbeddedFill } from './embedded-fill.js';
 import { FillFlow } from './fill/fill-flow.js';
 import { isLanguage, setLanguage } from './i18n.js';
 import { languagePicker } from './language-picker.js';
@@ -25,6 +26,9 @@ if (root) {
       break;
     case 'fill':
       void new FillFlow(root, peopleClient(token), { storageKey: token }).start();
+      break;
+    case 'embedded-fill':
+      runEmbeddedFill(root, token);
       break;
   }
 }

@@ -77,6 +77,7 @@ export async function openFillSession(ctx: ServiceContext, options: { request: F
     expires_at: new Date(now.getTime() + FILL_SESSION_LIFETIME_MS).toISOString(),
     idempotency_key: null,
     process_code: null,
+    used_at: null,
     created_at: now.toISOString(),
   });
   return token;

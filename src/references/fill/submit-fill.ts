@@ -12,11 +12,12 @@ import type { FillAnswer, FillChecked, FillSubmitted } from '../../people/contra
 import { completePrebuilt } from '../../prebuilt/complete-prebuilt.js';
 import { withPrefilled } from '../../prebuilt/prebuilt-answers.js';
 import { storedAnswers } from '../../prebuilt/stored-prebuilt.js';
-import type { TemplateBody } from '../../templates/schemas.js';
 import { fillerLinkToken, findReferenceLinkUse, insertReferenceLinkUse } from '../queries.js';
 import { validationsOf } from '../reference-links.js';
 import { markFillSessionUsed } from './fill-session-queries.js';
 import { checkOpen, type FillSource, findFillSource, openFillSource } from './fill-source.js';
+import { fillerPosition } from './filler.js';
+import { checkFormProcessCap } from './form-process-cap.js';
 
 type RecordUse = (trx: Transaction<Database>, process: ProcessRow) => Promise<void>;
 
@@ -30,15 +31,6 @@ export async function checkFillAnswers(ctx: ServiceContext, options: { token: st
   const source = await openFillSource(ctx, options.token);
   const report = checkAnswers(source.body, answersOf(source, options.data));
   return { errors: report.ok ? [] : report.problems };
-}
-
-/**
- * Who fills the form among the template's signers: the one whose signature the template asks in
- * the form (`signatureProfile[].signature`, the real service's "sign now" convention), else the first.
- */
-export function fillerPosition(body: TemplateBody): number {
-  const signing = body.signatureProfile.findIndex((profile) => profile.signature !== undefined);
-  return signing === -1 ? 0 : signing;
 }
 
 /**
@@ -153,9 +145,11 @@ export async function submitFill(ctx: ServiceContext, options: { token: string; 
   if (earlier) return earlier;
   checkOpen(ctx, source);
   const { session, target } = source;
+  if (target.kind !== 'prebuilt') await checkFormProcessCap(ctx, source.organizationId);
   const recordWith: RecordUse = async (trx, process) => {
     if (!session) return;
-    if (!(await markFillSessionUsed(trx, { tokenHash: session.token_hash, idempotencyKey, processCode: process.code }))) throw fail('FILL_SESSION_USED');
+    const used = { tokenHash: session.token_hash, idempotencyKey, processCode: process.code, at: process.created_at };
+    if (!(await markFillSessionUsed(trx, used))) throw fail('FILL_SESSION_USED');
   };
   try {
     if (target.kind === 'reference') return await submitToReference(ctx, { source, link: target.link, data: options.data, idempotencyKey, recordWith });
