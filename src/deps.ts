@@ -287,6 +287,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
         allowPrivateUrls: config.webhookAllowPrivate,
         timeoutMs: config.webhookTimeoutMs,
         connectionsPerOrigin: config.webhookConnections,
+        blobs,
       }),
       email: emailHandler(senders.mailer),
       // The worker is the outbox signal of the records' transactions; it exists by the time one runs.

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expireDueProcesses } from '../src/documents/lifecycle/process-sweeps.js';
-import { rejectDocument } from '../src/documents/participant/signer-flow.js';
 import { listMailbox, mailboxDir } from '../src/messages/local-mailbox.js';
 import { call, dialects, PUBLIC_URL, startTestService, type TestOrganization, type TestService } from './support/service.js';
 import { createProcess, endProcess, outbox, PDF_BASE64, pdfProcess, readAndSign, stored } from './support/signing.js';

@@ -10,7 +10,7 @@ import { DomainError } from '../domain-error.js';
 // The API's own validation, so the command accepts exactly what the API accepts.
 import { validate } from '../http/validate.js';
 import { type Channel, isChannel, listMailbox, mailboxDir } from '../messages/local-mailbox.js';
-import { addUser, createApiKey, createOrganization, OrganizationError, revokeApiKey, setSdkIntegration } from '../organizations/organizations.js';
+import { addUser, createApiKey, createOrganization, OrganizationError, renameUser, revokeApiKey, setSdkIntegration } from '../organizations/organizations.js';
 import { findOrganization, listApiKeys, listOrganizations, listUsers } from '../organizations/queries.js';
 import { type SettingsChanges, settingsChangesSchema, settingsOf, updateSettings } from '../organizations/settings.js';
 import { createWebhookSchema, updateWebhookSchema } from '../webhooks/schemas.js';
@@ -23,7 +23,8 @@ const USAGE = `Usage: npm run --silent admin -- <command>
   org update --org ORG_ID [--sdk-integration on|off] [--sdk-origins "https://a.example,https://b.example"]
              [--sdk-require-token on|off] [--language es|en|pt|fr] [--time-zone America/Bogota] [--photo-retention-days DAYS]
              [--form-processes-per-hour N]
-  user add --org ORG_ID --email EMAIL
+  user add --org ORG_ID --email EMAIL [--name NAME]
+  user rename --org ORG_ID --email EMAIL --name NAME   (an empty NAME removes it)
   user list --org ORG_ID
   key create --org ORG_ID [--kind private|public]
   key list --org ORG_ID
@@ -146,9 +147,20 @@ async function run(db: Db, config: Config, command: string, flags: Flags): Promi
         created_at: o.created_at,
       }));
     case 'user add':
-      return addUser(db, systemClock, { organizationId: required(flags, 'org'), email: required(flags, 'email') });
+      return addUser(db, systemClock, {
+        organizationId: required(flags, 'org'),
+        email: required(flags, 'email'),
+        ...(optional(flags, 'name') === undefined ? {} : { name: optional(flags, 'name') }),
+      });
+    case 'user rename':
+      return renameUser(db, { organizationId: required(flags, 'org'), email: required(flags, 'email'), name: optional(flags, 'name') ?? '' });
     case 'user list':
-      return (await listUsers(db, required(flags, 'org'))).map((u) => ({ id: u.id, email: u.email, created_at: u.created_at }));
+      return (await listUsers(db, required(flags, 'org'))).map((u) => ({
+        id: u.id,
+        email: u.email,
+        ...(u.name === null ? {} : { name: u.name }),
+        created_at: u.created_at,
+      }));
     case 'key create':
       return createApiKey(db, systemClock, { organizationId: required(flags, 'org'), kind: keyKind(flags) });
     case 'key list':

@@ -31,6 +31,8 @@ export interface UsersTable {
   id: string;
   organization_id: string;
   email: string;
+  /** Shown as the author of the processes they create (the roadmap's `author.name`); null when not given. */
+  name: string | null;
   created_at: string;
 }
 

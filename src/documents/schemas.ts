@@ -545,7 +545,10 @@ export const roadmapResponse = Joi.object({
   name: Joi.string().required().example('Lease, Calle 12'),
   documentCode: processCode.required(),
   createdAt: instantAnswer.required(),
-  author: Joi.object({ email: Joi.string().required().example('ana@company.example') }).required(),
+  author: Joi.object({
+    name: Joi.string().description("the creator's name, when their user has one").example('Ana Ruiz'),
+    email: Joi.string().required().example('ana@company.example'),
+  }).required(),
   participants: Joi.array()
     .items(
       Joi.object({
@@ -554,6 +557,9 @@ export const roadmapResponse = Joi.object({
         role: participantRole.required(),
         email: Joi.string().required().example('juan@people.example'),
         phone,
+        ipAddress: Joi.string()
+          .description('the client address of their latest request the trail recorded one for (the real service adds a place; this one does not)')
+          .example('190.24.10.55'),
       }),
       readerView,
     )
@@ -567,6 +573,7 @@ export const roadmapResponse = Joi.object({
         platform: Joi.string(),
         timestamp: instantAnswer.required(),
         by: Joi.string(),
+        ip: Joi.string().description("the client address of the person's request, for what people do on their pages").example('190.24.10.55'),
         message: Joi.string(),
       }),
     )

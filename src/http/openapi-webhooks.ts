@@ -118,6 +118,15 @@ export function webhookDocs(): Record<string, object> {
     description: 'the participant concerned',
     properties: { id: { type: 'string' }, name: { type: 'string' }, email: { type: 'string' }, phone: { type: 'string' } },
   };
+  const fileUrl = { type: 'string', format: 'uri', description: 'a download URL signed as each attempt is sent, for 5 minutes' } as const;
+  const sealedFiles = (kind: 'document' | 'package') => ({
+    ...(kind === 'document' ? { url: { ...fileUrl, description: `${fileUrl.description}: the sealed PDF` } } : {}),
+    documents: {
+      type: 'array',
+      items: { type: 'object', required: ['name', 'signedUrl'], properties: { name: { type: 'string' }, signedUrl: fileUrl } },
+    },
+    certificateUrl: { ...fileUrl, description: `${fileUrl.description}: the evidence certificate` },
+  });
   for (const kind of ['document', 'package'] as const) {
     for (const webhook of Object.values(PROCESS_WEBHOOKS)) {
       const type = `${kind}.${webhook.event}`;
@@ -132,6 +141,10 @@ export function webhookDocs(): Record<string, object> {
           signer,
           message: { type: 'string', description: 'the rejection or cancellation reason, or the block reason' },
           by: { type: 'string', description: 'the organization user who cancelled, unlocked or reactivated it' },
+          ...(kind === 'document' && ['created', 'finished', 'expired'].includes(webhook.event)
+            ? { url: { ...fileUrl, description: `${fileUrl.description}: the PDF as the participants read it, when it is a PDF already stored` } }
+            : {}),
+          ...(webhook.event === 'signed_files_ready' ? sealedFiles(kind) : {}),
           ...integratorFields,
         },
       });

@@ -55,14 +55,34 @@ export async function createOrganization(
   });
 }
 
-export async function addUser(db: Db, clock: Clock, options: { organizationId: string; email: string }): Promise<{ id: string; email: string }> {
+/** `name` is shown as the author of the processes the user creates (the roadmap's `author.name`). */
+export async function addUser(
+  db: Db,
+  clock: Clock,
+  options: { organizationId: string; email: string; name?: string },
+): Promise<{ id: string; email: string; name?: string }> {
   if (!(await q.findOrganization(db, options.organizationId))) throw new OrganizationError('ORGANIZATION_NOT_FOUND');
   const email = normalizeEmail(options.email);
   if (await q.findUserByEmail(db, options.organizationId, email)) throw new OrganizationError('USER_ALREADY_EXISTS');
   const now = clock.now();
   const id = newObjectId(now);
-  await q.insertUser(db, { id, organization_id: options.organizationId, email, created_at: now.toISOString() });
-  return { id, email };
+  const name = userName(options.name);
+  await q.insertUser(db, { id, organization_id: options.organizationId, email, name: name ?? null, created_at: now.toISOString() });
+  return { id, email, ...(name === undefined ? {} : { name }) };
+}
+
+function userName(name: string | undefined): string | undefined {
+  const trimmed = name?.trim();
+  if (trimmed !== undefined && trimmed.length > 200) throw new OrganizationError('USER_NAME_TOO_LONG');
+  return trimmed === '' ? undefined : trimmed;
+}
+
+/** Gives a user a name, or takes it away with an empty one. */
+export async function renameUser(db: Db, options: { organizationId: string; email: string; name: string }): Promise<{ email: string; name?: string }> {
+  const email = normalizeEmail(options.email);
+  const name = userName(options.name);
+  if (!(await q.setUserName(db, { organizationId: options.organizationId, email, name: name ?? null }))) throw new OrganizationError('USER_NOT_FOUND');
+  return { email, ...(name === undefined ? {} : { name }) };
 }
 
 /** The key is returned once; only its hash is stored. */

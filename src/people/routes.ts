@@ -111,7 +111,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       response: { json: signingPageResponse },
       errors: ['SIGNING_LINK_NOT_FOUND', 'LINK_NOT_FOUND'],
       rateLimit: PAGE_LIMIT,
-      handler: ({ linkToken }) => readSigningPage(ctx, { token: linkToken }),
+      handler: ({ linkToken, request }) => readSigningPage(ctx, { token: linkToken, ip: request.ip }),
     }),
     defineRoute({
       ...base,
@@ -137,7 +137,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       response: { json: otpSentResponse },
       errors: [...SIGNING_STEP_ERRORS, 'LINK_NOT_FOUND', 'OTP_NOT_REQUIRED', 'OTP_ALREADY_VERIFIED', 'OTP_TOO_SOON'],
       rateLimit: CODE_LIMIT,
-      handler: ({ linkToken }): Promise<OtpSent> => requestOtp(ctx, { token: linkToken }),
+      handler: ({ linkToken, request }): Promise<OtpSent> => requestOtp(ctx, { token: linkToken, ip: request.ip }),
     }),
     defineRoute({
       ...base,
@@ -149,7 +149,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       response: { json: signingViewResponse },
       errors: [...SIGNING_STEP_ERRORS, 'LINK_NOT_FOUND', 'OTP_NOT_REQUIRED', 'OTP_ALREADY_VERIFIED', 'OTP_CODE_INVALID', 'OTP_CODE_EXPIRED'],
       rateLimit: CODE_LIMIT,
-      handler: ({ linkToken, body }) => verifyOtp(ctx, { token: linkToken, code: body.code }),
+      handler: ({ linkToken, body, request }) => verifyOtp(ctx, { token: linkToken, code: body.code, ip: request.ip }),
     }),
     defineRoute({
       ...base,
@@ -172,7 +172,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
         'DOCUMENT_NUMBER_MISMATCH',
       ],
       rateLimit: PAGE_LIMIT,
-      handler: ({ linkToken, body }) => submitPhoto(ctx, { token: linkToken, kind: body.kind, image: imageOf(body.image) }),
+      handler: ({ linkToken, body, request }) => submitPhoto(ctx, { token: linkToken, kind: body.kind, image: imageOf(body.image), ip: request.ip }),
     }),
     defineRoute({
       ...base,
@@ -184,7 +184,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       response: { json: documentsOpenedResponse },
       errors: [...SIGNING_STEP_ERRORS, 'LINK_NOT_FOUND', 'SIGNING_DOCUMENT_UNKNOWN'],
       rateLimit: PAGE_LIMIT,
-      handler: ({ linkToken, body }) => openDocument(ctx, { token: linkToken, document: body.document }),
+      handler: ({ linkToken, body, request }) => openDocument(ctx, { token: linkToken, document: body.document, ip: request.ip }),
     }),
     defineRoute({
       ...base,
@@ -240,7 +240,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       response: { json: signingOutcomeResponse },
       errors: [...SIGNING_STEP_ERRORS, 'LINK_NOT_FOUND', 'REJECT_REASON_REQUIRED'],
       rateLimit: PAGE_LIMIT,
-      handler: ({ linkToken, body }) => rejectDocument(ctx, { token: linkToken, reason: body.reason }),
+      handler: ({ linkToken, body, request }) => rejectDocument(ctx, { token: linkToken, reason: body.reason, ip: request.ip }),
     }),
     defineRoute({
       ...base,

@@ -4,6 +4,7 @@ import { findSigning, signatureKindsOf } from '../documents/participant/signer-a
 import { openSigning } from '../documents/participant/signer-flow.js';
 import { IDENTITY_REJECTED } from '../documents/participant/unlock-participant.js';
 import type { PreviewContext } from '../documents/preview/document-preview.js';
+import type { FromAddress } from '../documents/process-events.js';
 import { listDocuments, listParticipants } from '../documents/queries.js';
 import { awaitsReview } from '../identity-attempts/check-identity.js';
 import { findOrganization } from '../organizations/queries.js';
@@ -35,7 +36,7 @@ function stateOf(process: ProcessRow, participant: ParticipantRow, now: string):
  * Everything the participant's page shows, in every state of the process. While it is their turn
  * the first opening is recorded (openSigning); the other states only read.
  */
-export async function readSigningPage(ctx: PreviewContext, options: { token: string }): Promise<SigningPage> {
+export async function readSigningPage(ctx: PreviewContext, options: { token: string } & FromAddress): Promise<SigningPage> {
   const { participant: found, process } = await findSigning(ctx, options.token);
   const state = stateOf(process, found, ctx.clock.now().toISOString());
   const opened = state === 'act' ? await openSigning(ctx, options) : undefined;

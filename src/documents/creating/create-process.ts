@@ -339,6 +339,7 @@ export async function createSigningProcess(ctx: ServiceContext, options: { organ
         action: 'CREATE',
         actor: process.creator_email,
         detail: { documents: documents.length, participants: participants.length },
+        documents: documents.map(({ row }) => row),
       });
       await notifyParticipants(trx, ctx, { process, participants, occasion: 'invitation' });
       if (startNow) await inviteReaders(trx, ctx, { process, readers });

@@ -1,10 +1,12 @@
 import type { ServiceContext } from '../../context.js';
 import { parseJson } from '../../db/json-column.js';
-import type { IdentityAttemptRow, ParticipantRow, ProcessDocumentRow, ProcessRow, ProcessStatus, ReaderRow } from '../../db/schema.js';
+import type { IdentityAttemptRow, ParticipantRow, ProcessDocumentRow, ProcessEventRow, ProcessRow, ProcessStatus, ReaderRow } from '../../db/schema.js';
 import { fail } from '../../domain-error.js';
 import { decodeCursor, page } from '../../http/cursor.js';
 import { type AttemptView, attemptViews, identityHash, type OcrData, ocrDataOf, participantHashSubject } from '../../identity-attempts/attempt-view.js';
 import { listAttempts } from '../../identity-attempts/queries.js';
+import { isRecord } from '../../is-record.js';
+import { findUserByEmail } from '../../organizations/queries.js';
 import { readSettings } from '../../organizations/settings.js';
 import { DOCUMENT_URL_LIFETIME_SECONDS } from '../document-files.js';
 import type { EffectiveValidations } from '../identity-validations.js';
@@ -312,43 +314,66 @@ export interface RoadmapView {
   name: string;
   documentCode: string;
   createdAt: string;
-  author: { email: string };
+  author: { name?: string; email: string };
   /** The participants, then the readers (who have no id). */
-  participants: ({ id: string; name: string; role: ParticipantRow['role']; email: string; phone?: string } | ReaderView)[];
-  activityLog: { action: string; participant: string; platform?: string; timestamp: string; by?: string; message?: string }[];
+  participants: ({ id: string; name: string; role: ParticipantRow['role']; email: string; phone?: string; ipAddress?: string } | ReaderView)[];
+  activityLog: { action: string; participant: string; platform?: string; timestamp: string; by?: string; ip?: string; message?: string }[];
 }
 
-/** The audit trail in the real service's roadmap shape: empty keys left out, oldest first. */
+/** `{[key]: value}`, or nothing for a value that is empty: the roadmap leaves such keys out, never null or "". */
+function present<K extends string>(key: K, value: string | null | undefined): Partial<Record<K, string>> {
+  return value === null || value === undefined || value === '' ? {} : ({ [key]: value } as Partial<Record<K, string>>);
+}
+
+/** The client address an audit line recorded: the person's request's (src/documents/process-events.ts, FromAddress). */
+function addressOf(event: ProcessEventRow): string | undefined {
+  const detail = parseJson<unknown>(event.detail);
+  return isRecord(detail) && typeof detail.ip === 'string' ? detail.ip : undefined;
+}
+
+/**
+ * The audit trail in the real service's roadmap shape: empty keys left out, oldest first. A
+ * participant's `ipAddress` is the address of their latest request the trail recorded one for
+ * (the bare address: the real service adds a place, which would need a geolocation database).
+ */
 export async function readRoadmap(ctx: ServiceContext, options: { organizationId: string; code: string }): Promise<RoadmapView> {
   const process = await q.findProcessByCode(ctx.db, options.organizationId, options.code);
   if (!process) throw fail('DOCUMENT_NOT_FOUND', { when: 'elsewhere' });
-  const [participants, events, readers] = await Promise.all([
+  const [participants, events, readers, author] = await Promise.all([
     q.listParticipants(ctx.db, process.id),
     q.listProcessEvents(ctx.db, process.id),
     listReaders(ctx.db, process.id, 'READER'),
+    findUserByEmail(ctx.db, process.organization_id, process.creator_email),
   ]);
+  const lastAddress = new Map<string, string>();
+  for (const event of events) {
+    const ip = addressOf(event);
+    if (ip !== undefined && event.participant_id !== null) lastAddress.set(event.participant_id, ip);
+  }
   return {
     name: process.name,
     documentCode: process.code,
     createdAt: process.created_at,
-    author: { email: process.creator_email },
+    author: { ...present('name', author?.name), email: process.creator_email },
     participants: [
       ...participants.map((p) => ({
         id: p.participant_id,
         name: p.name,
         role: p.role,
         email: p.email,
-        ...(p.phone === null ? {} : { phone: p.phone }),
+        ...present('phone', p.phone),
+        ...present('ipAddress', lastAddress.get(p.participant_id)),
       })),
       ...readerViews(readers),
     ],
     activityLog: events.map((e) => ({
       action: e.action,
       participant: e.participant_id ?? 'ARCHIVE',
-      ...(e.platform === null ? {} : { platform: e.platform }),
+      ...present('platform', e.platform),
       timestamp: e.at,
-      ...(e.actor === null ? {} : { by: e.actor }),
-      ...(e.message === null ? {} : { message: e.message }),
+      ...present('by', e.actor),
+      ...present('ip', addressOf(e)),
+      ...present('message', e.message),
     })),
   };
 }

@@ -11,7 +11,7 @@ import { compareInShare } from '../../veriface/face-share/matcher-share.js';
 import { checkPhoto } from '../../veriface/images.js';
 import type { EffectiveValidations } from '../identity-validations.js';
 import { validationsOf } from '../notify-participants.js';
-import { recordProcessEvent } from '../process-events.js';
+import { addressDetail, type FromAddress, recordProcessEvent } from '../process-events.js';
 import type { ParticipantPatch } from '../queries.js';
 import { changeSigning, loadSigning, MAX_FAILURES, type SignerContext, type Signing, type SigningView, signingView } from './signer-access.js';
 import { countFailure } from './signer-queries.js';
@@ -151,7 +151,7 @@ async function checkPhotos(ctx: SignerContext, signing: Signing, photos: Checked
  * face alone verifies the participant; with 'identification' the face is compared with the
  * document once every asked photo is there, again after each retake.
  */
-export async function submitPhoto(ctx: SignerContext, options: { token: string; kind: PhotoKind; image: Buffer }): Promise<SigningView> {
+export async function submitPhoto(ctx: SignerContext, options: { token: string; kind: PhotoKind; image: Buffer } & FromAddress): Promise<SigningView> {
   const { kind } = options;
   const signing = await loadSigning(ctx, options.token);
   const validations = validationsOf(signing.participant);
@@ -173,7 +173,12 @@ export async function submitPhoto(ctx: SignerContext, options: { token: string; 
     if (fresh.participant.camera_verified_at !== null) throw fail('IDENTITY_ALREADY_VERIFIED');
     const verifiedNow = mode === 'photo';
     const updated = await update({ ...photoPatch(kind, key), ...(verifiedNow ? { camera_verified_at: now } : {}) });
-    await recordProcessEvent(trx, ctx.clock, { process: fresh.process, action: 'PHOTO_CAPTURED', participant: updated, detail: { kind } });
+    await recordProcessEvent(trx, ctx.clock, {
+      process: fresh.process,
+      action: 'PHOTO_CAPTURED',
+      participant: updated,
+      detail: { kind, ...addressDetail(options) },
+    });
     if (verifiedNow) {
       await markPhotosDecided(trx, [key], now);
       await recordProcessEvent(trx, ctx.clock, { process: fresh.process, action: 'IDENTITY_VERIFIED', participant: updated });

@@ -14,6 +14,7 @@ import { documentLayout } from '../document-layout.js';
 import { participantLink, validationsOf } from '../notify-participants.js';
 import { listSignatureBoxes } from '../placement/box-queries.js';
 import { deletePreviews } from '../preview/document-preview.js';
+import { recordProcessEvent } from '../process-events.js';
 import { findProcessById, listDocuments, listParticipants, listProcessEvents, markSealed } from '../queries.js';
 import { finalCopies } from '../readers/notify-readers.js';
 import { recordFinalFiles } from './final-file-queries.js';
@@ -177,6 +178,8 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
         trx,
         files.map((file) => ({ ...file, created_at: now })),
       );
+      // Told once: only the run whose mark commits gets here, and its files are recorded just above.
+      await recordProcessEvent(trx, ctx.clock, { process, action: 'SIGNED_FILES_READY' });
       await enqueue(trx, ctx.clock, [
         ...finishedEmails(ctx, process, participants, locale.language),
         ...(await finalCopies(trx, ctx, { process, language: locale.language })),
