@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { DEFAULT_FACE_MATCH_THRESHOLD } from '../src/config.js';
+import { DEFAULT_FACE_MATCH_THRESHOLD, DEFAULT_LIVENESS_THRESHOLD } from '../src/config.js';
 import { compareDescriptors, describeDocument, describeSelfie } from '../src/veriface/face/compare-faces.js';
 import { decodeImage } from '../src/veriface/face/decode-image.js';
 import { loadFaceModel } from '../src/veriface/face/face-model.js';
@@ -83,6 +83,7 @@ async function throughput(workers: number): Promise<{ perSecond: number; perSeco
     queueMax: 1000,
     jobTimeoutMs: 120_000,
     threshold: DEFAULT_FACE_MATCH_THRESHOLD,
+    livenessThreshold: DEFAULT_LIVENESS_THRESHOLD,
     onWorkerEvent: (event) => {
       if (event.kind === 'ready') starts.push(event.loadMs);
     },

@@ -18,10 +18,10 @@ import type { ApiRoute } from './http/route.js';
 import { logTransport } from './log-output.js';
 import { routeTable } from './routes.js';
 
-/** The path without its query, and a person's link (/s/…, /v/…) without its token. */
+/** The path without its query, and a person's link (/s/…, /v/…, /r/…, /f/…, /read/…) without its token. */
 export function loggablePath(url: string): string {
   const path = url.split('?')[0] ?? '';
-  return path.replace(/^\/(s|v|r)\/[^/]+/, '/$1/…');
+  return path.replace(/^\/(s|v|r|f|read)\/[^/]+/, '/$1/…');
 }
 
 function isFastifyError(error: unknown): error is FastifyError {

@@ -85,7 +85,7 @@ export interface Config {
    * How faces are compared with identity documents: `local` (face-api in worker threads on this
    * machine) or `manual` (every comparison waits for a person).
    */
-  faceMatcher: { kind: 'local'; workers: number; queueMax: number; threshold: number } | { kind: 'manual' };
+  faceMatcher: { kind: 'local'; workers: number; queueMax: number; threshold: number; livenessThreshold: number } | { kind: 'manual' };
   /** A Chromium to render PDFs with; the one inside the @sparticuz/chromium package when unset. */
   chromiumPath: string | undefined;
   /** Pages the renderer prints at once. */
@@ -103,6 +103,13 @@ export interface Config {
  * of 0.5, where face-api's authors suggest 0.6; see docs/face-matching.md for the measurements behind it.
  */
 export const DEFAULT_FACE_MATCH_THRESHOLD = 50;
+
+/**
+ * Liveness score (0 – 1, src/veriface/face/liveness-model.ts) below which a selfie that matches
+ * goes to a person instead of being approved: the lowest genuine selfie measured 0.6; see
+ * docs/face-matching.md for the measurement and what it cannot catch.
+ */
+export const DEFAULT_LIVENESS_THRESHOLD = 0.5;
 
 interface ParsedEnv {
   PORT: number;
@@ -153,6 +160,7 @@ interface ParsedEnv {
   FACE_WORKERS: number;
   FACE_QUEUE_MAX: number;
   FACE_MATCH_THRESHOLD: number;
+  LIVENESS_THRESHOLD: number;
   CHROMIUM_PATH?: string;
   RENDER_CONCURRENCY: number;
   SIGNING_P12?: string;
@@ -249,6 +257,7 @@ const envSchema = Joi.object<ParsedEnv>({
   // At least one: the two photos of a first comparison must fit beside a single worker.
   FACE_QUEUE_MAX: Joi.number().integer().min(1).max(10_000).default(20),
   FACE_MATCH_THRESHOLD: Joi.number().min(0).max(100).default(DEFAULT_FACE_MATCH_THRESHOLD),
+  LIVENESS_THRESHOLD: Joi.number().min(0).max(1).default(DEFAULT_LIVENESS_THRESHOLD),
   CHROMIUM_PATH: Joi.string(),
   RENDER_CONCURRENCY: Joi.number().integer().min(1).max(16).default(2),
   SIGNING_P12: Joi.string(),
@@ -329,7 +338,13 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
     faceMatcher: Object.freeze(
       parsed.FACE_MATCHER === 'manual'
         ? { kind: 'manual' as const }
-        : { kind: 'local' as const, workers: parsed.FACE_WORKERS, queueMax: parsed.FACE_QUEUE_MAX, threshold: parsed.FACE_MATCH_THRESHOLD },
+        : {
+            kind: 'local' as const,
+            workers: parsed.FACE_WORKERS,
+            queueMax: parsed.FACE_QUEUE_MAX,
+            threshold: parsed.FACE_MATCH_THRESHOLD,
+            livenessThreshold: parsed.LIVENESS_THRESHOLD,
+          },
     ),
     chromiumPath: parsed.CHROMIUM_PATH,
     renderConcurrency: parsed.RENDER_CONCURRENCY,

@@ -11,6 +11,7 @@ import { type Db, openDatabase } from './db/database.js';
 import { collectUploadedPdfs } from './documents/creating/pdf-uploads.js';
 import { expireDueProcesses, remindDueParticipants } from './documents/lifecycle/process-sweeps.js';
 import { SEAL_PROCESS_JOB } from './documents/participant/signer-flow.js';
+import { READER_UPDATE_JOB, sendReaderUpdate } from './documents/readers/notify-readers.js';
 import { runSealJob } from './documents/sealing/seal-failure.js';
 import type { BlobStore } from './files/blob-store.js';
 import { LocalBlobStore } from './files/local-blob-store.js';
@@ -224,6 +225,7 @@ function chooseFaceMatcher(config: Config, logger: WorkerLogger): FaceMatcher | 
     size: face.workers,
     queueMax: face.queueMax,
     threshold: face.threshold,
+    livenessThreshold: face.livenessThreshold,
     jobTimeoutMs: FACE_JOB_TIMEOUT_MS,
     onWorkerEvent: (event) => {
       if (event.kind === 'died') logger.error({ err: event.error }, 'face worker stopped');
@@ -285,6 +287,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
         allowPrivateUrls: config.webhookAllowPrivate,
         timeoutMs: config.webhookTimeoutMs,
         connectionsPerOrigin: config.webhookConnections,
+        blobs,
       }),
       email: emailHandler(senders.mailer),
       // The worker is the outbox signal of the records' transactions; it exists by the time one runs.
@@ -308,6 +311,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
               leaseMs: config.outboxLeaseMs,
             }),
           [SEAL_PROCESS_JOB]: (data, claim) => runSealJob(deps, { processId: typeof data?.processId === 'string' ? data.processId : '', claim, logger }),
+          [READER_UPDATE_JOB]: (data, claim) => sendReaderUpdate(deps, { data, ...(claim ? { claim } : {}) }),
         },
         clock,
       ),

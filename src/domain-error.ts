@@ -31,7 +31,13 @@ export function fail<C extends ErrorCode>(code: C, ...args: FailArgs<C>): Domain
 
 /** A refusal for a while (a limit's window, a full queue): the seconds to wait, in the detail and in Retry-After. */
 export function failFor(
-  code: 'TOO_MANY_REQUESTS' | 'FACE_MATCHER_BUSY' | 'FACE_COMPARISON_UNDER_WAY' | 'FACE_COMPARISONS_PER_HOUR_EXCEEDED' | 'FORM_PROCESSES_PER_HOUR_EXCEEDED',
+  code:
+    | 'TOO_MANY_REQUESTS'
+    | 'FACE_MATCHER_BUSY'
+    | 'FACE_COMPARISON_UNDER_WAY'
+    | 'FACE_COMPARISONS_PER_HOUR_EXCEEDED'
+    | 'FORM_PROCESSES_PER_HOUR_EXCEEDED'
+    | 'REMINDER_TOO_SOON',
   seconds: number,
   detail: string,
 ): DomainError {

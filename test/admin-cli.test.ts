@@ -72,6 +72,24 @@ describe('the admin command shares the service configuration', () => {
     expect(JSON.stringify(rows)).not.toContain(privateKey.slice(4));
   });
 
+  it("user add --name and user rename: the name the roadmap shows as the author of the user's processes", async () => {
+    const { organization } = (await admin('org', 'create', '--name', 'Names', '--email', 'n@n.test')).json as { organization: string };
+    expect((await admin('user', 'add', '--org', organization, '--email', 'third@n.test', '--name', 'Clara Ruiz')).json).toMatchObject({
+      email: 'third@n.test',
+      name: 'Clara Ruiz',
+    });
+    expect((await admin('user', 'rename', '--org', organization, '--email', 'n@n.test', '--name', 'Segundo')).json).toEqual({
+      email: 'n@n.test',
+      name: 'Segundo',
+    });
+    expect((await admin('user', 'rename', '--org', organization, '--email', 'nobody@n.test', '--name', 'X')).stderr).toContain('USER_NOT_FOUND');
+    const named = (await admin('user', 'list', '--org', organization)).json as { email: string; name?: string }[];
+    expect(named.map(({ email, name }) => ({ email, name }))).toEqual([
+      { email: 'n@n.test', name: 'Segundo' },
+      { email: 'third@n.test', name: 'Clara Ruiz' },
+    ]);
+  });
+
   it('user add, and a duplicate e-mail refused whatever its case', async () => {
     const { organization } = (await admin('org', 'create', '--name', 'Keys', '--email', 'k@k.test')).json as { organization: string };
     const user = await admin('user', 'add', '--org', organization, '--email', 'second@k.test');

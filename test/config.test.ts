@@ -61,16 +61,23 @@ describe('configuration is read from the environment once, with a clear error on
 });
 
 describe('faces are compared on the machine unless FACE_MATCHER=manual', () => {
-  it('defaults to the local matcher, one worker per core but one, 20 photos queued, threshold 50', () => {
-    expect(loadConfig({}).faceMatcher).toEqual({ kind: 'local', workers: Math.max(1, os.availableParallelism() - 1), queueMax: 20, threshold: 50 });
+  it('defaults to the local matcher, one worker per core but one, 20 photos queued, threshold 50, liveness threshold 0.5', () => {
+    expect(loadConfig({}).faceMatcher).toEqual({
+      kind: 'local',
+      workers: Math.max(1, os.availableParallelism() - 1),
+      queueMax: 20,
+      threshold: 50,
+      livenessThreshold: 0.5,
+    });
   });
 
-  it('reads FACE_WORKERS, FACE_QUEUE_MAX and FACE_MATCH_THRESHOLD; manual needs none of them', () => {
-    expect(loadConfig({ FACE_WORKERS: '3', FACE_QUEUE_MAX: '1', FACE_MATCH_THRESHOLD: '62.5' }).faceMatcher).toEqual({
+  it('reads FACE_WORKERS, FACE_QUEUE_MAX, FACE_MATCH_THRESHOLD and LIVENESS_THRESHOLD; manual needs none of them', () => {
+    expect(loadConfig({ FACE_WORKERS: '3', FACE_QUEUE_MAX: '1', FACE_MATCH_THRESHOLD: '62.5', LIVENESS_THRESHOLD: '0' }).faceMatcher).toEqual({
       kind: 'local',
       workers: 3,
       queueMax: 1,
       threshold: 62.5,
+      livenessThreshold: 0,
     });
     expect(loadConfig({ FACE_MATCHER: 'manual' }).faceMatcher).toEqual({ kind: 'manual' });
   });

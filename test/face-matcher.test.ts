@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_FACE_MATCH_THRESHOLD, loadConfig } from '../src/config.js';
+import { DEFAULT_FACE_MATCH_THRESHOLD, DEFAULT_LIVENESS_THRESHOLD, loadConfig } from '../src/config.js';
 import { createDeps } from '../src/deps.js';
 import { DomainError } from '../src/domain-error.js';
 import { errorAnswer } from '../src/http/errors.js';
@@ -18,7 +18,13 @@ import { distantFace, identityCard, imagesWithoutFaces, notAnImage, type Person,
 /** The real matcher, in its worker thread, as FACE_MATCHER=local runs it. */
 let matcher: LocalFaceMatcher;
 beforeAll(() => {
-  matcher = new LocalFaceMatcher({ size: 1, queueMax: 20, jobTimeoutMs: 60_000, threshold: DEFAULT_FACE_MATCH_THRESHOLD });
+  matcher = new LocalFaceMatcher({
+    size: 1,
+    queueMax: 20,
+    jobTimeoutMs: 60_000,
+    threshold: DEFAULT_FACE_MATCH_THRESHOLD,
+    livenessThreshold: DEFAULT_LIVENESS_THRESHOLD,
+  });
 });
 afterAll(async () => matcher.close());
 

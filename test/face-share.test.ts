@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_FACE_MATCH_THRESHOLD } from '../src/config.js';
+import { DEFAULT_FACE_MATCH_THRESHOLD, DEFAULT_LIVENESS_THRESHOLD } from '../src/config.js';
 import { submitPhoto } from '../src/documents/participant/signer-flow.js';
 import { listProcessEvents } from '../src/documents/queries.js';
 import { fail } from '../src/domain-error.js';
@@ -242,7 +242,13 @@ describe('the refusals are said in plain words in WhatsApp', () => {
 describe('one link holder cannot delay another person’s comparison by more than one comparison’s time', () => {
   let matcher: LocalFaceMatcher;
   beforeAll(() => {
-    matcher = new LocalFaceMatcher({ size: 1, queueMax: 20, jobTimeoutMs: 60_000, threshold: DEFAULT_FACE_MATCH_THRESHOLD });
+    matcher = new LocalFaceMatcher({
+      size: 1,
+      queueMax: 20,
+      jobTimeoutMs: 60_000,
+      threshold: DEFAULT_FACE_MATCH_THRESHOLD,
+      livenessThreshold: DEFAULT_LIVENESS_THRESHOLD,
+    });
   });
   afterAll(async () => matcher.close());
 

@@ -3,7 +3,9 @@ import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listDocuments } from '../src/documents/queries.js';
+import { updateSettings } from '../src/organizations/settings.js';
 import { launchBrowser, type PhoneBrowser, screenshot } from './support/browser.js';
+import { eventsOf, startHost } from './support/sdk-host.js';
 import { call, startServedService, type TestService } from './support/service.js';
 import { stored, templateWithHtml } from './support/signing.js';
 
@@ -78,7 +80,7 @@ const TEMPLATE = {
 const HTML = `<!doctype html>
 <html><head><meta charset="UTF-8"><style>body { font-family: serif } .box { border: 1px solid #999; padding: 4px }</style></head>
 <body>
-<h1>Contrato de servicio</h1>
+<h1 style="color: rgb(0, 96, 48); letter-spacing: 2px">Contrato de servicio</h1>
 <p>Cliente: <span name="full_name">________</span>, correo <span name="email">________</span>.</p>
 <p class="box">Valor: <span name="amount">0</span>. Plan: <span name="plan">—</span>.</p>
 <p><span name="plan_basic">Plan básico sin adicionales.</span><span name="plan_premium" hidden>Plan premium con <span name="extras">—</span>.</span></p>
@@ -133,6 +135,11 @@ describe('the questionnaire of a reference link, filled in Chromium on a phone',
     const csp = response?.headers()['content-security-policy'] ?? '';
     expect(csp).toContain(`connect-src 'self' ${LOOKUP}`);
     expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("style-src 'self';");
+    const blocked: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) blocked.push(message.text());
+    });
     await page.getByRole('heading', { level: 1, name: 'Contrato de servicio' }).waitFor();
 
     // The label is the question's words, the help its hint.
@@ -196,6 +203,12 @@ describe('the questionnaire of a reference link, filled in Chromium on a phone',
     expect(await preview.locator('body').getAttribute('data-ran')).toBeNull();
     expect(await page.locator('iframe.mask-preview').getAttribute('sandbox')).toBe('allow-same-origin');
     expect(await page.locator('iframe.mask-preview').getAttribute('title')).toBe('Vista previa de Contrato de servicio');
+    // The Mask HTML's own styles, its <style> sheet and its inline ones, under a policy that allows no inline style.
+    const heading = preview.locator('h1');
+    expect(await heading.evaluate((element) => [getComputedStyle(element).color, getComputedStyle(element).letterSpacing])).toEqual(['rgb(0, 96, 48)', '2px']);
+    expect(await preview.locator('p.box').evaluate((element) => getComputedStyle(element).borderTopStyle)).toBe('solid');
+    expect(await preview.locator('body').evaluate((element) => getComputedStyle(element).fontFamily)).toBe('serif');
+    expect(blocked).toEqual([]);
 
     // Sent with mistakes: each is shown at its field, and the first wrong field has the focus.
     await page.getByRole('button', { name: 'Enviar y firmar' }).click();
@@ -221,6 +234,24 @@ describe('the questionnaire of a reference link, filled in Chromium on a phone',
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, '40-fill-form-on-a-phone');
     await expectAccessible(page);
+    // With sign now the person signs in the form: sent without a signature, the form asks for it at its field.
+    await page.getByRole('button', { name: 'Enviar y firmar' }).click();
+    const signatureGroup = page.getByRole('group', { name: 'Firma del cliente' });
+    await expect.poll(() => signatureGroup.locator('.field-error').textContent()).toBe('Dibuja tu firma o escribe tu nombre.');
+    const pad = signatureGroup.locator('canvas.signature-pad');
+    expect(await pad.getAttribute('aria-invalid')).toBe('true');
+    const box = await pad.boundingBox();
+    if (!box) throw new Error('the signature pad is not shown');
+    await page.mouse.move(box.x + 20, box.y + 60);
+    await page.mouse.down();
+    for (const [x, y] of [
+      [60, 30],
+      [100, 120],
+      [150, 40],
+      [220, 110],
+    ] as const)
+      await page.mouse.move(box.x + x, box.y + y, { steps: 4 });
+    await page.mouse.up();
     await page.getByRole('button', { name: 'Enviar y firmar' }).click();
 
     // Sign now: straight to the person's own signing page.
@@ -254,11 +285,21 @@ describe('the questionnaire of a reference link, filled in Chromium on a phone',
     ]);
     expect(await page.evaluate((key) => localStorage.getItem(key), `fill:${token}`)).toBeNull();
 
+    // The signing page offers the signature made in the form, applied once they consent.
     await page.getByRole('button', { name: 'Continuar para firmar' }).click({ timeout: 30_000 });
-    await page.getByRole('tab', { name: 'Escribir' }).click();
+    await page.getByRole('img', { name: 'Tu firma, hecha en el formulario' }).waitFor();
+    await page.getByText('Esta es la firma que hiciste en el formulario.').waitFor();
+    await expectAccessible(page);
     await page.getByLabel(/Acepto firmar electrónicamente/).check();
     await page.getByRole('button', { name: 'Firmar', exact: true }).click();
     await expect.poll(async () => (await stored(svc, svc.orgA, uses[0].code)).process.status, { timeout: 30_000 }).toBe('FINISH');
+    const signed = await svc.deps.db
+      .selectFrom('process_events')
+      .select('detail')
+      .where('process_id', '=', process.id)
+      .where('action', '=', 'PARTICIPANT_SIGN')
+      .executeTakeFirst();
+    expect(JSON.parse(signed?.detail ?? '{}')).toMatchObject({ signatureKind: 'draw' });
     await context.close();
   });
 
@@ -272,5 +313,80 @@ describe('the questionnaire of a reference link, filled in Chromium on a phone',
     await page.getByText('Quien publicó este formulario lo desactivó: ya no recibe respuestas.').waitFor();
     await expectAccessible(page);
     await context.close();
+  });
+  it('the same form through the real SDK with a reference that signs now: prereqs, the request endpoint and the signature in the frame, and onSDKClose gets the code once the person signed', async () => {
+    const template = await templateWithHtml(svc, svc.orgA, HTML, TEMPLATE);
+    const reference = (await call(svc.app, 'POST', '/template/reference', { key: svc.orgA.privateKey, body: { template, signNow: true } })).json();
+    let settings: Record<string, unknown> = {};
+    const host = await startHost(() => settings);
+    try {
+      await updateSettings(svc.deps.db, { organizationId: svc.orgA.id, changes: { sdkOrigins: [host.origin] } });
+      settings = {
+        sdkType: 'fill',
+        language: 'es',
+        keyPublic: svc.orgA.publicKey,
+        customOrigin: base,
+        sdkData: { document: template, reference: reference.id, uxOptions: { redirectUrl: 'https://shop.example/listo' } },
+      };
+      const context = await phone.phone();
+      await context.route(`${LOOKUP}/**`, async (route) => {
+        const headers = { 'access-control-allow-origin': base, 'access-control-allow-headers': 'content-type', 'access-control-allow-methods': 'POST' };
+        if (route.request().method() === 'OPTIONS') return route.fulfill({ status: 204, headers });
+        return route.fulfill({
+          status: 200,
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify([{ key: 'units', value: '3' }]),
+        });
+      });
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      await page.goto(`${host.origin}/`);
+      const frame = page.frameLocator('#sdk');
+      await frame.getByRole('heading', { level: 1, name: 'Contrato de servicio' }).waitFor();
+      await frame.getByRole('radio', { name: 'Premium' }).check();
+      await frame.getByRole('radio', { name: 'Oro' }).check();
+      await frame.getByLabel(/^Código de oro/).fill('ORO-12');
+      await frame.getByLabel(/^Nombre completo/).fill('Luis Pérez');
+      await frame.getByLabel(/^Correo electrónico/).fill('luis@cliente.test');
+      await frame.getByLabel('Tipo de documento').selectOption('CC');
+      await frame.getByLabel('Número del documento').fill('80123456');
+      await frame.getByLabel(/^Valor del contrato/).fill('900000');
+      await frame.getByLabel('Código de cliente').fill('CLI-2');
+      await frame.getByRole('button', { name: 'Validar' }).click();
+      await expect.poll(() => frame.getByLabel('Unidades').inputValue()).toBe('3');
+      await frame.getByRole('tab', { name: 'Escribir' }).click();
+      await frame.getByLabel('Escribe tu nombre como firma').fill('Luis Pérez');
+      await frame.getByRole('button', { name: 'Enviar y firmar' }).click();
+      // Signing in the frame: the signature typed in the form, offered once more, then consent.
+      await frame.getByRole('img', { name: 'Tu firma, hecha en el formulario' }).waitFor({ timeout: 30_000 });
+      await frame.getByLabel(/Acepto firmar electrónicamente/).check();
+      await frame.getByRole('button', { name: 'Firmar', exact: true }).click();
+      await expect.poll(async () => (await eventsOf(page)).find((event) => event.event === 'close'), { timeout: 30_000 }).toBeDefined();
+      const close = (await eventsOf(page)).find((event) => event.event === 'close');
+      const code = close && 'args' in close ? String(close.args[0]) : '';
+      const { process, participants } = await stored(svc, svc.orgA, code);
+      expect(close).toEqual({ event: 'close', args: [code, 'https://shop.example/listo', [{ id: participants[0]?.participant_id, name: 'Luis Pérez' }]] });
+      await expect.poll(async () => (await stored(svc, svc.orgA, code)).process.status, { timeout: 30_000 }).toBe('FINISH');
+      const [filled] = await listDocuments(svc.deps.db, process.id);
+      expect(JSON.parse(filled?.answers ?? '{}')).toMatchObject({
+        full_name: 'Luis Pérez',
+        plan: 'premium',
+        level: 'gold',
+        gold_code: 'ORO-12',
+        units: '3',
+        code: 'CLI-2',
+      });
+      const signed = await svc.deps.db
+        .selectFrom('process_events')
+        .select('detail')
+        .where('process_id', '=', process.id)
+        .where('action', '=', 'PARTICIPANT_SIGN')
+        .executeTakeFirst();
+      expect(JSON.parse(signed?.detail ?? '{}')).toMatchObject({ signatureKind: 'font' });
+      expect((await call(svc.app, 'GET', '/document', { key: svc.orgB.privateKey, query: { code } })).statusCode).toBe(400);
+      await context.close();
+    } finally {
+      await host.close();
+    }
   });
 });

@@ -151,6 +151,7 @@ describe.each(dialects)('the outbox worker (%s)', (dialect) => {
             allowPrivateUrls: true,
             timeoutMs: 10_000,
             connectionsPerOrigin: 64,
+            blobs: svc.deps.blobs,
           }),
         },
       });

@@ -197,7 +197,7 @@ describe.each(dialects)("the people's API, authorised by the link's token (%s)",
       expect((await page(tokens[0]!, 'POST', '/signing/sign', { consent: true })).json()).toMatchObject({ status: 'FINISH' });
     });
 
-    it('the page answers the documents opened; an opening is recorded once, as DOCUMENT_OPENED with the document', async () => {
+    it('the page answers the documents opened; an opening is recorded once, as DOCUMENT_OPENED with the document and the address the request came from', async () => {
       const { code, tokens } = await process(svc.orgA, [{ name: 'Ana', email: email('ana') }]);
       expect((await page(tokens[0]!)).json()).toMatchObject({ openedDocuments: [], documents: [{ kind: 'document', position: 0 }] });
       await open(tokens[0]!);
@@ -205,7 +205,7 @@ describe.each(dialects)("the people's API, authorised by the link's token (%s)",
       expect((await page(tokens[0]!)).json()).toMatchObject({ openedDocuments: [0] });
       const { process: row } = await stored(svc, svc.orgA, code);
       const events = await listProcessEvents(svc.deps.db, row.id);
-      expect(events.filter((e) => e.action === 'DOCUMENT_OPENED').map((e) => JSON.parse(e.detail ?? 'null'))).toEqual([{ document: 0 }]);
+      expect(events.filter((e) => e.action === 'DOCUMENT_OPENED').map((e) => JSON.parse(e.detail ?? 'null'))).toEqual([{ document: 0, ip: '127.0.0.1' }]);
     });
 
     it('a document the process lacks, or a position that is no number, is refused with a message', async () => {
@@ -281,6 +281,8 @@ describe.each(dialects)("the people's API, authorised by the link's token (%s)",
     it('the logged path of a person’s page carries no token', () => {
       expect(loggablePath('/s/abcDEF123_-xyz?x=1')).toBe('/s/…');
       expect(loggablePath('/v/abcDEF123_-xyz')).toBe('/v/…');
+      expect(loggablePath('/f/abcDEF123_-xyz')).toBe('/f/…');
+      expect(loggablePath('/read/abcDEF123_-xyz')).toBe('/read/…');
       expect(loggablePath('/people/signing')).toBe('/people/signing');
     });
 

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentsOpened } from '../src/documents/participant/signer-queries.js';
 import { recordSignatureBoxes } from '../src/documents/placement/box-queries.js';
 import { findParticipantByToken } from '../src/documents/queries.js';
+import { listReaders } from '../src/documents/readers/queries.js';
 import { listMailbox, mailboxDir } from '../src/messages/local-mailbox.js';
 import { launchBrowser, type PhoneBrowser, screenshot, y4mOf } from './support/browser.js';
 import { identityCard, selfie } from './support/face-photos.js';
@@ -406,6 +407,28 @@ describe("the people's pages, in Chromium on a phone's screen", { timeout: 120_0
     expect(await frame.getAttribute('sandbox')).toBe('');
     expect(await frame.getAttribute('title')).toMatch(/^Contenido del documento /);
     await page.frameLocator('iframe.html-document').locator('body').waitFor();
+    await context.close();
+  });
+
+  it("a reader's link shows the process read-only: the document and who takes part, nothing to sign or reject; accessible", async () => {
+    const res = await call(svc.app, 'POST', '/document/upload', {
+      key: svc.orgA.privateKey,
+      body: {
+        email: svc.orgA.email,
+        name: 'Board minutes',
+        file: await leasePdf(),
+        signProfile: [{ name: 'Ana Gómez', email: 'ana@people.test' }],
+        readers: [{ name: 'Rosa Díaz', email: 'rosa@board.test' }],
+      },
+    });
+    const { process } = await stored(svc, svc.orgA, res.json().code);
+    const [reader] = await listReaders(svc.deps.db, process.id);
+    const { context, page } = await open(`${base}/read/${reader?.link_token}`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Board minutes');
+    await page.getByText('Sigues este documento: puedes leerlo, no tienes que firmar nada.').waitFor();
+    await page.getByText('Ana Gómez').waitFor();
+    expect(await page.getByRole('button', { name: /Firmar|Rechazar|Aprobar/ }).count()).toBe(0);
+    await expectAccessible(page);
     await context.close();
   });
 

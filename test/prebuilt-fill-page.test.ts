@@ -159,4 +159,51 @@ describe("prebuilt processes and the SDK's fill flow, in Chromium on a phone", {
     expect((await call(svc.app, 'GET', '/document', { key: svc.orgB.privateKey, query: { code } })).statusCode).toBe(400);
     await context.close();
   });
+  it("in the SDK's frame the form goes to a page of its own, framed only by the host's origin: its request questions reach their endpoint, and its preview keeps the Mask HTML's styles", async () => {
+    const lookup = 'https://lookup.example.test';
+    const body = sampleTemplate({
+      config: [...(sampleTemplate().config as object[]), { name: 'customer', type: 'request', description: 'Customer code', endpoint: `${lookup}/check` }],
+    });
+    const html =
+      '<html><head><style>p { margin: 0 }</style></head><body><h2 style="color: rgb(0, 96, 48)">Sale</h2><p>Buyer: <span name="buyer_name">buyer</span></p></body></html>';
+    const template = await templateWithHtml(svc, svc.orgA, html, body);
+    sdkSettings = { sdkType: 'fill', language: 'en', keyPublic: svc.orgA.publicKey, customOrigin: service, sdkData: { document: template, uxOptions: {} } };
+    const context = await phone.phone();
+    const lookups: string[] = [];
+    await context.route(`${lookup}/**`, async (route) => {
+      const headers = { 'access-control-allow-origin': service, 'access-control-allow-headers': 'content-type', 'access-control-allow-methods': 'POST' };
+      if (route.request().method() === 'OPTIONS') return route.fulfill({ status: 204, headers });
+      lookups.push(route.request().postData() ?? '');
+      return route.fulfill({
+        status: 200,
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify([{ key: 'price', value: '75000' }]),
+      });
+    });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    const formPage = page.waitForResponse((response) => new URL(response.url()).pathname.startsWith('/e/'));
+    await page.goto(`${host.origin}/`);
+    const csp = (await formPage).headers()['content-security-policy'] ?? '';
+    expect(csp).toContain(`frame-ancestors ${host.origin}`);
+    expect(csp).toContain(`connect-src 'self' ${lookup}`);
+    expect(csp).toContain("style-src 'self';");
+    const frame = page.frameLocator('#sdk');
+    await frame.getByRole('heading', { level: 1, name: 'Purchase agreement' }).waitFor();
+    await frame.getByLabel(/^Customer code/).fill('CLI-9');
+    await frame.getByRole('button', { name: /^(Validate|Validar)$/ }).click();
+    await expect.poll(() => frame.getByLabel(/^Price/).inputValue()).toBe('75000');
+    expect(lookups).toEqual([JSON.stringify({ key: 'customer', value: 'CLI-9' })]);
+    const preview = frame.frameLocator('iframe.mask-preview');
+    await expect.poll(() => preview.locator('h2').evaluate((element) => getComputedStyle(element).color)).toBe('rgb(0, 96, 48)');
+    // The form inside the SDK's frame is checked too (the organization's preview inside it left out, as on the link's page).
+    const inFrame = await new AxeBuilder({ page }).include('#sdk').exclude(['#sdk', 'iframe.mask-preview']).analyze();
+    expect(inFrame.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+    expect(inFrame.passes.some((rule) => rule.nodes.some((node) => node.target[0] === '#sdk' && node.target.length > 1))).toBe(true);
+    // Another origin cannot frame the form's page: its policy names only the host that opened it.
+    const elsewhere = await context.newPage();
+    const framed = await elsewhere.goto(`${service}/e/not-a-token-but-long-enough`);
+    expect(framed?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+    await context.close();
+  });
 });

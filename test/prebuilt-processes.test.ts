@@ -182,6 +182,19 @@ describe.each(dialects)('prebuilt processes: POST /document/prebuild and their f
       expect((await people('POST', 'fill/check', token, { data: COMPLETER_ANSWERS })).json()).toEqual({ errors: [] });
     });
 
+    it('readers given to the prebuilt process follow the process it becomes: invited when it is completed, READER in GET /document', async () => {
+      const reader = { name: 'Rosa Díaz', email: 'rosa@board.test' };
+      const { code, token, template } = await prebuilt(svc.orgB, { readers: [reader] });
+      expect((await submit(token, COMPLETER_ANSWERS)).json()).toEqual({ code });
+      const own = (await call(svc.app, 'GET', '/document', { key: svc.orgB.privateKey, query: { code } })).json();
+      expect(own.signProfile.at(-1)).toEqual({ ...reader, role: 'READER' });
+      await svc.deps.worker.deliverDue();
+      const mail = await listMailbox(mailboxDir(svc.config.dataDir), { channel: 'email', limit: 100 });
+      expect(mail.filter((m) => m.to === reader.email).map((m) => m.message.subject)).toEqual(['Para tu información: «Sale of the car»']);
+      const refused = await prebuild(svc.orgB, body(template, svc.orgB, { readers: [{ name: 'Ana', email: 'not-an-e-mail' }] }));
+      expect([refused.statusCode, refused.json()]).toEqual([400, { message: '"readers[0].email" must be a valid email' }]);
+    });
+
     it('the process has the same code, holds the prefilled and the given answers, invites its signers, and sends the creation webhook', async () => {
       const { code, token } = await prebuilt(svc.orgA);
       const res = await submit(token, [...COMPLETER_ANSWERS, { key: 'price', value: '50000' }], 'completion-00000000001');

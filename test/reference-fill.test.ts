@@ -102,6 +102,24 @@ describe.each(dialects)('reference links people fill in (%s)', (dialect) => {
     });
   });
 
+  describe('the preview comes without the styles written in its markup, and with them beside it, for the page to apply under a policy that allows no inline style', () => {
+    it('its <style> sheets in order, each inline style by the index its element is marked with; the text and names untouched', async () => {
+      const html =
+        '<html><head><style>p { margin: 0 }</style></head><body><h1 style="color: navy">Venta</h1>' +
+        '<p style="font-weight: bold">A <span name="buyer_name">comprador</span></p><template><b style="x: y">t</b></template><style>.b { color: red }</style></body></html>';
+      const template = await templateWithHtml(svc, svc.orgA, html);
+      const { token } = await link(svc.orgA, {}, template);
+      const preview = (await people('GET', 'fill/preview', token)).json();
+      expect(preview.sheets).toEqual(['p { margin: 0 }', '.b { color: red }']);
+      expect(preview.inline).toEqual(['color: navy', 'font-weight: bold', 'x: y']);
+      expect(preview.html).not.toMatch(/<style|\sstyle=/);
+      expect(preview.html).toContain('<h1 data-preview-style="0">Venta</h1>');
+      expect(preview.html).toContain('<p data-preview-style="1">A <span name="buyer_name">comprador</span></p>');
+      const theirs = await people('GET', 'fill/preview', (await link(svc.orgB)).token);
+      expect(theirs.json().html).not.toContain('Venta');
+    });
+  });
+
   describe("checking answers gives every refused answer with its question, in exactly /document/save's words", () => {
     const cases: [string, { key: string; value: string }[]][] = [
       ['a wrong e-mail', ANSWERS.map((a) => (a.key === 'buyer_email' ? { ...a, value: 'not-an-email' } : a))],

@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { requestOtp, verifyOtp } from '../src/documents/participant/signer-flow.js';
+import { rejectDocument, requestOtp, verifyOtp } from '../src/documents/participant/signer-flow.js';
+import { listReaders } from '../src/documents/readers/queries.js';
 import { codeOf } from '../src/http/error-catalogue.js';
 import type { ApiRoute } from '../src/http/route.js';
 import { CONSOLE_ACCESS } from '../src/http/route-kinds.js';
@@ -42,6 +43,8 @@ interface Owned {
   validationLink: string;
   /** The secret token of a reference link (/r/<token>). */
   referenceLink: string;
+  /** The secret token of a reader's read-only page (/read/<token>), of the process with identity photos. */
+  readingLink: string;
   /** A template that takes prebuilt processes, one waiting under its code, and the secret token of its form (/f/<token>). */
   prebuiltTemplate: string;
   prebuilt: string;
@@ -64,6 +67,7 @@ interface Sample {
 const ELSEWHERE = '203.0.113.24';
 
 const WHATSAPP_VERIFY_TOKEN = 'route-security-verify-token';
+const HOUR = 60 * 60 * 1000;
 
 const hex24 = () => crypto.randomBytes(12).toString('hex');
 const newNumber = () => `57300${String(crypto.randomInt(1_000_000, 9_999_999))}`;
@@ -82,6 +86,7 @@ function unknownOwned(): Owned {
     signingLink: crypto.randomBytes(24).toString('base64url'),
     validationLink: crypto.randomBytes(24).toString('base64url'),
     referenceLink: crypto.randomBytes(24).toString('base64url'),
+    readingLink: crypto.randomBytes(24).toString('base64url'),
     prebuiltTemplate: hex24(),
     prebuilt: upper(10),
     prebuiltLink: crypto.randomBytes(30).toString('base64url'),
@@ -149,6 +154,9 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
   'GET /v1.5/ext/document/roadmap': (o) => ({ query: { code: o.process } }),
   'POST /v1.5/ext/document/unlock': (o, org) => ({ body: { code: `${o.process}AB`, email: org.email, status: 'reset' } }),
   'POST /v1.5/ext/document/cancel': (o, org) => ({ body: { email: org.email, documents: [o.process], message: 'Stopped' } }),
+  'POST /v1.5/ext/document/reminder': (o) => ({ body: { code: `${o.process}${o.participant}` } }),
+  'POST /v1.5/ext/document/many/reminder': (o) => ({ body: { package: `${o.process}${o.participant}` } }),
+  'PUT /v1.5/ext/document/reactivate': (o, org) => ({ body: { code: o.process, email: org.email } }),
   'PUT /files/*': () => ({}),
   'GET /files/*': () => ({}),
   'GET /photos/*': () => ({}),
@@ -168,6 +176,8 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
     },
   }),
   'GET /people/signing': (o) => ({ headers: { 'x-link-token': o.signingLink } }),
+  'GET /people/reading': (o) => ({ headers: { 'x-link-token': o.readingLink } }),
+  'GET /read/:token': () => ({}),
   'POST /people/signing/otp': (o) => ({ headers: { 'x-link-token': o.signingLink } }),
   'POST /people/signing/otp/check': (o) => ({ headers: { 'x-link-token': o.signingLink }, body: { code: '123456' } }),
   'POST /people/signing/photo': (o) => ({ headers: { 'x-link-token': o.signingLink }, body: { kind: 'face', image: jpeg().toString('base64') } }),
@@ -185,6 +195,7 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
   'POST /people/fill': (o) => ({ headers: { 'x-link-token': o.referenceLink }, body: { data: ANSWERS, idempotencyKey: 'sample-submission-0000' } }),
   'GET /r/:token': () => ({}),
   'GET /f/:token': () => ({}),
+  'GET /e/:token': () => ({}),
   'POST /v1.5/ext/document/prebuild': (o, org) => ({
     body: { document: o.prebuiltTemplate, email: org.email, name: 'Sale', preBuild: [{ key: 'price', value: '1' }], emailTo: 'ana@buyer.test' },
   }),
@@ -329,6 +340,22 @@ const SUCCESS: Record<string, (c: SuccessContext) => Promise<SuccessCall[]>> = {
   'POST /v1.5/ext/document/cancel': async (c) => [
     { body: { codes: [(await c.process({ name: 'Ana Gómez', email: 'ana@people.test' })).code], email: c.org.email } },
   ],
+  // A participant hears from the service at most once an hour: the reminder comes an hour after the invitation.
+  'POST /v1.5/ext/document/reminder': async (c) => {
+    const { code, participantId } = await c.process({ name: 'Ana Gómez', email: 'ana@people.test' });
+    c.svc.clock.advance(HOUR);
+    return [{ body: { code: `${code}${participantId}` } }];
+  },
+  'POST /v1.5/ext/document/many/reminder': async (c) => {
+    const { code, participantId } = await c.process({ name: 'Ana Gómez', email: 'ana@people.test' });
+    c.svc.clock.advance(HOUR);
+    return [{ body: { package: `${code}${participantId}` } }];
+  },
+  'PUT /v1.5/ext/document/reactivate': async (c) => {
+    const { code, token } = await c.process({ name: 'Ana Gómez', email: 'ana@people.test' });
+    await rejectDocument(c.svc.deps, { token, reason: 'Not agreed' });
+    return [{ body: { code, email: c.org.email } }];
+  },
   'PUT /files/*': async ({ svc, org }) => {
     const { urls } = (await call(svc.app, 'POST', '/template', { key: org.privateKey, body: sampleTemplate() })).json();
     return [{ url: localPath(urls.mask), headers: { 'content-type': 'text/html' }, payload: '<p>Mask</p>' }];
@@ -359,12 +386,15 @@ const SUCCESS: Record<string, (c: SuccessContext) => Promise<SuccessCall[]>> = {
     },
   ],
   'GET /people/signing': async ({ owned }) => [link(owned.signingLink)],
+  'GET /people/reading': async ({ owned }) => [link(owned.readingLink)],
+  'GET /read/:token': async ({ owned }) => [{ url: `/read/${owned.readingLink}` }],
   'GET /people/fill': async ({ owned }) => [link(owned.referenceLink), link(owned.prebuiltLink)],
   'GET /people/fill/preview': async ({ owned }) => [link(owned.referenceLink)],
   'POST /people/fill/check': async ({ owned }) => [{ ...link(owned.referenceLink), body: { data: ANSWERS } }],
   'POST /people/fill': async ({ owned }) => [{ ...link(owned.referenceLink), body: { data: ANSWERS, idempotencyKey: `success-${upper(16)}` } }],
   'GET /r/:token': async ({ owned }) => [{ url: `/r/${owned.referenceLink}` }],
   'GET /f/:token': async ({ owned }) => [{ url: `/f/${owned.prebuiltLink}` }],
+  'GET /e/:token': async ({ owned }) => [{ url: `/e/${owned.referenceLink}` }],
   'POST /v1.5/ext/document/prebuild': async ({ org, owned }) => [
     { body: { document: owned.prebuiltTemplate, email: org.email, preBuild: [{ key: 'price', value: '1' }], emailTo: 'ana@buyer.test' } },
     { body: { document: owned.prebuiltTemplate, email: org.email, preBuild: [], emailTo: 'ana@buyer.test', notification: false } },
@@ -541,8 +571,12 @@ async function own(svc: TestService, org: TestOrganization): Promise<Owned> {
   // Identity photos, contact data and `custom` on both, so the public key column has something to hide.
   const custom = { crmId: 'deal-4711' };
   const { code: veriface } = await photographedVeriface(svc, org, { body: { targetWebhooks: [webhook], userEmail: 'juan@people.test', custom } });
-  const { code: process } = await photographedProcess(svc, org, { body: { custom, tags: ['rent'] }, signer: { phone: '+573001234567' } });
-  const { participants } = await stored(svc, org, process);
+  const { code: process } = await photographedProcess(svc, org, {
+    body: { custom, tags: ['rent'], readers: [{ name: 'Rosa Díaz', email: 'rosa@board.test' }] },
+    signer: { phone: '+573001234567' },
+  });
+  const { process: processRow, participants } = await stored(svc, org, process);
+  const [reader] = await listReaders(svc.deps.db, processRow.id, 'READER');
   const validation = await findVerifaceByCode(svc.deps.db, org.id, veriface);
   // A signer whose flow runs through WhatsApp: the invitation's record makes the number the organization's conversation.
   const phone = newNumber();
@@ -559,6 +593,7 @@ async function own(svc: TestService, org: TestOrganization): Promise<Owned> {
     signingLink: participants[0]!.link_token,
     validationLink: validation!.link_token,
     referenceLink: String(referenceLink.url).split('/r/')[1]!,
+    readingLink: reader!.link_token,
     prebuiltTemplate,
     prebuilt: prebuilt.json().document,
     prebuiltLink: String(prebuilt.json().url).split('/f/')[1]!,
@@ -827,7 +862,7 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
         }
         const unknown = await send(svc, route, undefined, sample);
         expect(unknown.statusCode, routeKey(route)).toBe(404);
-        expect(unknown.json().message).toMatch(/^(SIGNING_LINK_NOT_FOUND|VERIFACE_NOT_FOUND|REFERENCE_LINK_NOT_FOUND)/);
+        expect(unknown.json().message).toMatch(/^(SIGNING_LINK_NOT_FOUND|VERIFACE_NOT_FOUND|REFERENCE_LINK_NOT_FOUND|READING_LINK_NOT_FOUND)/);
       }
     });
   });

@@ -14,7 +14,7 @@ beforeAll(async () => {
 
 const body = (documentImage: string, photo: string) => ({ country: 'CO', type: 'CC', identification: '1001001010', documentImage, photo });
 
-describe.each(dialects)('POST /veriface/validate compares a face with a document at once, on the machine (%s)', (dialect) => {
+describe.each(dialects)('POST /veriface/validate compares a face with a document at once, on the machine (%s)', { timeout: 120_000 }, (dialect) => {
   let svc: TestService;
   beforeAll(async () => {
     svc = await startTestService(dialect, { FACE_MATCHER: 'local', FACE_WORKERS: '1', FACE_QUEUE_MAX: '1' });
@@ -29,6 +29,7 @@ describe.each(dialects)('POST /veriface/validate compares a face with a document
     expect(answer).toEqual({
       error: false,
       similarity: expect.any(Number),
+      liveness: expect.any(Number),
       code: expect.stringMatching(/^[A-Z0-9]{16}$/),
       identificationCard: {
         error: false,

@@ -68,6 +68,8 @@ describe.each(dialects)('the real service’s flat webhook bodies (%s)', (dialec
   };
   const upload = (body: Record<string, unknown> = {}) => createProcess(svc, svc.orgA, '/document/upload', pdfProcess(svc.orgA, body));
   const signer = (p: { participant_id: string; name: string; email: string }) => ({ id: p.participant_id, name: p.name, email: p.email });
+  /** A file URL of the service, signed for 5 minutes (the `url` tests below download them). */
+  const url = expect.stringMatching(/^http:\/\/service\.test\/files\/\S+\.pdf\?expires=\d+&(name=\S+&)?signature=[0-9a-f]+$/);
 
   describe('document events: CREATE, NOTIFICATION (one participant finished) and FINISH', () => {
     it('each body is {code, name, status, signer?, tags?, custom?}, signed, with the static header', async () => {
@@ -77,10 +79,10 @@ describe.each(dialects)('the real service’s flat webhook bodies (%s)', (dialec
       await flush();
       const integrator = { tags: ['rent'], custom: { crmId: 'deal-4711' } };
       expect(bodiesOf(flat, 'code', code)).toEqual([
-        { code, name: 'Lease', status: 'CREATE', ...integrator },
+        { code, name: 'Lease', status: 'CREATE', url, ...integrator },
         { code, name: 'Lease', status: 'NOTIFICATION', signer: signer(participants[0]!), ...integrator },
         { code, name: 'Lease', status: 'NOTIFICATION', signer: signer(participants[1]!), ...integrator },
-        { code, name: 'Lease', status: 'FINISH', ...integrator },
+        { code, name: 'Lease', status: 'FINISH', url, ...integrator },
       ]);
       expectSignedWithHeader(flat.received);
     });
@@ -93,7 +95,7 @@ describe.each(dialects)('the real service’s flat webhook bodies (%s)', (dialec
       await rejectDocument(svc.deps, { token: participants[0]!.link_token, reason: 'Not agreed' });
       await flush();
       expect(bodiesOf(flat, 'code', code)).toEqual([
-        { code, name: 'Lease', status: 'CREATE' },
+        { code, name: 'Lease', status: 'CREATE', url },
         { code, name: 'Lease', status: 'REJECT' },
         { code, name: 'Lease', status: 'REJECTED', signer: signer(participants[0]!), message: 'Not agreed' },
       ]);
@@ -116,7 +118,7 @@ describe.each(dialects)('the real service’s flat webhook bodies (%s)', (dialec
       for (let i = 0; i < 3; i++) await verifyOtp(svc.deps, { token: ana!.link_token, code: 'wrong!' }).catch(() => undefined);
       await flush();
       expect(bodiesOf(flat, 'code', code)).toEqual([
-        { code, name: 'Lease', status: 'CREATE' },
+        { code, name: 'Lease', status: 'CREATE', url },
         { code, name: 'Lease', status: 'BLOCKED', signer: signer(ana!), message: 'OTP_CODE_INVALID' },
       ]);
       expectSignedWithHeader(flat.received);
@@ -124,13 +126,13 @@ describe.each(dialects)('the real service’s flat webhook bodies (%s)', (dialec
   });
 
   describe('EXPIRED: the expiry date passed while in signature', () => {
-    it('{code, name, status: EXPIRED}', async () => {
+    it('{code, name, status: EXPIRED, url}', async () => {
       const code = await upload({ expiredDate: new Date(svc.clock.now().getTime() + 4 * DAY) });
       await endProcess(svc, svc.orgA, code, 'EXPIRED');
       await flush();
       expect(bodiesOf(flat, 'code', code)).toEqual([
-        { code, name: 'Lease', status: 'CREATE' },
-        { code, name: 'Lease', status: 'EXPIRED' },
+        { code, name: 'Lease', status: 'CREATE', url },
+        { code, name: 'Lease', status: 'EXPIRED', url },
       ]);
       expectSignedWithHeader(flat.received);
     });
@@ -160,8 +162,8 @@ describe.each(dialects)('the real service’s flat webhook bodies (%s)', (dialec
           name: 'Pack',
           status: 'CREATE',
           documents: [
-            { name: 'One', status: 'CREATE' },
-            { name: 'Two', status: 'CREATE' },
+            { name: 'One', status: 'CREATE', url },
+            { name: 'Two', status: 'CREATE', url },
           ],
         },
         { package: pack, name: 'Pack', status: 'NOTIFICATION', signer: signer(ana!) },
@@ -170,8 +172,8 @@ describe.each(dialects)('the real service’s flat webhook bodies (%s)', (dialec
           name: 'Pack',
           status: 'SIGNED_PACKAGE',
           documents: [
-            { name: 'One', status: 'FINISH' },
-            { name: 'Two', status: 'FINISH' },
+            { name: 'One', status: 'FINISH', url },
+            { name: 'Two', status: 'FINISH', url },
           ],
         },
       ]);
@@ -230,12 +232,12 @@ describe.each(dialects)('the real service’s flat webhook bodies (%s)', (dialec
     it('one process to both: the flat webhook gets CREATE flat, the typed one {type, timestamp, data}, each signed with its own secret', async () => {
       const code = await upload({ targetWebhooks: ['default', 'typed'] });
       await flush();
-      expect(bodiesOf(flat, 'code', code)).toEqual([{ code, name: 'Lease', status: 'CREATE' }]);
+      expect(bodiesOf(flat, 'code', code)).toEqual([{ code, name: 'Lease', status: 'CREATE', url }]);
       expect(typed.received.map((h) => h.body)).toEqual([
         {
           type: 'document.created',
           timestamp: expect.stringMatching(/Z$/),
-          data: { code, name: 'Lease', status: 'CREATE', by: svc.orgA.email, documents: 1, participants: 2 },
+          data: { code, name: 'Lease', status: 'CREATE', by: svc.orgA.email, documents: 1, participants: 2, url },
         },
       ]);
       expect(typed.received[0]!.verified).toBe(true);
@@ -257,7 +259,7 @@ describe.each(dialects)('the real service’s flat webhook bodies (%s)', (dialec
     it("B's process reaches B's receiver only, and A's receivers get nothing of it", async () => {
       const code = await createProcess(svc, svc.orgB, '/document/upload', pdfProcess(svc.orgB));
       await flush();
-      expect(bodiesOf(otherOrg, 'code', code)).toEqual([{ code, name: 'Lease', status: 'CREATE' }]);
+      expect(bodiesOf(otherOrg, 'code', code)).toEqual([{ code, name: 'Lease', status: 'CREATE', url }]);
       expect(otherOrg.received.every((h) => h.verified)).toBe(true);
       expect([...flat.received, ...typed.received].filter((h) => JSON.stringify(h.json).includes(code))).toEqual([]);
     });

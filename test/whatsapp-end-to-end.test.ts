@@ -10,6 +10,7 @@ import { type GraphApiStandIn, type SentMessage, startGraphApi } from './support
 import { buttonReply, imageMessage, postWebhook, textMessage, webhookBody } from './support/meta-webhooks.js';
 import { call, dialects, type TestOrganization, type TestService } from './support/service.js';
 import { outbox, PDF_BASE64, stored } from './support/signing.js';
+import { printedPhoto } from './support/spoof-photos.js';
 import { APP_SECRET, runOutbox, startWhatsAppService } from './support/whatsapp-service.js';
 
 /*
@@ -182,6 +183,35 @@ describe.each(dialects)("WhatsApp end to end, through Meta's signed webhook and 
       expect(read.json().status).toBe('APPROVED');
       const fromA = await call(svc.app, 'GET', '/veriface', { key: svc.orgA.privateKey, query: { code: res.json().code } });
       expect(fromA.statusCode).not.toBe(200);
+    });
+  });
+
+  describe('a printed-photo selfie sent in WhatsApp goes to review, told only that it is under review', () => {
+    it('a face validation ends BLOCKED (LIVENESS_SUSPECT) and a signer with identification is blocked for review; neither is told why', async () => {
+      const printed = await printedPhoto(await selfie('authorWebcam'), 1);
+      const number = newNumber();
+      const res = await call(svc.app, 'POST', '/veriface', {
+        key: svc.orgA.privateKey,
+        body: { email: svc.orgA.email, platform: 'whatsapp', name: 'Juan Pérez', phone: `+${number}`, country: 'CO', type: 'CC', identification: '1001001010' },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      await runOutbox(svc);
+      await tap(number, es.start);
+      await sendPhoto(number, photos.card);
+      await sendPhoto(number, printed);
+      expect(textOf(last(number))).toContain(es.verifaceUnderReview.split('{')[0]);
+      const read = await call(svc.app, 'GET', '/veriface', { key: svc.orgA.privateKey, query: { code: res.json().code } });
+      expect(read.json()).toMatchObject({ status: 'BLOCKED', reason: 'LIVENESS_SUSPECT' });
+      expect((await call(svc.app, 'GET', '/veriface', { key: svc.orgB.privateKey, query: { code: res.json().code } })).statusCode).not.toBe(200);
+
+      const signerNumber = newNumber();
+      const code = await signer(svc.orgB, signerNumber, { camera: true, options: { camera: 'identification', whatsapp: true } });
+      await tap(signerNumber, es.start);
+      await sendPhoto(signerNumber, photos.card);
+      await sendPhoto(signerNumber, printed);
+      expect(textOf(last(signerNumber))).toContain(es.underReview.split('{')[0]);
+      expect((await stored(svc, svc.orgB, code)).participants[0]).toMatchObject({ status: 'BLOCK', block_reason: 'LIVENESS_SUSPECT' });
+      for (const told of [...sentTo(number), ...sentTo(signerNumber)].map(textOf)) expect(told.toLowerCase()).not.toMatch(/liveness|vivacidad/);
     });
   });
 

@@ -10,7 +10,16 @@ import { DomainError } from '../domain-error.js';
 // The API's own validation, so the command accepts exactly what the API accepts.
 import { validate } from '../http/validate.js';
 import { type Channel, isChannel, listMailbox, mailboxDir } from '../messages/local-mailbox.js';
-import { addUser, createApiKey, createOrganization, OrganizationError, revokeApiKey, setSdkIntegration, setUserRole } from '../organizations/organizations.js';
+import {
+  addUser,
+  createApiKey,
+  createOrganization,
+  OrganizationError,
+  renameUser,
+  revokeApiKey,
+  setSdkIntegration,
+  setUserRole,
+} from '../organizations/organizations.js';
 import { findOrganization, listApiKeys, listOrganizations, listUsers } from '../organizations/queries.js';
 import { type SettingsChanges, settingsChangesSchema, settingsOf, updateSettings } from '../organizations/settings.js';
 import { createWebhookSchema, updateWebhookSchema } from '../webhooks/schemas.js';
@@ -23,7 +32,8 @@ const USAGE = `Usage: npm run --silent admin -- <command>
   org update --org ORG_ID [--sdk-integration on|off] [--sdk-origins "https://a.example,https://b.example"]
              [--sdk-require-token on|off] [--language es|en|pt|fr] [--time-zone America/Bogota] [--photo-retention-days DAYS]
              [--form-processes-per-hour N]
-  user add --org ORG_ID --email EMAIL [--role member|admin]
+  user add --org ORG_ID --email EMAIL [--name NAME] [--role member|admin]
+  user rename --org ORG_ID --email EMAIL --name NAME   (an empty NAME removes it)
   user role --org ORG_ID --email EMAIL --role member|admin
   user list --org ORG_ID
   key create --org ORG_ID [--kind private|public]
@@ -154,11 +164,24 @@ async function run(db: Db, config: Config, command: string, flags: Flags): Promi
         created_at: o.created_at,
       }));
     case 'user add':
-      return addUser(db, systemClock, { organizationId: required(flags, 'org'), email: required(flags, 'email'), role: roleFlag(flags, 'member') });
+      return addUser(db, systemClock, {
+        organizationId: required(flags, 'org'),
+        email: required(flags, 'email'),
+        ...(optional(flags, 'name') === undefined ? {} : { name: optional(flags, 'name') }),
+        role: roleFlag(flags, 'member'),
+      });
+    case 'user rename':
+      return renameUser(db, { organizationId: required(flags, 'org'), email: required(flags, 'email'), name: optional(flags, 'name') ?? '' });
     case 'user role':
       return setUserRole(db, { organizationId: await organizationOf(db, flags), email: required(flags, 'email'), role: roleFlag(flags) });
     case 'user list':
-      return (await listUsers(db, required(flags, 'org'))).map((u) => ({ id: u.id, email: u.email, role: u.role, created_at: u.created_at }));
+      return (await listUsers(db, required(flags, 'org'))).map((u) => ({
+        id: u.id,
+        email: u.email,
+        ...(u.name === null ? {} : { name: u.name }),
+        role: u.role,
+        created_at: u.created_at,
+      }));
     case 'key create':
       return createApiKey(db, systemClock, { organizationId: required(flags, 'org'), kind: keyKind(flags) });
     case 'key list':

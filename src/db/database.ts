@@ -30,6 +30,9 @@ import { identityAttempts } from './migrations/024_identity_attempts.js';
 import { faceMatcherUses } from './migrations/025_face_matcher_uses.js';
 import { company } from './migrations/026_company.js';
 import { prebuiltProcesses } from './migrations/027_prebuilt_processes.js';
+import { processReaders } from './migrations/029_process_readers.js';
+import { userNames } from './migrations/030_user_names.js';
+import { attemptLiveness } from './migrations/031_attempt_liveness.js';
 import { formProcessesPerHour } from './migrations/032_form_processes_per_hour.js';
 import { consoleSignIn } from './migrations/033_console.js';
 import type { Database, Db, Dialect } from './schema.js';
@@ -89,6 +92,9 @@ const migrations: MigrationProvider = {
       '025_face_matcher_uses': faceMatcherUses,
       '026_company': company,
       '027_prebuilt_processes': prebuiltProcesses,
+      '029_process_readers': processReaders,
+      '030_user_names': userNames,
+      '031_attempt_liveness': attemptLiveness,
       '032_form_processes_per_hour': formProcessesPerHour,
       '033_console': consoleSignIn,
     };

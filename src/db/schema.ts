@@ -34,6 +34,8 @@ export interface UsersTable {
   id: string;
   organization_id: string;
   email: string;
+  /** Shown as the author of the processes they create (the roadmap's `author.name`); null when not given. */
+  name: string | null;
   role: UserRole;
   created_at: string;
 }
@@ -276,6 +278,25 @@ export interface FinalFilesTable {
   created_at: string;
   /** The document this file is the final copy of; null for the evidence certificate. */
   document_position: number | null;
+}
+
+/**
+ * READER: follows the process (invited to read it, told of every signature, rejection and end, sent
+ * the final files); CC: only sent the final files. Neither ever acts in it.
+ */
+export type ReaderKind = 'READER' | 'CC';
+
+export interface ProcessReadersTable {
+  id: string;
+  process_id: string;
+  position: number;
+  kind: ReaderKind;
+  /** Null for a CC address, which is an e-mail only. */
+  name: string | null;
+  email: string;
+  /** The secret of their read-only page (/read/<token>); never a participant's. */
+  link_token: string;
+  created_at: string;
 }
 
 /**
@@ -565,6 +586,8 @@ export interface IdentityAttemptsTable {
   /** JSON: the SHA-256 of each photo's bytes, kept after the photos are deleted. */
   photo_sha256: string;
   similarity: number | null;
+  /** The face photo's liveness score, 0 to 1 (src/veriface/face/liveness-model.ts), when it was scored. */
+  liveness: number | null;
   /** JSON: how the number read compared with the declared one (src/veriface/document/number-check.ts). */
   number_check: string;
   /** JSON: what was read on the document (src/veriface/document/read-number.ts), {} when nothing. */
@@ -643,6 +666,7 @@ export interface Database {
   processes: ProcessesTable;
   process_documents: ProcessDocumentsTable;
   participants: ParticipantsTable;
+  process_readers: ProcessReadersTable;
   process_events: ProcessEventsTable;
   settings: SettingsTable;
   photo_blobs: PhotoBlobsTable;
@@ -673,6 +697,7 @@ export type NewTemplateRow = Insertable<TemplatesTable>;
 export type ProcessRow = Selectable<ProcessesTable>;
 export type ProcessDocumentRow = Selectable<ProcessDocumentsTable>;
 export type ParticipantRow = Selectable<ParticipantsTable>;
+export type ReaderRow = Selectable<ProcessReadersTable>;
 export type ProcessEventRow = Selectable<ProcessEventsTable>;
 export type FinalFileRow = Selectable<FinalFilesTable>;
 export type SignatureBoxRow = Selectable<SignatureBoxesTable>;

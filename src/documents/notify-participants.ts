@@ -46,18 +46,18 @@ function emailFor(ctx: NotifyContext, process: ProcessRow, participant: Particip
  * Queues, in the caller's transaction, the invitation (or a reminder) of every given participant
  * whose turn it is and whom the service notifies, through the channels of their validations, and
  * records each sending in the audit trail. WhatsApp starts the participant's conversation
- * (src/whatsapp/conversation), where the whole flow runs. Answers how many participants were notified.
+ * (src/whatsapp/conversation), where the whole flow runs. Answers the participants notified.
  */
 export async function notifyParticipants(
   db: Db,
   ctx: NotifyContext,
   options: { process: ProcessRow; participants: ParticipantRow[]; occasion: Occasion },
-): Promise<number> {
+): Promise<ParticipantRow[]> {
   const { process, occasion } = options;
   // Read once: the e-mails' language and the WhatsApp invitations' voice both come from it.
   const organization = await findOrganization(db, process.organization_id);
   const language = organization ? settingsOf(organization).language : 'es';
-  let notified = 0;
+  const notified: ParticipantRow[] = [];
   for (const participant of options.participants) {
     if (participant.status !== 'NOTIFICATION' || participant.notification !== 1) continue;
     const platforms: string[] = [];
@@ -71,7 +71,7 @@ export async function notifyParticipants(
     }
     const action: ProcessAction = occasion === 'reminder' ? 'REMINDER_SIGN' : participant.role === 'APPROVER' ? 'NOTIFICATION_APPROVER' : 'NOTIFICATION_SIGN';
     for (const platform of platforms) await recordProcessEvent(db, ctx.clock, { process, action, participant, platform });
-    if (platforms.length > 0) notified++;
+    if (platforms.length > 0) notified.push(participant);
   }
   return notified;
 }

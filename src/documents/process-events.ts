@@ -1,11 +1,13 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import { parseJson } from '../db/json-column.js';
-import type { ParticipantRow, ProcessRow } from '../db/schema.js';
+import type { ParticipantRow, ProcessDocumentRow, ProcessRow } from '../db/schema.js';
 import { newObjectId } from '../ids.js';
 import { emitEvent } from '../webhooks/emit-event.js';
+import { documentsAsRead, type EventDocument, type SealedFiles, sealedFiles } from './event-files.js';
 import { flatProcessBodies, hasFlatBody } from './flat-webhook-bodies.js';
-import { insertProcessEvent } from './queries.js';
+import { insertProcessEvent, listDocuments } from './queries.js';
+import { queueReaderUpdate } from './readers/notify-readers.js';
 
 /**
  * The audit trail's actions, named as the real service's roadmap names them where it has a name
@@ -36,8 +38,10 @@ export const PROCESS_ACTIONS = [
   'FINISH',
   'EXPIRED',
   'CANCEL_SIGN',
+  'REACTIVATION_SIGN',
   'PHOTOS_DELETED',
   'SEAL_FAILED',
+  'SIGNED_FILES_READY',
 ] as const;
 export type ProcessAction = (typeof PROCESS_ACTIONS)[number];
 
@@ -46,7 +50,7 @@ export type ProcessAction = (typeof PROCESS_ACTIONS)[number];
  * `package.finished`, ...). `status` is the real service's webhook status for the same moment.
  */
 export const PROCESS_WEBHOOKS = {
-  CREATE: { event: 'created', status: 'CREATE', summary: 'The process was created' },
+  CREATE: { event: 'created', status: 'CREATE', summary: 'The process was created (url: its PDF, once stored)' },
   NOTIFICATION_FAILED_SIGN: {
     event: 'notification_failed',
     status: 'NOTIFICATION_FAILED',
@@ -66,9 +70,19 @@ export const PROCESS_WEBHOOKS = {
     summary: 'A person let a blocked participant go on: approved their identity or reset their attempts (message, by)',
   },
   PARTICIPANT_REJECT: { event: 'rejected', status: 'REJECT', summary: 'A participant rejected: the process is rejected (message: their reason)' },
-  FINISH: { event: 'finished', status: 'FINISH', summary: 'Every participant signed or approved' },
-  EXPIRED: { event: 'expired', status: 'EXPIRED', summary: 'The expiry date passed while in signature' },
+  FINISH: {
+    event: 'finished',
+    status: 'FINISH',
+    summary: 'Every participant signed or approved (url: the PDF they signed, before the seal; the sealed files come with signed_files_ready)',
+  },
+  EXPIRED: { event: 'expired', status: 'EXPIRED', summary: 'The expiry date passed while in signature (url: the PDF, when it has one)' },
   CANCEL_SIGN: { event: 'cancelled', status: 'CANCEL', summary: 'The process was cancelled (message: the reason, by: who)' },
+  REACTIVATION_SIGN: {
+    event: 'reactivated',
+    status: 'REACTIVATED',
+    summary:
+      'A rejected or expired process is in signature again (by: who; from: REJECTED or EXPIRED; expiredDate: the new expiry, when the old one had passed); its invitations follow',
+  },
   PHOTOS_DELETED: {
     event: 'photos_deleted',
     status: 'PHOTOS_DELETED',
@@ -79,6 +93,12 @@ export const PROCESS_WEBHOOKS = {
     status: 'SEAL_FAILED',
     summary:
       'The final files could not be made: a document is missing, changed or cannot be opened (message: which and why). No final file is written; the seal is retried, and succeeds once the file is put right',
+  },
+  SIGNED_FILES_READY: {
+    event: 'signed_files_ready',
+    status: 'SIGNED_FILES_READY',
+    summary:
+      'The sealed final files are stored and can be downloaded, once per process, after finished: url (a document: its sealed PDF), documents [{name, signedUrl}] and certificateUrl, each a 5-minute URL signed as the delivery is sent',
   },
 } as const satisfies Partial<Record<ProcessAction, { event: string; status: string; summary: string }>>;
 
@@ -105,11 +125,58 @@ export interface ProcessEventOptions {
   actor?: string;
   message?: string;
   detail?: Record<string, unknown>;
+  /** The process's documents, when the caller has them at hand: read otherwise, for the moments whose bodies point to them. */
+  documents?: ProcessDocumentRow[];
+}
+
+/** The moments whose bodies point to the documents as the participants read them (REFERENCE §11.2: CREATE, FINISH, EXPIRED). */
+const WITH_DOCUMENTS: readonly ProcessAction[] = ['CREATE', 'FINISH', 'EXPIRED'];
+
+/**
+ * The files the bodies of a moment point to: the documents as read, or the sealed files once the
+ * seal recorded them (SIGNED_FILES_READY); none for the other moments.
+ */
+async function filesOf(db: Db, options: ProcessEventOptions): Promise<{ documents?: EventDocument[]; sealed?: SealedFiles }> {
+  const { process, action } = options;
+  if (action === 'SIGNED_FILES_READY') {
+    const sealed = await sealedFiles(db, process);
+    return sealed ? { documents: sealed.documents, sealed } : {};
+  }
+  if (!WITH_DOCUMENTS.includes(action)) return {};
+  return { documents: documentsAsRead(options.documents ?? (await listDocuments(db, process.id))) };
+}
+
+/**
+ * The typed body's files: a document's `url` (a package's documents are listed by GET /document;
+ * `documents` in its typed bodies is their count); once sealed, each document's `signedUrl` and
+ * the `certificateUrl`, as GET /document names them.
+ */
+function typedFiles(process: ProcessRow, files: { documents?: EventDocument[]; sealed?: SealedFiles }): Record<string, unknown> {
+  const { documents, sealed } = files;
+  const url = process.kind === 'document' ? documents?.[0]?.url : undefined;
+  return {
+    ...(url === undefined ? {} : { url }),
+    ...(sealed ? { documents: sealed.documents.map((d) => ({ name: d.name, signedUrl: d.url })), certificateUrl: sealed.certificate } : {}),
+  };
+}
+
+/**
+ * Where a person's request came from, for their audit line's detail (the roadmap's `ip`): the
+ * address Fastify gives as `request.ip`, which behind a reverse proxy is the client's only when
+ * TRUST_PROXY names the proxy.
+ */
+export interface FromAddress {
+  ip?: string;
+}
+
+export function addressDetail(from: FromAddress): { ip?: string } {
+  return from.ip === undefined ? {} : { ip: from.ip };
 }
 
 /**
  * Writes one line of the audit trail and, for the actions integrators are told about, queues the
- * webhook, in the caller's transaction: the change, its record and its notification commit together.
+ * webhook, and for those readers are told about, their update, in the caller's transaction: the
+ * change, its record and its notifications commit together.
  */
 export async function recordProcessEvent(db: Db, clock: Clock, options: ProcessEventOptions): Promise<void> {
   const { process, action, participant } = options;
@@ -125,10 +192,17 @@ export async function recordProcessEvent(db: Db, clock: Clock, options: ProcessE
     detail: options.detail ? JSON.stringify(options.detail) : null,
     at: now.toISOString(),
   });
+  await queueReaderUpdate(db, clock, {
+    process,
+    action,
+    ...(participant ? { participantName: participant.name } : {}),
+    ...(options.message === undefined ? {} : { message: options.message }),
+  });
   if (!hasWebhook(action)) return;
   const webhook = PROCESS_WEBHOOKS[action];
   const status = process.kind === 'package' && action === 'FINISH' ? 'SIGNED_PACKAGE' : webhook.status;
   const signer = participant ? signerSummary(participant) : undefined;
+  const files = await filesOf(db, options);
   await emitEvent(db, clock, {
     organizationId: process.organization_id,
     type: `${process.kind}.${webhook.event}`,
@@ -140,6 +214,7 @@ export async function recordProcessEvent(db: Db, clock: Clock, options: ProcessE
       ...(options.message === undefined ? {} : { message: options.message }),
       ...(options.actor === undefined ? {} : { by: options.actor }),
       ...options.detail,
+      ...typedFiles(process, files),
     },
     ...(hasFlatBody(action)
       ? {
@@ -149,6 +224,7 @@ export async function recordProcessEvent(db: Db, clock: Clock, options: ProcessE
               action,
               ...(signer ? { signer, similarity: participant?.similarity } : {}),
               ...(options.message === undefined ? {} : { message: options.message }),
+              ...(files.documents === undefined ? {} : { documents: files.documents }),
             }),
         }
       : {}),

@@ -225,3 +225,42 @@ export async function markSealed(db: Db, id: string, at: string): Promise<boolea
   const result = await db.updateTable('processes').set({ sealed_at: at }).where('id', '=', id).where('sealed_at', 'is', null).executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/** When the service last sent a participant their invitation or a reminder (the audit trail's lines), if ever. */
+export async function lastInvitedAt(db: Db, processId: string, participantId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('process_events')
+    .select('at')
+    .where('process_id', '=', processId)
+    .where('participant_id', '=', participantId)
+    .where('action', 'in', ['NOTIFICATION_SIGN', 'NOTIFICATION_APPROVER', 'REMINDER_SIGN'])
+    .orderBy('at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.at;
+}
+
+/**
+ * Puts an ended process back in signature, only if it is still in `from`: its end reason and who
+ * ended it are cleared (the audit trail keeps them), with its new expiry and next reminder.
+ */
+export async function reopenProcess(
+  db: Db,
+  id: string,
+  change: { from: ProcessStatus; at: string; expiresAt: string | null; nextReminderAt: string | null },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('processes')
+    .set({
+      status: IN_SIGNATURE,
+      updated_at: change.at,
+      end_reason: null,
+      ended_by: null,
+      expires_at: change.expiresAt,
+      next_reminder_at: change.nextReminderAt,
+    })
+    .where('id', '=', id)
+    .where('status', '=', change.from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

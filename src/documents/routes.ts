@@ -7,16 +7,24 @@ import { prebuiltProcessResponse, publicPrebuiltResponse } from '../prebuilt/sch
 import { createSigningProcess } from './creating/create-process.js';
 import { draftFromPackage, draftFromPdf, draftFromTemplate } from './creating/drafts.js';
 import { cancelProcesses } from './lifecycle/cancel-processes.js';
+import { reactivateProcess } from './lifecycle/reactivate-process.js';
 import { listProcesses, readProcess, readPublicProcess, readRoadmap } from './lifecycle/read-process.js';
+import { remindParticipant } from './lifecycle/remind-participant.js';
 import { unlockParticipant } from './participant/unlock-participant.js';
 import { pdfFromTemplate } from './pdf-templates/pdf-templates.js';
 import {
   cancelResponse,
   cancelSchema,
   createdProcessResponse,
+  packageReminderResponse,
+  packageReminderSchema,
   packageSchema,
+  reactivateResponse,
+  reactivateSchema,
   readProcessQuery,
   readProcessResponse,
+  reminderResponse,
+  reminderSchema,
   roadmapQuery,
   roadmapResponse,
   saveFromTemplateSchema,
@@ -38,6 +46,23 @@ const CREATION_ERRORS: readonly RouteError[] = [
   'SIGNER_DATA_MISSING',
   'SIGNERS_REQUIRED',
   'SIGNER_EMAIL_DUPLICATED',
+];
+
+const REMINDER_RULES =
+  'The participant must be the one whose turn it is and have not acted, in a process in signature, and be notified by the service (not `notification: false`). A person hears from the service at most once an hour: within an hour of their invitation or last reminder, 429 REMINDER_TOO_SOON with Retry-After.';
+
+const REMINDER_ERRORS: readonly RouteError[] = [
+  'MISSING_SIGNER_ID',
+  'DOCUMENT_NOT_FOUND',
+  'SIGNER_NOT_FOUND',
+  'DOCUMENT_NOT_IN_SIGNATURE',
+  'DOCUMENT_EXPIRED',
+  'PARTICIPANT_ALREADY_DONE',
+  'PARTICIPANT_BLOCKED',
+  'DOCUMENT_AWAITING_UPLOAD',
+  'NOT_YOUR_TURN',
+  'PARTICIPANT_NOT_NOTIFIED',
+  'REMINDER_TOO_SOON',
 ];
 
 const ANSWERS_BODY_LIMIT = 10 * 1024 * 1024;
@@ -184,6 +209,52 @@ export function documentRoutes(ctx: ServiceContext): ApiRoute[] {
       response: { json: unlockResponse },
       errors: ['MISSING_SIGNER_ID', 'USER_NOTFOUND', 'DOCUMENT_NOT_FOUND', 'SIGNER_NOT_FOUND', 'DOCUMENT_NOT_IN_SIGNATURE', 'NOT_BLOCKED_PROCESS'],
       handler: ({ body, organizationId }) => unlockParticipant(ctx, { organizationId, input: body }),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v1.5/ext/document/reminder',
+      access: 'private-key',
+      tag,
+      summary: 'Remind one participant whose turn it is: their invitation again, through the channels they were invited by',
+      description: `\`code\` is the process code followed by the participant id. ${REMINDER_RULES} Answers {message: "OK"}.`,
+      body: reminderSchema,
+      query: noInput,
+      response: { json: reminderResponse },
+      errors: REMINDER_ERRORS,
+      handler: async ({ body, organizationId }) => {
+        await remindParticipant(ctx, { organizationId, code: body.code });
+        return { message: 'OK' as const };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v1.5/ext/document/many/reminder',
+      access: 'private-key',
+      tag,
+      summary: "Remind one participant of a package: the real service's package form of POST /document/reminder",
+      description: `\`package\` is the package code followed by the participant id. ${REMINDER_RULES} Answers {message: "REMINDER_SENT"}.`,
+      body: packageReminderSchema,
+      query: noInput,
+      response: { json: packageReminderResponse },
+      errors: REMINDER_ERRORS,
+      handler: async ({ body, organizationId }) => {
+        await remindParticipant(ctx, { organizationId, code: body.package });
+        return { message: 'REMINDER_SENT' as const };
+      },
+    }),
+    defineRoute({
+      method: 'PUT',
+      url: '/v1.5/ext/document/reactivate',
+      access: 'private-key',
+      tag,
+      summary: 'Put a rejected or expired process (document or package) back in signature',
+      description:
+        '`code` or `package` (exactly one) names the process; `email` is the registered user who asks, kept in the audit trail (REACTIVATION_SIGN) and the webhook (`by`). An expiry that has passed is renewed: the process gets the lifetime it was created with, from now. Participants who rejected get a fresh chance (their rejection stays in the audit trail); everyone of the current turn who has not signed is invited again through their channels. Answers {notifications, users}: how many were invited, and their names.',
+      body: reactivateSchema,
+      query: noInput,
+      response: { json: reactivateResponse },
+      errors: ['USER_NOTFOUND', 'PROCESS_NOT_FOUND', 'PROCESS_NOT_REACTIVABLE'],
+      handler: ({ body, organizationId }) => reactivateProcess(ctx, { organizationId, input: body }),
     }),
   ];
 }

@@ -17,6 +17,9 @@ export const PARTICIPANT_ID_LENGTH = 16;
 export const LEGACY_PARTICIPANT_ID_LENGTH = 2;
 export const MAX_PARTICIPANTS = 50;
 export const MAX_PACKAGE_DOCUMENTS = 20;
+/** Readers and CC addresses of one process, each: enough for a board, few enough that a process is no mailing list. */
+export const MAX_READERS = 20;
+export const MAX_CC = 20;
 
 /** One answer of `data`: `key` names a question of the template. */
 export interface Answer {
@@ -51,6 +54,12 @@ export interface PositionInput {
   h: number;
 }
 
+/** Someone who follows the process without acting in it (docs/real-service.md §3 `readers`). */
+export interface ReaderInput {
+  name: string;
+  email: string;
+}
+
 /** Fields every creation shares: the creator, the e-mail to the signers, expiry, reminders, and what webhooks echo. */
 export interface ProcessFieldsInput extends ValidationFieldsInput {
   email: string;
@@ -63,6 +72,9 @@ export interface ProcessFieldsInput extends ValidationFieldsInput {
   targetWebhooks?: string[];
   tags?: string[];
   notification: boolean;
+  readers?: ReaderInput[];
+  /** Addresses sent a copy of the final files once they are sealed. */
+  cc?: string[];
 }
 
 export interface SaveFromTemplateInput extends ProcessFieldsInput {
@@ -178,6 +190,13 @@ export const processFields = {
   targetWebhooks: Joi.array().items(webhookName).min(1).unique(),
   tags: Joi.array().items(Joi.string().min(1).max(100)).unique(),
   notification: Joi.boolean().default(true),
+  readers: Joi.array()
+    .items(Joi.object<ReaderInput, true>({ name: Joi.string().trim().min(1).max(200).required(), email: email.required() }))
+    .max(MAX_READERS)
+    .description(
+      'people who follow the process without acting: invited to read it, told of every signature, rejection and end, sent the final files; never signers',
+    ),
+  cc: Joi.array().items(email).max(MAX_CC).description('addresses sent a copy of the final files once they are sealed, and nothing before'),
   ...validationFields,
 };
 
@@ -323,15 +342,21 @@ export interface UnlockInput {
   message?: string;
 }
 
-/** docs/real-service.md §3.9: `code` is the process code followed by the participant's id (16 characters, or 2 for processes created before). */
+/**
+ * The real service's way of naming one participant (docs/real-service.md §1.4): the process code
+ * followed by the participant's id (16 characters, or 2 for processes created before). The bare
+ * code passes, so that its refusal can say the id is missing.
+ */
+const participantCode = Joi.string()
+  .min(PROCESS_CODE_LENGTH)
+  .max(PROCESS_CODE_LENGTH + PARTICIPANT_ID_LENGTH)
+  .pattern(/^[A-Z0-9]+$/)
+  .messages({ 'string.pattern.base': '{{#label}} must only contain uppercase letters and digits' })
+  .description('<process code><participant id>, e.g. TR99AQMY31G8RK2D7QX0PLM4WZ');
+
+/** docs/real-service.md §3.9. */
 export const unlockSchema = Joi.object<UnlockInput, true>({
-  code: Joi.string()
-    .min(PROCESS_CODE_LENGTH)
-    .max(PROCESS_CODE_LENGTH + PARTICIPANT_ID_LENGTH)
-    .pattern(/^[A-Z0-9]+$/)
-    .required()
-    .messages({ 'string.pattern.base': '{{#label}} must only contain uppercase letters and digits' })
-    .description('<process code><participant id>, e.g. TR99AQMY31G8RK2D7QX0PLM4WZ'),
+  code: participantCode.required(),
   email: Joi.string()
     .email({ tlds: { allow: false } })
     .max(320)
@@ -346,6 +371,34 @@ export const unlockSchema = Joi.object<UnlockInput, true>({
 }).example({ code: 'TR99AQMY31G8RK2D7QX0PLM4WZ', email: 'ana@company.example', status: 'approve', message: 'Identity checked by phone' });
 
 export const unlockResponse = Joi.object({ message: Joi.string().valid('OK').required() });
+
+/** docs/real-service.md §3.7 and §4.3: one participant of a document, or of a package. */
+export const reminderSchema = Joi.object<{ code: string }, true>({ code: participantCode.required() }).example({ code: 'TR99AQMY31G8RK2D7QX0PLM4WZ' });
+export const packageReminderSchema = Joi.object<{ package: string }, true>({ package: participantCode.required() }).example({
+  package: 'GNAZED5HTRG8RK2D7QX0PLM4WZ',
+});
+export const reminderResponse = unlockResponse;
+export const packageReminderResponse = Joi.object({ message: Joi.string().valid('REMINDER_SENT').required() });
+
+export interface ReactivateInput {
+  code?: string;
+  package?: string;
+  email: string;
+}
+
+/** docs/real-service.md §3.8: exactly one of `code` and `package`, and who asks. */
+export const reactivateSchema = Joi.object<ReactivateInput, true>({
+  code: processCode,
+  package: processCode,
+  email: email.required().description('the registered user of the organization who reactivates it, kept in the audit trail'),
+})
+  .xor('code', 'package')
+  .example({ code: 'TR99AQMY31', email: 'ana@company.example' });
+
+export const reactivateResponse = Joi.object({
+  notifications: Joi.number().integer().min(0).required().description('participants invited again').example(2),
+  users: Joi.array().items(Joi.string()).required().description('their names').example(['Juan Pérez', 'María García']),
+});
 
 export const processStatus = Joi.string()
   .valid(...PROCESS_STATUSES)
@@ -410,6 +463,13 @@ const participantView = Joi.object({
   hash: identityHashSchema.description('with image=true and options.camera \'identification\', once verified or the process ended (docs/api.md, "The hash")'),
 });
 
+/** A reader in GET /document and the roadmap: no id and no status, since readers never act. */
+const readerView = Joi.object({
+  name: participantName.required(),
+  email: Joi.string().required().example('rosa@board.example'),
+  role: Joi.string().valid('READER').required(),
+});
+
 /** GET /document?code= with the private key. */
 export const processResponse = Joi.object({
   ...processHead,
@@ -437,7 +497,8 @@ export const processResponse = Joi.object({
       }),
     )
     .required(),
-  signProfile: Joi.array().items(participantView).required(),
+  signProfile: Joi.array().items(participantView, readerView).required().description('the participants, then the readers (role READER)'),
+  cc: Joi.array().items(Joi.string().example('archive@company.example')).description('the addresses sent a copy of the final files'),
 });
 
 /** GET /document?code= with the public key: what the holder of the code may see. */
@@ -484,7 +545,10 @@ export const roadmapResponse = Joi.object({
   name: Joi.string().required().example('Lease, Calle 12'),
   documentCode: processCode.required(),
   createdAt: instantAnswer.required(),
-  author: Joi.object({ email: Joi.string().required().example('ana@company.example') }).required(),
+  author: Joi.object({
+    name: Joi.string().description("the creator's name, when their user has one").example('Ana Ruiz'),
+    email: Joi.string().required().example('ana@company.example'),
+  }).required(),
   participants: Joi.array()
     .items(
       Joi.object({
@@ -493,9 +557,14 @@ export const roadmapResponse = Joi.object({
         role: participantRole.required(),
         email: Joi.string().required().example('juan@people.example'),
         phone,
+        ipAddress: Joi.string()
+          .description('the client address of their latest request the trail recorded one for (the real service adds a place; this one does not)')
+          .example('190.24.10.55'),
       }),
+      readerView,
     )
-    .required(),
+    .required()
+    .description('the participants, then the readers (role READER, without id)'),
   activityLog: Joi.array()
     .items(
       Joi.object({
@@ -504,6 +573,7 @@ export const roadmapResponse = Joi.object({
         platform: Joi.string(),
         timestamp: instantAnswer.required(),
         by: Joi.string(),
+        ip: Joi.string().description("the client address of the person's request, for what people do on their pages").example('190.24.10.55'),
         message: Joi.string(),
       }),
     )

@@ -32,8 +32,13 @@ const VERIFACE_DETAILS: Record<(typeof VERIFACE_STAGES)[number], { summary: stri
     },
   },
   blocked: {
-    summary: 'Manual review: no automatic decision, or the third face that did not match',
-    details: { reason: { enum: ['MANUAL_REVIEW_REQUIRED', 'FACE_MISMATCH'] }, failures: { type: 'integer', minimum: 3 } },
+    summary: 'Manual review: no automatic decision, a matching face whose liveness score is suspect, or the third failed check',
+    details: {
+      reason: { enum: ['MANUAL_REVIEW_REQUIRED', 'LIVENESS_SUSPECT', 'FACE_MISMATCH', 'DOCUMENT_NUMBER_MISMATCH'] },
+      failures: { type: 'integer', minimum: 3 },
+      similarity: { type: 'number', minimum: 0, maximum: 100 },
+      liveness: { type: 'number', minimum: 0, maximum: 1 },
+    },
   },
   validated: {
     summary: 'A person approved the blocked validation (POST /veriface/review)',
@@ -113,6 +118,15 @@ export function webhookDocs(): Record<string, object> {
     description: 'the participant concerned',
     properties: { id: { type: 'string' }, name: { type: 'string' }, email: { type: 'string' }, phone: { type: 'string' } },
   };
+  const fileUrl = { type: 'string', format: 'uri', description: 'a download URL signed as each attempt is sent, for 5 minutes' } as const;
+  const sealedFiles = (kind: 'document' | 'package') => ({
+    ...(kind === 'document' ? { url: { ...fileUrl, description: `${fileUrl.description}: the sealed PDF` } } : {}),
+    documents: {
+      type: 'array',
+      items: { type: 'object', required: ['name', 'signedUrl'], properties: { name: { type: 'string' }, signedUrl: fileUrl } },
+    },
+    certificateUrl: { ...fileUrl, description: `${fileUrl.description}: the evidence certificate` },
+  });
   for (const kind of ['document', 'package'] as const) {
     for (const webhook of Object.values(PROCESS_WEBHOOKS)) {
       const type = `${kind}.${webhook.event}`;
@@ -126,7 +140,11 @@ export function webhookDocs(): Record<string, object> {
           status: { const: status },
           signer,
           message: { type: 'string', description: 'the rejection or cancellation reason, or the block reason' },
-          by: { type: 'string', description: 'who cancelled' },
+          by: { type: 'string', description: 'the organization user who cancelled, unlocked or reactivated it' },
+          ...(kind === 'document' && ['created', 'finished', 'expired'].includes(webhook.event)
+            ? { url: { ...fileUrl, description: `${fileUrl.description}: the PDF as the participants read it, when it is a PDF already stored` } }
+            : {}),
+          ...(webhook.event === 'signed_files_ready' ? sealedFiles(kind) : {}),
           ...integratorFields,
         },
       });

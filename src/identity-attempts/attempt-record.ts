@@ -25,6 +25,8 @@ export interface AttemptRecord {
   keys: { documentFront: string | null; documentBack: string | null; face: string | null };
   photoSha256: AttemptPhotoNames<string>;
   similarity?: number;
+  /** The face photo's liveness score, 0 to 1, when the matcher scored it. */
+  liveness?: number;
   numberCheck: NumberCheck;
   data: DocumentData;
   successful: boolean;
@@ -49,6 +51,7 @@ export function attemptRow(
     face_key: record.keys.face,
     photo_sha256: JSON.stringify(record.photoSha256),
     similarity: record.similarity ?? null,
+    liveness: record.liveness ?? null,
     number_check: JSON.stringify(record.numberCheck),
     document_data: JSON.stringify(record.data),
     successful: record.successful ? 1 : 0,

@@ -15,6 +15,8 @@ export interface AttemptView extends AttemptPhotoNames<string> {
   date: string;
   successful: boolean;
   similarity?: number;
+  /** The face photo's liveness score, 0 to 1, when it was scored. */
+  liveness?: number;
   identificationCardData: DocumentData;
   numberCheck: NumberCheck;
   errorMessages: AttemptError[];
@@ -45,6 +47,7 @@ export function attemptFacts(row: IdentityAttemptRow) {
     date: row.at,
     successful: row.successful === 1,
     ...(row.similarity === null ? {} : { similarity: row.similarity }),
+    ...(row.liveness === null ? {} : { liveness: row.liveness }),
     identificationCardData: documentDataOf(row),
     numberCheck: parseJson<NumberCheck>(row.number_check) ?? { result: 'UNREAD', reason: 'NUMBER_NOT_FOUND' },
     errorMessages: parseJson<AttemptError[]>(row.error_messages) ?? [],
@@ -98,7 +101,8 @@ export function canonicalJson(value: unknown): string {
 /**
  * The integrity code of a finished identity validation (docs/api.md, "The hash"): the SHA-256, in
  * hex, of the canonical JSON of `subject` (who was validated, against what, and how it ended)
- * with `attempts`, each attempt's date, outcome, similarity, reasons, what was read, the number
+ * with `attempts`, each attempt's date, outcome, similarity, liveness score (when scored; an
+ * attempt without one hashes as before the score existed), reasons, what was read, the number
  * check and the SHA-256 of its photos. Anyone holding the answer of GET /veriface (or of GET
  * /document?image=true) and the photos can compute it again.
  */

@@ -14,8 +14,14 @@ export type IdentityVerdict =
   /** No machine decides on this instance (FACE_MATCHER=manual): a person reviews. */
   | { kind: 'manual' }
   | { kind: 'unusable'; reason: UnusablePhotoReason; photo: PhotoRole }
-  | { kind: 'match'; similarity: number }
-  | { kind: 'faceMismatch'; similarity: number };
+  | { kind: 'match'; similarity: number; liveness?: number }
+  /**
+   * The faces match but the face photo's liveness score is below the line (a printed or on-screen
+   * face, perhaps): never approved by a machine, a person reviews (LIVENESS_SUSPECT). The person
+   * is told only that their validation is under review.
+   */
+  | { kind: 'livenessSuspect'; similarity: number; liveness: number }
+  | { kind: 'faceMismatch'; similarity: number; liveness?: number };
 
 export interface IdentityCheck {
   verdict: IdentityVerdict;
@@ -60,13 +66,15 @@ function errorsOf(verdict: IdentityVerdict, numberCheck: NumberCheck): AttemptEr
   if (verdict.kind === 'unusable') errors.push({ key: verdict.photo === 'document' ? 'ID_FRONT' : 'PHOTO', error: verdict.reason });
   if (verdict.kind === 'faceMismatch') errors.push({ key: 'PHOTO', error: 'FACE_MISMATCH' });
   if (verdict.kind === 'manual') errors.push({ key: 'PHOTO', error: 'MANUAL_REVIEW_REQUIRED' });
+  if (verdict.kind === 'livenessSuspect') errors.push({ key: 'PHOTO', error: 'LIVENESS_SUSPECT' });
   return errors;
 }
 
 /**
  * One identity check on stored photos: the document's number (read since the photo was stored,
  * src/veriface/document/document-reader.ts) compared with the declared one, then, unless it
- * differs, the face compared with the document's portrait. Runs outside any transaction: the
+ * differs, the face compared with the document's portrait and its liveness scored; a match whose
+ * liveness is suspect goes to a person. Runs outside any transaction: the
  * readers and the matcher may be slow. A number that cannot be read decides nothing, and is
  * recorded.
  */
@@ -92,7 +100,10 @@ export async function checkIdentity(
     if ('unusable' in comparison) return { kind: 'unusable', reason: comparison.unusable, photo: comparison.photo };
     // Two decimals, as the real service shows it, whatever precision a matcher answers with.
     const similarity = Math.round(comparison.similarity * 100) / 100;
-    return comparison.matches ? { kind: 'match', similarity } : { kind: 'faceMismatch', similarity };
+    const { liveness } = comparison;
+    if (!comparison.matches) return { kind: 'faceMismatch', similarity, ...(liveness ? { liveness: liveness.score } : {}) };
+    if (liveness?.suspect) return { kind: 'livenessSuspect', similarity, liveness: liveness.score };
+    return { kind: 'match', similarity, ...(liveness ? { liveness: liveness.score } : {}) };
   })();
   const photoSha256: AttemptPhotoNames<string> = {
     identificationCardFront: sha256(front),
@@ -104,7 +115,8 @@ export async function checkIdentity(
     attempt: {
       keys: { documentFront: photos.documentFront, documentBack: photos.documentBack, face: photos.face },
       photoSha256,
-      ...(verdict.kind === 'match' || verdict.kind === 'faceMismatch' ? { similarity: verdict.similarity } : {}),
+      ...('similarity' in verdict ? { similarity: verdict.similarity } : {}),
+      ...('liveness' in verdict && verdict.liveness !== undefined ? { liveness: verdict.liveness } : {}),
       numberCheck,
       data: dataWithNumber(dataOf(readings), numberCheck),
       successful: verdict.kind === 'match',
@@ -112,6 +124,15 @@ export async function checkIdentity(
     },
   };
 }
+
+/**
+ * Blocks that wait for a person's review rather than follow failed tries: the person is told their
+ * validation is under review, never why (a suspect liveness score is not theirs to learn, nor to
+ * work around).
+ */
+export const REVIEW_REASONS: readonly string[] = ['MANUAL_REVIEW_REQUIRED', 'LIVENESS_SUSPECT'];
+
+export const awaitsReview = (reason: string | null): boolean => reason !== null && REVIEW_REASONS.includes(reason);
 
 /** The detail of DOCUMENT_NUMBER_MISMATCH for whoever reads the API's answer; the pages say it in the person's words. */
 export const NUMBER_MISMATCH_EXPLANATION = 'the number on the identity document is not the one declared; photograph your own document again';

@@ -57,6 +57,11 @@ export const attemptSchema = Joi.object({
   date: Joi.string().isoDate().required(),
   successful: Joi.boolean().required().example(true),
   similarity: Joi.number().min(0).max(100).description('0 to 100, when the faces were compared').example(91.31),
+  liveness: Joi.number()
+    .min(0)
+    .max(1)
+    .description("the face photo's liveness score, 0 to 1, when the faces were compared; below LIVENESS_THRESHOLD a match goes to review (LIVENESS_SUSPECT)")
+    .example(0.98),
   identificationCardData: documentDataSchema.required(),
   numberCheck: numberCheckSchema.required(),
   errorMessages: Joi.array()

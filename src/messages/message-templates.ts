@@ -14,6 +14,12 @@ export type TemplateVariables = {
   'continue-on-phone': { processName: string; link: string };
   'document-copy': { signerName: string; processName: string; link: string };
   'prebuilt-invitation': { processName: string; organization: string; link: string };
+  'reader-invitation': { readerName: string; processName: string; message: string; link: string };
+  'reader-signed': { readerName: string; processName: string; participantName: string; link: string };
+  'reader-approved': { readerName: string; processName: string; participantName: string; link: string };
+  'reader-rejected': { readerName: string; processName: string; participantName: string; link: string };
+  'reader-cancelled': { readerName: string; processName: string; message: string; link: string };
+  'reader-expired': { readerName: string; processName: string; link: string };
   'console-sign-in': { organization: string; link: string; code: string; minutes: number };
 };
 

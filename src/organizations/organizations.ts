@@ -59,19 +59,25 @@ export async function createOrganization(
 export interface AddedUser {
   id: string;
   email: string;
+  name?: string;
   role: UserRole;
 }
 
-/** A user of the organization; a member unless said otherwise, so that managing keys, webhooks and users is given, never assumed. */
-export async function addUser(db: Db, clock: Clock, options: { organizationId: string; email: string; role?: UserRole }): Promise<AddedUser> {
+/**
+ * A user of the organization; a member unless said otherwise, so that managing keys, webhooks and
+ * users is given, never assumed. `name` is shown as the author of the processes the user creates
+ * (the roadmap's `author.name`).
+ */
+export async function addUser(db: Db, clock: Clock, options: { organizationId: string; email: string; name?: string; role?: UserRole }): Promise<AddedUser> {
   if (!(await q.findOrganization(db, options.organizationId))) throw new OrganizationError('ORGANIZATION_NOT_FOUND');
   const email = normalizeEmail(options.email);
   if (await q.findUserByEmail(db, options.organizationId, email)) throw new OrganizationError('USER_ALREADY_EXISTS');
   const now = clock.now();
   const id = newObjectId(now);
+  const name = userName(options.name);
   const role = options.role ?? 'member';
-  await q.insertUser(db, { id, organization_id: options.organizationId, email, role, created_at: now.toISOString() });
-  return { id, email, role };
+  await q.insertUser(db, { id, organization_id: options.organizationId, email, name: name ?? null, role, created_at: now.toISOString() });
+  return { id, email, ...(name === undefined ? {} : { name }), role };
 }
 
 /** Another role for a user; the console reads the role on every request, so it holds at once. */
@@ -79,7 +85,21 @@ export async function setUserRole(db: Db, options: { organizationId: string; ema
   const user = await q.findUserByEmail(db, options.organizationId, normalizeEmail(options.email));
   if (!user) throw new OrganizationError('USER_NOT_FOUND');
   await q.setUserRole(db, user.id, options.role);
-  return { id: user.id, email: user.email, role: options.role };
+  return { id: user.id, email: user.email, ...(user.name === null ? {} : { name: user.name }), role: options.role };
+}
+
+function userName(name: string | undefined): string | undefined {
+  const trimmed = name?.trim();
+  if (trimmed !== undefined && trimmed.length > 200) throw new OrganizationError('USER_NAME_TOO_LONG');
+  return trimmed === '' ? undefined : trimmed;
+}
+
+/** Gives a user a name, or takes it away with an empty one. */
+export async function renameUser(db: Db, options: { organizationId: string; email: string; name: string }): Promise<{ email: string; name?: string }> {
+  const email = normalizeEmail(options.email);
+  const name = userName(options.name);
+  if (!(await q.setUserName(db, { organizationId: options.organizationId, email, name: name ?? null }))) throw new OrganizationError('USER_NOT_FOUND');
+  return { email, ...(name === undefined ? {} : { name }) };
 }
 
 /** The key is returned once; only its hash is stored. */

@@ -49,6 +49,16 @@ export async function findUserByEmail(db: Db, organizationId: string, email: str
   return (await userByEmail(db, { organizationId, email }))[0];
 }
 
+export async function setUserName(db: Db, options: { organizationId: string; email: string; name: string | null }): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ name: options.name })
+    .where('organization_id', '=', options.organizationId)
+    .where('email', '=', options.email)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 /** The organization's first user: the one it was created with. */
 export async function firstUser(db: Db, organizationId: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('organization_id', '=', organizationId).orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();

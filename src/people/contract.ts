@@ -90,7 +90,7 @@ export interface EmbedInput extends EmbedFillInput {
  * that ended: `finished`, `rejected`, `expired`, `cancelled`; `blocked` when three failed checks
  * stopped them.
  */
-export type SigningPageState = 'act' | 'waiting' | 'done' | 'blocked' | 'finished' | 'rejected' | 'expired' | 'cancelled';
+export type SigningPageState = 'act' | 'waiting' | 'done' | 'blocked' | 'review' | 'finished' | 'rejected' | 'expired' | 'cancelled';
 
 export interface PageDocument {
   /** The evidence certificate is named by the page in the person's language. */
@@ -139,6 +139,29 @@ export interface SigningPage {
   sealing?: boolean;
   /** A rejected process that this participant's own step ended: they rejected, or their identity was. */
   rejection?: 'yours' | 'identity';
+}
+
+/**
+ * Where a reader's process is: `following` while it is in signature, then how it ended. A reader
+ * never acts, so there is no turn, step or refusal of theirs.
+ */
+export type ReadingPageState = 'following' | 'finished' | 'rejected' | 'expired' | 'cancelled';
+
+/**
+ * A reader's page (/read/<token>): what they follow, read-only. Built field by field: no code,
+ * participant id, contact, link or identity photo of anyone reaches it.
+ */
+export interface ReadingPage {
+  state: ReadingPageState;
+  language: Language;
+  colours?: PageColours;
+  process: { name: string; message: string; organization: string };
+  /** Everyone who takes part, in order, by name only (`you` is never true: the reader takes no part). */
+  participants: SigningPage['participants'];
+  /** What the participants read; once sealed, the signed files and the certificate. A CC address sees only those. */
+  documents: PageDocument[];
+  /** A finished process whose signed files are still being written. */
+  sealing?: boolean;
 }
 
 /**
@@ -240,14 +263,25 @@ export interface FillForm {
   prefilled: FillPrefilled[];
   /** The person goes to their signing page once the form is sent. */
   signNow: boolean;
+  /**
+   * With sign now, the `signature` question the person signs in the form: the signature is kept on
+   * the device and offered on their signing page, where it is applied once their identity is checked.
+   */
+  signatureQuestion?: string;
   expiresAt?: string;
   /** Whether the template has a Mask HTML to preview (GET /people/fill/preview). */
   preview: boolean;
 }
 
-/** GET /people/fill/preview: the Mask HTML, shown in a frame where no script runs. */
+/**
+ * GET /people/fill/preview: the Mask HTML, shown in a frame where no script runs, without the
+ * styles written in its markup; they come apart (its `<style>` sheets, and the inline styles of
+ * the elements marked `data-preview-style` with their index) for the page to apply.
+ */
 export interface FillPreview {
   html: string | null;
+  sheets: string[];
+  inline: string[];
 }
 
 export interface FillAnswer {

@@ -9,20 +9,27 @@ import { type FillPagePolicy, pageAnswer, sendPage } from './pages.js';
 const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
 
 /**
- * The origins the page may ask: those of the form's `request` questions. An unknown form gets
- * none (its page only says so).
+ * What a form's page allows beyond every page's policy: the origins of its `request` questions,
+ * which the page asks from the browser as the real service's form does (and only those); and,
+ * for a form the SDK opened, the one origin it was opened from may frame it. An unknown form gets
+ * neither (its page only says so).
  */
-async function policyOf(ctx: ServiceContext, token: string): Promise<FillPagePolicy> {
+async function policyOf(ctx: ServiceContext, token: string): Promise<{ fill: FillPagePolicy; frameAncestors: string[] }> {
   const source = TOKEN.test(token) ? await findFillSource(ctx, token).catch(() => undefined) : undefined;
-  if (!source) return { endpoints: [] };
+  if (!source) return { fill: { endpoints: [] }, frameAncestors: [] };
   const endpoints = new Set<string>();
   for (const question of source.body.config) {
     if (question.type === 'request' && question.endpoint !== undefined) endpoints.add(new URL(question.endpoint).origin);
   }
-  return { endpoints: [...endpoints] };
+  return { fill: { endpoints: [...endpoints] }, frameAncestors: source.session ? [source.session.origin] : [] };
 }
 
-function fillPage(config: Config, assets: PageAssets, ctx: ServiceContext, options: { url: string; summary: string }): ApiRoute {
+function fillPage(
+  config: Config,
+  assets: PageAssets,
+  ctx: ServiceContext,
+  options: { url: string; summary: string; mode: 'fill' | 'embedded-fill' },
+): ApiRoute {
   return defineRoute({
     method: 'GET',
     url: options.url,
@@ -36,25 +43,36 @@ function fillPage(config: Config, assets: PageAssets, ctx: ServiceContext, optio
     handler: async ({ request, reply }) => {
       const params = request.params;
       const token = typeof params === 'object' && params !== null && 'token' in params && typeof params.token === 'string' ? params.token : '';
-      return sendPage(config, assets, request, reply, 'fill', [], await policyOf(ctx, token));
+      const policy = await policyOf(ctx, token);
+      // Only the SDK's form is framed, and only by the page that opened it; links' forms by nobody.
+      const frameAncestors = options.mode === 'embedded-fill' ? policy.frameAncestors : [];
+      return sendPage(config, assets, request, reply, options.mode, frameAncestors, policy.fill);
     },
   });
 }
 
 /**
- * The pages of the template questionnaire: a reference link's, which anyone holding it fills, and
- * a prebuilt process's, which the person it was e-mailed to completes (its prefilled answers shown
- * and locked). The same page; the token says which.
+ * The pages of the template questionnaire: a reference link's, which anyone holding it fills, a
+ * prebuilt process's, which the person it was e-mailed to completes (its prefilled answers shown
+ * and locked), and the one the SDK's frame opened. The same page; the token says which.
  */
 export function fillPageRoutes(config: Config, assets: PageAssets, ctx: ServiceContext): ApiRoute[] {
   return [
     fillPage(config, assets, ctx, {
       url: '/r/:token',
+      mode: 'fill',
       summary: "A reference link's questionnaire (HTML); the token in the path is read by the page, never logged",
     }),
     fillPage(config, assets, ctx, {
       url: '/f/:token',
+      mode: 'fill',
       summary: "A prebuilt process's questionnaire (HTML), its prefilled answers locked; the token in the path is read by the page, never logged",
+    }),
+    fillPage(config, assets, ctx, {
+      url: '/e/:token',
+      mode: 'embedded-fill',
+      summary:
+        "The questionnaire the SDK's fill flow opened (HTML), where the SDK's frame goes once the form is known: framed only by the origin it was opened from, and allowed to ask the form's `request` endpoints",
     }),
   ];
 }

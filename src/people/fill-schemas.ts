@@ -50,6 +50,7 @@ export const fillFormResponse = Joi.object({
     .items(Joi.object({ name: Joi.string().required(), value: Joi.string().allow('').required(), locked: Joi.boolean().required() }))
     .required(),
   signNow: Joi.boolean().required(),
+  signatureQuestion: Joi.string().description('with sign now, the signature question the person signs in the form (applied on their signing page)'),
   expiresAt: instantAnswer,
   preview: Joi.boolean().required().description('the template has a Mask HTML (GET /people/fill/preview)'),
 }).example({
@@ -78,8 +79,14 @@ export const fillPreviewResponse = Joi.object({
   html: Joi.string()
     .allow('', null)
     .required()
-    .description('the Mask HTML; the page shows it in a frame where no script runs')
-    .example('<p>Sold to <span name="buyer_name">the buyer</span>.</p>'),
+    .description('the Mask HTML without the styles written in its markup; the page shows it in a frame where no script runs')
+    .example('<html><head></head><body><p data-preview-style="0">Sold to <span name="buyer_name">the buyer</span>.</p></body></html>'),
+  sheets: Joi.array().items(Joi.string().allow('')).required().description('the text of its `<style>` elements, in order').example(['p { margin: 0 }']),
+  inline: Joi.array()
+    .items(Joi.string().allow(''))
+    .required()
+    .description('the inline style of each element marked `data-preview-style`, by the index the mark gives')
+    .example(['font-weight: bold']),
 });
 
 export const fillCheckedResponse = Joi.object({

@@ -11,13 +11,12 @@ import { htmlShell } from './html-shell.js';
 import { pageLanguage } from './page-language.js';
 import { WORDS } from './words.js';
 
-export type PageMode = 'sign' | 'validation' | 'embed' | 'fill';
+export type PageMode = 'sign' | 'validation' | 'embed' | 'fill' | 'embedded-fill' | 'read';
 
 /**
- * What the fill page (/r/<token>) adds: the origins of its `request` questions' endpoints, which
- * the page asks from the browser as the real service's form does (and only those), and inline
- * styles, which the template's Mask HTML is written with: its preview is a document of the page's
- * own (srcdoc, in a frame sandboxed without scripts), and such a document takes the page's policy.
+ * What a form's page (/r/, /f/ and the SDK's /e/) adds: the origins of its `request` questions'
+ * endpoints, which the page asks from the browser as the real service's form does (and only
+ * those). Its preview's inline styles need nothing: the page applies them through the CSSOM.
  */
 export interface FillPagePolicy {
   endpoints: string[];
@@ -34,7 +33,7 @@ export function pageHeaders(config: Config, frameAncestors: string[], fill?: Fil
   const csp = [
     "default-src 'none'",
     "script-src 'self'",
-    fill ? "style-src 'self' 'unsafe-inline'" : "style-src 'self'",
+    "style-src 'self'",
     "img-src 'self' data: blob:",
     "media-src 'self' blob:",
     `connect-src 'self'${files}${endpoints}`,
@@ -93,7 +92,7 @@ export const pageAnswer = {
 const sdkFrameQuery = Joi.object<{ id?: string }, true>({ id: Joi.string().max(100).example('2026-11-24T10-00-00.000Z') });
 
 /**
- * The pages people open: a participant's link (/s/<token>), a face validation's link (/v/<token>),
+ * The pages people open: a participant's link (/s/<token>), a reader's (/read/<token>), a face validation's link (/v/<token>),
  * and at the root the app the SDK embeds, which only the origins organizations allowed may frame.
  */
 export function pageRoutes(config: Config, assets: PageAssets, origins: EmbeddingOrigins): ApiRoute[] {
@@ -109,6 +108,18 @@ export function pageRoutes(config: Config, assets: PageAssets, origins: Embeddin
       response: pageAnswer,
       errors: [],
       handler: ({ request, reply }) => sendPage(config, assets, request, reply, 'sign', []),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/read/:token',
+      access: 'public',
+      tag,
+      summary: "A reader's page (HTML): the process read-only; the token in the path is read by the page, never logged",
+      body: noInput,
+      query: noInput,
+      response: pageAnswer,
+      errors: [],
+      handler: ({ request, reply }) => sendPage(config, assets, request, reply, 'read', []),
     }),
     defineRoute({
       method: 'GET',

@@ -17,6 +17,7 @@ import type { OtpSent, ValidationFinished } from './contract.js';
 import { openEmbeddedFlow } from './embed.js';
 import { EMBED_FAILURES_PER_ORGANIZATION, OrganizationEmbedFailures } from './embed-limit.js';
 import { signingLinkQr, validationLinkQr } from './link-qr.js';
+import { readReadingPage } from './reading-page.js';
 import {
   documentsOpenedResponse,
   embeddedFlowResponse,
@@ -29,6 +30,7 @@ import {
   personViewResponse,
   photoSchema,
   qrResponse,
+  readingPageResponse,
   rejectSchema,
   sdkTokenResponse,
   sdkTokenSchema,
@@ -109,7 +111,21 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       response: { json: signingPageResponse },
       errors: ['SIGNING_LINK_NOT_FOUND', 'LINK_NOT_FOUND'],
       rateLimit: PAGE_LIMIT,
-      handler: ({ linkToken }) => readSigningPage(ctx, { token: linkToken }),
+      handler: ({ linkToken, request }) => readSigningPage(ctx, { token: linkToken, ip: request.ip }),
+    }),
+    defineRoute({
+      ...base,
+      method: 'GET',
+      url: '/people/reading',
+      summary: "A reader's page (readers of POST /document/*): the process, its documents and who takes part, read-only",
+      description:
+        "Answers the same in every state of the process (following, finished, rejected, expired, cancelled); once sealed, the signed files and the certificate. The token is a reader's (or a CC address's, which sees the final files only), never a participant's: no route acts with it.",
+      body: noInput,
+      query: noInput,
+      response: { json: readingPageResponse },
+      errors: ['READING_LINK_NOT_FOUND', 'LINK_NOT_FOUND'],
+      rateLimit: PAGE_LIMIT,
+      handler: ({ linkToken }) => readReadingPage(ctx, { token: linkToken }),
     }),
     defineRoute({
       ...base,
@@ -121,7 +137,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       response: { json: otpSentResponse },
       errors: [...SIGNING_STEP_ERRORS, 'LINK_NOT_FOUND', 'OTP_NOT_REQUIRED', 'OTP_ALREADY_VERIFIED', 'OTP_TOO_SOON'],
       rateLimit: CODE_LIMIT,
-      handler: ({ linkToken }): Promise<OtpSent> => requestOtp(ctx, { token: linkToken }),
+      handler: ({ linkToken, request }): Promise<OtpSent> => requestOtp(ctx, { token: linkToken, ip: request.ip }),
     }),
     defineRoute({
       ...base,
@@ -133,7 +149,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       response: { json: signingViewResponse },
       errors: [...SIGNING_STEP_ERRORS, 'LINK_NOT_FOUND', 'OTP_NOT_REQUIRED', 'OTP_ALREADY_VERIFIED', 'OTP_CODE_INVALID', 'OTP_CODE_EXPIRED'],
       rateLimit: CODE_LIMIT,
-      handler: ({ linkToken, body }) => verifyOtp(ctx, { token: linkToken, code: body.code }),
+      handler: ({ linkToken, body, request }) => verifyOtp(ctx, { token: linkToken, code: body.code, ip: request.ip }),
     }),
     defineRoute({
       ...base,
@@ -156,7 +172,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
         'DOCUMENT_NUMBER_MISMATCH',
       ],
       rateLimit: PAGE_LIMIT,
-      handler: ({ linkToken, body }) => submitPhoto(ctx, { token: linkToken, kind: body.kind, image: imageOf(body.image) }),
+      handler: ({ linkToken, body, request }) => submitPhoto(ctx, { token: linkToken, kind: body.kind, image: imageOf(body.image), ip: request.ip }),
     }),
     defineRoute({
       ...base,
@@ -168,7 +184,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       response: { json: documentsOpenedResponse },
       errors: [...SIGNING_STEP_ERRORS, 'LINK_NOT_FOUND', 'SIGNING_DOCUMENT_UNKNOWN'],
       rateLimit: PAGE_LIMIT,
-      handler: ({ linkToken, body }) => openDocument(ctx, { token: linkToken, document: body.document }),
+      handler: ({ linkToken, body, request }) => openDocument(ctx, { token: linkToken, document: body.document, ip: request.ip }),
     }),
     defineRoute({
       ...base,
@@ -224,7 +240,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       response: { json: signingOutcomeResponse },
       errors: [...SIGNING_STEP_ERRORS, 'LINK_NOT_FOUND', 'REJECT_REASON_REQUIRED'],
       rateLimit: PAGE_LIMIT,
-      handler: ({ linkToken, body }) => rejectDocument(ctx, { token: linkToken, reason: body.reason }),
+      handler: ({ linkToken, body, request }) => rejectDocument(ctx, { token: linkToken, reason: body.reason, ip: request.ip }),
     }),
     defineRoute({
       ...base,

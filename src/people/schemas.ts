@@ -196,8 +196,33 @@ const pageColours = Joi.object({
     .example('#ffffff'),
 });
 
+const pageParticipants = Joi.array()
+  .items(
+    Joi.object({
+      name: personName.required(),
+      role: participantRole.required(),
+      status: participantStatus.required(),
+      you: Joi.boolean().required().example(true),
+    }),
+  )
+  .required();
+
+const pageDocuments = Joi.array()
+  .items(
+    Joi.object({
+      kind: Joi.string().valid('document', 'certificate').required().example('document'),
+      name: Joi.string().required().example('Lease, Calle 12'),
+      url: downloadUrl.required(),
+      contentType: Joi.string().required().example('application/pdf'),
+      position: Joi.number().integer().min(0).example(0),
+    }),
+  )
+  .required();
+
+const sealing = Joi.boolean().description('a finished process whose signed files are still being written');
+
 export const signingPageResponse = Joi.object({
-  state: Joi.string().valid('act', 'waiting', 'done', 'blocked', 'finished', 'rejected', 'expired', 'cancelled').required().example('act'),
+  state: Joi.string().valid('act', 'waiting', 'done', 'blocked', 'review', 'finished', 'rejected', 'expired', 'cancelled').required().example('act'),
   language: language.required(),
   colours: pageColours,
   process: Joi.object({
@@ -207,28 +232,9 @@ export const signingPageResponse = Joi.object({
     organization: Joi.string().required().example('Inmobiliaria Sur'),
   }).required(),
   participant: participantOfPage.required(),
-  participants: Joi.array()
-    .items(
-      Joi.object({
-        name: personName.required(),
-        role: participantRole.required(),
-        status: participantStatus.required(),
-        you: Joi.boolean().required().example(true),
-      }),
-    )
-    .required(),
+  participants: pageParticipants,
   waitingFor: Joi.array().items(personName).required().description('those the participant waits for').example([]),
-  documents: Joi.array()
-    .items(
-      Joi.object({
-        kind: Joi.string().valid('document', 'certificate').required().example('document'),
-        name: Joi.string().required().example('Lease, Calle 12'),
-        url: downloadUrl.required(),
-        contentType: Joi.string().required().example('application/pdf'),
-        position: Joi.number().integer().min(0).example(0),
-      }),
-    )
-    .required(),
+  documents: pageDocuments,
   phoneOnRecord: Joi.boolean().required().example(true),
   signatureKinds: Joi.array()
     .items(Joi.string().valid(...SIGNATURE_KINDS))
@@ -239,8 +245,23 @@ export const signingPageResponse = Joi.object({
   canSign: Joi.boolean().example(false),
   boxes: signingBoxes,
   openedDocuments,
-  sealing: Joi.boolean().description('a finished process whose signed files are still being written'),
+  sealing,
   rejection: Joi.string().valid('yours', 'identity'),
+});
+
+/** GET /people/reading: a reader's page, read-only. */
+export const readingPageResponse = Joi.object({
+  state: Joi.string().valid('following', 'finished', 'rejected', 'expired', 'cancelled').required().example('following'),
+  language: language.required(),
+  colours: pageColours,
+  process: Joi.object({
+    name: Joi.string().required().example('Lease, Calle 12'),
+    message: Joi.string().allow('').required().example('Hello, here is the lease to sign.'),
+    organization: Joi.string().required().example('Inmobiliaria Sur'),
+  }).required(),
+  participants: pageParticipants,
+  documents: pageDocuments,
+  sealing,
 });
 
 /** What a verification step answers: where the participant now stands. */

@@ -1,17 +1,16 @@
 import { organizationColours } from '../company/organization-colours.js';
-import type { ParticipantRow, ProcessDocumentRow, ProcessRow } from '../db/schema.js';
-import { DOCUMENT_URL_LIFETIME_SECONDS } from '../documents/document-files.js';
+import type { ParticipantRow, ProcessRow } from '../db/schema.js';
 import { findSigning, signatureKindsOf } from '../documents/participant/signer-access.js';
 import { openSigning } from '../documents/participant/signer-flow.js';
 import { IDENTITY_REJECTED } from '../documents/participant/unlock-participant.js';
-import { type PreviewContext, readableFile } from '../documents/preview/document-preview.js';
+import type { PreviewContext } from '../documents/preview/document-preview.js';
+import type { FromAddress } from '../documents/process-events.js';
 import { listDocuments, listParticipants } from '../documents/queries.js';
-import { finalFileNames } from '../documents/sealing/final-file-names.js';
-import { finalFileKeys } from '../documents/sealing/final-file-queries.js';
-import { contentTypeOf } from '../files/blob-store.js';
+import { awaitsReview } from '../identity-attempts/check-identity.js';
 import { findOrganization } from '../organizations/queries.js';
-import { type Language, settingsOf } from '../organizations/settings.js';
-import type { PageDocument, SigningPage, SigningPageState } from './contract.js';
+import { settingsOf } from '../organizations/settings.js';
+import type { SigningPage, SigningPageState } from './contract.js';
+import { pageDocuments } from './page-documents.js';
 
 function stateOf(process: ProcessRow, participant: ParticipantRow, now: string): SigningPageState {
   const pastExpiry = process.expires_at !== null && process.expires_at <= now;
@@ -25,44 +24,19 @@ function stateOf(process: ProcessRow, participant: ParticipantRow, now: string):
     case 'PENDING':
       return 'waiting';
     case 'BLOCK':
-      return 'blocked';
+      // A block that waits for a person's review is said as such, never why (src/identity-attempts/check-identity.ts).
+      return awaitsReview(participant.block_reason) ? 'review' : 'blocked';
     case 'FINISH':
     case 'REJECT':
       return 'done';
   }
 }
 
-async function documentsOf(ctx: PreviewContext, process: ProcessRow, documents: ProcessDocumentRow[], language: Language): Promise<PageDocument[]> {
-  const download = async (name: string, key: string, kind: PageDocument['kind'] = 'document', downloadName?: string): Promise<PageDocument> => ({
-    kind,
-    name,
-    url: await ctx.blobs.presign(key, {
-      method: 'GET',
-      expiresInSeconds: DOCUMENT_URL_LIFETIME_SECONDS,
-      ...(downloadName === undefined ? {} : { downloadName }),
-    }),
-    contentType: contentTypeOf(key),
-  });
-  const sealed = process.status === 'FINISH' && process.sealed_at !== null ? await finalFileKeys(ctx.db, process.id) : undefined;
-  if (sealed) {
-    const names = finalFileNames(process, documents, language);
-    const signed = documents.flatMap((d) => {
-      const key = sealed.documents[d.position];
-      return key === undefined ? [] : [download(d.name, key, 'document', names.documents[d.position])];
-    });
-    return Promise.all([...signed, download(process.name, sealed.certificate, 'certificate', names.certificate)]);
-  }
-  const readable = await Promise.all(documents.map(async (d) => ({ name: d.name, position: d.position, key: await readableFile(ctx, d) })));
-  return Promise.all(
-    readable.flatMap(({ name, position, key }) => (key === undefined ? [] : [download(name, key).then((document) => ({ ...document, position }))])),
-  );
-}
-
 /**
  * Everything the participant's page shows, in every state of the process. While it is their turn
  * the first opening is recorded (openSigning); the other states only read.
  */
-export async function readSigningPage(ctx: PreviewContext, options: { token: string }): Promise<SigningPage> {
+export async function readSigningPage(ctx: PreviewContext, options: { token: string } & FromAddress): Promise<SigningPage> {
   const { participant: found, process } = await findSigning(ctx, options.token);
   const state = stateOf(process, found, ctx.clock.now().toISOString());
   const opened = state === 'act' ? await openSigning(ctx, options) : undefined;
@@ -83,7 +57,7 @@ export async function readSigningPage(ctx: PreviewContext, options: { token: str
     participant: { id: participant.participant_id, name: participant.name, role: participant.role, status: participant.status },
     participants: participants.map((p) => ({ name: p.name, role: p.role, status: p.status, you: p.id === found.id })),
     waitingFor: state === 'waiting' || state === 'done' ? acting.map((p) => p.name) : [],
-    documents: await documentsOf(ctx, process, documents, language),
+    documents: await pageDocuments(ctx, process, documents, language),
     phoneOnRecord: participant.phone !== null,
     signatureKinds: signatureKindsOf(participant),
     ...(opened ? { requirements: opened.requirements, canSign: opened.canSign, boxes: opened.boxes, openedDocuments: opened.openedDocuments } : {}),

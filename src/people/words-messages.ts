@@ -132,6 +132,91 @@ El enlace y el código sirven una sola vez y vencen en {{minutes}} minutos. Si n
 <p>O escribe este código en la página donde lo pediste: <strong>{{code}}</strong></p>
 <p>El enlace y el código sirven una sola vez y vencen en {{minutes}} minutos. Si no lo pediste tú, ignora este mensaje.</p>`,
   },
+  // A reader (`readers`) follows the process: invited to read it, told of every signature, rejection and end.
+  'reader-invitation': {
+    subject: 'Para tu información: «{{processName}}»',
+    text: `Hola, {{readerName}}:
+
+Te compartieron «{{processName}}» para que sigas su firma. Puedes leerlo; no tienes que firmar nada.
+
+{{message}}
+
+Míralo aquí:
+{{link}}`,
+    html: `<p>Hola, {{readerName}}:</p>
+<p>Te compartieron <strong>{{processName}}</strong> para que sigas su firma. Puedes leerlo; no tienes que firmar nada.</p>
+<p>{{message}}</p>
+<p><a href="{{link}}">Ver el documento</a></p>
+<p>O abre esta dirección: {{link}}</p>`,
+  },
+  'reader-signed': {
+    subject: '{{participantName}} firmó «{{processName}}»',
+    text: `Hola, {{readerName}}:
+
+{{participantName}} firmó «{{processName}}».
+
+Míralo aquí:
+{{link}}`,
+    html: `<p>Hola, {{readerName}}:</p>
+<p>{{participantName}} firmó <strong>{{processName}}</strong>.</p>
+<p><a href="{{link}}">Ver el documento</a></p>
+<p>O abre esta dirección: {{link}}</p>`,
+  },
+  'reader-approved': {
+    subject: '{{participantName}} aprobó «{{processName}}»',
+    text: `Hola, {{readerName}}:
+
+{{participantName}} aprobó «{{processName}}».
+
+Míralo aquí:
+{{link}}`,
+    html: `<p>Hola, {{readerName}}:</p>
+<p>{{participantName}} aprobó <strong>{{processName}}</strong>.</p>
+<p><a href="{{link}}">Ver el documento</a></p>
+<p>O abre esta dirección: {{link}}</p>`,
+  },
+  'reader-rejected': {
+    subject: 'Documento rechazado: «{{processName}}»',
+    text: `Hola, {{readerName}}:
+
+{{participantName}} rechazó «{{processName}}» y ya no se firmará.
+
+Míralo aquí:
+{{link}}`,
+    html: `<p>Hola, {{readerName}}:</p>
+<p>{{participantName}} rechazó <strong>{{processName}}</strong> y ya no se firmará.</p>
+<p><a href="{{link}}">Ver el documento</a></p>
+<p>O abre esta dirección: {{link}}</p>`,
+  },
+  'reader-cancelled': {
+    subject: 'Documento cancelado: «{{processName}}»',
+    text: `Hola, {{readerName}}:
+
+Se canceló «{{processName}}» y ya no se firmará.
+
+{{message}}
+
+Míralo aquí:
+{{link}}`,
+    html: `<p>Hola, {{readerName}}:</p>
+<p>Se canceló <strong>{{processName}}</strong> y ya no se firmará.</p>
+<p>{{message}}</p>
+<p><a href="{{link}}">Ver el documento</a></p>
+<p>O abre esta dirección: {{link}}</p>`,
+  },
+  'reader-expired': {
+    subject: 'Documento vencido: «{{processName}}»',
+    text: `Hola, {{readerName}}:
+
+«{{processName}}» venció antes de que todos lo firmaran.
+
+Míralo aquí:
+{{link}}`,
+    html: `<p>Hola, {{readerName}}:</p>
+<p><strong>{{processName}}</strong> venció antes de que todos lo firmaran.</p>
+<p><a href="{{link}}">Ver el documento</a></p>
+<p>O abre esta dirección: {{link}}</p>`,
+  },
 } as const satisfies Record<string, MessageWords>;
 
 /** The messages there are: those of the default language, which every other language has too. */
@@ -252,6 +337,91 @@ The link and the code work once and expire in {{minutes}} minutes. If you did no
 <p>Or type this code on the page where you asked for it: <strong>{{code}}</strong></p>
 <p>The link and the code work once and expire in {{minutes}} minutes. If you did not ask for this, ignore this message.</p>`,
   },
+  // A reader (`readers`) follows the process: invited to read it, told of every signature, rejection and end.
+  'reader-invitation': {
+    subject: 'For your information: "{{processName}}"',
+    text: `Hello {{readerName}},
+
+"{{processName}}" was shared with you so you can follow its signing. You can read it; you do not have to sign anything.
+
+{{message}}
+
+See it here:
+{{link}}`,
+    html: `<p>Hello {{readerName}},</p>
+<p><strong>{{processName}}</strong> was shared with you so you can follow its signing. You can read it; you do not have to sign anything.</p>
+<p>{{message}}</p>
+<p><a href="{{link}}">See the document</a></p>
+<p>Or open this address: {{link}}</p>`,
+  },
+  'reader-signed': {
+    subject: '{{participantName}} signed "{{processName}}"',
+    text: `Hello {{readerName}},
+
+{{participantName}} signed "{{processName}}".
+
+See it here:
+{{link}}`,
+    html: `<p>Hello {{readerName}},</p>
+<p>{{participantName}} signed <strong>{{processName}}</strong>.</p>
+<p><a href="{{link}}">See the document</a></p>
+<p>Or open this address: {{link}}</p>`,
+  },
+  'reader-approved': {
+    subject: '{{participantName}} approved "{{processName}}"',
+    text: `Hello {{readerName}},
+
+{{participantName}} approved "{{processName}}".
+
+See it here:
+{{link}}`,
+    html: `<p>Hello {{readerName}},</p>
+<p>{{participantName}} approved <strong>{{processName}}</strong>.</p>
+<p><a href="{{link}}">See the document</a></p>
+<p>Or open this address: {{link}}</p>`,
+  },
+  'reader-rejected': {
+    subject: '"{{processName}}" was rejected',
+    text: `Hello {{readerName}},
+
+{{participantName}} rejected "{{processName}}"; it will not be signed.
+
+See it here:
+{{link}}`,
+    html: `<p>Hello {{readerName}},</p>
+<p>{{participantName}} rejected <strong>{{processName}}</strong>; it will not be signed.</p>
+<p><a href="{{link}}">See the document</a></p>
+<p>Or open this address: {{link}}</p>`,
+  },
+  'reader-cancelled': {
+    subject: '"{{processName}}" was cancelled',
+    text: `Hello {{readerName}},
+
+"{{processName}}" was cancelled; it will not be signed.
+
+{{message}}
+
+See it here:
+{{link}}`,
+    html: `<p>Hello {{readerName}},</p>
+<p><strong>{{processName}}</strong> was cancelled; it will not be signed.</p>
+<p>{{message}}</p>
+<p><a href="{{link}}">See the document</a></p>
+<p>Or open this address: {{link}}</p>`,
+  },
+  'reader-expired': {
+    subject: '"{{processName}}" expired',
+    text: `Hello {{readerName}},
+
+"{{processName}}" expired before everyone signed it.
+
+See it here:
+{{link}}`,
+    html: `<p>Hello {{readerName}},</p>
+<p><strong>{{processName}}</strong> expired before everyone signed it.</p>
+<p><a href="{{link}}">See the document</a></p>
+<p>Or open this address: {{link}}</p>`,
+  },
 } as const satisfies Record<MessageName, MessageWords>;
 
 const pt = {
@@ -369,6 +539,91 @@ O link e o código valem uma única vez e vencem em {{minutes}} minutos. Se não
 <p>Ou digite este código na página onde você o pediu: <strong>{{code}}</strong></p>
 <p>O link e o código valem uma única vez e vencem em {{minutes}} minutos. Se não foi você quem pediu, ignore esta mensagem.</p>`,
   },
+  // A reader (`readers`) follows the process: invited to read it, told of every signature, rejection and end.
+  'reader-invitation': {
+    subject: 'Para sua informação: “{{processName}}”',
+    text: `Olá, {{readerName}},
+
+“{{processName}}” foi compartilhado com você para que acompanhe a assinatura. Você pode lê-lo; não precisa assinar nada.
+
+{{message}}
+
+Veja aqui:
+{{link}}`,
+    html: `<p>Olá, {{readerName}},</p>
+<p><strong>{{processName}}</strong> foi compartilhado com você para que acompanhe a assinatura. Você pode lê-lo; não precisa assinar nada.</p>
+<p>{{message}}</p>
+<p><a href="{{link}}">Ver o documento</a></p>
+<p>Ou abra este endereço: {{link}}</p>`,
+  },
+  'reader-signed': {
+    subject: '{{participantName}} assinou “{{processName}}”',
+    text: `Olá, {{readerName}},
+
+{{participantName}} assinou “{{processName}}”.
+
+Veja aqui:
+{{link}}`,
+    html: `<p>Olá, {{readerName}},</p>
+<p>{{participantName}} assinou <strong>{{processName}}</strong>.</p>
+<p><a href="{{link}}">Ver o documento</a></p>
+<p>Ou abra este endereço: {{link}}</p>`,
+  },
+  'reader-approved': {
+    subject: '{{participantName}} aprovou “{{processName}}”',
+    text: `Olá, {{readerName}},
+
+{{participantName}} aprovou “{{processName}}”.
+
+Veja aqui:
+{{link}}`,
+    html: `<p>Olá, {{readerName}},</p>
+<p>{{participantName}} aprovou <strong>{{processName}}</strong>.</p>
+<p><a href="{{link}}">Ver o documento</a></p>
+<p>Ou abra este endereço: {{link}}</p>`,
+  },
+  'reader-rejected': {
+    subject: 'Documento recusado: “{{processName}}”',
+    text: `Olá, {{readerName}},
+
+{{participantName}} recusou “{{processName}}” e ele não será assinado.
+
+Veja aqui:
+{{link}}`,
+    html: `<p>Olá, {{readerName}},</p>
+<p>{{participantName}} recusou <strong>{{processName}}</strong> e ele não será assinado.</p>
+<p><a href="{{link}}">Ver o documento</a></p>
+<p>Ou abra este endereço: {{link}}</p>`,
+  },
+  'reader-cancelled': {
+    subject: 'Documento cancelado: “{{processName}}”',
+    text: `Olá, {{readerName}},
+
+“{{processName}}” foi cancelado e não será assinado.
+
+{{message}}
+
+Veja aqui:
+{{link}}`,
+    html: `<p>Olá, {{readerName}},</p>
+<p><strong>{{processName}}</strong> foi cancelado e não será assinado.</p>
+<p>{{message}}</p>
+<p><a href="{{link}}">Ver o documento</a></p>
+<p>Ou abra este endereço: {{link}}</p>`,
+  },
+  'reader-expired': {
+    subject: 'Documento vencido: “{{processName}}”',
+    text: `Olá, {{readerName}},
+
+“{{processName}}” venceu antes que todos o assinassem.
+
+Veja aqui:
+{{link}}`,
+    html: `<p>Olá, {{readerName}},</p>
+<p><strong>{{processName}}</strong> venceu antes que todos o assinassem.</p>
+<p><a href="{{link}}">Ver o documento</a></p>
+<p>Ou abra este endereço: {{link}}</p>`,
+  },
 } as const satisfies Record<MessageName, MessageWords>;
 
 const fr = {
@@ -485,6 +740,91 @@ Le lien et le code ne servent qu'une fois et expirent dans {{minutes}} minutes. 
 <p><a href="{{link}}">Se connecter à la console</a></p>
 <p>Ou saisissez ce code sur la page où vous l'avez demandé : <strong>{{code}}</strong></p>
 <p>Le lien et le code ne servent qu'une fois et expirent dans {{minutes}} minutes. Si vous ne l'avez pas demandé, ignorez ce message.</p>`,
+  },
+  // A reader (`readers`) follows the process: invited to read it, told of every signature, rejection and end.
+  'reader-invitation': {
+    subject: 'Pour information : « {{processName}} »',
+    text: `Bonjour {{readerName}},
+
+« {{processName}} » vous a été partagé pour que vous suiviez sa signature. Vous pouvez le lire ; vous n’avez rien à signer.
+
+{{message}}
+
+Consultez-le ici :
+{{link}}`,
+    html: `<p>Bonjour {{readerName}},</p>
+<p><strong>{{processName}}</strong> vous a été partagé pour que vous suiviez sa signature. Vous pouvez le lire ; vous n’avez rien à signer.</p>
+<p>{{message}}</p>
+<p><a href="{{link}}">Voir le document</a></p>
+<p>Ou ouvrez cette adresse : {{link}}</p>`,
+  },
+  'reader-signed': {
+    subject: '{{participantName}} a signé « {{processName}} »',
+    text: `Bonjour {{readerName}},
+
+{{participantName}} a signé « {{processName}} ».
+
+Consultez-le ici :
+{{link}}`,
+    html: `<p>Bonjour {{readerName}},</p>
+<p>{{participantName}} a signé <strong>{{processName}}</strong>.</p>
+<p><a href="{{link}}">Voir le document</a></p>
+<p>Ou ouvrez cette adresse : {{link}}</p>`,
+  },
+  'reader-approved': {
+    subject: '{{participantName}} a approuvé « {{processName}} »',
+    text: `Bonjour {{readerName}},
+
+{{participantName}} a approuvé « {{processName}} ».
+
+Consultez-le ici :
+{{link}}`,
+    html: `<p>Bonjour {{readerName}},</p>
+<p>{{participantName}} a approuvé <strong>{{processName}}</strong>.</p>
+<p><a href="{{link}}">Voir le document</a></p>
+<p>Ou ouvrez cette adresse : {{link}}</p>`,
+  },
+  'reader-rejected': {
+    subject: 'Document refusé : « {{processName}} »',
+    text: `Bonjour {{readerName}},
+
+{{participantName}} a refusé « {{processName}} » ; il ne sera pas signé.
+
+Consultez-le ici :
+{{link}}`,
+    html: `<p>Bonjour {{readerName}},</p>
+<p>{{participantName}} a refusé <strong>{{processName}}</strong> ; il ne sera pas signé.</p>
+<p><a href="{{link}}">Voir le document</a></p>
+<p>Ou ouvrez cette adresse : {{link}}</p>`,
+  },
+  'reader-cancelled': {
+    subject: 'Document annulé : « {{processName}} »',
+    text: `Bonjour {{readerName}},
+
+« {{processName}} » a été annulé ; il ne sera pas signé.
+
+{{message}}
+
+Consultez-le ici :
+{{link}}`,
+    html: `<p>Bonjour {{readerName}},</p>
+<p><strong>{{processName}}</strong> a été annulé ; il ne sera pas signé.</p>
+<p>{{message}}</p>
+<p><a href="{{link}}">Voir le document</a></p>
+<p>Ou ouvrez cette adresse : {{link}}</p>`,
+  },
+  'reader-expired': {
+    subject: 'Document expiré : « {{processName}} »',
+    text: `Bonjour {{readerName}},
+
+« {{processName}} » a expiré avant que tout le monde l’ait signé.
+
+Consultez-le ici :
+{{link}}`,
+    html: `<p>Bonjour {{readerName}},</p>
+<p><strong>{{processName}}</strong> a expiré avant que tout le monde l’ait signé.</p>
+<p><a href="{{link}}">Voir le document</a></p>
+<p>Ou ouvrez cette adresse : {{link}}</p>`,
   },
 } as const satisfies Record<MessageName, MessageWords>;
 

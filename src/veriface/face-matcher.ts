@@ -15,10 +15,21 @@ export const UNUSABLE_PHOTO_EXPLANATIONS: Readonly<Record<UnusablePhotoReason, s
 export type PhotoRole = 'face' | 'document';
 
 /**
- * The comparison of a face with the portrait of an identity document: how alike they are from 0
- * to 100 and whether that reaches the configured threshold, or why a photo could not be used.
+ * How likely the face photo shows a person in front of the camera rather than a printed or
+ * on-screen picture (src/veriface/face/liveness-model.ts): a score from 0 to 1 and whether it is
+ * below the configured threshold. A signal, not a proof: docs/face-matching.md says what it misses.
  */
-export type FaceComparison = { similarity: number; matches: boolean } | { unusable: UnusablePhotoReason; photo: PhotoRole };
+export interface LivenessSignal {
+  score: number;
+  suspect: boolean;
+}
+
+/**
+ * The comparison of a face with the portrait of an identity document: how alike they are from 0
+ * to 100 and whether that reaches the configured threshold, with the face's liveness when the
+ * matcher scores it, or why a photo could not be used.
+ */
+export type FaceComparison = { similarity: number; matches: boolean; liveness?: LivenessSignal } | { unusable: UnusablePhotoReason; photo: PhotoRole };
 
 /**
  * Whose photos these are, so that the face workers are shared fairly between flows

@@ -152,8 +152,8 @@ export interface FinishView {
  * 422 DOCUMENT_NUMBER_MISMATCH so the page asks for the document again) and the MAX_FAILURES-th
  * BLOCKS it for a person to review, as the real service blocks after too many attempts, its
  * reason saying which; a photo that could not be used is recorded (stage `photo_unusable`) and
- * answered 422 with its reason, without counting; a matcher that cannot decide BLOCKS it at once
- * for manual review. Every check is recorded as an attempt with its photos, kept as evidence.
+ * answered 422 with its reason, without counting; a matcher that cannot decide, or a match whose
+ * face photo's liveness score is suspect (LIVENESS_SUSPECT), BLOCKS it at once for a person to review. Every check is recorded as an attempt with its photos, kept as evidence.
  */
 export async function finishVeriface(ctx: PersonFlowContext, options: { token: string }): Promise<FinishView> {
   const process = await openProcess(ctx, options.token);
@@ -191,6 +191,17 @@ export async function finishVeriface(ctx: PersonFlowContext, options: { token: s
         ...decision,
       });
       return { code: process.code, status: 'APPROVED', failures: earlier, similarity };
+    }
+    case 'livenessSuspect': {
+      // The faces match, but the photo may be of a picture: a person decides, as with MANUAL_REVIEW_REQUIRED.
+      const { similarity, liveness } = verdict;
+      await advance(ctx, process, {
+        patch: { status: 'BLOCKED', result_reason: 'LIVENESS_SUSPECT', similarity },
+        stage: 'blocked',
+        detail: { reason: 'LIVENESS_SUSPECT', similarity, liveness, documentNumber: number },
+        ...decision,
+      });
+      return { code: process.code, status: 'BLOCKED', failures: earlier, similarity };
     }
     case 'faceMismatch':
     case 'numberMismatch': {

@@ -129,7 +129,7 @@ const publicVerifaceFields = {
   name: Joi.string().required().example('Juan Pérez'),
   expiredDate: instantAnswer,
   similarity,
-  reason: Joi.string().description('why it did not end APPROVED: FACE_MISMATCH, DOCUMENT_NUMBER_MISMATCH, MANUAL_REVIEW_REQUIRED'),
+  reason: Joi.string().description('why it did not end APPROVED: FACE_MISMATCH, DOCUMENT_NUMBER_MISMATCH, MANUAL_REVIEW_REQUIRED, LIVENESS_SUSPECT'),
   createdAt: instantAnswer.required(),
   updatedAt: instantAnswer.required(),
 };
@@ -180,8 +180,15 @@ const unusablePhoto = Joi.string().valid(...UNUSABLE_PHOTO_REASONS);
 
 export const validateFacesResponse = Joi.object({
   error: Joi.boolean().required().example(false),
-  message: Joi.alternatives().try(Joi.string().valid('FACE_MISMATCH', 'DOCUMENT_NUMBER_MISMATCH'), unusablePhoto).description('why it failed'),
+  message: Joi.alternatives()
+    .try(Joi.string().valid('FACE_MISMATCH', 'DOCUMENT_NUMBER_MISMATCH', 'LIVENESS_SUSPECT'), unusablePhoto)
+    .description('why it failed; LIVENESS_SUSPECT: the faces match but the face photo may be of a printed or on-screen picture, for a person to look at'),
   similarity,
+  liveness: Joi.number()
+    .min(0)
+    .max(1)
+    .description("the face photo's liveness score, 0 to 1, when the faces were compared; below LIVENESS_THRESHOLD a match answers LIVENESS_SUSPECT")
+    .example(0.98),
   code: verifaceCode.required().description("names this answer in the service's logs"),
   identificationCard: Joi.object({
     error: Joi.boolean().required().example(false),

@@ -26,10 +26,12 @@ interface IdentificationCard {
 
 export interface ValidateFacesAnswer {
   error: boolean;
-  /** Why it failed: FACE_MISMATCH, DOCUMENT_NUMBER_MISMATCH, or the reason a photo could not be used. */
-  message?: 'FACE_MISMATCH' | 'DOCUMENT_NUMBER_MISMATCH' | UnusablePhotoReason;
+  /** Why it failed: FACE_MISMATCH, DOCUMENT_NUMBER_MISMATCH, LIVENESS_SUSPECT, or the reason a photo could not be used. */
+  message?: 'FACE_MISMATCH' | 'DOCUMENT_NUMBER_MISMATCH' | 'LIVENESS_SUSPECT' | UnusablePhotoReason;
   /** 0 to 100, when the two faces could be compared. */
   similarity?: number;
+  /** The face photo's liveness score, 0 to 1, when the faces were compared. */
+  liveness?: number;
   code: string;
   identificationCard: IdentificationCard;
 }
@@ -39,8 +41,9 @@ export interface ValidateFacesAnswer {
  * photo, answered at once with the same matcher and readers as the flows; nothing is stored. The
  * document's number is read (off the event loop, beside the comparison) and compared with
  * `identification`: a number read and different fails with DOCUMENT_NUMBER_MISMATCH, one that
- * cannot be read fails nothing and says why in `numberCheck`. `code` names this answer in the
- * service's logs.
+ * cannot be read fails nothing and says why in `numberCheck`. A match whose face photo's liveness
+ * score is below LIVENESS_THRESHOLD fails with LIVENESS_SUSPECT, as the flows send it to a person
+ * rather than approve it; the score is in `liveness`. `code` names this answer in the service's logs.
  */
 export async function validateFaces(
   ctx: ServiceContext & { faceMatcher: FaceMatcher; documentReader: DocumentReader },
@@ -71,11 +74,19 @@ export async function validateFaces(
     };
   }
   const similarity = Math.round(comparison.similarity * 100) / 100;
-  const message = mismatch ? ('DOCUMENT_NUMBER_MISMATCH' as const) : comparison.matches ? undefined : ('FACE_MISMATCH' as const);
+  const { liveness } = comparison;
+  const message = mismatch
+    ? ('DOCUMENT_NUMBER_MISMATCH' as const)
+    : !comparison.matches
+      ? ('FACE_MISMATCH' as const)
+      : liveness?.suspect
+        ? ('LIVENESS_SUSPECT' as const)
+        : undefined;
   return {
     error: message !== undefined,
     ...(message ? { message } : {}),
     similarity,
+    ...(liveness ? { liveness: liveness.score } : {}),
     code,
     identificationCard: { error: mismatch, ...(mismatch ? { message: 'DOCUMENT_NUMBER_MISMATCH' as const } : {}), isFront: true, data, numberCheck },
   };

@@ -3,8 +3,10 @@ import { type Dispatcher, request } from 'undici';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import type { WebhookRow } from '../db/schema.js';
+import type { BlobStore } from '../files/blob-store.js';
 import type { DeliveryOutcome, OutboxHandler, OutboxMessage } from '../outbox/types.js';
 import { bodyOf, type WebhookPayload } from './event.js';
+import { withFileLinks } from './file-links.js';
 import { OriginSlots } from './origin-slots.js';
 import { findWebhookById, findWebhooksByIds } from './queries.js';
 import { signWebhook } from './signature.js';
@@ -24,6 +26,8 @@ export interface WebhookDeliveryOptions {
   timeoutMs: number;
   /** Connections the pool keeps per origin: deliveries beyond it wait for one, unclocked. */
   connectionsPerOrigin: number;
+  /** Where the files bodies point to are: their URLs are signed for each attempt. */
+  blobs: Pick<BlobStore, 'presign'>;
 }
 
 const EXCERPT_BYTES = 1024;
@@ -67,8 +71,8 @@ export function webhookDeliveryHandler(options: WebhookDeliveryOptions): OutboxH
       return { ok: false, retryable: false, durationMs: 0, error: 'WEBHOOK_URL_NOT_ALLOWED' };
     }
 
+    const body = JSON.stringify(await withFileLinks(bodyOf(message.payload), message.payload.links ?? [], options.blobs));
     const release = await slots.acquire(url.origin);
-    const body = JSON.stringify(bodyOf(message.payload));
     const id = `msg_${message.id}`;
     const now = options.clock.now();
     const signature = signWebhook(webhook.secret, id, now, body);

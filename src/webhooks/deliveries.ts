@@ -3,17 +3,21 @@ import type { Db } from '../db/database.js';
 import type { DeliveryAttemptRow, OutboxRow, WebhookFormat, WebhookRow } from '../db/schema.js';
 import { withTransaction } from '../db/transaction.js';
 import { fail } from '../domain-error.js';
+import type { BlobStore } from '../files/blob-store.js';
 import { decodeCursor, page } from '../http/cursor.js';
 import type { OutboxSignal } from '../outbox/enqueue.js';
 import { listAttempts, requeueMessage } from '../outbox/queries.js';
 import { emitEvent } from './emit-event.js';
 import { bodyOf, type FlatBody, type WebhookEvent, type WebhookPayload } from './event.js';
+import { withFileLinks } from './file-links.js';
 import * as q from './queries.js';
 
 export interface DeliveryStore {
   db: Db;
   clock: Clock;
   outbox: OutboxSignal;
+  /** Where the files bodies point to are: shown with URLs signed afresh, as each attempt sends them. */
+  blobs: Pick<BlobStore, 'presign'>;
 }
 
 export interface AttemptView {
@@ -34,7 +38,7 @@ export interface DeliveryView {
   webhook?: string;
   event: WebhookEvent;
   format: WebhookFormat;
-  /** The JSON body as sent. */
+  /** The JSON body as sent; its file URLs signed afresh (each attempt signs its own, for 5 minutes). */
   body: WebhookEvent | FlatBody;
   status: OutboxRow['status'];
   attempts: AttemptView[];
@@ -54,28 +58,30 @@ function presentAttempt(row: DeliveryAttemptRow): AttemptView {
   };
 }
 
-async function present(db: Db, rows: OutboxRow[], webhooks: WebhookRow[]): Promise<DeliveryView[]> {
+async function present(store: DeliveryStore, rows: OutboxRow[], webhooks: WebhookRow[]): Promise<DeliveryView[]> {
   const attempts = await listAttempts(
-    db,
+    store.db,
     rows.map((r) => r.id),
   );
   const names = new Map(webhooks.map((w) => [w.id, w.name]));
-  return rows.map((row) => {
-    const webhook = row.webhook_id ? names.get(row.webhook_id) : undefined;
-    const payload: Pick<WebhookPayload, 'event' | 'flat'> = JSON.parse(row.payload);
-    return {
-      id: row.id,
-      message_id: `msg_${row.id}`,
-      ...(webhook === undefined ? {} : { webhook }),
-      event: payload.event,
-      format: payload.flat === undefined ? 'typed' : 'flat',
-      body: bodyOf(payload),
-      status: row.status,
-      attempts: attempts.filter((a) => a.outbox_id === row.id).map(presentAttempt),
-      ...(row.status === 'pending' ? { next_attempt_at: row.next_attempt_at } : {}),
-      created_at: row.created_at,
-    };
-  });
+  return Promise.all(
+    rows.map(async (row) => {
+      const webhook = row.webhook_id ? names.get(row.webhook_id) : undefined;
+      const payload: Pick<WebhookPayload, 'event' | 'flat' | 'links'> = JSON.parse(row.payload);
+      return {
+        id: row.id,
+        message_id: `msg_${row.id}`,
+        ...(webhook === undefined ? {} : { webhook }),
+        event: payload.event,
+        format: payload.flat === undefined ? 'typed' : 'flat',
+        body: await withFileLinks(bodyOf(payload), payload.links ?? [], store.blobs),
+        status: row.status,
+        attempts: attempts.filter((a) => a.outbox_id === row.id).map(presentAttempt),
+        ...(row.status === 'pending' ? { next_attempt_at: row.next_attempt_at } : {}),
+        created_at: row.created_at,
+      };
+    }),
+  );
 }
 
 /** Deliveries newest first with every attempt; one with `id`, or filtered by webhook and status. */
@@ -87,7 +93,7 @@ export async function listDeliveries(
   if (options.id) {
     const row = await q.findDelivery(store.db, options.organizationId, options.id);
     if (!row) throw fail('DELIVERY_NOT_FOUND');
-    return { data: await present(store.db, [row], webhooks), next: null };
+    return { data: await present(store, [row], webhooks), next: null };
   }
   let webhookId: string | undefined;
   if (options.webhook) {
@@ -101,7 +107,7 @@ export async function listDeliveries(
     after: options.cursor ? decodeCursor(options.cursor) : undefined,
   });
   const { rows: kept, next } = page(rows, options.limit);
-  return { data: await present(store.db, kept, webhooks), next };
+  return { data: await present(store, kept, webhooks), next };
 }
 
 /** Sends a delivery again with the same message id, in a new round of retries. */

@@ -2,6 +2,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import { enqueue, type NewMessage } from '../outbox/enqueue.js';
 import type { FlatBody, WebhookEvent } from './event.js';
+import { type FileLink, takeFileLinks } from './file-links.js';
 import { findEnabledWebhooks } from './queries.js';
 import { DEFAULT_WEBHOOK } from './webhooks.js';
 
@@ -9,7 +10,10 @@ export interface EmitEventOptions {
   organizationId: string;
   /** Dotted event type, e.g. `veriface.approved`. */
   type: string;
-  /** The resource and its stage, e.g. `{ code, status }`. */
+  /**
+   * The resource and its stage, e.g. `{ code, status }`. A `fileLink(key)` where a URL goes is sent
+   * as that file's download URL, signed as each attempt is sent (as in flat bodies).
+   */
   data: Record<string, unknown>;
   /**
    * The real service's bodies for this moment, for the webhooks of format `flat`: none when it sends
@@ -35,20 +39,25 @@ export async function emitEvent(db: Db, clock: Clock, options: EmitEventOptions)
     ...(options.tags === undefined ? {} : { tags: options.tags }),
     ...(options.custom === undefined ? {} : { custom: options.custom }),
   };
-  const event: WebhookEvent = {
-    type: options.type,
-    timestamp: clock.now().toISOString(),
-    data: {
+  const typed = takeFileLinks(
+    {
       ...options.data,
       ...(options.custom === undefined ? {} : { custom: options.custom }),
       ...(options.tags === undefined ? {} : { tags: options.tags }),
     },
-  };
-  const flat = webhooks.some((w) => w.format === 'flat') && options.flat ? (await options.flat()).map((body) => ({ ...body, ...integrator })) : [];
+    ['data'],
+  );
+  const event: WebhookEvent = { type: options.type, timestamp: clock.now().toISOString(), data: typed.body };
+  const flat = webhooks.some((w) => w.format === 'flat') && options.flat ? (await options.flat()).map((body) => takeFileLinks({ ...body, ...integrator })) : [];
+  const linked = (links: FileLink[]) => (links.length === 0 ? {} : { links });
   const messages: NewMessage[] = webhooks.flatMap((webhook) =>
     webhook.format === 'flat'
-      ? flat.map((body) => ({ kind: 'webhook' as const, organizationId: options.organizationId, payload: { webhookId: webhook.id, event, flat: body } }))
-      : [{ kind: 'webhook' as const, organizationId: options.organizationId, payload: { webhookId: webhook.id, event } }],
+      ? flat.map(({ body, links }) => ({
+          kind: 'webhook' as const,
+          organizationId: options.organizationId,
+          payload: { webhookId: webhook.id, event, flat: body, ...linked(links) },
+        }))
+      : [{ kind: 'webhook' as const, organizationId: options.organizationId, payload: { webhookId: webhook.id, event, ...linked(typed.links) } }],
   );
   return enqueue(db, clock, messages);
 }

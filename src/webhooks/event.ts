@@ -1,3 +1,5 @@
+import type { FileLink } from './file-links.js';
+
 /**
  * The body of every webhook delivery of format `typed`, as Standard Webhooks recommends: a type,
  * when it happened, and the data. `data` carries the resource (e.g. the process `code`), its
@@ -21,6 +23,8 @@ export interface WebhookPayload {
   event: WebhookEvent;
   /** The body sent when the webhook was `flat` as the event happened. */
   flat?: FlatBody;
+  /** The files the body sent points to: their URLs are signed, and put in the body, as each attempt is sent. */
+  links?: FileLink[];
 }
 
 /** The JSON body a delivery sends, and the deliveries API shows. */

@@ -76,6 +76,17 @@ describe('Every {{name}} is replaced by its variable in the subject, the text an
     expect(message.html).toContain('<a href="https://firma.test/console#sign-in=abc">');
   });
 
+  it("reader-signed: the reader, who signed, the process name and the reader's link; nothing asks the reader to sign", () => {
+    const message = renderMessage(
+      'reader-signed',
+      { readerName: 'Rosa', processName: 'Lease', participantName: 'Ana', link: 'https://firma.test/read/1' },
+      'en',
+    );
+    expect(message.subject).toBe('Ana signed "Lease"');
+    expect(message.text).toBe('Hello Rosa,\n\nAna signed "Lease".\n\nSee it here:\nhttps://firma.test/read/1');
+    expect(message.html).toContain('<a href="https://firma.test/read/1">See the document</a>');
+  });
+
   it('no {{ is left in any template', () => {
     const rendered: Record<TemplateName, string> = {
       'signing-invitation': JSON.stringify(renderMessage('signing-invitation', invitation, 'en')),
@@ -87,6 +98,12 @@ describe('Every {{name}} is replaced by its variable in the subject, the text an
       'continue-on-phone': JSON.stringify(renderMessage('continue-on-phone', { processName: 'P', link: 'L' }, 'en')),
       'document-copy': JSON.stringify(renderMessage('document-copy', { signerName: 'A', processName: 'P', link: 'L' }, 'en')),
       'prebuilt-invitation': JSON.stringify(renderMessage('prebuilt-invitation', { processName: 'P', organization: 'O', link: 'L' }, 'en')),
+      'reader-invitation': JSON.stringify(renderMessage('reader-invitation', { readerName: 'R', processName: 'P', message: 'M', link: 'L' }, 'en')),
+      'reader-signed': JSON.stringify(renderMessage('reader-signed', { readerName: 'R', processName: 'P', participantName: 'A', link: 'L' }, 'en')),
+      'reader-approved': JSON.stringify(renderMessage('reader-approved', { readerName: 'R', processName: 'P', participantName: 'A', link: 'L' }, 'en')),
+      'reader-rejected': JSON.stringify(renderMessage('reader-rejected', { readerName: 'R', processName: 'P', participantName: 'A', link: 'L' }, 'en')),
+      'reader-cancelled': JSON.stringify(renderMessage('reader-cancelled', { readerName: 'R', processName: 'P', message: 'M', link: 'L' }, 'en')),
+      'reader-expired': JSON.stringify(renderMessage('reader-expired', { readerName: 'R', processName: 'P', link: 'L' }, 'en')),
       'console-sign-in': JSON.stringify(renderMessage('console-sign-in', { organization: 'O', link: 'L', code: 'C', minutes: 1 }, 'en')),
     };
     for (const text of Object.values(rendered)) expect(text).not.toMatch(/\{\{|\}\}/);

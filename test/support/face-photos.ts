@@ -126,3 +126,60 @@ export async function imagesWithoutFaces(): Promise<{ name: string; image: Buffe
 
 /** Bytes that start like a JPEG and are nothing else. */
 export const notAnImage = (): Buffer => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('not a photograph at all')]);
+
+/**
+ * Faces in @vladmandic/face-api's demo photographs (demo/sample1.jpg to sample6.jpg, 1920 px
+ * wide, MIT): groups of people photographed by a camera, each face's box as face-api's detector
+ * found it (score 0.6 or more).
+ */
+const GROUP_FACES: readonly { sample: number; box: { x: number; y: number; width: number; height: number } }[] = [
+  { sample: 1, box: { x: 776, y: 445, width: 313, height: 256 } },
+  { sample: 1, box: { x: 1422, y: 215, width: 307, height: 283 } },
+  { sample: 1, box: { x: 337, y: 397, width: 305, height: 251 } },
+  { sample: 2, box: { x: 1403, y: 173, width: 277, height: 264 } },
+  { sample: 3, box: { x: 1005, y: 252, width: 325, height: 275 } },
+  { sample: 3, box: { x: 525, y: 370, width: 313, height: 271 } },
+  { sample: 3, box: { x: 1444, y: 342, width: 289, height: 270 } },
+  { sample: 4, box: { x: 625, y: 98, width: 253, height: 229 } },
+  { sample: 4, box: { x: 225, y: 234, width: 274, height: 244 } },
+  { sample: 4, box: { x: 925, y: 225, width: 268, height: 231 } },
+  { sample: 5, box: { x: 313, y: 897, width: 316, height: 313 } },
+  { sample: 5, box: { x: 1346, y: 417, width: 305, height: 283 } },
+  { sample: 5, box: { x: 533, y: 435, width: 286, height: 242 } },
+  { sample: 5, box: { x: 1058, y: 242, width: 280, height: 248 } },
+  { sample: 5, box: { x: 734, y: 134, width: 237, height: 196 } },
+  { sample: 6, box: { x: 1432, y: 314, width: 299, height: 290 } },
+  { sample: 6, box: { x: 616, y: 378, width: 295, height: 275 } },
+  { sample: 6, box: { x: 1092, y: 360, width: 296, height: 275 } },
+  { sample: 6, box: { x: 187, y: 518, width: 335, height: 289 } },
+];
+
+const faceApiDemo = (sample: number) =>
+  path.join(path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo', `sample${sample}.jpg`);
+
+/** A portrait frame (4:5) around one face of a group photograph, as a selfie camera frames a face. */
+async function groupSelfie(face: (typeof GROUP_FACES)[number]): Promise<Buffer> {
+  const file = faceApiDemo(face.sample);
+  const { width = 0, height = 0 } = await sharp(file).metadata();
+  const { box } = face;
+  const frameWidth = Math.round(box.width * 1.6);
+  const frameHeight = Math.round(frameWidth * 1.25);
+  const left = Math.max(0, Math.min(width - frameWidth, Math.round(box.x + box.width / 2 - frameWidth / 2)));
+  const top = Math.max(0, Math.min(height - frameHeight, Math.round(box.y + box.height / 2 - frameHeight * 0.45)));
+  return sharp(file)
+    .extract({ left, top, width: Math.min(frameWidth, width - left), height: Math.min(frameHeight, height - top) })
+    .resize(480, 600, { fit: 'cover' })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}
+
+/**
+ * Every genuine face photograph the packages ship, as selfies: the six crops of `human`'s
+ * screenshots (five people) and nineteen faces of face-api's group photographs.
+ */
+export async function genuineSelfies(): Promise<{ name: string; image: Buffer }[]> {
+  const people = Object.keys(FACES).filter((name): name is Person => name in FACES);
+  const own = await Promise.all(people.map(async (name) => ({ name, image: await selfie(name) })));
+  const groups = await Promise.all(GROUP_FACES.map(async (face, i) => ({ name: `face-api sample${face.sample} #${i + 1}`, image: await groupSelfie(face) })));
+  return [...own, ...groups];
+}

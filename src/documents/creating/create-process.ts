@@ -22,6 +22,9 @@ import { boxRows } from '../placement/box-rows.js';
 import { hasPlacement, type ParticipantBoxes, placeSignatures, type SignerPlacement } from '../placement/place-signatures.js';
 import { recordProcessEvent } from '../process-events.js';
 import { insertDocuments, insertParticipants, insertProcess } from '../queries.js';
+import { inviteReaders } from '../readers/notify-readers.js';
+import { insertReaders } from '../readers/queries.js';
+import { readerRows } from '../readers/reader-rows.js';
 import { type Answer, PARTICIPANT_ID_LENGTH, PROCESS_CODE_LENGTH, type ProcessFieldsInput, type SignerInput } from '../schemas.js';
 import { fillTemplateHtml } from './fill-template-html.js';
 import { admitPdf } from './pdf-intake.js';
@@ -298,6 +301,7 @@ export async function createSigningProcess(ctx: ServiceContext, options: { organ
     startNow,
     now: at,
   });
+  const readers = readerRows({ processId, fields, participantEmails: participants.map((p) => p.email), now: at });
 
   const written: string[] = [];
   try {
@@ -318,6 +322,7 @@ export async function createSigningProcess(ctx: ServiceContext, options: { organ
         documents.map((d) => d.row),
       );
       await insertParticipants(trx, participants);
+      await insertReaders(trx, readers);
       for (const { row, boxes } of documents) {
         await recordSignatureBoxes(trx, boxRows({ processId, documentPosition: row.position, boxes: boxes ?? [], participants }));
       }
@@ -334,8 +339,10 @@ export async function createSigningProcess(ctx: ServiceContext, options: { organ
         action: 'CREATE',
         actor: process.creator_email,
         detail: { documents: documents.length, participants: participants.length },
+        documents: documents.map(({ row }) => row),
       });
       await notifyParticipants(trx, ctx, { process, participants, occasion: 'invitation' });
+      if (startNow) await inviteReaders(trx, ctx, { process, readers });
       await draft.recordWith?.(trx, { process, participants });
     });
   } catch (error) {

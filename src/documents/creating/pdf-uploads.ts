@@ -11,6 +11,8 @@ import { boxRows } from '../placement/box-rows.js';
 import { type Placement, placeSignatures } from '../placement/place-signatures.js';
 import { recordProcessEvent } from '../process-events.js';
 import { findAwaitingDocuments, findDocumentByFileKey, findProcessById, listDocuments, listParticipants, markDocumentReady } from '../queries.js';
+import { inviteReaders } from '../readers/notify-readers.js';
+import { listReaders } from '../readers/queries.js';
 import { admitPdf } from './pdf-intake.js';
 
 /** `invalid`: intake's reason (FILE_NOT_VALID); `refused`: the placement's message naming the field or signer. */
@@ -21,8 +23,8 @@ export type StoredOutcome = 'started' | 'waiting' | { invalid: string } | { refu
  * the request asked for (its pages, its tags), otherwise it is erased and the document still awaits
  * one; a repaired PDF, or one whose tags were removed, replaces the upload (the document not being
  * ready, nobody reads it meanwhile, and a second call rewrites to the same bytes); its hash
- * is kept; once every document of the process is there, the first turn of participants is
- * invited. Safe to call again for the same file.
+ * is kept; once every document of the process is there, the first turn of participants and the
+ * readers are invited. Safe to call again for the same file.
  */
 export async function documentStored(ctx: ServiceContext, key: string): Promise<StoredOutcome> {
   const document = await findDocumentByFileKey(ctx.db, key);
@@ -54,6 +56,7 @@ export async function documentStored(ctx: ServiceContext, key: string): Promise<
     await recordProcessEvent(trx, ctx.clock, { process, action: 'DOCUMENT_UPLOADED', detail: { document: document.name } });
     if ((await listDocuments(trx, process.id)).some((d) => d.file_ready === 0)) return 'waiting';
     await startNextTurn(trx, ctx, process);
+    await inviteReaders(trx, ctx, { process, readers: await listReaders(trx, process.id, 'READER') });
     return 'started';
   });
   return outcome;

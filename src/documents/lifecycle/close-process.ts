@@ -19,7 +19,15 @@ const ACTION_OF: Record<Exclude<ProcessStatus, 'CREATED'>, ProcessAction> = {
 export async function closeProcess(
   db: Db,
   clock: Clock,
-  options: { process: ProcessRow; to: Exclude<ProcessStatus, 'CREATED'>; participant?: ParticipantRow; message?: string; actor?: string; platform?: string },
+  options: {
+    process: ProcessRow;
+    to: Exclude<ProcessStatus, 'CREATED'>;
+    participant?: ParticipantRow;
+    message?: string;
+    actor?: string;
+    platform?: string;
+    detail?: Record<string, unknown>;
+  },
 ): Promise<ProcessRow | undefined> {
   const at = clock.now().toISOString();
   const moved = await transitionProcess(db, options.process.id, {
@@ -44,6 +52,7 @@ export async function closeProcess(
     ...(options.message === undefined ? {} : { message: options.message }),
     ...(options.actor === undefined ? {} : { actor: options.actor }),
     ...(options.platform === undefined ? {} : { platform: options.platform }),
+    ...(options.detail === undefined ? {} : { detail: options.detail }),
   });
   return closed;
 }

@@ -41,7 +41,7 @@ export async function remindDueParticipants(ctx: SweepContext): Promise<number> 
       const hours = process.remind_every_hours;
       reminded += await ctx.db.transaction().execute(async (trx) => {
         await setNextReminder(trx, process.id, hours === null ? null : nextReminderAt(now, hours));
-        return notifyParticipants(trx, ctx, { process, participants: await listParticipants(trx, process.id), occasion: 'reminder' });
+        return (await notifyParticipants(trx, ctx, { process, participants: await listParticipants(trx, process.id), occasion: 'reminder' })).length;
       });
     }
     if (due.length < BATCH) return reminded;

@@ -1,15 +1,18 @@
 import type { ServiceContext } from '../../context.js';
 import { parseJson } from '../../db/json-column.js';
-import type { IdentityAttemptRow, ParticipantRow, ProcessDocumentRow, ProcessRow, ProcessStatus } from '../../db/schema.js';
+import type { IdentityAttemptRow, ParticipantRow, ProcessDocumentRow, ProcessEventRow, ProcessRow, ProcessStatus, ReaderRow } from '../../db/schema.js';
 import { fail } from '../../domain-error.js';
 import { decodeCursor, page } from '../../http/cursor.js';
 import { type AttemptView, attemptViews, identityHash, type OcrData, ocrDataOf, participantHashSubject } from '../../identity-attempts/attempt-view.js';
 import { listAttempts } from '../../identity-attempts/queries.js';
+import { isRecord } from '../../is-record.js';
+import { findUserByEmail } from '../../organizations/queries.js';
 import { readSettings } from '../../organizations/settings.js';
 import { DOCUMENT_URL_LIFETIME_SECONDS } from '../document-files.js';
 import type { EffectiveValidations } from '../identity-validations.js';
 import { validationsOf } from '../notify-participants.js';
 import * as q from '../queries.js';
+import { listReaders } from '../readers/queries.js';
 import { finalFileNames } from '../sealing/final-file-names.js';
 import { finalFileKeys } from '../sealing/final-file-queries.js';
 
@@ -43,6 +46,13 @@ export interface ParticipantView {
   attempts?: AttemptView[];
   /** With `image=true`, the same: the integrity code of the identity validation once it is over (docs/api.md, "The hash"). */
   hash?: string;
+}
+
+/** A reader in GET /document and the roadmap: no id (the real service gives readers none), no status, since they never act. */
+export interface ReaderView {
+  name: string;
+  email: string;
+  role: 'READER';
 }
 
 export interface PhotoEntry {
@@ -86,7 +96,10 @@ export interface ProcessView {
   /** When the participants' identity photos were deleted, by the retention purge or on request. */
   photosDeletedAt?: string;
   documents: DocumentView[];
-  signProfile: ParticipantView[];
+  /** The participants, then the readers. */
+  signProfile: (ParticipantView | ReaderView)[];
+  /** The addresses sent a copy of the final files. */
+  cc?: string[];
   createdAt: string;
   updatedAt: string;
 }
@@ -139,6 +152,10 @@ function photoEntries(ctx: ServiceContext, p: ParticipantRow): Pick<ParticipantV
   return { ...(identificationCard && { identificationCard }), ...(identificationCardBack && { identificationCardBack }), ...(photo && { photo }) };
 }
 
+function readerViews(readers: ReaderRow[]): ReaderView[] {
+  return readers.flatMap((r) => (r.kind === 'READER' && r.name !== null ? [{ name: r.name, email: r.email, role: 'READER' as const }] : []));
+}
+
 /** A process that ended: its participants' identity checks are over. */
 const ENDED: readonly ProcessStatus[] = ['FINISH', 'REJECTED', 'CANCELLED', 'EXPIRED'];
 
@@ -185,7 +202,11 @@ function processHead(process: ProcessRow) {
  */
 export async function readProcess(ctx: ServiceContext, options: { organizationId: string; code: string; image?: boolean }): Promise<ProcessView> {
   const { process, documents, participants, sealed, names } = await loadProcess(ctx, { ...options, finalFiles: true });
-  const attempts = options.image ? await listAttempts(ctx.db, { organizationId: options.organizationId, ownerId: process.id }) : undefined;
+  const [attempts, readers] = await Promise.all([
+    options.image ? listAttempts(ctx.db, { organizationId: options.organizationId, ownerId: process.id }) : undefined,
+    listReaders(ctx.db, process.id),
+  ]);
+  const cc = readers.filter((r) => r.kind === 'CC').map((r) => r.email);
   const download = (key: string, downloadName?: string) =>
     ctx.blobs.presign(key, { method: 'GET', expiresInSeconds: DOCUMENT_URL_LIFETIME_SECONDS, ...(downloadName === undefined ? {} : { downloadName }) });
   const custom = parseJson<Record<string, unknown>>(process.custom);
@@ -219,10 +240,14 @@ export async function readProcess(ctx: ServiceContext, options: { organizationId
         };
       }),
     ),
-    signProfile: participants.map((p) => ({
-      ...participantView(p),
-      ...(attempts ? { ...photoEntries(ctx, p), ...identityEvidence(ctx, process, p, attempts) } : {}),
-    })),
+    signProfile: [
+      ...participants.map((p) => ({
+        ...participantView(p),
+        ...(attempts ? { ...photoEntries(ctx, p), ...identityEvidence(ctx, process, p, attempts) } : {}),
+      })),
+      ...readerViews(readers),
+    ],
+    ...(cc.length === 0 ? {} : { cc }),
     createdAt: process.created_at,
     updatedAt: process.updated_at,
   };
@@ -285,35 +310,66 @@ export interface RoadmapView {
   name: string;
   documentCode: string;
   createdAt: string;
-  author: { email: string };
-  participants: { id: string; name: string; role: ParticipantRow['role']; email: string; phone?: string }[];
-  activityLog: { action: string; participant: string; platform?: string; timestamp: string; by?: string; message?: string }[];
+  author: { name?: string; email: string };
+  /** The participants, then the readers (who have no id). */
+  participants: ({ id: string; name: string; role: ParticipantRow['role']; email: string; phone?: string; ipAddress?: string } | ReaderView)[];
+  activityLog: { action: string; participant: string; platform?: string; timestamp: string; by?: string; ip?: string; message?: string }[];
 }
 
-/** The audit trail in the real service's roadmap shape: empty keys left out, oldest first. */
+/** `{[key]: value}`, or nothing for a value that is empty: the roadmap leaves such keys out, never null or "". */
+function present<K extends string>(key: K, value: string | null | undefined): Partial<Record<K, string>> {
+  return value === null || value === undefined || value === '' ? {} : ({ [key]: value } as Partial<Record<K, string>>);
+}
+
+/** The client address an audit line recorded: the person's request's (src/documents/process-events.ts, FromAddress). */
+function addressOf(event: ProcessEventRow): string | undefined {
+  const detail = parseJson<unknown>(event.detail);
+  return isRecord(detail) && typeof detail.ip === 'string' ? detail.ip : undefined;
+}
+
+/**
+ * The audit trail in the real service's roadmap shape: empty keys left out, oldest first. A
+ * participant's `ipAddress` is the address of their latest request the trail recorded one for
+ * (the bare address: the real service adds a place, which would need a geolocation database).
+ */
 export async function readRoadmap(ctx: ServiceContext, options: { organizationId: string; code: string }): Promise<RoadmapView> {
   const process = await q.findProcessByCode(ctx.db, options.organizationId, options.code);
   if (!process) throw fail('DOCUMENT_NOT_FOUND', { when: 'elsewhere' });
-  const [participants, events] = await Promise.all([q.listParticipants(ctx.db, process.id), q.listProcessEvents(ctx.db, process.id)]);
+  const [participants, events, readers, author] = await Promise.all([
+    q.listParticipants(ctx.db, process.id),
+    q.listProcessEvents(ctx.db, process.id),
+    listReaders(ctx.db, process.id, 'READER'),
+    findUserByEmail(ctx.db, process.organization_id, process.creator_email),
+  ]);
+  const lastAddress = new Map<string, string>();
+  for (const event of events) {
+    const ip = addressOf(event);
+    if (ip !== undefined && event.participant_id !== null) lastAddress.set(event.participant_id, ip);
+  }
   return {
     name: process.name,
     documentCode: process.code,
     createdAt: process.created_at,
-    author: { email: process.creator_email },
-    participants: participants.map((p) => ({
-      id: p.participant_id,
-      name: p.name,
-      role: p.role,
-      email: p.email,
-      ...(p.phone === null ? {} : { phone: p.phone }),
-    })),
+    author: { ...present('name', author?.name), email: process.creator_email },
+    participants: [
+      ...participants.map((p) => ({
+        id: p.participant_id,
+        name: p.name,
+        role: p.role,
+        email: p.email,
+        ...present('phone', p.phone),
+        ...present('ipAddress', lastAddress.get(p.participant_id)),
+      })),
+      ...readerViews(readers),
+    ],
     activityLog: events.map((e) => ({
       action: e.action,
       participant: e.participant_id ?? 'ARCHIVE',
-      ...(e.platform === null ? {} : { platform: e.platform }),
+      ...present('platform', e.platform),
       timestamp: e.at,
-      ...(e.actor === null ? {} : { by: e.actor }),
-      ...(e.message === null ? {} : { message: e.message }),
+      ...present('by', e.actor),
+      ...present('ip', addressOf(e)),
+      ...present('message', e.message),
     })),
   };
 }

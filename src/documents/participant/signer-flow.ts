@@ -8,7 +8,7 @@ import { enqueue } from '../../outbox/enqueue.js';
 import type { SignatureKind } from '../../templates/signature-kinds.js';
 import { imageTypeOf } from '../../veriface/images.js';
 import { closeProcess } from '../lifecycle/close-process.js';
-import { recordProcessEvent } from '../process-events.js';
+import { addressDetail, type FromAddress, recordProcessEvent } from '../process-events.js';
 import { listDocuments } from '../queries.js';
 import { keptSignature, SIGNATURE_MAX_PIXELS, signaturePixels } from '../sealing/drawing/signature-image.js';
 import { changeSigning, loadSigning, requirementsOf, type Signing, type SigningView, signatureKindsOf, signingView } from './signer-access.js';
@@ -50,13 +50,14 @@ async function signatureToKeep(image: Buffer): Promise<Buffer> {
 }
 
 /** What the page shows; the first opening is recorded (and sent as a webhook), reloads are not. */
-export async function openSigning(ctx: ServiceContext, options: { token: string }): Promise<SigningView> {
+export async function openSigning(ctx: ServiceContext, options: { token: string } & FromAddress): Promise<SigningView> {
   const signing = await loadSigning(ctx, options.token);
   if (signing.participant.opened_at !== null) return signingView(ctx, signing);
   const opened = await changeSigning(ctx, signing, async ({ trx, fresh, now }) => {
     if (!(await markOpened(trx, fresh.participant.id, now))) return fresh;
     const participant: ParticipantRow = { ...fresh.participant, opened_at: now, updated_at: now };
-    await recordProcessEvent(trx, ctx.clock, { process: fresh.process, action: 'PARTICIPANT_READ', participant });
+    const detail = addressDetail(options);
+    await recordProcessEvent(trx, ctx.clock, { process: fresh.process, action: 'PARTICIPANT_READ', participant, ...(detail.ip ? { detail } : {}) });
     return { process: fresh.process, participant };
   });
   return signingView(ctx, opened);
@@ -66,7 +67,7 @@ export async function openSigning(ctx: ServiceContext, options: { token: string 
  * The participant's page shows a document (0-based `document` of the process): recorded once in the
  * audit trail, because a signer signs only what they opened. Answers the documents opened so far.
  */
-export async function openDocument(ctx: ServiceContext, options: { token: string; document: number }): Promise<{ openedDocuments: number[] }> {
+export async function openDocument(ctx: ServiceContext, options: { token: string; document: number } & FromAddress): Promise<{ openedDocuments: number[] }> {
   const signing = await loadSigning(ctx, options.token);
   return changeSigning(ctx, signing, async ({ trx, fresh }) => {
     const positions = (await listDocuments(trx, fresh.process.id)).map((d) => d.position);
@@ -77,7 +78,7 @@ export async function openDocument(ctx: ServiceContext, options: { token: string
       process: fresh.process,
       action: 'DOCUMENT_OPENED',
       participant: fresh.participant,
-      detail: { document: options.document },
+      detail: { document: options.document, ...addressDetail(options) },
     });
     return { openedDocuments: [...opened, options.document].sort((a, b) => a - b) };
   });
@@ -189,13 +190,20 @@ export async function approveDocument(ctx: ServiceContext, options: { token: str
 }
 
 /** Any participant may reject whose turn it is: the process ends REJECTED with their reason. */
-export async function rejectDocument(ctx: ServiceContext, options: { token: string; reason: string }): Promise<SigningOutcome> {
+export async function rejectDocument(ctx: ServiceContext, options: { token: string; reason: string } & FromAddress): Promise<SigningOutcome> {
   const signing = await loadSigning(ctx, options.token);
   const reason = options.reason.trim();
   if (reason.length === 0 || reason.length > REJECT_REASON_MAX_LENGTH) throw fail('REJECT_REASON_REQUIRED');
   return changeSigning(ctx, signing, async ({ trx, fresh, now, update }) => {
     const participant = await update({ status: 'REJECT', rejected_at: now, reject_reason: reason });
-    const closed = await closeProcess(trx, ctx.clock, { process: fresh.process, to: 'REJECTED', participant, message: reason });
+    const detail = addressDetail(options);
+    const closed = await closeProcess(trx, ctx.clock, {
+      process: fresh.process,
+      to: 'REJECTED',
+      participant,
+      message: reason,
+      ...(detail.ip ? { detail } : {}),
+    });
     // Unreachable while the process row is locked; refusing rolls the rejection back with it.
     if (!closed) throw fail('DOCUMENT_NOT_IN_SIGNATURE');
     return { status: participant.status, processStatus: closed.status };

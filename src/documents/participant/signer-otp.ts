@@ -10,7 +10,7 @@ import { codeContent } from '../../whatsapp/conversation/invitations.js';
 import { queueChatMessage } from '../../whatsapp/queue-chat.js';
 import type { EffectiveValidations, OtpMedium } from '../identity-validations.js';
 import { validationsOf } from '../notify-participants.js';
-import { recordProcessEvent } from '../process-events.js';
+import { addressDetail, type FromAddress, recordProcessEvent } from '../process-events.js';
 import { changeSigning, loadSigning, MAX_FAILURES, type Signing, type SigningView, signingView } from './signer-access.js';
 import { consumeOtp, countFailure, storeOtp } from './signer-queries.js';
 
@@ -67,7 +67,7 @@ async function otpMessage(
  * minutes; a new code replaces the previous one. Failures are not reset by a new code, so asking
  * for codes does not buy more guesses.
  */
-export async function requestOtp(ctx: ServiceContext, options: { token: string }): Promise<{ medium: OtpMedium; expiresAt: string }> {
+export async function requestOtp(ctx: ServiceContext, options: { token: string } & FromAddress): Promise<{ medium: OtpMedium; expiresAt: string }> {
   const signing = await loadSigning(ctx, options.token);
   const validations = validationsOf(signing.participant);
   const medium = validations.otpCode ? validations.options.otpCode : undefined;
@@ -100,7 +100,7 @@ export async function requestOtp(ctx: ServiceContext, options: { token: string }
       action: 'OTP_SENT',
       participant,
       platform: outgoing.platform,
-      detail: { medium, expiresAt },
+      detail: { medium, expiresAt, ...addressDetail(options) },
     });
     return { medium, expiresAt };
   });
@@ -112,7 +112,7 @@ type VerifyOutcome = { verified: Signing } | { refused: DomainError };
  * Checks the code: right once (it is then forgotten); each wrong one is counted and recorded, and
  * the third blocks the participant. The failures are committed before the call is refused.
  */
-export async function verifyOtp(ctx: ServiceContext, options: { token: string; code: string }): Promise<SigningView> {
+export async function verifyOtp(ctx: ServiceContext, options: { token: string; code: string } & FromAddress): Promise<SigningView> {
   const signing = await loadSigning(ctx, options.token);
   if (!validationsOf(signing.participant).otpCode) throw fail('OTP_NOT_REQUIRED');
   const outcome = await changeSigning(ctx, signing, async ({ trx, fresh, now, update }): Promise<VerifyOutcome> => {
@@ -123,12 +123,13 @@ export async function verifyOtp(ctx: ServiceContext, options: { token: string; c
     if (sameHash(stored, hashCode(participant, options.code.trim()))) {
       if (!(await consumeOtp(trx, participant.id, stored, now))) throw fail('OTP_CODE_EXPIRED');
       const verified: ParticipantRow = { ...participant, otp_hash: null, otp_expires_at: null, otp_verified_at: now, updated_at: now };
-      await recordProcessEvent(trx, ctx.clock, { process, action: 'OTP_VERIFIED', participant: verified });
+      const from = addressDetail(options);
+      await recordProcessEvent(trx, ctx.clock, { process, action: 'OTP_VERIFIED', participant: verified, ...(from.ip ? { detail: from } : {}) });
       return { verified: { process, participant: verified } };
     }
     const failures = await countFailure(trx, participant.id, 'otp_failures', now);
     if (failures === undefined) throw fail('SIGNING_CONFLICT', 'the participant changed meanwhile, try again');
-    await recordProcessEvent(trx, ctx.clock, { process, action: 'OTP_FAILED', participant, detail: { failures } });
+    await recordProcessEvent(trx, ctx.clock, { process, action: 'OTP_FAILED', participant, detail: { failures, ...addressDetail(options) } });
     if (failures < MAX_FAILURES) return { refused: fail('OTP_CODE_INVALID') };
     const blocked = await update({ status: 'BLOCK', block_reason: 'OTP_CODE_INVALID', otp_hash: null, otp_expires_at: null, otp_failures: failures });
     await recordProcessEvent(trx, ctx.clock, { process, action: 'PARTICIPANT_BLOCK', participant: blocked, message: 'OTP_CODE_INVALID' });

@@ -11,7 +11,7 @@ import { compareInShare } from '../../veriface/face-share/matcher-share.js';
 import { checkPhoto } from '../../veriface/images.js';
 import type { EffectiveValidations } from '../identity-validations.js';
 import { validationsOf } from '../notify-participants.js';
-import { recordProcessEvent } from '../process-events.js';
+import { addressDetail, type FromAddress, recordProcessEvent } from '../process-events.js';
 import type { ParticipantPatch } from '../queries.js';
 import { changeSigning, loadSigning, MAX_FAILURES, type SignerContext, type Signing, type SigningView, signingView } from './signer-access.js';
 import { countFailure } from './signer-queries.js';
@@ -64,7 +64,8 @@ type CompareOutcome = { signing: Signing } | { refused: DomainError };
  * the third of which blocks (the block reason says which); a number mismatch is answered 422 so
  * the page asks for the document's photo again. A photo that could not be used is kept on the
  * audit trail and answered 422 with its reason, so the page asks for a retake, without counting
- * against the person; a matcher that cannot decide blocks at once for a person to review.
+ * against the person; a matcher that cannot decide, or a match whose face photo's liveness score is
+ * suspect (LIVENESS_SUSPECT), blocks at once for a person to review.
  */
 async function checkPhotos(ctx: SignerContext, signing: Signing, photos: CheckedPhotos): Promise<SigningView> {
   const { participant: asked } = signing;
@@ -87,9 +88,13 @@ async function checkPhotos(ctx: SignerContext, signing: Signing, photos: Checked
       trx,
       attemptRow(ctx.clock, { organizationId: process.organization_id, ownerId: process.id, participantRowId: participant.id, record: attempt }),
     );
-    const block = async (reason: 'FACE_MISMATCH' | 'DOCUMENT_NUMBER_MISMATCH' | 'MANUAL_REVIEW_REQUIRED', patch: ParticipantPatch): Promise<CompareOutcome> => {
+    const block = async (
+      reason: 'FACE_MISMATCH' | 'DOCUMENT_NUMBER_MISMATCH' | 'MANUAL_REVIEW_REQUIRED' | 'LIVENESS_SUSPECT',
+      patch: ParticipantPatch,
+      detail?: Record<string, unknown>,
+    ): Promise<CompareOutcome> => {
       const blocked = await update({ ...patch, status: 'BLOCK', block_reason: reason });
-      await recordProcessEvent(trx, ctx.clock, { process, action: 'PARTICIPANT_BLOCK', participant: blocked, message: reason });
+      await recordProcessEvent(trx, ctx.clock, { process, action: 'PARTICIPANT_BLOCK', participant: blocked, message: reason, ...(detail ? { detail } : {}) });
       return { refused: fail('PARTICIPANT_BLOCKED') };
     };
     const number = attempt.numberCheck.result;
@@ -101,6 +106,11 @@ async function checkPhotos(ctx: SignerContext, signing: Signing, photos: Checked
         const noted = await update({ camera_last_failure: reason });
         await recordProcessEvent(trx, ctx.clock, { process, action: 'PHOTO_UNUSABLE', participant: noted, message: reason, detail: { reason, photo } });
         return { refused: fail(reason, UNUSABLE_PHOTO_EXPLANATIONS[reason]) };
+      }
+      case 'livenessSuspect': {
+        // The faces match, but the photo may be of a picture: a person reviews, as with MANUAL_REVIEW_REQUIRED.
+        const { similarity, liveness } = verdict;
+        return block('LIVENESS_SUSPECT', { similarity, camera_last_failure: null }, { similarity, liveness, documentNumber: number });
       }
       case 'match': {
         const { similarity } = verdict;
@@ -141,7 +151,7 @@ async function checkPhotos(ctx: SignerContext, signing: Signing, photos: Checked
  * face alone verifies the participant; with 'identification' the face is compared with the
  * document once every asked photo is there, again after each retake.
  */
-export async function submitPhoto(ctx: SignerContext, options: { token: string; kind: PhotoKind; image: Buffer }): Promise<SigningView> {
+export async function submitPhoto(ctx: SignerContext, options: { token: string; kind: PhotoKind; image: Buffer } & FromAddress): Promise<SigningView> {
   const { kind } = options;
   const signing = await loadSigning(ctx, options.token);
   const validations = validationsOf(signing.participant);
@@ -163,7 +173,12 @@ export async function submitPhoto(ctx: SignerContext, options: { token: string; 
     if (fresh.participant.camera_verified_at !== null) throw fail('IDENTITY_ALREADY_VERIFIED');
     const verifiedNow = mode === 'photo';
     const updated = await update({ ...photoPatch(kind, key), ...(verifiedNow ? { camera_verified_at: now } : {}) });
-    await recordProcessEvent(trx, ctx.clock, { process: fresh.process, action: 'PHOTO_CAPTURED', participant: updated, detail: { kind } });
+    await recordProcessEvent(trx, ctx.clock, {
+      process: fresh.process,
+      action: 'PHOTO_CAPTURED',
+      participant: updated,
+      detail: { kind, ...addressDetail(options) },
+    });
     if (verifiedNow) {
       await markPhotosDecided(trx, [key], now);
       await recordProcessEvent(trx, ctx.clock, { process: fresh.process, action: 'IDENTITY_VERIFIED', participant: updated });

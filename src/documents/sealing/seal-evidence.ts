@@ -182,7 +182,7 @@ function describeNumberCheck(check: NumberCheck, locale: SealLocale): string {
 /**
  * A participant's identity checks, as GET /document?image=true shows them but without photos or
  * what was read (every participant receives the final files): when, the outcome, the similarity,
- * how the document's number compared, the reasons; then the hash of them all.
+ * the face photo's liveness score, how the document's number compared, the reasons; then the hash of them all.
  */
 function attemptBlocks(participant: ParticipantRow, evidence: SealEvidence): CertificateBlock[] {
   const own = evidence.attempts.filter((attempt) => attempt.participant_row_id === participant.id);
@@ -198,6 +198,7 @@ function attemptBlocks(participant: ParticipantRow, evidence: SealEvidence): Cer
         locale.dateTimeWithUtc(view.date),
         view.successful ? labels.attemptSucceeded : labels.attemptFailed,
         view.similarity === undefined ? '' : view.similarity.toFixed(2),
+        view.liveness === undefined ? '' : view.liveness.toFixed(2),
         describeNumberCheck(view.numberCheck, locale),
         view.errorMessages.map((message) => message.error).join(', '),
       ]),

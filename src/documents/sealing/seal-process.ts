@@ -14,7 +14,9 @@ import { documentLayout } from '../document-layout.js';
 import { participantLink, validationsOf } from '../notify-participants.js';
 import { listSignatureBoxes } from '../placement/box-queries.js';
 import { deletePreviews } from '../preview/document-preview.js';
+import { recordProcessEvent } from '../process-events.js';
 import { findProcessById, listDocuments, listParticipants, listProcessEvents, markSealed } from '../queries.js';
+import { finalCopies } from '../readers/notify-readers.js';
 import { recordFinalFiles } from './final-file-queries.js';
 import { ClaimLostError, FinalFileWriter } from './final-file-writer.js';
 import { placedStamps } from './placed-stamps.js';
@@ -92,7 +94,7 @@ function finishedEmails(ctx: ServiceContext, process: ProcessRow, participants: 
 
 /**
  * Writes the sealed documents and the evidence certificate of a FINISHED process (PDFs signed by
- * the instance), marks it sealed and tells the participants; idempotent. Answers whether this
+ * the instance), marks it sealed and tells the participants, readers and CC addresses; idempotent. Answers whether this
  * call sealed it.
  *
  * Each run writes a whole set of final files under keys of its own (runFileKeys) and records them
@@ -176,7 +178,12 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
         trx,
         files.map((file) => ({ ...file, created_at: now })),
       );
-      await enqueue(trx, ctx.clock, finishedEmails(ctx, process, participants, locale.language));
+      // Told once: only the run whose mark commits gets here, and its files are recorded just above.
+      await recordProcessEvent(trx, ctx.clock, { process, action: 'SIGNED_FILES_READY' });
+      await enqueue(trx, ctx.clock, [
+        ...finishedEmails(ctx, process, participants, locale.language),
+        ...(await finalCopies(trx, ctx, { process, language: locale.language })),
+      ]);
       await queueSignedDocuments(trx, ctx, {
         process,
         recipients: participants.filter((participant) => participant.notification === 1 && validationsOf(participant).options.whatsapp),

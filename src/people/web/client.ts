@@ -17,6 +17,7 @@ import type {
   OtpSent,
   PersonView,
   PhotoInput,
+  ReadingPage,
   RejectInput,
   SendLinkInput,
   SignInput,
@@ -82,7 +83,10 @@ async function request<Answer>(method: Method, path: string, options: { token?: 
 export function peopleClient(token: string) {
   const as = { token };
   return {
+    /** The link's token: what a signature made in a form is kept under (form-signature.ts). */
+    token,
     signingPage: () => request<SigningPage>('GET', '/people/signing', as),
+    readingPage: () => request<ReadingPage>('GET', '/people/reading', as),
     requestOtp: () => request<OtpSent>('POST', '/people/signing/otp', as),
     checkOtp: (body: OtpCheckInput) => request<SigningView>('POST', '/people/signing/otp/check', { ...as, body }),
     signingPhoto: (body: PhotoInput) => request<SigningView>('POST', '/people/signing/photo', { ...as, body }),

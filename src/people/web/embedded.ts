@@ -1,6 +1,7 @@
 import { openEmbedded, peopleClient } from './client.js';
-import { FillFlow } from './fill/fill-flow.js';
-import { chooseLanguage, isLanguage } from './i18n.js';
+import { embeddedFillUrl } from './embedded-fill.js';
+import { applyColours, type FrameColours } from './frame-colours.js';
+import { chooseLanguage, currentLanguage, isLanguage } from './i18n.js';
 import { showHome, showUnknownLink } from './notices.js';
 import { Shown } from './shown.js';
 import { SigningFlow } from './signing/flow.js';
@@ -15,7 +16,7 @@ interface InitMessage {
   reference?: unknown;
   keyPublic?: unknown;
   sdkParentURL?: unknown;
-  uxOptions?: { primaryColor?: unknown; alternateColor?: unknown; redirectUrl?: unknown };
+  uxOptions?: FrameColours & { redirectUrl?: unknown };
 }
 
 /**
@@ -52,14 +53,6 @@ function tokenFromHost(parent: string, post: (message: Record<string, unknown>) 
     window.addEventListener('message', listen);
     post({ type: 'token-request' });
   });
-}
-
-const COLOUR = /^#[0-9a-fA-F]{3,8}$/;
-
-function applyColours(options: InitMessage['uxOptions']): void {
-  const root = document.documentElement;
-  if (typeof options?.primaryColor === 'string' && COLOUR.test(options.primaryColor)) root.style.setProperty('--primary', options.primaryColor);
-  if (typeof options?.alternateColor === 'string' && COLOUR.test(options.alternateColor)) root.style.setProperty('--on-primary', options.alternateColor);
 }
 
 /**
@@ -117,22 +110,19 @@ export function runEmbedded(root: HTMLElement): void {
     shown.forget();
     const client = peopleClient(opened.token);
     if (opened.flow === 'fill') {
-      await new FillFlow(root, client, {
-        // The same form opened again on this device finds its answers: a frame's session is new each time.
-        storageKey: `sdk:${document}:${fill.code ?? fill.reference ?? ''}`,
-        onDone: (done) => {
-          const close = (signProfile: { id: string; name: string }[]) => post({ type: 'SDK-CLOSE', document: done.code, redirectTo, signProfile });
-          const signingToken = done.signingUrl === undefined ? undefined : new URL(done.signingUrl).pathname.split('/')[2];
-          if (signingToken === undefined) {
-            close([]);
-            return;
-          }
-          // Sign now: the person signs in the frame, and the SDK hears of the process once they are done.
-          void new SigningFlow(root, peopleClient(decodeURIComponent(signingToken)), {
-            onDone: (page) => close([{ id: page.participant.id, name: page.participant.name }]),
-          }).start();
-        },
-      }).start();
+      // The form has a page of its own, whose policy allows its `request` endpoints; the frame goes there.
+      const colours = init.uxOptions ?? {};
+      window.location.replace(
+        embeddedFillUrl(opened.token, {
+          parent,
+          language: currentLanguage(),
+          ...(typeof colours.primaryColor === 'string' ? { primaryColor: colours.primaryColor } : {}),
+          ...(typeof colours.alternateColor === 'string' ? { alternateColor: colours.alternateColor } : {}),
+          redirectTo,
+          // The same form opened again on this device finds its answers: a frame's session is new each time.
+          storageKey: `sdk:${document}:${fill.code ?? fill.reference ?? ''}`,
+        }),
+      );
     } else if (opened.flow === 'sign') {
       await new SigningFlow(root, client, {
         onDone: (page) => post({ type: 'SDK-CLOSE', document, redirectTo, signProfile: [{ id: page.participant.id, name: page.participant.name }] }),

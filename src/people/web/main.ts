@@ -1,8 +1,10 @@
 import { peopleClient } from './client.js';
 import { runEmbedded } from './embedded.js';
+import { runEmbeddedFill } from './embedded-fill.js';
 import { FillFlow } from './fill/fill-flow.js';
 import { isLanguage, setLanguage } from './i18n.js';
 import { languagePicker } from './language-picker.js';
+import { ReadingFlow } from './reading-flow.js';
 import { SigningFlow } from './signing/flow.js';
 import { ValidationFlow } from './validation-flow.js';
 
@@ -23,8 +25,14 @@ if (root) {
     case 'embed':
       runEmbedded(root);
       break;
+    case 'read':
+      void new ReadingFlow(root, peopleClient(token)).start();
+      break;
     case 'fill':
       void new FillFlow(root, peopleClient(token), { storageKey: token }).start();
+      break;
+    case 'embedded-fill':
+      runEmbeddedFill(root, token);
       break;
   }
 }

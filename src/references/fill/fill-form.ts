@@ -7,6 +7,8 @@ import { SIGNER_TYPES } from '../../templates/question-types.js';
 import type { Question, TemplateBody } from '../../templates/schemas.js';
 import { templateFileKey } from '../../templates/template-files.js';
 import { type FillSource, openFillSource } from './fill-source.js';
+import { fillerPosition } from './filler.js';
+import { previewSource } from './preview-source.js';
 
 /** What the page needs of a question to draw it: never its pattern or anything of other questions. */
 function fillQuestion(body: TemplateBody, question: Question): FillQuestion {
@@ -52,12 +54,16 @@ export async function readFillForm(ctx: ServiceContext, options: { token: string
   const organization = await findOrganization(ctx.db, source.organizationId);
   const mask = await ctx.blobs.exists(templateFileKey(template.id, 'mask'));
   const expiresAt = expiryOf(target);
+  const signNow = target.kind === 'reference' && target.link.sign_now === 1;
+  // With sign now, the person who fills the form signs in it, on the question their profile names.
+  const signatureQuestion = signNow ? body.signatureProfile[fillerPosition(body)]?.signature : undefined;
   return {
     template: { name: template.name, ...(template.description === null ? {} : { description: template.description }) },
     organization: organization?.name ?? '',
     questions: body.config.map((question) => fillQuestion(body, question)),
     prefilled: prefilledOf(source),
-    signNow: target.kind === 'reference' && target.link.sign_now === 1,
+    signNow,
+    ...(signatureQuestion === undefined ? {} : { signatureQuestion }),
     ...(expiresAt === null ? {} : { expiresAt }),
     preview: mask,
   };
@@ -67,5 +73,5 @@ export async function readFillForm(ctx: ServiceContext, options: { token: string
 export async function readFillPreview(ctx: ServiceContext, options: { token: string }): Promise<FillPreview> {
   const { template } = await openFillSource(ctx, options.token);
   const bytes = await readBlobBytes(ctx.blobs, templateFileKey(template.id, 'mask'));
-  return { html: bytes ? bytes.toString('utf8') : null };
+  return bytes ? previewSource(bytes.toString('utf8')) : { html: null, sheets: [], inline: [] };
 }

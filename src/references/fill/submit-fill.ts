@@ -12,11 +12,11 @@ import type { FillAnswer, FillChecked, FillSubmitted } from '../../people/contra
 import { completePrebuilt } from '../../prebuilt/complete-prebuilt.js';
 import { withPrefilled } from '../../prebuilt/prebuilt-answers.js';
 import { storedAnswers } from '../../prebuilt/stored-prebuilt.js';
-import type { TemplateBody } from '../../templates/schemas.js';
 import { fillerLinkToken, findReferenceLinkUse, insertReferenceLinkUse } from '../queries.js';
 import { validationsOf } from '../reference-links.js';
 import { markFillSessionUsed } from './fill-session-queries.js';
 import { checkOpen, type FillSource, findFillSource, openFillSource } from './fill-source.js';
+import { fillerPosition } from './filler.js';
 import { checkFormProcessCap } from './form-process-cap.js';
 
 type RecordUse = (trx: Transaction<Database>, process: ProcessRow) => Promise<void>;
@@ -31,15 +31,6 @@ export async function checkFillAnswers(ctx: ServiceContext, options: { token: st
   const source = await openFillSource(ctx, options.token);
   const report = checkAnswers(source.body, answersOf(source, options.data));
   return { errors: report.ok ? [] : report.problems };
-}
-
-/**
- * Who fills the form among the template's signers: the one whose signature the template asks in
- * the form (`signatureProfile[].signature`, the real service's "sign now" convention), else the first.
- */
-export function fillerPosition(body: TemplateBody): number {
-  const signing = body.signatureProfile.findIndex((profile) => profile.signature !== undefined);
-  return signing === -1 ? 0 : signing;
 }
 
 /**

@@ -1,6 +1,7 @@
-import type { FaceComparison, PhotoRole, UnusablePhotoReason } from '../face-matcher.js';
+import type { FaceComparison, LivenessSignal, PhotoRole, UnusablePhotoReason } from '../face-matcher.js';
 import { type DecodedImage, decodeImage } from './decode-image.js';
 import { type DetectedFace, descriptorDistance, type FaceModel } from './face-model.js';
+import type { LivenessModel } from './liveness-model.js';
 import { faceSharpness } from './sharpness.js';
 
 /**
@@ -23,7 +24,8 @@ export const MIN_SHARPNESS = 10;
  */
 const OTHER_FACE_FRACTION = 0.5;
 
-export type Described = { descriptor: Float32Array } | { unusable: UnusablePhotoReason; photo: PhotoRole };
+/** A usable face's descriptor, with its liveness score (0 – 1) when it was scored; or why the photo is unusable. */
+export type Described = { descriptor: Float32Array; liveness?: number } | { unusable: UnusablePhotoReason; photo: PhotoRole };
 
 async function usableFace(model: FaceModel, image: DecodedImage, face: DetectedFace, photo: PhotoRole): Promise<Described> {
   if (Math.min(face.box.width, face.box.height) < MIN_FACE_PIXELS) return { unusable: 'FACE_TOO_SMALL', photo };
@@ -36,8 +38,11 @@ async function usableFace(model: FaceModel, image: DecodedImage, face: DetectedF
 
 const largestFirst = (a: DetectedFace, b: DetectedFace) => b.box.width * b.box.height - a.box.width * a.box.height;
 
-/** The photo of the person's face: exactly one face, large and sharp enough. */
-export async function describeSelfie(model: FaceModel, bytes: Uint8Array): Promise<Described> {
+/**
+ * The photo of the person's face: exactly one face, large and sharp enough; with `liveness`, the
+ * usable face is also scored by @vladmandic/human's liveness network.
+ */
+export async function describeSelfie(model: FaceModel, bytes: Uint8Array, liveness?: LivenessModel): Promise<Described> {
   const image = await decodeImage(bytes);
   if (!image) return { unusable: 'IMAGE_UNREADABLE', photo: 'face' };
   const faces = (await model.detect(image)).sort(largestFirst);
@@ -45,7 +50,9 @@ export async function describeSelfie(model: FaceModel, bytes: Uint8Array): Promi
   if (!largest) return { unusable: 'NO_FACE', photo: 'face' };
   const people = faces.filter((f) => f.box.width >= largest.box.width * OTHER_FACE_FRACTION);
   if (people.length > 1) return { unusable: 'MULTIPLE_FACES', photo: 'face' };
-  return usableFace(model, image, largest, 'face');
+  const described = await usableFace(model, image, largest, 'face');
+  if (!liveness || !('descriptor' in described)) return described;
+  return { ...described, liveness: await liveness.score(image, largest.box) };
 }
 
 /** The photo of the identity document: its portrait is the largest face on it (not the small ghost image). */
@@ -69,4 +76,9 @@ export function similarityOf(distance: number): number {
 export function compareDescriptors(document: Float32Array, face: Float32Array, threshold: number): FaceComparison {
   const similarity = similarityOf(descriptorDistance(document, face));
   return { similarity, matches: similarity >= threshold };
+}
+
+/** The face's liveness score against the threshold: a score below it is suspect. */
+export function livenessSignal(score: number, threshold: number): LivenessSignal {
+  return { score, suspect: score < threshold };
 }

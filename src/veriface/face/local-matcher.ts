@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { FaceComparison, FaceMatcher, MatcherFlow } from '../face-matcher.js';
-import { compareDescriptors, type Described } from './compare-faces.js';
+import { compareDescriptors, type Described, livenessSignal } from './compare-faces.js';
 import { FaceWorkerPool, type FaceWorkerPoolOptions } from './worker-pool.js';
 
 /** Document portraits remembered by the SHA-256 of their photo (512 bytes each). */
@@ -9,10 +9,13 @@ const DOCUMENT_CACHE_ENTRIES = 1000;
 export interface LocalMatcherOptions extends FaceWorkerPoolOptions {
   /** FACE_MATCH_THRESHOLD: the similarity from which a face matches. */
   threshold: number;
+  /** LIVENESS_THRESHOLD: the liveness score below which a face photo is suspect. */
+  livenessThreshold: number;
 }
 
 /**
- * FACE_MATCHER=local: face-api in worker threads on this machine, no photo leaves it. The
+ * FACE_MATCHER=local: face-api in worker threads on this machine, no photo leaves it, and the
+ * face photo's liveness scored beside it. The
  * document's descriptor is kept by the photo's hash, so a retake of the face costs one photo, not
  * two; the two photos of a first comparison are described side by side when two workers are free.
  */
@@ -37,7 +40,9 @@ export class LocalFaceMatcher implements FaceMatcher {
     if ('descriptor' in documentDescribed) this.remember(documentHash, documentDescribed.descriptor);
     if (!('descriptor' in documentDescribed)) return documentDescribed;
     if (!('descriptor' in faceDescribed)) return faceDescribed;
-    return compareDescriptors(documentDescribed.descriptor, faceDescribed.descriptor, this.options.threshold);
+    const comparison = compareDescriptors(documentDescribed.descriptor, faceDescribed.descriptor, this.options.threshold);
+    const { liveness } = faceDescribed;
+    return liveness === undefined ? comparison : { ...comparison, liveness: livenessSignal(liveness, this.options.livenessThreshold) };
   }
 
   close(): Promise<void> {

@@ -23,7 +23,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function describedOf(value: unknown): Described | undefined {
   if (!isRecord(value)) return undefined;
-  if (value.descriptor instanceof Float32Array) return { descriptor: value.descriptor };
+  if (value.descriptor instanceof Float32Array) {
+    const { liveness } = value;
+    return typeof liveness === 'number' && liveness >= 0 && liveness <= 1 ? { descriptor: value.descriptor, liveness } : { descriptor: value.descriptor };
+  }
   if (isReason(value.unusable) && (value.photo === 'face' || value.photo === 'document')) return { unusable: value.unusable, photo: value.photo };
   return undefined;
 }

@@ -71,6 +71,11 @@ export async function updateChatFlow(db: Db, id: string, patch: Partial<Pick<Cha
   await db.updateTable('chat_flows').set(patch).where('id', '=', id).execute();
 }
 
+/** A participant invited again (a reactivation) starts their conversation from the invitation, whatever step it had reached. */
+export async function restartParticipantChat(db: Db, participantRowId: string, now: string): Promise<void> {
+  await db.updateTable('chat_flows').set({ step: 'invited', retake: null, updated_at: now }).where('participant_row_id', '=', participantRowId).execute();
+}
+
 /** The number's flow most recently moved, whatever its state: whom a number with nothing open belongs to. */
 export async function latestChatFlow(db: Db, phone: string): Promise<ChatFlowRow | undefined> {
   return db.selectFrom('chat_flows').selectAll().where('phone', '=', phone).orderBy('updated_at', 'desc').orderBy('id').limit(1).executeTakeFirst();

@@ -1,5 +1,6 @@
 import type { ChatFlowRow } from '../../db/schema.js';
 import { findProcessById } from '../../documents/queries.js';
+import { awaitsReview } from '../../identity-attempts/check-identity.js';
 import { say, type WordKey } from '../../people/words-chat.js';
 import type { ChatContext, HandleChatMessage } from '../chat-context.js';
 import { type InboundChatMessage, MAX_BUTTON_TITLE, MAX_BUTTONS } from '../chat-message.js';
@@ -125,7 +126,7 @@ async function endedAnswer(ctx: ChatContext, chat: ChatFlowRow): Promise<string 
       participant.status === 'FINISH'
         ? 'alreadySigned'
         : participant.status === 'BLOCK'
-          ? participant.block_reason === 'MANUAL_REVIEW_REQUIRED'
+          ? awaitsReview(participant.block_reason)
             ? 'underReview'
             : 'blocked'
           : process.status === 'CREATED'
@@ -141,7 +142,7 @@ async function endedAnswer(ctx: ChatContext, chat: ChatFlowRow): Promise<string 
       veriface.status === 'APPROVED'
         ? 'verifaceApproved'
         : veriface.status === 'BLOCKED'
-          ? veriface.result_reason === 'MANUAL_REVIEW_REQUIRED'
+          ? awaitsReview(veriface.result_reason)
             ? 'verifaceUnderReview'
             : 'verifaceNotApproved'
           : 'verifaceClosed';

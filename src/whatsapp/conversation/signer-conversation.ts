@@ -15,6 +15,7 @@ import {
 import { readableFile } from '../../documents/preview/document-preview.js';
 import { listDocuments } from '../../documents/queries.js';
 import { lastFour } from '../../documents/sealing/seal-evidence.js';
+import { awaitsReview } from '../../identity-attempts/check-identity.js';
 import { say } from '../../people/words-chat.js';
 import type { ChatContext } from '../chat-context.js';
 import type { SigningFlow } from './chat-flows.js';
@@ -274,7 +275,7 @@ export class SignerConversation {
         this.text('codeTooSoon');
         return this.prompt();
       case 'PARTICIPANT_BLOCKED':
-        return this.text(this.flow.participant.block_reason === 'MANUAL_REVIEW_REQUIRED' ? 'underReview' : 'blocked');
+        return this.text(awaitsReview(this.flow.participant.block_reason) ? 'underReview' : 'blocked');
       case 'NOT_YOUR_TURN':
         return this.text('notYourTurn');
       case 'PARTICIPANT_ALREADY_DONE':

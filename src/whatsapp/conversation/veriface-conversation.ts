@@ -1,3 +1,4 @@
+import { awaitsReview } from '../../identity-attempts/check-identity.js';
 import { say, type WordKey } from '../../people/words-chat.js';
 import { finishVeriface, openVeriface, submitDocumentPhoto, submitFacePhoto } from '../../veriface/person-flow.js';
 import type { ChatContext } from '../chat-context.js';
@@ -86,8 +87,7 @@ export class VerifaceConversation {
       const result = await finishVeriface(this.ctx, { token: this.token });
       await this.reload();
       if (result.status === 'APPROVED') return this.text('verifaceApproved');
-      if (result.status === 'BLOCKED')
-        return this.text(this.flow.veriface.result_reason === 'MANUAL_REVIEW_REQUIRED' ? 'verifaceUnderReview' : 'verifaceNotApproved');
+      if (result.status === 'BLOCKED') return this.text(awaitsReview(this.flow.veriface.result_reason) ? 'verifaceUnderReview' : 'verifaceNotApproved');
       this.outcome.move(this.flow, { retake: 'face' });
       return this.text('photoFaceAgain');
     } catch (error) {

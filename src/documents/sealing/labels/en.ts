@@ -65,7 +65,7 @@ export const en: SealLabels = {
   signedFileWord: 'signed',
   certificateFileWord: 'certificate',
   // The identity checks of a participant whose face is compared with the identification document
-  attemptColumns: ['Time', 'Outcome', 'Similarity', 'Document number', 'Reasons'],
+  attemptColumns: ['Time', 'Outcome', 'Similarity', 'Liveness', 'Document number', 'Reasons'],
   attemptSucceeded: 'successful',
   attemptFailed: 'not successful',
   numberMatches: (source) => `matches the declared one (${source})`,

@@ -65,7 +65,7 @@ export const es: SealLabels = {
   signedFileWord: 'firmado',
   certificateFileWord: 'certificado',
   // The identity checks of a participant whose face is compared with the identification document
-  attemptColumns: ['Hora', 'Resultado', 'Similitud', 'Número del documento', 'Motivos'],
+  attemptColumns: ['Hora', 'Resultado', 'Similitud', 'Vivacidad', 'Número del documento', 'Motivos'],
   attemptSucceeded: 'exitoso',
   attemptFailed: 'no exitoso',
   numberMatches: (source) => `coincide con el declarado (${source})`,

@@ -66,7 +66,7 @@ export const fr: SealLabels = {
   signedFileWord: 'signé',
   certificateFileWord: 'certificat',
   // The identity checks of a participant whose face is compared with the identification document
-  attemptColumns: ['Heure', 'Résultat', 'Similarité', 'Numéro de la pièce', 'Motifs'],
+  attemptColumns: ['Heure', 'Résultat', 'Similarité', 'Vivacité', 'Numéro de la pièce', 'Motifs'],
   attemptSucceeded: 'réussie',
   attemptFailed: 'échouée',
   numberMatches: (source) => `conforme au numéro déclaré (${source})`,

@@ -65,7 +65,7 @@ export const pt: SealLabels = {
   signedFileWord: 'assinado',
   certificateFileWord: 'certificado',
   // The identity checks of a participant whose face is compared with the identification document
-  attemptColumns: ['Hora', 'Resultado', 'Similaridade', 'Número do documento', 'Motivos'],
+  attemptColumns: ['Hora', 'Resultado', 'Similaridade', 'Vivacidade', 'Número do documento', 'Motivos'],
   attemptSucceeded: 'bem-sucedida',
   attemptFailed: 'sem sucesso',
   numberMatches: (source) => `confere com o declarado (${source})`,

@@ -66,7 +66,7 @@ export interface SealLabels {
   signedFileWord: string;
   certificateFileWord: string;
   // The identity checks of a participant whose face is compared with the identification document
-  attemptColumns: [string, string, string, string, string];
+  attemptColumns: [string, string, string, string, string, string];
   attemptSucceeded: string;
   attemptFailed: string;
   /** How the number read on the document compared with the declared one, and where it was read. */

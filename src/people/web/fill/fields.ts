@@ -1,6 +1,7 @@
 import type { FillQuestion } from '../../contract.js';
 import { type Child, h } from '../dom.js';
 import { currentLanguage } from '../i18n.js';
+import type { SignatureInput } from '../signature.js';
 import { CALLING_CODES, countryName, DEPARTMENTS, IDENTIFICATION_TYPES } from './places.js';
 import { tf } from './words.js';
 
@@ -24,6 +25,8 @@ export interface FieldEvents {
   prefill(pairs: { key: string; value: string }[]): void;
   /** Whether the person signs in the next step (a signature question says where they sign). */
   signNow: boolean;
+  /** With sign now, the signature question the person signs in the form, and the input they sign with. */
+  signature?: { question: string; input: SignatureInput };
 }
 
 /** The largest image answer /document/save takes: 8 MiB of data URI. */
@@ -308,6 +311,18 @@ function image(question: FillQuestion, events: FieldEvents): Field {
 }
 
 /**
+ * The signature the person makes in a form that signs now. It is no answer (/document/save
+ * refuses one): it waits on the device for their signing page, which applies it with their consent
+ * once their identity is checked.
+ */
+function signatureField(question: FillQuestion, input: SignatureInput): Field {
+  const built = frame(question, true);
+  built.add(h('p', { class: 'hint' }, tf('signatureInForm')), input.element);
+  built.controls.push(...input.element.querySelectorAll<HTMLElement>('canvas, input'));
+  return field(question, built, { value: () => '', set: () => undefined });
+}
+
+/**
  * A signature is never an answer (/document/save refuses one: the signer signs, with their
  * consent and identity validations, on their signing page); the question says where it happens.
  */
@@ -414,7 +429,7 @@ export function fieldFor(question: FillQuestion, events: FieldEvents): Field {
     case 'image':
       return image(question, events);
     case 'signature':
-      return signatureNote(question, events);
+      return events.signature?.question === question.name ? signatureField(question, events.signature.input) : signatureNote(question, events);
     case 'request':
       return request(question, events);
   }

@@ -1,11 +1,13 @@
 import { applicability } from '../../../templates/question-applicability.js';
 import { OPTION_TYPES } from '../../../templates/question-types.js';
-import type { FillAnswer, FillError, FillForm, FillSubmitted } from '../../contract.js';
+import type { FillAnswer, FillError, FillForm, FillPreview, FillSubmitted } from '../../contract.js';
 import type { FillWordKey } from '../../words-fill.js';
-import { ApiFailure, NetworkFailure, type PeopleClient } from '../client.js';
+import { ApiFailure, base64Of, NetworkFailure, type PeopleClient } from '../client.js';
 import { alertLine, h, redraw, show } from '../dom.js';
+import { type FormSignature, keepFormSignature } from '../form-signature.js';
 import { onLanguageChange, t } from '../i18n.js';
 import { wordsFor } from '../refusals.js';
+import { type SignatureInput, signatureInput } from '../signature.js';
 import { type Field, fieldFor } from './fields.js';
 import { MaskPreview } from './preview.js';
 import { clearFill, loadFill, newSubmissionKey, type SavedFill, saveFill } from './saved-answers.js';
@@ -74,11 +76,12 @@ function unavailableWords(error: unknown): FillWordKey | undefined {
  */
 export class FillFlow {
   private form: FillForm | undefined;
-  private previewHtml: string | null = null;
+  private previewSource: (FillPreview & { html: string }) | null = null;
   private fields: Field[] = [];
   private preview: MaskPreview | undefined;
   private saved: SavedFill;
   private readonly alert = alertLine();
+  private signature: { question: string; input: SignatureInput } | undefined;
   private readonly token: string;
 
   constructor(
@@ -98,12 +101,8 @@ export class FillFlow {
       return this.unavailable(error);
     }
     // Without its preview the form still works: the preview only shows what the answers make.
-    this.previewHtml = this.form.preview
-      ? await this.client.fillPreview().then(
-          (answer) => answer.html,
-          () => null,
-        )
-      : null;
+    const preview = this.form.preview ? await this.client.fillPreview().catch(() => null) : null;
+    this.previewSource = preview && preview.html !== null ? { ...preview, html: preview.html } : null;
     this.draw();
   }
 
@@ -122,7 +121,13 @@ export class FillFlow {
   private draw(): void {
     const form = this.form;
     if (!form) return;
-    const events = { changed: () => this.changed(), prefill: (pairs: FillAnswer[]) => this.prefill(pairs), signNow: form.signNow };
+    const signature = this.signatureOf(form);
+    const events = {
+      changed: () => this.changed(),
+      prefill: (pairs: FillAnswer[]) => this.prefill(pairs),
+      signNow: form.signNow,
+      ...(signature ? { signature } : {}),
+    };
     this.fields = form.questions.map((question) => fieldFor(question, events));
     const locked = new Map(form.prefilled.map((entry) => [entry.name, entry]));
     for (const field of this.fields) {
@@ -144,7 +149,7 @@ export class FillFlow {
       event.preventDefault();
       void this.send(submit);
     });
-    const previewFrame = this.previewHtml === null ? undefined : new MaskPreview(this.previewHtml, tf('previewFrame', { name: form.template.name }));
+    const previewFrame = this.previewSource === null ? undefined : new MaskPreview(this.previewSource, tf('previewFrame', { name: form.template.name }));
     this.preview = previewFrame;
     show(
       this.root,
@@ -232,6 +237,25 @@ export class FillFlow {
   }
 
   /**
+   * With sign now, the input the person signs with in the form, offering the kinds the question
+   * allows; made again with the form (in another language), as the rest is.
+   */
+  private signatureOf(form: FillForm): { question: string; input: SignatureInput } | undefined {
+    const question = form.questions.find((q) => q.name === form.signatureQuestion && q.type === 'signature');
+    if (!question) return (this.signature = undefined);
+    this.signature = { question: question.name, input: signatureInput('', question.allow ?? ['draw', 'font']) };
+    return this.signature;
+  }
+
+  /** The signature made in the form, or the words that ask for it at its field. */
+  private async signatureImage(): Promise<{ image?: FormSignature; missing?: Field }> {
+    if (!this.signature) return {};
+    const made = await this.signature.input.image();
+    if (made) return { image: { png: await base64Of(made.png), kind: made.kind } };
+    return { missing: this.fields.find((field) => field.question.name === this.signature?.question) };
+  }
+
+  /**
    * The answers as /document/save takes them: the questions asked, answered; a signature is never an
    * answer, and neither is a locked one (the service has it already, and refuses it changed).
    */
@@ -266,11 +290,20 @@ export class FillFlow {
       const checked = await this.client.checkFill({ data });
       if (checked.errors.length > 0) return this.showErrors(checked.errors);
       for (const field of this.fields) field.showError(undefined);
+      const signature = await this.signatureImage();
+      if (signature.missing) {
+        signature.missing.showError(t('signatureRequired'));
+        this.alert.say(tf('fixErrors'));
+        signature.missing.focus();
+        return;
+      }
       // One key per submission, kept until the process is made: a retry after a lost answer makes no second one.
       const submissionKey = this.saved.submissionKey ?? newSubmissionKey();
       this.saved = { ...this.saved, submissionKey };
       saveFill(this.token, this.saved);
       const done = await this.client.submitFill({ data, idempotencyKey: submissionKey });
+      const signingToken = done.signingUrl === undefined ? undefined : decodeURIComponent(new URL(done.signingUrl).pathname.split('/')[2] ?? '');
+      if (signature.image && signingToken) keepFormSignature(signingToken, signature.image);
       clearFill(this.token);
       this.saved = { answers: {} };
       // The SDK's frame is told first; with sign now it goes on to the signing flow itself.

@@ -1,16 +1,21 @@
 import { answerText } from '../../../templates/answer-text.js';
-import type { FillQuestion } from '../../contract.js';
+import type { FillPreview, FillQuestion } from '../../contract.js';
 import { h } from '../dom.js';
 
-/** What the preview's own document may load, on top of the page's policy it inherits: nothing but inline styles and data: images and fonts. */
-const FRAME_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:";
+/** What the preview's own document may load, on top of the page's policy it inherits: nothing but data: images and fonts. */
+const FRAME_POLICY = "default-src 'none'; img-src data:; font-src data:";
 
 /** Elements a Mask HTML has no use for in a preview that runs nothing and loads nothing. */
 const DROPPED = 'script, noscript, base, meta[http-equiv], iframe, frame, object, embed, link, form';
 
+/** The mark the service gives an element whose inline style it took out (src/references/fill/preview-source.ts). */
+const STYLED = 'data-preview-style';
+
 /**
  * The Mask HTML as a document of its own: parsed inertly (DOMParser runs nothing), stripped of
- * what could run or load, with a policy of its own that allows nothing else.
+ * what could run or load, with a policy of its own that allows nothing else. The service sends it
+ * without the styles written in its markup (a browser reports a violation of the page's policy
+ * for each one it parses, even inertly); the page applies them through the CSSOM.
  */
 function frameDocument(html: string): string {
   const parsed = new DOMParser().parseFromString(html, 'text/html');
@@ -20,6 +25,32 @@ function frameDocument(html: string): string {
   policy.setAttribute('content', FRAME_POLICY);
   parsed.head.prepend(policy);
   return `<!DOCTYPE html>${parsed.documentElement.outerHTML}`;
+}
+
+/**
+ * Gives the frame's document the Mask HTML's styles through the CSSOM (element.style and
+ * constructed style sheets), which the page's policy allows: no markup is parsed as style.
+ */
+function applyStyles(document: Document, source: FillPreview): void {
+  // The frame's own realm: its elements are instances of its classes, and a sheet it adopts must be made by its constructor.
+  const view = document.defaultView;
+  if (!view) return;
+  for (const element of document.querySelectorAll(`[${STYLED}]`)) {
+    const text = source.inline[Number(element.getAttribute(STYLED))];
+    element.removeAttribute(STYLED);
+    if (text !== undefined && (element instanceof view.HTMLElement || element instanceof view.SVGElement)) element.style.cssText = text;
+  }
+  const sheets: CSSStyleSheet[] = [];
+  for (const text of source.sheets) {
+    const sheet = new view.CSSStyleSheet();
+    try {
+      sheet.replaceSync(text);
+      sheets.push(sheet);
+    } catch {
+      // An unparsable sheet styles nothing; the preview shows the text without it.
+    }
+  }
+  document.adoptedStyleSheets = sheets;
 }
 
 /**
@@ -35,11 +66,12 @@ export class MaskPreview {
   private pending: { answers: ReadonlyMap<string, string>; questions: readonly FillQuestion[] } | undefined;
   private loaded = false;
 
-  constructor(html: string, title: string) {
+  constructor(source: FillPreview & { html: string }, title: string) {
     this.element = h('iframe', { class: 'mask-preview', sandbox: 'allow-same-origin', title, referrerpolicy: 'no-referrer' });
-    this.element.srcdoc = frameDocument(html);
+    this.element.srcdoc = frameDocument(source.html);
     this.element.addEventListener('load', () => {
       this.loaded = true;
+      if (this.element.contentDocument) applyStyles(this.element.contentDocument, source);
       if (this.pending) this.update(this.pending.answers, this.pending.questions);
     });
   }

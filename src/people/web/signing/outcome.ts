@@ -4,13 +4,14 @@ import { type Child, h, statusLine } from '../dom.js';
 import { type MessageKey, t } from '../i18n.js';
 import { wordsFor } from '../refusals.js';
 
-type Closed = Extract<SigningPage['state'], 'rejected' | 'expired' | 'cancelled' | 'blocked'>;
+type Closed = Extract<SigningPage['state'], 'rejected' | 'expired' | 'cancelled' | 'blocked' | 'review'>;
 
 const CLOSED_WORDS: Record<Closed, [MessageKey, MessageKey]> = {
   rejected: ['rejectedTitle', 'rejectedHelp'],
   expired: ['expiredTitle', 'expiredHelp'],
   cancelled: ['cancelledTitle', 'cancelledHelp'],
   blocked: ['blockedTitle', 'blockedHelp'],
+  review: ['reviewStateTitle', 'reviewStateHelp'],
 };
 
 /** A rejection this participant's own step made: their own, or their identity's. */
@@ -50,7 +51,7 @@ export function finishedView(page: SigningPage, client: PeopleClient): Child[] {
   return [h('h2', {}, t('finishedTitle')), h('p', {}, t(page.sealing ? 'sealingHelp' : 'finishedHelp')), copyButton(client)];
 }
 
-/** Closed without their signature: rejected, expired, cancelled, or blocked after failed checks. */
+/** Closed without their signature: rejected, expired, cancelled, blocked after failed checks, or waiting for a person's review. */
 export function closedView(page: SigningPage, state: Closed): Child[] {
   const [title, help] = CLOSED_WORDS[state];
   return [h('h2', {}, t(title)), h('p', {}, t(page.rejection ? OWN_REJECTION[page.rejection] : help))];

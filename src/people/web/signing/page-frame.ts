@@ -1,4 +1,4 @@
-import type { SigningPage } from '../../contract.js';
+import type { ReadingPage, SigningPage } from '../../contract.js';
 import { documentEntry } from '../document-viewer.js';
 import { h } from '../dom.js';
 import { type MessageKey, t } from '../i18n.js';
@@ -14,14 +14,17 @@ const STATUS_WORDS: Record<ParticipantStatus, MessageKey> = {
 };
 
 /** Once a process is closed unfinished, nobody "can sign now" or "waits for a turn" any more. */
-const CLOSED: ReadonlySet<SigningPage['state']> = new Set(['rejected', 'expired', 'cancelled']);
+const CLOSED: ReadonlySet<SigningPage['state'] | ReadingPage['state']> = new Set(['rejected', 'expired', 'cancelled']);
 
-function statusWord(page: SigningPage, status: ParticipantStatus): MessageKey {
+/** What the signer's page and the reader's page both show. */
+type Page = SigningPage | ReadingPage;
+
+function statusWord(page: Page, status: ParticipantStatus): MessageKey {
   return CLOSED.has(page.state) && (status === 'PENDING' || status === 'NOTIFICATION') ? 'statusNotSigned' : STATUS_WORDS[status];
 }
 
 /** Who sent the process, its name and message. */
-export function pageHeader(page: SigningPage): HTMLElement {
+export function pageHeader(page: Page): HTMLElement {
   return h(
     'header',
     {},
@@ -35,13 +38,14 @@ export function pageHeader(page: SigningPage): HTMLElement {
  * The documents to read (once sealed, the signed files and the certificate). While it is the
  * person's turn (`reading`) each is shown at once with their boxes, and its first showing is reported.
  */
-export function documentsSection(page: SigningPage, reading?: { onOpened(position: number): void }): HTMLElement {
-  const entry = (document: SigningPage['documents'][number]) => {
+export function documentsSection(page: Page, reading?: { onOpened(position: number): void }): HTMLElement {
+  const entry = (document: Page['documents'][number]) => {
     const { position } = document;
     if (!reading || position === undefined) return documentEntry(document);
+    const boxes = 'boxes' in page ? (page.boxes ?? []) : [];
     return documentEntry(document, {
       open: true,
-      boxes: (page.boxes ?? []).filter((box) => box.document === position),
+      boxes: boxes.filter((box) => box.document === position),
       onOpened: () => reading.onOpened(position),
     });
   };
@@ -54,7 +58,7 @@ export function documentsSection(page: SigningPage, reading?: { onOpened(positio
 }
 
 /** Everyone taking part, in order, with their role and where they are. */
-export function peopleSection(page: SigningPage): HTMLElement {
+export function peopleSection(page: Page): HTMLElement {
   return h(
     'section',
     { 'aria-labelledby': 'people-title' },
