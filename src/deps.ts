@@ -6,6 +6,7 @@ import { ApiKeyResolver } from './auth/key-resolver.js';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 import { type Config, ConfigError } from './config.js';
+import { CONSOLE_SIGN_IN_JOB, sendSignIns } from './console/sign-in.js';
 import type { ServiceContext } from './context.js';
 import { type Db, openDatabase } from './db/database.js';
 import { collectUploadedPdfs } from './documents/creating/pdf-uploads.js';
@@ -310,6 +311,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
               claim,
               leaseMs: config.outboxLeaseMs,
             }),
+          [CONSOLE_SIGN_IN_JOB]: (data) =>
+            sendSignIns(deps, { email: typeof data?.email === 'string' ? data.email : '', address: typeof data?.address === 'string' ? data.address : '' }),
           [SEAL_PROCESS_JOB]: (data, claim) => runSealJob(deps, { processId: typeof data?.processId === 'string' ? data.processId : '', claim, logger }),
           [READER_UPDATE_JOB]: (data, claim) => sendReaderUpdate(deps, { data, ...(claim ? { claim } : {}) }),
         },

@@ -38,15 +38,37 @@ export function signInLink(publicUrl: string, token: string): string {
   return `${publicUrl}/console#sign-in=${token}`;
 }
 
+/** The outbox job that looks the e-mail up and sends its sign-ins (sendSignIns). */
+export const CONSOLE_SIGN_IN_JOB = 'console-sign-in';
+
 /**
- * Sends each user going by this e-mail (one per organization) a link and a code, in the
- * organization's language. The answer is the same whoever asks, known or not, limited or not, so the
- * page tells nobody which e-mails have an account; past SIGN_INS_PER_EMAIL nothing more is sent.
+ * Asks for the sign-in e-mails: one job queued, whatever the e-mail, so the answer and its time are
+ * the same for an e-mail no user has. At most one job waits per e-mail (a burst of requests makes
+ * one), and the jobs of one e-mail never run side by side, so its limit is counted exactly.
  */
 export async function requestSignIn(ctx: ServiceContext, options: { email: string; address: string }): Promise<{ sent: true }> {
   const email = normalizeEmail(options.email);
+  await withTransaction(ctx, (trx) =>
+    enqueue(trx, ctx.clock, [
+      {
+        kind: 'job',
+        organizationId: null,
+        payload: { name: CONSOLE_SIGN_IN_JOB, data: { email, address: options.address } },
+        dedupeKey: `${CONSOLE_SIGN_IN_JOB}:${email}`,
+      },
+    ]),
+  );
+  return { sent: true };
+}
+
+/**
+ * Sends each user going by this e-mail (one per organization) a link and a code, in the
+ * organization's language; past SIGN_INS_PER_EMAIL in SIGN_IN_MINUTES nothing more is sent.
+ */
+export async function sendSignIns(ctx: ServiceContext, options: { email: string; address: string }): Promise<void> {
+  const email = normalizeEmail(options.email);
   const users = await q.findUsersByEmail(ctx.db, email);
-  if (users.length === 0) return { sent: true };
+  if (users.length === 0) return;
   const now = ctx.clock.now();
   const since = new Date(now.getTime() - SIGN_IN_MINUTES * 60_000).toISOString();
   const limited = (await q.countSignInsSince(ctx.db, email, since)) >= SIGN_INS_PER_EMAIL * users.length;
@@ -84,7 +106,6 @@ export async function requestSignIn(ctx: ServiceContext, options: { email: strin
       });
     }
   });
-  return { sent: true };
 }
 
 /** Who signed in, as the console shows it. */

@@ -4,6 +4,7 @@ import type { UserRole } from '../../src/db/schema.js';
 import { addUser } from '../../src/organizations/organizations.js';
 import { PUBLIC_URL, type TestOrganization, type TestService } from './service.js';
 import { outbox } from './signing.js';
+import { runOutbox } from './whatsapp-service.js';
 
 /** The console's own origin, which the test service's PUBLIC_URL names: its page's requests carry it. */
 export const CONSOLE_ORIGIN = new URL(PUBLIC_URL).origin;
@@ -29,12 +30,13 @@ export async function consoleCall(
   });
 }
 
-/** The newest sign-in e-mail sent to `email` for the organization. */
+/** The newest sign-in e-mail sent to `email` for the organization, once the outbox ran the sign-in jobs asked for. */
 export async function signInEmail(
   svc: TestService,
   org: TestOrganization,
   email: string,
 ): Promise<{ subject: string; text: string; token: string; code: string }> {
+  await runOutbox(svc);
   const sent = (await outbox(svc, 'email')).filter((row) => row.body.to === email && row.organization_id === org.id && row.body.template === 'console-sign-in');
   const last = sent.at(-1);
   if (!last) throw new Error(`no sign-in e-mail to ${email}`);
