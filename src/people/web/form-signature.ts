@@ -20,15 +20,26 @@ export function keepFormSignature(signingToken: string, signature: FormSignature
   }
 }
 
-/** The signature made in the form for this signing link, if any; read once, then forgotten. */
-export function takeFormSignature(signingToken: string): FormSignature | undefined {
+/**
+ * The signature made in the form for this signing link, if any. Read as often as the page draws
+ * its last step (it draws it again as the person's steps change), and forgotten once they signed
+ * or chose to sign another way.
+ */
+export function formSignatureFor(signingToken: string): FormSignature | undefined {
   try {
     const stored: unknown = JSON.parse(sessionStorage.getItem(key(signingToken)) ?? 'null');
-    sessionStorage.removeItem(key(signingToken));
     if (typeof stored !== 'object' || stored === null || !('png' in stored) || !('kind' in stored)) return undefined;
     const { png, kind } = stored;
     return typeof png === 'string' && (kind === 'draw' || kind === 'font') ? { png, kind } : undefined;
   } catch {
     return undefined;
+  }
+}
+
+export function forgetFormSignature(signingToken: string): void {
+  try {
+    sessionStorage.removeItem(key(signingToken));
+  } catch {
+    // No storage: nothing was kept.
   }
 }

@@ -1,6 +1,6 @@
 import { base64Of } from '../client.js';
 import { alertLine, h, show } from '../dom.js';
-import { type FormSignature, takeFormSignature } from '../form-signature.js';
+import { type FormSignature, forgetFormSignature, formSignatureFor } from '../form-signature.js';
 import { t } from '../i18n.js';
 import { type SignatureInput, signatureInput } from '../signature.js';
 import type { StepContext } from './step-context.js';
@@ -18,7 +18,7 @@ export function finishStep(container: HTMLElement, step: StepContext): void {
   const alert = alertLine();
   const consent = h('input', { type: 'checkbox', id: 'consent', required: true });
   // A signature the person made in the form that took them here, if its kind is one they may use.
-  const fromForm = signer ? takeFormSignature(client.token) : undefined;
+  const fromForm = signer ? formSignatureFor(client.token) : undefined;
   const made = fromForm && page.signatureKinds.includes(fromForm.kind) ? fromForm : undefined;
   const signature = signer ? signatureInput(page.participant.name, page.signatureKinds) : undefined;
   const formFigure = made
@@ -44,6 +44,7 @@ export function finishStep(container: HTMLElement, step: StepContext): void {
   redo?.addEventListener('click', () => {
     // Another signature instead: the pad, as if none had been made in the form.
     useMade = false;
+    forgetFormSignature(client.token);
     if (signature) formFigure?.replaceWith(signature.element);
     redo.remove();
     signature?.element.querySelector<HTMLElement>('button, canvas, input')?.focus();
@@ -71,6 +72,7 @@ export function finishStep(container: HTMLElement, step: StepContext): void {
       : await step.attempt(() => client.approve({ consent: true }), alert);
     submit.disabled = false;
     if (done === undefined) return;
+    if (signer) forgetFormSignature(client.token);
     await step.finished();
   });
   show(container, h('h2', {}, t(signer ? 'signTitle' : 'approveTitle')), form);
