@@ -20,8 +20,12 @@ export interface DeletedTemplate {
  */
 export async function deleteTemplate(ctx: ServiceContext, options: { organizationId: string; id: string }): Promise<DeletedTemplate> {
   const { filesStored, references } = await writeTemplate(ctx, options.id, async (writes) => {
-    // Most templates have no reference link and no process in signature: one statement deletes them.
-    const unhindered = await writes.deleteUnhinderedTemplate(ctx.db, options.organizationId, options.id, IN_SIGNATURE);
+    // Most templates have no reference link and no process in signature: on SQLite, whose writes go
+    // one at a time, one statement deletes them. Not on PostgreSQL: a statement reads the processes
+    // as they were when it began, and a creation holding the template's lock may commit meanwhile
+    // (waiting for a lock rechecks only the locked row), which would leave its process on a deleted
+    // template. There the transaction locks the template first, then counts.
+    const unhindered = ctx.dialect === 'sqlite' ? await writes.deleteUnhinderedTemplate(ctx.db, options.organizationId, options.id, IN_SIGNATURE) : undefined;
     return unhindered ? { ...unhindered, references: 0 } : deleteWithLinks(ctx, writes, options);
   });
   if (filesStored) await ctx.blobs.delete(templateFileKeys(options.id));
