@@ -3,9 +3,6 @@ import type { ServiceContext } from '../context.js';
 import type { DocumentSource, ProcessDocumentRow } from '../db/schema.js';
 import { readBlobBytes } from '../files/blob-bytes.js';
 
-/** Upload URLs for PDFs and download URLs of documents last five minutes, like the template ones. */
-export const DOCUMENT_URL_LIFETIME_SECONDS = 300;
-
 /** Keys of documents: the current layout, and the one before it, which rows created then still name. */
 const KEY_PATTERNS = [/^documents\/[0-9a-f]{2}\/[0-9a-f]{24}-\d{1,3}\.(pdf|html)$/, /^processes\/[0-9a-f]{24}\/documents\/\d{1,3}\.(pdf|html)$/];
 

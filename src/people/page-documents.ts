@@ -1,9 +1,9 @@
 import type { ProcessDocumentRow, ProcessRow } from '../db/schema.js';
-import { DOCUMENT_URL_LIFETIME_SECONDS } from '../documents/document-files.js';
 import { type PreviewContext, readableFile } from '../documents/preview/document-preview.js';
 import { finalFileNames } from '../documents/sealing/final-file-names.js';
 import { finalFileKeys } from '../documents/sealing/final-file-queries.js';
 import { contentTypeOf } from '../files/blob-store.js';
+import { DOCUMENT_URL_LIFETIME_SECONDS } from '../files/document-url-lifetime.js';
 import type { Language } from '../organizations/settings.js';
 import type { PageDocument } from './contract.js';
 

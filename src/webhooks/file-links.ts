@@ -1,5 +1,5 @@
-import { DOCUMENT_URL_LIFETIME_SECONDS } from '../documents/document-files.js';
 import type { BlobStore } from '../files/blob-store.js';
+import { DOCUMENT_URL_LIFETIME_SECONDS } from '../files/document-url-lifetime.js';
 import { isRecord } from '../is-record.js';
 
 /**

@@ -4,6 +4,7 @@ import type { Database, ParticipantRow, ProcessDocumentRow, ProcessKind, Process
 import { withTransaction } from '../../db/transaction.js';
 import { DomainError, fail, invalid } from '../../domain-error.js';
 import { writeBlobBytes } from '../../files/blob-bytes.js';
+import { DOCUMENT_URL_LIFETIME_SECONDS } from '../../files/document-url-lifetime.js';
 import { answerMessage } from '../../http/error-catalogue.js';
 import { newCode, newObjectId, newToken } from '../../ids.js';
 import { checkCreation } from '../../organizations/creation-checks.js';
@@ -12,7 +13,7 @@ import { layoutToKeep } from '../../templates/page-layout.js';
 import { lockTemplateExists } from '../../templates/queries.js';
 import { findTemplate } from '../../templates/read-templates.js';
 import type { TemplateBody } from '../../templates/schemas.js';
-import { DOCUMENT_URL_LIFETIME_SECONDS, documentFileKey, sha256 } from '../document-files.js';
+import { documentFileKey, sha256 } from '../document-files.js';
 import { type EffectiveValidations, resolveValidations } from '../identity-validations.js';
 import { nextReminderAt } from '../lifecycle/process-sweeps.js';
 import { notifyParticipants, participantLink } from '../notify-participants.js';
