@@ -356,9 +356,12 @@ describe('the questionnaire of a reference link, filled in Chromium on a phone',
       await expect.poll(() => frame.getByLabel('Unidades').inputValue()).toBe('3');
       await frame.getByRole('tab', { name: 'Escribir' }).click();
       await frame.getByLabel('Escribe tu nombre como firma').fill('Luis Pérez');
+      // The signing page refuses a signature until the document was shown (DOCUMENT_NOT_OPENED): wait for it, as a person would read it.
+      const documentOpened = page.waitForResponse((response) => new URL(response.url()).pathname === '/people/signing/opened', { timeout: 30_000 });
       await frame.getByRole('button', { name: 'Enviar y firmar' }).click();
       // Signing in the frame: the signature typed in the form, offered once more, then consent.
       await frame.getByRole('img', { name: 'Tu firma, hecha en el formulario' }).waitFor({ timeout: 30_000 });
+      await documentOpened;
       await frame.getByLabel(/Acepto firmar electrónicamente/).check();
       await frame.getByRole('button', { name: 'Firmar', exact: true }).click();
       await expect.poll(async () => (await eventsOf(page)).find((event) => event.event === 'close'), { timeout: 30_000 }).toBeDefined();
