@@ -111,6 +111,11 @@ export function peopleClient(token: string) {
 
 export type PeopleClient = ReturnType<typeof peopleClient>;
 
+/** The token of a person's page from its address (/s/<token>, /r/<token>, …): what its client acts with. */
+export function linkTokenOf(url: string): string {
+  return decodeURIComponent(new URL(url, window.location.href).pathname.split('/')[2] ?? '');
+}
+
 /** The embedded app's first call (public: no token yet): which flow and token the SDK's init message opens. */
 export function openEmbedded(body: EmbedInput): Promise<EmbeddedFlow> {
   return request<EmbeddedFlow>('POST', '/people/embed', { body });

@@ -1,4 +1,4 @@
-import { peopleClient } from './client.js';
+import { linkTokenOf, peopleClient } from './client.js';
 import { FillFlow } from './fill/fill-flow.js';
 import { applyColours } from './frame-colours.js';
 import { chooseLanguage, isLanguage, type Language } from './i18n.js';
@@ -72,13 +72,13 @@ export function runEmbeddedFill(root: HTMLElement, token: string): void {
     onDone: (done) => {
       const close = (signProfile: { id: string; name: string }[]) =>
         post({ type: 'SDK-CLOSE', document: done.code, redirectTo: state.redirectTo, signProfile });
-      const signingToken = done.signingUrl === undefined ? undefined : new URL(done.signingUrl).pathname.split('/')[2];
+      const signingToken = done.signingUrl === undefined ? undefined : linkTokenOf(done.signingUrl);
       if (signingToken === undefined) {
         close([]);
         return;
       }
       // Sign now: the person signs in the frame, and the SDK hears of the process once they are done.
-      void new SigningFlow(root, peopleClient(decodeURIComponent(signingToken)), {
+      void new SigningFlow(root, peopleClient(signingToken), {
         onDone: (page) => close([{ id: page.participant.id, name: page.participant.name }]),
       }).start();
     },

@@ -1,4 +1,4 @@
-import { peopleClient } from './client.js';
+import { linkTokenOf, peopleClient } from './client.js';
 import { runEmbedded } from './embedded.js';
 import { runEmbeddedFill } from './embedded-fill.js';
 import { FillFlow } from './fill/fill-flow.js';
@@ -14,7 +14,7 @@ if (root) {
   const language = document.documentElement.lang;
   if (isLanguage(language)) setLanguage(language);
   root.before(languagePicker());
-  const token = decodeURIComponent(window.location.pathname.split('/')[2] ?? '');
+  const token = linkTokenOf(window.location.href);
   switch (root.dataset.mode) {
     case 'sign':
       void new SigningFlow(root, peopleClient(token)).start();

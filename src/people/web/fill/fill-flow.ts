@@ -2,7 +2,7 @@ import { applicability } from '../../../templates/question-applicability.js';
 import { OPTION_TYPES } from '../../../templates/question-types.js';
 import type { FillAnswer, FillError, FillForm, FillPreview, FillSubmitted } from '../../contract.js';
 import type { FillWordKey } from '../../words-fill.js';
-import { ApiFailure, base64Of, NetworkFailure, type PeopleClient } from '../client.js';
+import { ApiFailure, base64Of, linkTokenOf, NetworkFailure, type PeopleClient } from '../client.js';
 import { alertLine, h, redraw, show } from '../dom.js';
 import { type FormSignature, keepFormSignature } from '../form-signature.js';
 import { onLanguageChange, t } from '../i18n.js';
@@ -302,7 +302,7 @@ export class FillFlow {
       this.saved = { ...this.saved, submissionKey };
       saveFill(this.token, this.saved);
       const done = await this.client.submitFill({ data, idempotencyKey: submissionKey });
-      const signingToken = done.signingUrl === undefined ? undefined : decodeURIComponent(new URL(done.signingUrl).pathname.split('/')[2] ?? '');
+      const signingToken = done.signingUrl === undefined ? undefined : linkTokenOf(done.signingUrl);
       if (signature.image && signingToken) keepFormSignature(signingToken, signature.image);
       clearFill(this.token);
       this.saved = { answers: {} };
