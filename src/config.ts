@@ -35,6 +35,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   databaseSchema: string;
+  /** PostgreSQL: frequent statements prepared once per connection (src/db/prepared-statements.ts). */
+  databasePreparedStatements: boolean;
   uploadMaxBytes: number;
   /** Memory for templates read lately, on SQLite (0: none). */
   templateCacheBytes: number;
@@ -118,6 +120,7 @@ interface ParsedEnv {
   DATA_DIR: string;
   DATABASE_URL?: string;
   DATABASE_SCHEMA: string;
+  DATABASE_PREPARED_STATEMENTS: boolean;
   UPLOAD_MAX_BYTES: number;
   TEMPLATE_CACHE_MB: number;
   URL_SIGNING_SECRET?: string;
@@ -178,6 +181,7 @@ const envSchema = Joi.object<ParsedEnv>({
   DATABASE_SCHEMA: Joi.string()
     .pattern(/^[a-z_][a-z0-9_]{0,62}$/)
     .default('public'),
+  DATABASE_PREPARED_STATEMENTS: Joi.boolean().default(true),
   UPLOAD_MAX_BYTES: Joi.number()
     .integer()
     .min(1)
@@ -290,6 +294,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
     dataDir: path.resolve(parsed.DATA_DIR),
     databaseUrl: parsed.DATABASE_URL,
     databaseSchema: parsed.DATABASE_SCHEMA,
+    databasePreparedStatements: parsed.DATABASE_PREPARED_STATEMENTS,
     uploadMaxBytes: parsed.UPLOAD_MAX_BYTES,
     templateCacheBytes: parsed.TEMPLATE_CACHE_MB * 1024 * 1024,
     urlSigningSecret: parsed.URL_SIGNING_SECRET,

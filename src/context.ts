@@ -14,6 +14,8 @@ export interface ServiceContext {
   blobs: BlobStore;
   /** Identity photos: encrypted in `blobs`, served through the service's own short-lived URLs. */
   photos: PhotoVault;
+  /** The AES-256 key of sensitive data at rest (PHOTO_ENCRYPTION_KEY, or the one kept in the database): photos, TOTP secrets. */
+  dataKey: Buffer;
   publicUrl: string;
   /** Woken after a commit that queued messages, so delivery starts at once. */
   outbox: OutboxSignal;

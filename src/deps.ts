@@ -9,11 +9,13 @@ import { type Config, ConfigError } from './config.js';
 import { CONSOLE_SIGN_IN_JOB, sendSignIns } from './console/sign-in.js';
 import type { ServiceContext } from './context.js';
 import { type Db, openDatabase } from './db/database.js';
+import { dataKeyOf, keptSetting, replaceKeptSetting } from './db/kept-settings.js';
 import { collectUploadedPdfs } from './documents/creating/pdf-uploads.js';
+import { PRINT_PROCESS_JOB, printProcess } from './documents/creating/print-process.js';
 import { expireDueProcesses, remindDueParticipants } from './documents/lifecycle/process-sweeps.js';
-import { SEAL_PROCESS_JOB } from './documents/participant/signer-flow.js';
 import { READER_UPDATE_JOB, sendReaderUpdate } from './documents/readers/notify-readers.js';
 import { runSealJob } from './documents/sealing/seal-failure.js';
+import { SEAL_PROCESS_JOB } from './documents/sealing/seal-job-name.js';
 import type { BlobStore } from './files/blob-store.js';
 import { LocalBlobStore } from './files/local-blob-store.js';
 import { S3BlobStore } from './files/s3-blob-store.js';
@@ -38,7 +40,6 @@ import {
 import { httpTimestampClient } from './pdf-signing/timestamp-client.js';
 import { type PageAssets, pageAssets } from './people/assets.js';
 import { EmbeddingOrigins } from './people/embed.js';
-import { PHOTO_KEY_BYTES } from './photos/photo-cipher.js';
 import { PhotoVault } from './photos/photo-vault.js';
 import { purgeDuePhotos } from './photos/purge-photos.js';
 import type { PdfRenderer } from './rendering/renderer.js';
@@ -124,34 +125,6 @@ async function urlSigningSecret(db: Db, configured: string | undefined): Promise
 }
 
 /**
- * A secret the first instance makes and every other reads: instances starting together may each
- * make one, and the first to insert it wins; all then read that one.
- */
-async function keptSetting(db: Db, key: string, make: () => string | Promise<string>): Promise<string> {
-  const existing = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
-  if (existing) return existing.value;
-  await db
-    .insertInto('settings')
-    .values({ key, value: await make() })
-    .onConflict((oc) => oc.column('key').doNothing())
-    .execute();
-  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirstOrThrow();
-  return row.value;
-}
-
-/** Replaces a kept setting that still holds `current`; instances doing it together all read the one that won. */
-async function replaceKeptSetting(db: Db, key: string, current: string, make: () => Promise<string>): Promise<string> {
-  await db
-    .updateTable('settings')
-    .set({ value: await make() })
-    .where('key', '=', key)
-    .where('value', '=', current)
-    .execute();
-  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirstOrThrow();
-  return row.value;
-}
-
-/**
  * What Meta signs its deliveries with: WHATSAPP_APP_SECRET. With no provider configured (the local
  * mailbox), a secret kept in the database instead, shared by every instance, for the local chat page
  * to sign what the operator sends as a person, through the same path as Meta's; with a provider but
@@ -161,11 +134,6 @@ async function whatsAppAppSecret(db: Db, config: Config): Promise<string | undef
   if (config.whatsappWebhook.appSecret !== undefined) return config.whatsappWebhook.appSecret;
   if (config.whatsapp !== undefined) return undefined;
   return keptSetting(db, 'whatsapp_local_app_secret', () => crypto.randomBytes(32).toString('hex'));
-}
-
-/** Shared by every instance through the database unless the operator sets PHOTO_ENCRYPTION_KEY. */
-async function photoEncryptionKey(db: Db, configured: Buffer | undefined): Promise<Buffer> {
-  return configured ?? Buffer.from(await keptSetting(db, 'photo_encryption_key', () => crypto.randomBytes(PHOTO_KEY_BYTES).toString('hex')), 'hex');
 }
 
 function isStoredIdentity(value: unknown): value is StoredIdentity {
@@ -290,7 +258,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
         connectionsPerOrigin: config.webhookConnections,
         blobs,
       }),
-      email: emailHandler(senders.mailer),
+      email: emailHandler(senders.mailer, blobs),
       // The worker is the outbox signal of the records' transactions; it exists by the time one runs.
       whatsapp: whatsAppHandler(senders.whatsapp, whatsAppDeliveryRecords({ db: database.db, clock, outbox: { wake: () => worker.wake() } })),
       sms: smsHandler(senders.sms),
@@ -315,6 +283,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
             sendSignIns(deps, { email: typeof data?.email === 'string' ? data.email : '', address: typeof data?.address === 'string' ? data.address : '' }),
           [SEAL_PROCESS_JOB]: (data, claim) => runSealJob(deps, { processId: typeof data?.processId === 'string' ? data.processId : '', claim, logger }),
           [READER_UPDATE_JOB]: (data, claim) => sendReaderUpdate(deps, { data, ...(claim ? { claim } : {}) }),
+          [PRINT_PROCESS_JOB]: (data) => printProcess(deps, { processId: typeof data?.processId === 'string' ? data.processId : '' }),
         },
         clock,
       ),
@@ -325,6 +294,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   const readiness = new Readiness();
   // openDatabase answers once the store is migrated.
   readiness.passed('migrations');
+  // Photos and the console's TOTP secrets: the one key the service encrypts sensitive data with.
+  const dataKey = await dataKeyOf(database.db, config.photoEncryptionKey);
   const deps: Deps = {
     db: database.db,
     dialect: database.dialect,
@@ -336,8 +307,9 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       blobs,
       signer,
       publicUrl: config.publicUrl,
-      key: await photoEncryptionKey(database.db, config.photoEncryptionKey),
+      key: dataKey,
     }),
+    dataKey,
     signer,
     renderer,
     documentSigner,

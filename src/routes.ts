@@ -1,8 +1,18 @@
 import { companyRoutes } from './company/routes.js';
 import type { Config } from './config.js';
+import { consoleKeyRoutes } from './console/keys/routes.js';
+import { oidcRoutes } from './console/oidc/routes.js';
+import { passkeyRoutes } from './console/passkeys/routes.js';
+import { consoleProcessActionRoutes } from './console/process-actions/routes.js';
+import { consoleReviewRoutes } from './console/review/routes.js';
 import { consoleRoutes } from './console/routes.js';
+import { consoleTemplateRoutes } from './console/templates/routes.js';
+import { totpRoutes } from './console/totp/routes.js';
+import { consoleWebhookRoutes } from './console/webhooks/routes.js';
 import type { Deps } from './deps.js';
+import { attachmentRoutes } from './documents/attachments/routes.js';
 import { documentPdfUploadPolicy } from './documents/creating/pdf-uploads.js';
+import { editRoutes } from './documents/editing/routes.js';
 import { pdfTemplateRoutes } from './documents/pdf-templates/routes.js';
 import { documentRoutes } from './documents/routes.js';
 import { filesRoutes } from './files/routes.js';
@@ -44,6 +54,8 @@ export function routeTable(config: Config, deps: Deps): ApiRoute[] {
     ...localChat(config, deps),
     ...verifaceRoutes(deps),
     ...documentRoutes(deps),
+    ...attachmentRoutes(deps),
+    ...editRoutes(deps),
     ...prebuiltRoutes(deps),
     ...pdfTemplateRoutes(deps),
     ...catalogueRoutes(),
@@ -55,6 +67,14 @@ export function routeTable(config: Config, deps: Deps): ApiRoute[] {
     ...pageRoutes(config, deps.pageAssets, deps.embeddingOrigins),
     ...fillPageRoutes(config, deps.pageAssets, deps),
     ...consoleRoutes(deps, { config, assets: deps.pageAssets }),
+    ...consoleTemplateRoutes(deps),
+    ...consoleWebhookRoutes(deps),
+    ...consoleKeyRoutes(deps),
+    ...consoleReviewRoutes(deps, { config }),
+    ...consoleProcessActionRoutes(deps),
+    ...totpRoutes(deps, { config }),
+    ...passkeyRoutes(deps, { config }),
+    ...oidcRoutes(deps, { config }),
     ...verificationRoutes(deps, { rateLimit: config.verifyRateLimit }),
     ...filesRoutes({
       store: deps.blobs,

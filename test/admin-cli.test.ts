@@ -1,13 +1,12 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
+import { openSecret } from '../src/console/secret-at-rest.js';
 import { createDeps, type Deps } from '../src/deps.js';
 import { findProcessByCode, listParticipants } from '../src/documents/queries.js';
 import { createOrganization } from '../src/organizations/organizations.js';
@@ -15,25 +14,15 @@ import { runAdmin } from './support/admin-command.js';
 import { call } from './support/service.js';
 import { PDF_BASE64, readAndSign } from './support/signing.js';
 
-const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, '..');
-
-describe('the admin command shares the service configuration', () => {
+// Each admin call is a process of its own that compiles the CLI (seconds on a busy machine).
+describe('the admin command shares the service configuration', { timeout: 120_000 }, () => {
   let dataDir: string;
   let deps: Deps;
   let app: FastifyInstance;
 
   async function admin(...args: string[]): Promise<{ code: number; json: unknown; stderr: string }> {
-    try {
-      const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/admin/cli.ts', ...args], {
-        cwd: root,
-        env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
-      });
-      return { code: 0, json: JSON.parse(stdout), stderr };
-    } catch (error) {
-      const failed = error as { code: number; stdout: string; stderr: string };
-      return { code: failed.code, json: failed.stdout ? JSON.parse(failed.stdout) : undefined, stderr: failed.stderr };
-    }
+    const { code, stdout, stderr } = await runAdmin(dataDir, ...args);
+    return { code, json: stdout ? JSON.parse(stdout) : undefined, stderr };
   }
 
   beforeAll(async () => {
@@ -149,6 +138,25 @@ describe('the admin command shares the service configuration', () => {
     expect((await admin('webhook', 'delete', '--org', organization, '--name', 'default')).json).toEqual({ name: 'default', deleted: true });
   });
 
+  it("org update --oidc-issuer/--oidc-client-id/--oidc-client-secret sets one organization's single sign-on, the secret sealed with the data key and never printed; --oidc-clear removes it", async () => {
+    const { organization } = (await admin('org', 'create', '--name', 'Sso', '--email', 's@sso.test')).json as { organization: string };
+    const { organization: other } = (await admin('org', 'create', '--name', 'NoSso', '--email', 'n@nosso.test')).json as { organization: string };
+    const flags = ['--oidc-issuer', 'https://idp.example', '--oidc-client-id', 'sso-console', '--oidc-client-secret', 'sso-secret-0123456789'];
+    const set = await admin('org', 'update', '--org', organization, ...flags);
+    expect(set.json).toMatchObject({ organization, oidc: { issuer: 'https://idp.example', clientId: 'sso-console' } });
+    expect(JSON.stringify(set.json)).not.toContain('sso-secret');
+    const stored = async (id: string) =>
+      (await deps.db.selectFrom('organizations').select('oidc_client_secret').where('id', '=', id).executeTakeFirstOrThrow()).oidc_client_secret;
+    const sealed = (await stored(organization)) ?? '';
+    expect(sealed).not.toContain('sso-secret');
+    expect(openSecret(deps.dataKey, { oidcOf: organization }, sealed)).toBe('sso-secret-0123456789');
+    expect(await stored(other)).toBeNull();
+    expect((await admin('org', 'update', '--org', organization, '--oidc-clear', ...flags.slice(0, 2))).code).toBe(2);
+    const cleared = await admin('org', 'update', '--org', organization, '--oidc-clear');
+    expect(cleared.json).not.toHaveProperty('oidc');
+    expect(await stored(organization)).toBeNull();
+  });
+
   it('org update sets the SDK origins, the SDK token requirement, language, time zone and photo retention of one organization only', async () => {
     const { organization } = (await admin('org', 'create', '--name', 'Embeds', '--email', 'e@e.test')).json as { organization: string };
     const { organization: other } = (await admin('org', 'create', '--name', 'Other', '--email', 'o@o.test')).json as { organization: string };
@@ -169,6 +177,8 @@ describe('the admin command shares the service configuration', () => {
       '30',
       '--form-processes-per-hour',
       '20',
+      '--signer-delegation',
+      'on',
     );
     expect(updated.json).toEqual({
       organization,
@@ -179,6 +189,7 @@ describe('the admin command shares the service configuration', () => {
       timeZone: 'Europe/Madrid',
       photoRetentionDays: 30,
       formProcessesPerHour: 20,
+      signerDelegation: true,
     });
     const listed = (await admin('org', 'list')).json as {
       organization: string;
@@ -194,6 +205,7 @@ describe('the admin command shares the service configuration', () => {
       timeZone: 'America/Bogota',
       photoRetentionDays: 180,
       formProcessesPerHour: 100,
+      signerDelegation: false,
     });
     const withPath = await admin('org', 'update', '--org', organization, '--sdk-origins', 'https://app.example.com/page');
     expect(withPath.code).toBe(2);
@@ -244,7 +256,7 @@ describe('the admin command shares the service configuration', () => {
   });
 });
 
-describe('the admin command refuses a data folder that holds no database', () => {
+describe('the admin command refuses a data folder that holds no database', { timeout: 120_000 }, () => {
   const dirs: string[] = [];
   afterAll(() => {
     for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });

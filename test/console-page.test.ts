@@ -1,37 +1,12 @@
 import http from 'node:http';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listMailbox, mailboxDir } from '../src/messages/local-mailbox.js';
 import { addUser } from '../src/organizations/organizations.js';
 import { launchBrowser, type PhoneBrowser, screenshot } from './support/browser.js';
+import { askForMail as askForMailOn, type ConsoleSite, expectAccessible, signInWithMailedLink } from './support/console-browser.js';
 import { portOf } from './support/ports.js';
 import { startServedService, type TestOrganization, type TestService } from './support/service.js';
 import { createProcess, pdfProcess } from './support/signing.js';
-
-/** Nothing axe can find, of any impact, on the page as it is now. */
-async function expectAccessible(page: Page, label: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(
-    results.violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    label,
-  ).toEqual([]);
-}
-
-/** The newest console sign-in e-mail to `email`, read from the local mailbox as the user would from their inbox. */
-async function signInMail(svc: TestService, email: string, after: number): Promise<{ link: string; code: string }> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const entries = await listMailbox(mailboxDir(svc.config.dataDir), { channel: 'email' });
-    // Newest first: the first of them once there is one more than before.
-    const mine = entries.filter((e) => e.to === email && /consol/i.test(e.summary));
-    const text = mine.length > after ? mine[0]?.message.text : undefined;
-    const link = typeof text === 'string' ? /(http\S+\/console#sign-in=[A-Za-z0-9_-]{43})/.exec(text)?.[1] : undefined;
-    const code = typeof text === 'string' ? /\b(\d{6})\b/.exec(text)?.[1] : undefined;
-    if (link && code) return { link, code };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`no sign-in e-mail to ${email}`);
-}
 
 describe('the operator console in Chromium', () => {
   let svc: TestService;
@@ -41,24 +16,9 @@ describe('the operator console in Chromium', () => {
   let attackerOrigin: string;
   const mailsTo = new Map<string, number>();
 
-  /** Asks for the sign-in e-mail on the page and answers what it holds. */
-  async function askForMail(page: Page, email: string): Promise<{ link: string; code: string }> {
-    await page.goto(`${base}/console`);
-    await page.getByLabel('Correo electrónico').fill(email);
-    await page.getByRole('button', { name: 'Enviarme el enlace' }).click();
-    await page.getByText(`Si ${email} es el correo de un usuario`).waitFor();
-    const seen = mailsTo.get(email) ?? 0;
-    mailsTo.set(email, seen + 1);
-    return signInMail(svc, email, seen);
-  }
-
-  async function signedInPage(email: string): Promise<Page> {
-    const page = await (await browser.phone()).newPage();
-    const { link } = await askForMail(page, email);
-    await page.goto(link);
-    await page.getByRole('heading', { name: 'Procesos' }).waitFor();
-    return page;
-  }
+  const site = (): ConsoleSite => ({ svc, base, mailsTo });
+  const askForMail = (page: Page, email: string) => askForMailOn(page, site(), email);
+  const signedInPage = async (email: string) => signInWithMailedLink(await (await browser.phone()).newPage(), site(), email);
 
   const status = (page: Page, path: string, init?: { method: string; body: string }) =>
     page.evaluate(
@@ -124,7 +84,7 @@ window.outcome = fetch('${base}/console/api/sign-out', { method: 'POST', mode: '
     const participant = page.locator('.people li', { hasText: 'Juana Pérez' });
     await participant.getByText('Invitado').waitFor();
     await expectAccessible(page, 'process');
-    await screenshot(page, 'console-process');
+    await screenshot(page, '50-console-process');
 
     await page.getByRole('button', { name: 'Volver a los procesos' }).click();
     await page.getByRole('heading', { name: 'Procesos' }).waitFor();

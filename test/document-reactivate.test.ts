@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expireDueProcesses } from '../src/documents/lifecycle/process-sweeps.js';
 import { listMailbox, mailboxDir } from '../src/messages/local-mailbox.js';
-import { call, dialects, PUBLIC_URL, startTestService, type TestOrganization, type TestService } from './support/service.js';
+import { call, dialects, PUBLIC_URL, startServiceWithBothWebhookFormats, type TestOrganization, type TestService } from './support/service.js';
 import { createProcess, endProcess, outbox, PDF_BASE64, pdfProcess, readAndSign, stored } from './support/signing.js';
 
 const HOUR = 60 * 60 * 1000;
@@ -12,11 +12,7 @@ const BOTH_FORMATS = ['default', 'flat'];
 describe.each(dialects)('PUT /document/reactivate puts a rejected or expired process back in signature (%s)', (dialect) => {
   let svc: TestService;
   beforeAll(async () => {
-    svc = await startTestService(dialect, { WEBHOOK_ALLOW_PRIVATE: 'true' });
-    for (const org of [svc.orgA, svc.orgB]) {
-      await call(svc.app, 'POST', '/webhooks', { key: org.privateKey, body: { name: 'default', url: 'http://127.0.0.1:9/typed' } });
-      await call(svc.app, 'POST', '/webhooks', { key: org.privateKey, body: { name: 'flat', url: 'http://127.0.0.1:9/flat', format: 'flat' } });
-    }
+    svc = await startServiceWithBothWebhookFormats(dialect);
   });
   afterAll(async () => svc.close());
 
@@ -190,6 +186,7 @@ describe.each(dialects)('PUT /document/reactivate puts a rejected or expired pro
         },
       });
       const pack: string = res.json().package;
+      const [one, two] = res.json().documents.map((d: { code: string }) => d.code);
       await endProcess(svc, svc.orgA, pack, 'REJECTED');
       const before = await webhookCount(svc.orgA);
       expect((await reactivate({ package: pack, email: svc.orgA.email })).json()).toEqual({ notifications: 1, users: ['Ana'] });
@@ -200,8 +197,8 @@ describe.each(dialects)('PUT /document/reactivate puts a rejected or expired pro
           name: 'Pack',
           status: 'REACTIVATED',
           documents: [
-            { name: 'One', status: 'CREATE' },
-            { name: 'Two', status: 'CREATE' },
+            { code: one, name: 'One', status: 'CREATE' },
+            { code: two, name: 'Two', status: 'CREATE' },
           ],
         },
       ]);

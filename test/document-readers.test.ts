@@ -216,6 +216,29 @@ describe.each(dialects)('readers and CC (%s)', (dialect) => {
       expect(to(mail, 'archive@globex.test')).toEqual([]);
     });
 
+    it('a reactivation (PUT /document/reactivate) reaches the readers of that process only, like the other updates', async () => {
+      await newMail();
+      const code = await createProcess(
+        svc,
+        svc.orgB,
+        '/document/upload',
+        pdfProcess(svc.orgB, { name: 'Comodato', readers: [ROSA], cc: ['archive@globex.test'] }),
+      );
+      const other = await createProcess(svc, svc.orgA, '/document/upload', pdfProcess(svc.orgA, { name: 'Other', readers: [LUIS] }));
+      await endProcess(svc, svc.orgB, code, 'REJECTED');
+      await endProcess(svc, svc.orgA, other, 'REJECTED');
+      await newMail();
+      const res = await call(svc.app, 'PUT', '/document/reactivate', { key: svc.orgB.privateKey, body: { code, email: svc.orgB.email } });
+      expect(res.statusCode).toBe(200);
+      const mail = await newMail();
+      const told = to(mail, ROSA.email);
+      expect(told.map((m) => m.message.subject)).toEqual(['Documento de nuevo en firma: «Comodato»']);
+      expect(String(told[0]?.message.text)).toContain('vuelve a estar en firma');
+      expect(linkOf(told[0])).toBe((await readerTokens(svc.orgB, code)).find((r) => r.kind === 'READER')?.token);
+      expect(to(mail, LUIS.email)).toEqual([]);
+      expect(to(mail, 'archive@globex.test')).toEqual([]);
+    });
+
     it('a process waiting for its PDF (compress) invites its readers only when the PDF arrives', async () => {
       await newMail();
       const res = await call(svc.app, 'POST', '/document/upload', {

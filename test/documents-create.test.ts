@@ -247,7 +247,7 @@ describe.each(dialects)('signing processes: creation (%s)', (dialect) => {
       ],
       ['an answer to no question', () => ({ data: [...ANSWERS, { key: 'ghost', value: 'x' }] }), '"ghost" is not a question of the template'],
       ['the template of another organization', () => ({ document: 'ffffffffffffffffffffffff' }), 'TEMPLATE_NOT_FOUND'],
-      ['sign false (printing is not a flow of this service)', () => ({ sign: false }), '"sign" must be [true]'],
+      ['sign is not a boolean (false is printing: test/document-print.test.ts)', () => ({ sign: 'no' }), '"sign" must be a boolean'],
     ];
     it.each(refused)('400 when %s', async (_case, overrides, message) => {
       const res = await post('/document/save', { email: svc.orgA.email, name: 'Sale', document: templateId, data: ANSWERS, ...overrides() });
@@ -335,13 +335,24 @@ describe.each(dialects)('signing processes: creation (%s)', (dialect) => {
       expect(res.json()).toEqual({ message: 'DOCUMENTS_MIN_TWO' });
     });
 
-    it('per-signer validations are ignored: every participant gets the root ones (rule 6)', async () => {
-      const res = await post('/document/many', {
+    it('only the root validations apply, to every participant (rule 6); per-signer ones are refused with 400, not dropped', async () => {
+      const perSigner = await post('/document/many', {
         email: svc.orgA.email,
         name: 'Pack',
         otpCode: true,
         documents: [
           { name: 'One', file: PDF_BASE64, signProfile: [{ name: 'Ana', email: 'ana@people.test', camera: true, options: { camera: 'photo' } }] },
+          { name: 'Two', file: PDF_BASE64, signProfile: [{ name: 'Ana', email: 'ana@people.test' }] },
+        ],
+      });
+      expect(perSigner.statusCode).toBe(400);
+      expect(perSigner.json().message).toMatch(/^SIGNER_VALIDATIONS_NOT_SUPPORTED: "documents\[0\]\.signProfile\[0\]\.camera"/);
+      const res = await post('/document/many', {
+        email: svc.orgA.email,
+        name: 'Pack',
+        otpCode: true,
+        documents: [
+          { name: 'One', file: PDF_BASE64, signProfile: [{ name: 'Ana', email: 'ana@people.test' }] },
           {
             name: 'Two',
             file: PDF_BASE64,
@@ -382,7 +393,7 @@ describe.each(dialects)('signing processes: creation (%s)', (dialect) => {
       });
       const { documents } = res.json();
       expect(documents[0].url).toMatch(/\/files\/documents\/[0-9a-f]{2}\/[0-9a-f]{24}-0\.pdf\?/);
-      expect(documents[1]).toEqual({ name: 'Two' });
+      expect(documents[1]).toEqual({ name: 'Two', code: expect.stringMatching(/^[A-Z0-9]{10}$/) });
     });
 
     it('SIGNER_SEQUENCE_NOT_SUPPORTED: no turns in a package', async () => {

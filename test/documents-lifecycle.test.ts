@@ -151,7 +151,7 @@ describe.each(dialects)('signing processes: states and transitions (%s)', (diale
         const second = await list({ limit: '2', cursor: first.next });
         expect(codes(second)).toEqual([fromTemplate[1], fromTemplate[0]]);
         expect(second.next).toBeNull();
-        expect(await list({ status: 'DONE' })).toEqual({ message: '"status" must be one of [CREATED, FINISH, REJECTED, EXPIRED, CANCELLED]' });
+        expect(await list({ status: 'DONE' })).toEqual({ message: '"status" must be one of [CREATED, EDITING, FINISH, REJECTED, EXPIRED, CANCELLED]' });
       } finally {
         await fresh.close();
       }

@@ -53,7 +53,8 @@ describe('the same person is approved, different people are a FACE_MISMATCH', ()
     expect(matches(await compare(card, await selfie('authorPhoto')))).toBe(true);
     expect(matches(await compare(card, await selfie('womanBrownHair')))).toBe(false);
     expect(matches(await compare(await identityCard('womanBlonde'), await selfie('authorPhoto')))).toBe(false);
-  });
+    // A document photo is searched in four turns and described from a close-up: seconds each on a loaded machine.
+  }, 120_000);
 
   it('the similarity is 100 × (1 − descriptor distance), from 0 to 100 with two decimals', () => {
     expect(similarityOf(0)).toBe(100);
@@ -70,7 +71,8 @@ describe('a photo that cannot be used is answered with its reason, never as a mi
       expect(await compare(portrait, image), name).toEqual({ unusable: 'NO_FACE', photo: 'face' });
       expect(await compare(image, portrait), name).toEqual({ unusable: 'DOCUMENT_NO_FACE', photo: 'document' });
     }
-  });
+    // A document with no face is searched in every turn and skew before it is DOCUMENT_NO_FACE.
+  }, 120_000);
 
   it('two people in the face photo is MULTIPLE_FACES', async () => {
     expect(await compare(await selfie('authorSelected'), await twoPeople('authorSelected', 'womanBrownHair'))).toEqual({

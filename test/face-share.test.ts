@@ -159,7 +159,9 @@ describe.each(dialects)("a person's link has a bounded share of the face matcher
     expect((await readMatcherUses(svc.deps.db, a.id))?.uses).toBe(1);
   });
 
-  it("an organization's API calls hold one comparison per worker and half the queue: more at once is 429, another organization's call runs", async () => {
+  it("an organization's API calls hold one comparison per worker and half the queue: more at once is 429, another organization's call runs", {
+    timeout: 120_000,
+  }, async () => {
     const body = async (n: number) => ({
       country: 'CO',
       type: 'CC',

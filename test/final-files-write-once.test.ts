@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEAL_PROCESS_JOB } from '../src/documents/participant/signer-flow.js';
 import { findProcessByCode, listParticipants } from '../src/documents/queries.js';
 import { listFinalFiles } from '../src/documents/sealing/final-file-queries.js';
+import { SEAL_PROCESS_JOB } from '../src/documents/sealing/seal-job-name.js';
 import { sealProcess } from '../src/documents/sealing/seal-process.js';
 import { readBlobBytes } from '../src/files/blob-bytes.js';
 import type { BlobStore } from '../src/files/blob-store.js';

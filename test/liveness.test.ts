@@ -17,7 +17,7 @@ const photos: Record<'card' | 'genuine' | 'printed', Buffer> = { card: Buffer.al
 beforeAll(async () => {
   photos.card = await identityCard('authorSelected');
   photos.genuine = await selfie('authorPhoto');
-  photos.printed = await printedPhoto(await selfie('authorWebcam'), 1);
+  photos.printed = await printedPhoto(await selfie('authorWebcam'), 2);
 });
 
 describe.each(dialects)('a selfie below the liveness line is never approved automatically (%s)', { timeout: 120_000 }, (dialect) => {

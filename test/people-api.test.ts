@@ -310,6 +310,7 @@ describe.each(dialects)("the people's API, authorised by the link's token (%s)",
         timeZone: 'Europe/Madrid',
         photoRetentionDays: 180,
         formProcessesPerHour: 100,
+        signerDelegation: false,
       });
       expect((await call(svc.app, 'GET', '/organization', { key: svc.orgA.privateKey })).json()).toMatchObject({ timeZone: 'Europe/Madrid' });
       expect((await call(svc.app, 'GET', '/organization', { key: svc.orgA.publicKey })).json()).toEqual({ message: 'PRIVATE_KEY_REQUIRED' });

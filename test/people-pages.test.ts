@@ -10,10 +10,10 @@ import { documentsOpened } from '../src/documents/participant/signer-queries.js'
 import { recordSignatureBoxes } from '../src/documents/placement/box-queries.js';
 import { findParticipantByToken } from '../src/documents/queries.js';
 import { listReaders } from '../src/documents/readers/queries.js';
-import { listMailbox, mailboxDir } from '../src/messages/local-mailbox.js';
 import { launchBrowser, type PhoneBrowser, screenshot, y4mOf } from './support/browser.js';
 import { identityCard, selfie } from './support/face-photos.js';
 import { ANSWERS, verifaceBody } from './support/fixtures.js';
+import { waitForMail } from './support/mailbox.js';
 import { call, startServedService, type TestService } from './support/service.js';
 import { drawSignature } from './support/signature-pad.js';
 import { stored, templateWithHtml } from './support/signing.js';
@@ -42,16 +42,12 @@ async function expectAccessible(page: Page): Promise<void> {
 
 /** The code the service e-mailed, read from the local mailbox as the person would from their inbox. */
 async function codeFromMailbox(svc: TestService, email: string): Promise<string> {
-  const root = mailboxDir(svc.config.dataDir);
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const entries = await listMailbox(root, { channel: 'email' });
-    const entry = entries.find((e) => e.to === email && /código|code/i.test(e.summary));
-    const text = entry?.message.text;
-    const code = typeof text === 'string' ? /\b(\d{6})\b/.exec(text)?.[1] : undefined;
-    if (code) return code;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`no code e-mailed to ${email}`);
+  const entry = await waitForMail(
+    svc,
+    { channel: 'email' },
+    (e) => e.to === email && /código|code/i.test(e.summary) && /\b\d{6}\b/.test(String(e.message.text)),
+  );
+  return /\b(\d{6})\b/.exec(String(entry.message.text))?.[1] ?? '';
 }
 
 /** A person's link opened in a fresh phone-sized context, once its first heading shows. */

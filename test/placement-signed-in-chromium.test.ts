@@ -78,7 +78,13 @@ describe("signatures placed on an uploaded PDF's pages, signed by each participa
       if (participant.position === 0) {
         await page.locator('canvas.signature-pad').evaluate((pad) => pad.scrollIntoView({ block: 'center' }));
         await drawSignature(page);
-      } else await page.getByRole('tab', { name: 'Escribir' }).click();
+      } else {
+        // By keyboard, as the tabs pattern allows: a click is aimed at where the tab was, and the
+        // page may still be scrolling to the step (smoothly) when it lands.
+        await page.getByRole('tab', { name: 'Dibujar' }).focus();
+        await page.keyboard.press('ArrowRight');
+        expect(await page.getByRole('tab', { name: 'Escribir' }).getAttribute('aria-selected')).toBe('true');
+      }
       await page.getByLabel(/Acepto firmar electrónicamente/).check();
       await page.getByRole('button', { name: 'Firmar', exact: true }).click();
       await page

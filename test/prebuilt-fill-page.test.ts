@@ -2,10 +2,10 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listDocuments } from '../src/documents/queries.js';
-import { listMailbox, mailboxDir } from '../src/messages/local-mailbox.js';
 import { updateSettings } from '../src/organizations/settings.js';
 import { launchBrowser, type PhoneBrowser, screenshot } from './support/browser.js';
 import { ANSWERS, sampleTemplate } from './support/fixtures.js';
+import { waitForMail } from './support/mailbox.js';
 import { eventsOf, startHost } from './support/sdk-host.js';
 import { call, startServedService, type TestService } from './support/service.js';
 import { stored, templateWithHtml } from './support/signing.js';
@@ -80,8 +80,8 @@ describe("prebuilt processes and the SDK's fill flow, in Chromium on a phone", {
   it('completed through the link e-mailed to emailTo: the prefilled answers shown and locked, the process made under the same code', async () => {
     const { code } = await prebuilt(true);
     await svc.deps.worker.deliverDue();
-    const mail = (await listMailbox(mailboxDir(svc.config.dataDir), { channel: 'email' })).find((m) => m.to === 'ana@buyer.test');
-    const link = /http:\/\/\S+\/f\/[A-Za-z0-9_-]{40}/.exec(String(mail?.message.text))?.[0] ?? '';
+    const mail = await waitForMail(svc, { channel: 'email' }, (m) => m.to === 'ana@buyer.test');
+    const link = /http:\/\/\S+\/f\/[A-Za-z0-9_-]{40}/.exec(String(mail.message.text))?.[0] ?? '';
     expect(link).not.toBe('');
     const context = await phone.phone();
     const page = await context.newPage();

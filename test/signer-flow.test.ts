@@ -261,6 +261,7 @@ describe.each(dialects)('openSigning: the view of the page, and PARTICIPANT_READ
       canSign: false,
       boxes: [],
       openedDocuments: [],
+      attachments: [],
     });
     const download = await svc().app.inject({ method: 'GET', url: localPath(view.documents[0]!.url) });
     expect(download.statusCode).toBe(200);

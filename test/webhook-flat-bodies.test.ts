@@ -153,6 +153,8 @@ describe.each(dialects)('the real service’s flat webhook bodies (%s)', (dialec
       });
       expect(res.statusCode, res.body).toBe(200);
       const pack = res.json().package;
+      // Each document is named by its own code too, as the real service's package bodies name them.
+      const [one, two] = res.json().documents.map((d: { code: string }) => d.code);
       const [ana] = (await stored(svc, svc.orgA, pack)).participants;
       await readAndSign(svc.deps, { token: ana!.link_token });
       await flush();
@@ -162,8 +164,8 @@ describe.each(dialects)('the real service’s flat webhook bodies (%s)', (dialec
           name: 'Pack',
           status: 'CREATE',
           documents: [
-            { name: 'One', status: 'CREATE', url },
-            { name: 'Two', status: 'CREATE', url },
+            { code: one, name: 'One', status: 'CREATE', url },
+            { code: two, name: 'Two', status: 'CREATE', url },
           ],
         },
         { package: pack, name: 'Pack', status: 'NOTIFICATION', signer: signer(ana!) },
@@ -172,8 +174,8 @@ describe.each(dialects)('the real service’s flat webhook bodies (%s)', (dialec
           name: 'Pack',
           status: 'SIGNED_PACKAGE',
           documents: [
-            { name: 'One', status: 'FINISH', url },
-            { name: 'Two', status: 'FINISH', url },
+            { code: one, name: 'One', status: 'FINISH', url },
+            { code: two, name: 'Two', status: 'FINISH', url },
           ],
         },
       ]);

@@ -218,8 +218,8 @@ describe.each(dialects)('document URLs and signed_files_ready in webhook bodies 
           name: 'Pack',
           status: 'SIGNED_PACKAGE',
           documents: [
-            { name: 'One', status: 'FINISH', url: expect.any(String) },
-            { name: 'Two', status: 'FINISH', url: expect.any(String) },
+            { code: expect.any(String), name: 'One', status: 'FINISH', url: expect.any(String) },
+            { code: expect.any(String), name: 'Two', status: 'FINISH', url: expect.any(String) },
           ],
         },
       ]);

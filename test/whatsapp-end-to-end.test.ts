@@ -188,7 +188,7 @@ describe.each(dialects)("WhatsApp end to end, through Meta's signed webhook and 
 
   describe('a printed-photo selfie sent in WhatsApp goes to review, told only that it is under review', () => {
     it('a face validation ends BLOCKED (LIVENESS_SUSPECT) and a signer with identification is blocked for review; neither is told why', async () => {
-      const printed = await printedPhoto(await selfie('authorWebcam'), 1);
+      const printed = await printedPhoto(await selfie('authorWebcam'), 2);
       const number = newNumber();
       const res = await call(svc.app, 'POST', '/veriface', {
         key: svc.orgA.privateKey,

@@ -144,6 +144,48 @@ describe.each(dialects)('WhatsApp records and delivery truth (%s)', (dialect) =>
     });
   });
 
+  describe('a message received is listed with the flow it continues: the one of the message it replies to, else the one last written to the number', () => {
+    it("one number invited by two organizations: a reply to A's invitation is A's, a message without a reply is B's (written to last), and neither sees the other's", async () => {
+      const shared = newNumber();
+      const a = await whatsAppSigner(svc.orgA, { phone: `+${shared}` });
+      await runOutbox(svc);
+      const b = await whatsAppSigner(svc.orgB, { phone: `+${shared}` });
+      await runOutbox(svc);
+      const invitationOf = async (rowId: string) =>
+        (
+          await svc.deps.db
+            .selectFrom('whatsapp_messages')
+            .select('wamid')
+            .where('participant_id', '=', rowId)
+            .where('purpose', '=', 'invitation')
+            .executeTakeFirstOrThrow()
+        ).wamid;
+      const reply = newWamid();
+      await post(
+        webhookBody({
+          messages: [
+            textMessage({ from: shared, id: reply, text: 'Sí, la de A', contextId: (await invitationOf(a.rowId)) ?? '' }),
+            textMessage({ from: shared, text: 'Hola' }),
+          ],
+        }),
+      );
+      await runOutbox(svc);
+
+      const received = async (org: TestOrganization, userId: string) =>
+        ((await records(org, userId)).json().messages as { direction: string; kind: string }[]).filter((message) => message.direction === 'in');
+      expect(await received(svc.orgA, a.userId)).toHaveLength(1);
+      expect(await received(svc.orgB, b.userId)).toHaveLength(1);
+      const rows = await svc.deps.db
+        .selectFrom('whatsapp_messages')
+        .select(['organization_id', 'participant_id', 'wamid'])
+        .where('direction', '=', 'in')
+        .where('phone', '=', shared)
+        .execute();
+      expect(rows.find((row) => row.wamid === reply)).toMatchObject({ organization_id: svc.orgA.id, participant_id: a.rowId });
+      expect(rows.find((row) => row.wamid !== reply)).toMatchObject({ organization_id: svc.orgB.id, participant_id: b.rowId });
+    });
+  });
+
   describe("GET /whatsapp/records: the private key reads a participant's conversation, oldest first, without its words, codes or media", () => {
     it('the invitation, the code and the reply are listed; no digit of the code, no text, no media id', async () => {
       const { userId, token, phone } = await whatsAppSigner(svc.orgA, { otpCode: true, options: { whatsapp: true, otpCode: 'phone' } });

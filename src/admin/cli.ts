@@ -3,7 +3,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../clock.js';
 import { type Config, ConfigError, loadConfig } from '../config.js';
+import { type OidcChange, setOrganizationOidc } from '../console/oidc/settings.js';
+import { resetTotp } from '../console/totp/totp.js';
 import { type Db, openDatabase, sqliteFileOf } from '../db/database.js';
+import { dataKeyOf } from '../db/kept-settings.js';
 import type { ApiKeyKind, UserRole } from '../db/schema.js';
 import { queueSeal } from '../documents/sealing/queue-seal.js';
 import { DomainError } from '../domain-error.js';
@@ -31,11 +34,13 @@ const USAGE = `Usage: npm run --silent admin -- <command>
   org list
   org update --org ORG_ID [--sdk-integration on|off] [--sdk-origins "https://a.example,https://b.example"]
              [--sdk-require-token on|off] [--language es|en|pt|fr] [--time-zone America/Bogota] [--photo-retention-days DAYS]
-             [--form-processes-per-hour N]
+             [--form-processes-per-hour N] [--signer-delegation on|off]
+             [--oidc-issuer https://idp.example --oidc-client-id ID --oidc-client-secret SECRET | --oidc-clear]
   user add --org ORG_ID --email EMAIL [--name NAME] [--role member|admin]
   user rename --org ORG_ID --email EMAIL --name NAME   (an empty NAME removes it)
   user role --org ORG_ID --email EMAIL --role member|admin
   user list --org ORG_ID
+  user totp-reset --org ORG_ID --email EMAIL   (the user signs in without a TOTP code again, and may enrol anew)
   key create --org ORG_ID [--kind private|public]
   key list --org ORG_ID
   key revoke (--key prk_...|puk_... | --id KEY_ID)
@@ -130,18 +135,34 @@ function settingsFlags(flags: Flags): SettingsChanges {
     ...(optional(flags, 'time-zone') === undefined ? {} : { timeZone: optional(flags, 'time-zone') }),
     ...(days === undefined ? {} : { photoRetentionDays: /^\d{1,6}$/.test(days) ? Number(days) : days }),
     ...(forms === undefined ? {} : { formProcessesPerHour: /^\d{1,7}$/.test(forms) ? Number(forms) : forms }),
+    ...(flags['signer-delegation'] === undefined ? {} : { signerDelegation: onOff(flags, 'signer-delegation') }),
   });
 }
 
-async function updateOrganization(db: Db, organizationId: string, flags: Flags): Promise<unknown> {
+/** The console's single sign-on: all three flags together, --oidc-clear to remove it, or nothing to leave it. */
+function oidcFlags(flags: Flags): OidcChange | null | undefined {
+  const given = ['oidc-issuer', 'oidc-client-id', 'oidc-client-secret'].filter((name) => flags[name] !== undefined);
+  if (flags['oidc-clear'] === true) {
+    if (given.length > 0) throw new UsageError('--oidc-clear goes without the other --oidc- flags');
+    return null;
+  }
+  if (given.length === 0) return undefined;
+  return { issuer: required(flags, 'oidc-issuer'), clientId: required(flags, 'oidc-client-id'), clientSecret: required(flags, 'oidc-client-secret') };
+}
+
+async function updateOrganization(db: Db, config: Config, organizationId: string, flags: Flags): Promise<unknown> {
   const changes = settingsFlags(flags);
   const sdkIntegration = flags['sdk-integration'] === undefined ? undefined : onOff(flags, 'sdk-integration');
-  if (sdkIntegration === undefined && Object.keys(changes).length === 0) throw new UsageError('org update needs at least one setting to change');
+  const oidc = oidcFlags(flags);
+  if (sdkIntegration === undefined && oidc === undefined && Object.keys(changes).length === 0)
+    throw new UsageError('org update needs at least one setting to change');
   if (sdkIntegration !== undefined) await setSdkIntegration(db, { organizationId, enabled: sdkIntegration });
+  if (oidc !== undefined) await setOrganizationOidc(db, { organizationId, oidc, dataKey: await dataKeyOf(db, config.photoEncryptionKey) });
   const settings = await updateSettings(db, { organizationId, changes });
   const row = await findOrganization(db, organizationId);
   if (!settings || !row) throw new OrganizationError('ORGANIZATION_NOT_FOUND');
-  return { organization: organizationId, sdkIntegration: row.sdk_integration === 1, ...settings };
+  const sso = row.oidc_issuer === null || row.oidc_client_id === null ? null : { issuer: row.oidc_issuer, clientId: row.oidc_client_id };
+  return { organization: organizationId, sdkIntegration: row.sdk_integration === 1, ...settings, ...(sso === null ? {} : { oidc: sso }) };
 }
 
 async function run(db: Db, config: Config, command: string, flags: Flags): Promise<unknown> {
@@ -154,7 +175,7 @@ async function run(db: Db, config: Config, command: string, flags: Flags): Promi
         sdkIntegration: flags['sdk-integration'] === 'on',
       });
     case 'org update':
-      return updateOrganization(db, await organizationOf(db, flags), flags);
+      return updateOrganization(db, config, await organizationOf(db, flags), flags);
     case 'org list':
       return (await listOrganizations(db)).map((o) => ({
         organization: o.id,
@@ -174,6 +195,8 @@ async function run(db: Db, config: Config, command: string, flags: Flags): Promi
       return renameUser(db, { organizationId: required(flags, 'org'), email: required(flags, 'email'), name: optional(flags, 'name') ?? '' });
     case 'user role':
       return setUserRole(db, { organizationId: await organizationOf(db, flags), email: required(flags, 'email'), role: roleFlag(flags) });
+    case 'user totp-reset':
+      return resetTotp(db, systemClock, { organizationId: await organizationOf(db, flags), email: required(flags, 'email') });
     case 'user list':
       return (await listUsers(db, required(flags, 'org'))).map((u) => ({
         id: u.id,
@@ -277,6 +300,11 @@ async function main(argv: string[]): Promise<number> {
       'time-zone': { type: 'string' },
       'photo-retention-days': { type: 'string' },
       'form-processes-per-hour': { type: 'string' },
+      'signer-delegation': { type: 'string' },
+      'oidc-issuer': { type: 'string' },
+      'oidc-client-id': { type: 'string' },
+      'oidc-client-secret': { type: 'string' },
+      'oidc-clear': { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });

@@ -1,16 +1,44 @@
 import type { Clock } from '../clock.js';
 import { parseJson } from '../db/json-column.js';
 import type { Db } from '../db/schema.js';
+import type { Alongside } from '../db/transaction.js';
 import { decodeCursor, page } from '../http/cursor.js';
 import { newObjectId } from '../ids.js';
 import * as q from './queries.js';
+import type { ConsoleUser } from './sessions.js';
 
 /**
- * What the console's audit log records: each sign-in asked for, made or refused, each sign-out, and
- * each refusal of an admin's route to a member. The decisions the console will take (reviews,
- * resends, keys) record themselves here too, with who took them.
+ * What the console's audit log records: each sign-in asked for, started (the first factor given, the
+ * TOTP code awaited), made or refused, each sign-out, each refusal of an admin's route to a member,
+ * each passkey added or removed and each TOTP enrolment or reset, every change made from the console
+ * (templates, reference links, resends, keys, settings) and each decision taken there (a review, a
+ * process cancelled, reminded or reactivated), with who made it.
  */
-export type ConsoleAction = 'SIGN_IN_REQUESTED' | 'SIGN_IN' | 'SIGN_IN_REFUSED' | 'SIGN_OUT' | 'ADMIN_REQUIRED';
+export const CONSOLE_ACTIONS = [
+  'SIGN_IN_REQUESTED',
+  'SIGN_IN_STARTED',
+  'SIGN_IN',
+  'SIGN_IN_REFUSED',
+  'SIGN_OUT',
+  'ADMIN_REQUIRED',
+  'TEMPLATE_CREATED',
+  'TEMPLATE_UPDATED',
+  'REFERENCE_CREATED',
+  'REFERENCE_UPDATED',
+  'DELIVERY_RESENT',
+  'KEY_CREATED',
+  'KEY_REVOKED',
+  'SETTINGS_CHANGED',
+  'REVIEW_DECIDED',
+  'PROCESS_CANCELLED',
+  'PARTICIPANT_REMINDED',
+  'PROCESS_REACTIVATED',
+  'PASSKEY_ADDED',
+  'PASSKEY_REMOVED',
+  'TOTP_ENROLLED',
+  'TOTP_RESET',
+] as const;
+export type ConsoleAction = (typeof CONSOLE_ACTIONS)[number];
 
 export interface AuditEntry {
   organizationId: string;
@@ -34,6 +62,31 @@ export async function recordAudit(db: Db, clock: Clock, entry: AuditEntry): Prom
     address: entry.address.slice(0, 64),
     created_at: now.toISOString(),
   });
+}
+
+/** What a signed-in user did, recorded with who they are. */
+export async function recordUserAction(
+  db: Db,
+  clock: Clock,
+  options: { user: ConsoleUser; action: ConsoleAction; address: string; detail?: Record<string, string | number> },
+): Promise<void> {
+  const { user } = options;
+  await recordAudit(db, clock, {
+    organizationId: user.organizationId,
+    userId: user.userId,
+    email: user.email,
+    action: options.action,
+    address: options.address,
+    ...(options.detail === undefined ? {} : { detail: options.detail }),
+  });
+}
+
+/** What a signed-in user did, recorded in the transaction of the API operation that does it (its Alongside). */
+export function recordedAlongside(
+  clock: Clock,
+  options: { user: ConsoleUser; action: ConsoleAction; address: string; detail: Record<string, string | number> },
+): Alongside {
+  return (trx) => recordUserAction(trx, clock, options);
 }
 
 export interface AuditView {

@@ -17,10 +17,13 @@ export interface ConsoleCookie {
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
+/** Plain http at a loopback address: development on the machine itself, where there is no TLS to require. */
+export function isPlainLoopback(url: URL): boolean {
+  return url.protocol === 'http:' && (LOOPBACK_HOSTS.has(url.hostname) || url.hostname.endsWith('.localhost'));
+}
+
 export function consoleCookie(publicUrl: string): ConsoleCookie {
-  const url = new URL(publicUrl);
-  const plainLocal = url.protocol === 'http:' && (LOOPBACK_HOSTS.has(url.hostname) || url.hostname.endsWith('.localhost'));
-  return plainLocal ? { name: 'console-session', secure: false } : { name: '__Host-console-session', secure: true };
+  return isPlainLoopback(new URL(publicUrl)) ? { name: 'console-session', secure: false } : { name: '__Host-console-session', secure: true };
 }
 
 /** The session's token as the request's Cookie header carries it, if it does (the first of several, as browsers send the most specific first). */
@@ -47,4 +50,17 @@ export function setSessionCookie(cookie: ConsoleCookie, token: string, maxAgeSec
 /** Set-Cookie that removes it (signed out, or a session that ended). */
 export function clearSessionCookie(cookie: ConsoleCookie): string {
   return `${cookie.name}=; Max-Age=0; ${attributes(cookie)}`;
+}
+
+/**
+ * The cookie that ties an OpenID Connect sign-in to the browser that started it, so nobody can hand
+ * someone else the callback of their own sign-in. `SameSite=Lax`: the identity provider's redirect
+ * back is another site's top-level navigation, which Strict would strip it from.
+ */
+export function oidcBindingCookie(cookie: ConsoleCookie): ConsoleCookie {
+  return { name: cookie.secure ? '__Host-console-oidc' : 'console-oidc', secure: cookie.secure };
+}
+
+export function setOidcBindingCookie(cookie: ConsoleCookie, value: string, maxAgeSeconds: number): string {
+  return `${cookie.name}=${value}; Max-Age=${maxAgeSeconds}; Path=/; HttpOnly; SameSite=Lax${cookie.secure ? '; Secure' : ''}`;
 }

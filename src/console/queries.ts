@@ -6,8 +6,11 @@ import type { CursorPosition } from '../http/cursor.js';
 export type ConsoleSignInRow = ConsoleSignInsTable;
 export type ConsoleAuditRow = ConsoleAuditTable;
 
+/** A user as sign-in reads it: with the organization's name. */
+export type ConsoleUserRow = UserRow & { organization_name: string };
+
 /** The users of every organization that go by this e-mail: one sign-in e-mail each. */
-export async function findUsersByEmail(db: Db, email: string): Promise<(UserRow & { organization_name: string })[]> {
+export async function findUsersByEmail(db: Db, email: string): Promise<ConsoleUserRow[]> {
   return db
     .selectFrom('users')
     .innerJoin('organizations', 'organizations.id', 'users.organization_id')
@@ -16,6 +19,30 @@ export async function findUsersByEmail(db: Db, email: string): Promise<(UserRow 
     .where('users.email', '=', email)
     .orderBy('users.organization_id')
     .execute();
+}
+
+/** One user by id, in its organization. */
+export async function findConsoleUser(db: Db, options: { userId: string; organizationId: string }): Promise<ConsoleUserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .innerJoin('organizations', 'organizations.id', 'users.organization_id')
+    .selectAll('users')
+    .select('organizations.name as organization_name')
+    .where('users.id', '=', options.userId)
+    .where('users.organization_id', '=', options.organizationId)
+    .executeTakeFirst();
+}
+
+/** The organization's user going by this e-mail. */
+export async function findOrganizationUser(db: Db, options: { email: string; organizationId: string }): Promise<ConsoleUserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .innerJoin('organizations', 'organizations.id', 'users.organization_id')
+    .selectAll('users')
+    .select('organizations.name as organization_name')
+    .where('users.email', '=', options.email)
+    .where('users.organization_id', '=', options.organizationId)
+    .executeTakeFirst();
 }
 
 export async function countSignInsSince(db: Db, email: string, since: string): Promise<number> {
@@ -85,7 +112,11 @@ export interface SessionWithUser {
 }
 
 /** An open session by its token's hash, with its user as the user is now (a changed role holds at once). */
-export async function findOpenSession(db: Db, options: { tokenHash: string; now: string; idleSince: string }): Promise<SessionWithUser | undefined> {
+/**
+ * A session by its token's hash, not ended nor expired, with its user as the user is now; `waiting`
+ * says whether it is one that waits for its second factor or one open for the user.
+ */
+function liveSession(db: Db, options: { tokenHash: string; now: string; waiting: boolean }) {
   return (
     db
       .selectFrom('console_sessions')
@@ -96,17 +127,59 @@ export async function findOpenSession(db: Db, options: { tokenHash: string; now:
         'console_sessions.organization_id',
         'console_sessions.last_seen_at',
         'console_sessions.expires_at',
+        'console_sessions.factor_failures',
         'users.email',
         'users.role',
       ])
       .where('console_sessions.token_hash', '=', options.tokenHash)
       .where('console_sessions.ended_at', 'is', null)
+      .where('console_sessions.pending_factor', options.waiting ? 'is not' : 'is', null)
       .where('console_sessions.expires_at', '>', options.now)
-      .where('console_sessions.last_seen_at', '>', options.idleSince)
       // The user's organization, not only the session's: a user is never moved, but a row never speaks for two.
       .whereRef('users.organization_id', '=', 'console_sessions.organization_id')
-      .executeTakeFirst()
   );
+}
+
+export async function findOpenSession(db: Db, options: { tokenHash: string; now: string; idleSince: string }): Promise<SessionWithUser | undefined> {
+  return liveSession(db, { ...options, waiting: false })
+    .where('console_sessions.last_seen_at', '>', options.idleSince)
+    .executeTakeFirst();
+}
+
+/** A session that waits for its second factor, with its user as the user is now. */
+export async function findPendingSession(
+  db: Db,
+  options: { tokenHash: string; now: string },
+): Promise<(SessionWithUser & { factor_failures: number }) | undefined> {
+  return liveSession(db, { ...options, waiting: true }).executeTakeFirst();
+}
+
+export async function completeSessionFactor(db: Db, options: { id: string; now: string; expiresAt: string }): Promise<void> {
+  await db
+    .updateTable('console_sessions')
+    .set({ pending_factor: null, last_seen_at: options.now, expires_at: options.expiresAt })
+    .where('id', '=', options.id)
+    .execute();
+}
+
+/** A wrong second-factor code in a waiting session; the session ends at `maxFailures`. */
+/** Counts a wrong second-factor code; answers whether that ended the waiting session. */
+export async function countFactorFailure(db: Db, options: { id: string; now: string; maxFailures: number }): Promise<boolean> {
+  const row = await db
+    .updateTable('console_sessions')
+    .set((eb) => ({
+      factor_failures: eb('factor_failures', '+', 1),
+      ended_at: eb
+        .case()
+        .when('factor_failures', '>=', options.maxFailures - 1)
+        .then(options.now)
+        .else(eb.ref('ended_at'))
+        .end(),
+    }))
+    .where('id', '=', options.id)
+    .returning('ended_at')
+    .executeTakeFirst();
+  return row?.ended_at != null;
 }
 
 export async function touchSession(db: Db, id: string, now: string): Promise<void> {

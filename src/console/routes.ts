@@ -10,9 +10,11 @@ import { pageLanguage } from '../people/page-language.js';
 import { pageHeaders } from '../people/pages.js';
 import { listTemplates } from '../templates/read-templates.js';
 import { templateListResponse } from '../templates/schemas.js';
-import { readAudit, recordAudit } from './audit.js';
-import { clearSessionCookie, consoleCookie, setSessionCookie } from './cookie.js';
+import { readAudit, recordUserAction } from './audit.js';
+import { userOf } from './console-user.js';
+import { clearSessionCookie, consoleCookie } from './cookie.js';
 import { consoleShell } from './page.js';
+import { signedInReply } from './route-helpers.js';
 import {
   auditQuery,
   auditResponse,
@@ -27,7 +29,6 @@ import {
   signInBody,
   templatesQuery,
 } from './schemas.js';
-import type { ConsoleUser } from './sessions.js';
 import { endSession } from './sessions.js';
 import { type NewSession, requestSignIn, signInWithCode, signInWithLink } from './sign-in.js';
 
@@ -37,12 +38,6 @@ const tag = 'console';
 const SIGN_IN_REQUESTS = { max: 10, windowMs: 15 * 60_000 };
 const SIGN_IN_ATTEMPTS = { max: 20, windowMs: 15 * 60_000 };
 
-/** The console's access hook let the request in with a session (src/auth/console-access.ts). */
-function userOf(input: Pick<RouteInput<unknown, unknown>, 'consoleUser'>): ConsoleUser {
-  if (input.consoleUser === null) throw new Error('a console route ran without its session');
-  return input.consoleUser;
-}
-
 /**
  * The operator console (GET /console) and the routes its page calls: sign-in by an e-mailed link
  * or code, then the organization's processes. Every route but the page and the sign-in takes the
@@ -50,10 +45,7 @@ function userOf(input: Pick<RouteInput<unknown, unknown>, 'consoleUser'>): Conso
  */
 export function consoleRoutes(ctx: ServiceContext, options: { config: Config; assets: PageAssets }): ApiRoute[] {
   const cookie = consoleCookie(options.config.publicUrl);
-  const signedIn = ({ reply }: { reply: RouteInput<unknown, unknown>['reply'] }, session: NewSession) => {
-    reply.header('set-cookie', setSessionCookie(cookie, session.token, session.maxAgeSeconds));
-    return session.user;
-  };
+  const signedIn = ({ reply }: { reply: RouteInput<unknown, unknown>['reply'] }, session: NewSession) => signedInReply(cookie, reply, session);
   return [
     defineRoute({
       method: 'GET',
@@ -124,13 +116,7 @@ export function consoleRoutes(ctx: ServiceContext, options: { config: Config; as
       handler: async (input) => {
         const user = userOf(input);
         await endSession(ctx.db, ctx.clock, user.sessionId);
-        await recordAudit(ctx.db, ctx.clock, {
-          organizationId: user.organizationId,
-          userId: user.userId,
-          email: user.email,
-          action: 'SIGN_OUT',
-          address: input.request.ip,
-        });
+        await recordUserAction(ctx.db, ctx.clock, { user, action: 'SIGN_OUT', address: input.request.ip });
         input.reply.header('set-cookie', clearSessionCookie(cookie));
         return { signedOut: true };
       },

@@ -3,6 +3,7 @@ import type { ProcessStatus } from '../db/schema.js';
 import { PROCESS_STATUSES, processCode, processResponse, roadmapResponse } from '../documents/schemas.js';
 import { instantAnswer, instantJoi } from '../http/instant.js';
 import { templateId } from '../templates/schemas.js';
+import { CONSOLE_ACTIONS } from './audit.js';
 
 const email = Joi.string().trim().email({ tlds: false }).max(254).example('ana@acme.example');
 
@@ -32,6 +33,9 @@ export const signedInResponse = Joi.object({
     id: Joi.string().hex().length(24).required().example('65f1c0e2a4b5c6d7e8f90001'),
     name: Joi.string().required().example('Acme'),
   }).required(),
+  secondFactor: Joi.string()
+    .valid('totp')
+    .description("present when the session waits for the user's TOTP code (POST /console/api/sign-in/totp) and opens nothing until then"),
 });
 
 export const signedOutResponse = Joi.object({ signedOut: Joi.boolean().valid(true).required() });
@@ -84,7 +88,10 @@ export const auditResponse = Joi.object({
       Joi.object({
         id: Joi.string().hex().length(24).required(),
         at: instantAnswer.required(),
-        action: Joi.string().valid('SIGN_IN_REQUESTED', 'SIGN_IN', 'SIGN_IN_REFUSED', 'SIGN_OUT', 'ADMIN_REQUIRED').required().example('SIGN_IN'),
+        action: Joi.string()
+          .valid(...CONSOLE_ACTIONS)
+          .required()
+          .example('SIGN_IN'),
         email: Joi.string().required().example('ana@acme.example'),
         address: Joi.string().example('203.0.113.24'),
         detail: Joi.object().unknown(true).example({ method: 'link' }),

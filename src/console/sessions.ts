@@ -27,20 +27,56 @@ export function secretHash(secret: string): string {
   return crypto.createHash('sha256').update(secret).digest('hex');
 }
 
-export async function startSession(db: Db, clock: Clock, user: { userId: string; organizationId: string }): Promise<{ token: string; maxAgeSeconds: number }> {
+/** A session waiting for its second factor lasts this long, and opens nothing until the code is typed. */
+export const PENDING_FACTOR_MINUTES = 5;
+
+/**
+ * A new session. With `pendingFactor` it is only half open: it opens nothing until the user's
+ * second factor completes it (completeFactor), and ends after PENDING_FACTOR_MINUTES otherwise.
+ */
+export async function startSession(
+  db: Db,
+  clock: Clock,
+  user: { userId: string; organizationId: string; pendingFactor?: 'totp' },
+): Promise<{ token: string; maxAgeSeconds: number }> {
   const now = clock.now();
   const token = newToken(32);
+  const seconds = user.pendingFactor === undefined ? SESSION_HOURS * 3600 : PENDING_FACTOR_MINUTES * 60;
   await q.insertSession(db, {
     id: newObjectId(now),
     token_hash: secretHash(token),
     user_id: user.userId,
     organization_id: user.organizationId,
     last_seen_at: now.toISOString(),
-    expires_at: new Date(now.getTime() + SESSION_HOURS * 3_600_000).toISOString(),
+    expires_at: new Date(now.getTime() + seconds * 1000).toISOString(),
     ended_at: null,
+    pending_factor: user.pendingFactor ?? null,
+    factor_failures: 0,
     created_at: now.toISOString(),
   });
-  return { token, maxAgeSeconds: SESSION_HOURS * 3600 };
+  return { token, maxAgeSeconds: seconds };
+}
+
+/** The session of a token that waits for its second factor, unexpired; undefined for anything else. */
+export async function resolvePendingSession(db: Db, clock: Clock, token: string): Promise<(ConsoleUser & { factorFailures: number }) | undefined> {
+  if (!TOKEN_PATTERN.test(token)) return undefined;
+  const found = await q.findPendingSession(db, { tokenHash: secretHash(token), now: clock.now().toISOString() });
+  if (!found) return undefined;
+  return {
+    sessionId: found.id,
+    userId: found.user_id,
+    organizationId: found.organization_id,
+    email: found.email,
+    role: found.role,
+    factorFailures: found.factor_failures,
+  };
+}
+
+/** The second factor was given: the session opens, for SESSION_HOURS from now. */
+export async function completeFactor(db: Db, clock: Clock, sessionId: string): Promise<{ maxAgeSeconds: number }> {
+  const now = clock.now();
+  await q.completeSessionFactor(db, { id: sessionId, now: now.toISOString(), expiresAt: new Date(now.getTime() + SESSION_HOURS * 3_600_000).toISOString() });
+  return { maxAgeSeconds: SESSION_HOURS * 3600 };
 }
 
 /** The user of an open session, its last use moved forward; undefined for anything else. */

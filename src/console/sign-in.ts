@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { ServiceContext } from '../context.js';
-import type { UserRole } from '../db/schema.js';
+import type { Db, UserRole } from '../db/schema.js';
 import { withTransaction } from '../db/transaction.js';
 import { fail } from '../domain-error.js';
 import { newObjectId, newToken } from '../ids.js';
@@ -11,6 +11,7 @@ import { enqueue } from '../outbox/enqueue.js';
 import { recordAudit } from './audit.js';
 import * as q from './queries.js';
 import { secretHash, startSession } from './sessions.js';
+import { hasConfirmedTotp } from './totp/queries.js';
 
 /** A sign-in e-mail's link and code work once, for this long. */
 export const SIGN_IN_MINUTES = 15;
@@ -108,11 +109,12 @@ export async function sendSignIns(ctx: ServiceContext, options: { email: string;
   });
 }
 
-/** Who signed in, as the console shows it. */
+/** Who signed in, as the console shows it; `secondFactor` while the session waits for the user's TOTP code. */
 export interface SignedIn {
   email: string;
   role: UserRole;
   organization: { id: string; name: string };
+  secondFactor?: 'totp';
 }
 
 export interface NewSession {
@@ -121,22 +123,48 @@ export interface NewSession {
   maxAgeSeconds: number;
 }
 
+/** How a user proved who they are: the e-mailed link or code, a passkey, or the organization's OpenID Connect provider. */
+export type SignInMethod = 'link' | 'code' | 'passkey' | 'oidc';
+
+/**
+ * The session of a user who proved who they are one way. A user with TOTP turned on gets a session
+ * that waits for the code (the e-mail or the identity provider is one factor) except after a
+ * passkey, which the authenticator unlocked with the user's PIN or biometrics: two factors already.
+ */
+export async function beginSession(
+  trx: Db,
+  ctx: ServiceContext,
+  options: { user: q.ConsoleUserRow; method: SignInMethod; address: string },
+): Promise<NewSession> {
+  const { user, method } = options;
+  const pending = method !== 'passkey' && (await hasConfirmedTotp(trx, user.id));
+  const session = await startSession(trx, ctx.clock, { userId: user.id, organizationId: user.organization_id, ...(pending ? { pendingFactor: 'totp' } : {}) });
+  await recordAudit(trx, ctx.clock, {
+    organizationId: user.organization_id,
+    userId: user.id,
+    email: user.email,
+    action: pending ? 'SIGN_IN_STARTED' : 'SIGN_IN',
+    detail: pending ? { method, waitsFor: 'totp' } : { method },
+    address: options.address,
+  });
+  return {
+    user: {
+      email: user.email,
+      role: user.role,
+      organization: { id: user.organization_id, name: user.organization_name },
+      ...(pending ? { secondFactor: 'totp' } : {}),
+    },
+    ...session,
+  };
+}
+
 async function openSession(ctx: ServiceContext, signIn: q.ConsoleSignInRow, method: 'link' | 'code', address: string): Promise<NewSession | undefined> {
   const user = (await q.findUsersByEmail(ctx.db, signIn.email)).find((u) => u.id === signIn.user_id);
   if (!user) return undefined;
   return withTransaction(ctx, async (trx) => {
     const now = ctx.clock.now().toISOString();
     if (!(await q.useSignIn(trx, { id: signIn.id, now, maxFailures: MAX_CODE_FAILURES }))) return undefined;
-    const session = await startSession(trx, ctx.clock, { userId: user.id, organizationId: user.organization_id });
-    await recordAudit(trx, ctx.clock, {
-      organizationId: user.organization_id,
-      userId: user.id,
-      email: user.email,
-      action: 'SIGN_IN',
-      detail: { method },
-      address,
-    });
-    return { user: { email: user.email, role: user.role, organization: { id: user.organization_id, name: user.organization_name } }, ...session };
+    return beginSession(trx, ctx, { user, method, address });
   });
 }
 

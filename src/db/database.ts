@@ -35,6 +35,12 @@ import { userNames } from './migrations/030_user_names.js';
 import { attemptLiveness } from './migrations/031_attempt_liveness.js';
 import { formProcessesPerHour } from './migrations/032_form_processes_per_hour.js';
 import { consoleSignIn } from './migrations/033_console.js';
+import { editMode } from './migrations/034_edit_mode.js';
+import { signerDelegation } from './migrations/035_signer_delegation.js';
+import { consoleStrongSignIn } from './migrations/036_console_strong_sign_in.js';
+import { participantAttachments } from './migrations/039_participant_attachments.js';
+import { attachmentReviewsAndPrinting } from './migrations/040_attachment_reviews_and_printing.js';
+import { namingPool } from './prepared-statements.js';
 import type { Database, Db, Dialect } from './schema.js';
 import { SchemaScopedPostgresDialect } from './schema-introspector.js';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
@@ -60,6 +66,8 @@ export interface OpenDatabaseOptions {
   databaseUrl: string | undefined;
   databaseSchema: string;
   dataDir: string;
+  /** PostgreSQL: run frequent statements prepared (true unless a pooler in between cannot keep them). */
+  databasePreparedStatements?: boolean;
 }
 
 const migrations: MigrationProvider = {
@@ -97,13 +105,18 @@ const migrations: MigrationProvider = {
       '031_attempt_liveness': attemptLiveness,
       '032_form_processes_per_hour': formProcessesPerHour,
       '033_console': consoleSignIn,
+      '034_edit_mode': editMode,
+      '035_signer_delegation': signerDelegation,
+      '036_console_strong_sign_in': consoleStrongSignIn,
+      '039_participant_attachments': participantAttachments,
+      '040_attachment_reviews_and_printing': attachmentReviewsAndPrinting,
     };
   },
 };
 
 /** A postgres:// URL selects PostgreSQL; otherwise the embedded SQLite file under the data folder. */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.databaseSchema);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.databaseSchema, options.databasePreparedStatements ?? true);
   const handle = openSqlite(options.dataDir);
   await migrate(handle.db, undefined);
   return handle;
@@ -147,11 +160,11 @@ function openSqlite(dataDir: string): DatabaseHandle {
  * constraints), so one session holds an advisory lock named after the schema from before the schema
  * is created until the migrations are done; the others wait for it, then find nothing to do.
  */
-async function openPostgres(url: string, schema: string): Promise<DatabaseHandle> {
+async function openPostgres(url: string, schema: string, prepared: boolean): Promise<DatabaseHandle> {
   const setup = new pg.Client({ connectionString: url });
   await setup.connect();
   const pool = new pg.Pool({ connectionString: url, max: 10, options: `-c search_path="${schema}"` });
-  const db = new Kysely<Database>({ dialect: new SchemaScopedPostgresDialect({ pool }, schema) });
+  const db = new Kysely<Database>({ dialect: new SchemaScopedPostgresDialect({ pool: prepared ? namingPool(pool) : pool }, schema) });
   try {
     await setup.query('SELECT pg_advisory_lock(hashtext($1))', [`schema and migrations of ${schema}`]);
     await setup.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);

@@ -24,6 +24,12 @@ export interface OrganizationsTable {
   ux_options: Generated<string>;
   /** Processes its public forms (reference links, the SDK's fill flow) may create in an hour. */
   form_processes_per_hour: Generated<number>;
+  /** 1: its signers may hand their place to another person from the signing page (UPDATE_SIGNER). */
+  signer_delegation: Generated<number>;
+  /** The organization's OpenID Connect provider for console single sign-on; all three or none. */
+  oidc_issuer: string | null;
+  oidc_client_id: string | null;
+  oidc_client_secret: string | null;
   created_at: string;
 }
 
@@ -68,6 +74,55 @@ export interface ConsoleSessionsTable {
   expires_at: string;
   /** Signed out. */
   ended_at: string | null;
+  /** 'totp' while the session waits for the user's second factor: until then it opens nothing. */
+  pending_factor: string | null;
+  /** Wrong second-factor codes typed in this session; past the limit it ends. */
+  factor_failures: number;
+  created_at: string;
+}
+
+/** A user's passkey (src/console/passkeys): a WebAuthn credential, its public key and signature counter. */
+export interface ConsolePasskeysTable {
+  id: string;
+  /** The credential's id, base64url, as the authenticator gives it. */
+  credential_id: string;
+  user_id: string;
+  organization_id: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  /** bigint: PostgreSQL answers it as text. */
+  counter: ColumnType<string | number, number, number>;
+  /** JSON array of the authenticator's transports. */
+  transports: string;
+  last_used_at: string | null;
+  created_at: string;
+}
+
+/** A one-time challenge kept server-side: a passkey's registration or sign-in, or an OpenID Connect sign-in's state. */
+export interface ConsoleChallengesTable {
+  id: string;
+  purpose: string;
+  /** SHA-256 of the challenge (or of the OpenID Connect state), hex. */
+  challenge_hash: string;
+  user_id: string | null;
+  organization_id: string | null;
+  /** JSON of what the answer is checked against (OpenID Connect: the PKCE verifier, the nonce, the browser's binding). */
+  data: string | null;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+/** A user's TOTP second factor (src/console/totp): its secret encrypted with the data key, the last time step used. */
+export interface ConsoleTotpTable {
+  user_id: string;
+  organization_id: string;
+  secret: string;
+  /** Null until a first code confirmed the enrolment: until then sign-in does not ask for it. */
+  confirmed_at: string | null;
+  /** bigint: PostgreSQL answers it as text. */
+  last_step: ColumnType<string | number | null, number | null, number | null>;
+  failures: number;
   created_at: string;
 }
 
@@ -143,7 +198,11 @@ export interface ReferenceLinkUsesTable {
   created_at: string;
 }
 
-export type ProcessStatus = 'CREATED' | 'FINISH' | 'REJECTED' | 'EXPIRED' | 'CANCELLED';
+/**
+ * EDITING: put in edit mode (POST /document/edit); nobody can act until the creator sends the
+ * process again (docs/real-service.md §3.10), and then it is CREATED once more.
+ */
+export type ProcessStatus = 'CREATED' | 'EDITING' | 'FINISH' | 'REJECTED' | 'EXPIRED' | 'CANCELLED';
 export type ProcessKind = 'document' | 'package';
 
 export interface ProcessesTable {
@@ -176,8 +235,21 @@ export interface ProcessesTable {
   seal_failure: string | null;
   /** When the participants' identity photos were deleted (retention or on request). */
   photos_deleted_at: string | null;
+  /** The creator's folder it sits in; null: the root. */
+  folder_id: string | null;
+  /** 0: created with `sign: false`, its document e-mailed for printing instead of signed (status FINISH, nobody signs). */
+  sign: number;
   created_at: string;
   updated_at: string;
+}
+
+export interface FoldersTable {
+  id: string;
+  organization_id: string;
+  /** The organization user whose folder it is (the real service's folders belong to the creator). */
+  owner_email: string;
+  path: string;
+  created_at: string;
 }
 
 export type DocumentSource = 'template' | 'pdf';
@@ -198,6 +270,8 @@ export interface ProcessDocumentsTable {
   /** 0 while an uploaded PDF is awaited. */
   file_ready: number;
   sha256: string | null;
+  /** A package document's own code (docs/real-service.md §4.1); null for a single document, whose code is the process's. */
+  code: string | null;
   created_at: string;
 }
 
@@ -268,6 +342,50 @@ export interface ProcessEventsTable {
   message: string | null;
   detail: string | null;
   at: string;
+}
+
+/**
+ * One handing over of a participant's place (UPDATE_SIGNER): who held it before, and why they
+ * handed it on. The participant row then holds the new person, with a new id and link.
+ */
+export interface ParticipantDelegationsTable {
+  id: string;
+  process_id: string;
+  participant_row_id: string;
+  former_participant_id: string;
+  former_name: string;
+  former_email: string;
+  former_phone: string | null;
+  /** The link the former holder had: it shows that the place was handed over, and opens nothing. */
+  former_link_token: string;
+  reason: string;
+  created_at: string;
+}
+
+/**
+ * A file asked of a participant (`signProfile[x].files`), and once they gave it on their signing
+ * page, where it is kept and the SHA-256 of its bytes. `optional` 0: they sign only once it is given.
+ */
+export interface ParticipantAttachmentsTable {
+  id: string;
+  process_id: string;
+  participant_row_id: string;
+  /** 0-based, in the order the creation asked the files. */
+  position: number;
+  name: string;
+  description: string | null;
+  optional: number;
+  file_key: string | null;
+  sha256: string | null;
+  /** application/pdf, image/jpeg or image/png, as read from the bytes. */
+  content_type: string | null;
+  size: number | null;
+  uploaded_at: string | null;
+  /** The creator's review of the file given: approved, or rejected (asked again); empty until then. */
+  review: 'approved' | 'rejected' | null;
+  review_reason: string | null;
+  reviewed_at: string | null;
+  created_at: string;
 }
 
 /** A final file of a sealed process, with the SHA-256 of its bytes as written. */
@@ -659,14 +777,20 @@ export interface Database {
   console_sign_ins: ConsoleSignInsTable;
   console_sessions: ConsoleSessionsTable;
   console_audit: ConsoleAuditTable;
+  console_passkeys: ConsolePasskeysTable;
+  console_challenges: ConsoleChallengesTable;
+  console_totp: ConsoleTotpTable;
   api_keys: ApiKeysTable;
   templates: TemplatesTable;
   reference_links: ReferenceLinksTable;
   reference_link_uses: ReferenceLinkUsesTable;
   processes: ProcessesTable;
   process_documents: ProcessDocumentsTable;
+  folders: FoldersTable;
   participants: ParticipantsTable;
   process_readers: ProcessReadersTable;
+  participant_delegations: ParticipantDelegationsTable;
+  participant_attachments: ParticipantAttachmentsTable;
   process_events: ProcessEventsTable;
   settings: SettingsTable;
   photo_blobs: PhotoBlobsTable;
@@ -698,6 +822,9 @@ export type ProcessRow = Selectable<ProcessesTable>;
 export type ProcessDocumentRow = Selectable<ProcessDocumentsTable>;
 export type ParticipantRow = Selectable<ParticipantsTable>;
 export type ReaderRow = Selectable<ProcessReadersTable>;
+export type DelegationRow = Selectable<ParticipantDelegationsTable>;
+export type FolderRow = Selectable<FoldersTable>;
+export type AttachmentRow = Selectable<ParticipantAttachmentsTable>;
 export type ProcessEventRow = Selectable<ProcessEventsTable>;
 export type FinalFileRow = Selectable<FinalFilesTable>;
 export type SignatureBoxRow = Selectable<SignatureBoxesTable>;

@@ -10,7 +10,13 @@ import { finalFileKeys } from './sealing/final-file-queries.js';
 /** A document of the process as a webhook body names it, with where its PDF is when it has one. */
 export interface EventDocument {
   name: string;
+  /** A package document's own code (docs/real-service.md §11.3 `documents [{code, name, status, url}]`). */
+  code?: string;
   url?: FileLinkSlot;
+}
+
+function codeOf(document: ProcessDocumentRow): { code?: string } {
+  return document.code === null ? {} : { code: document.code };
 }
 
 /**
@@ -21,6 +27,7 @@ export interface EventDocument {
 export function documentsAsRead(documents: readonly ProcessDocumentRow[]): EventDocument[] {
   return documents.map((document) => ({
     name: document.name,
+    ...codeOf(document),
     ...(document.file_ready === 1 && document.file_key !== null && isDocumentPdfKey(document.file_key) ? { url: fileLink(document.file_key) } : {}),
   }));
 }
@@ -42,7 +49,7 @@ export async function sealedFiles(db: Db, process: ProcessRow): Promise<SealedFi
   return {
     documents: documents.flatMap((document) => {
       const key = keys.documents[document.position];
-      return key === undefined ? [] : [{ name: document.name, url: fileLink(key, names.documents[document.position]) }];
+      return key === undefined ? [] : [{ name: document.name, ...codeOf(document), url: fileLink(key, names.documents[document.position]) }];
     }),
     certificate: fileLink(keys.certificate, names.certificate),
   };

@@ -39,6 +39,14 @@ export const PROCESS_ACTIONS = [
   'EXPIRED',
   'CANCEL_SIGN',
   'REACTIVATION_SIGN',
+  'UPDATE_SIGNER',
+  'EDIT_SIGN',
+  'UPDATE_SIGN',
+  'ATTACHMENT_UPLOAD',
+  'ATTACHMENTS_GIVEN',
+  'ATTACHMENTS_APPROVED',
+  'ATTACHMENTS_REJECTED',
+  'PRINT',
   'PHOTOS_DELETED',
   'SEAL_FAILED',
   'SIGNED_FILES_READY',
@@ -83,6 +91,43 @@ export const PROCESS_WEBHOOKS = {
     summary:
       'A rejected or expired process is in signature again (by: who; from: REJECTED or EXPIRED; expiredDate: the new expiry, when the old one had passed); its invitations follow',
   },
+  UPDATE_SIGNER: {
+    event: 'signer_delegated',
+    status: 'UPDATE_SIGNER',
+    summary:
+      "A signer handed their place to another person from their page (signer: who handed it on; delegate: {id, name, email, phone?}, the new participant, with a new id and link; message: the reason; by: the signer's e-mail)",
+  },
+  EDIT_SIGN: {
+    event: 'editing',
+    status: 'EDITING',
+    summary: 'The process was put in edit mode: nobody can act on it until it is sent again with its code (POST /document/upload, /save or /many)',
+  },
+  UPDATE_SIGN: {
+    event: 'updated',
+    status: 'UPDATE',
+    summary: 'A process in edit mode was sent again and replaced whole, keeping its code (url: its new PDF); its participants are invited again with new links',
+  },
+  ATTACHMENT_UPLOAD: {
+    event: 'attachment_uploaded',
+    status: 'ATTACHMENT_UPLOADED',
+    summary:
+      'A participant gave one of the files asked of them, or gave it again (attachment: its name; sha256, contentType, size; message: the name and SHA-256). GET /attachments has its download URL',
+  },
+  ATTACHMENTS_GIVEN: {
+    event: 'signer_finished',
+    status: 'NOTIFICATION',
+    summary: 'A participant of a process without a document to sign gave every required file: they are done (POST /package/upload)',
+  },
+  ATTACHMENTS_APPROVED: {
+    event: 'attachments_approved',
+    status: 'ATTACHMENTS_APPROVED',
+    summary: "The process's creator approved a participant's files (by: who; attachments: their names)",
+  },
+  ATTACHMENTS_REJECTED: {
+    event: 'attachments_rejected',
+    status: 'ATTACHMENTS_REJECTED',
+    summary: "The process's creator rejected a participant's files: they are asked again (by: who; attachments: their names; message: why)",
+  },
   PHOTOS_DELETED: {
     event: 'photos_deleted',
     status: 'PHOTOS_DELETED',
@@ -125,12 +170,14 @@ export interface ProcessEventOptions {
   actor?: string;
   message?: string;
   detail?: Record<string, unknown>;
+  /** UPDATE_SIGNER: the person the participant handed their place to, as the place now holds them. */
+  delegate?: ParticipantRow;
   /** The process's documents, when the caller has them at hand: read otherwise, for the moments whose bodies point to them. */
   documents?: ProcessDocumentRow[];
 }
 
 /** The moments whose bodies point to the documents as the participants read them (REFERENCE §11.2: CREATE, FINISH, EXPIRED). */
-const WITH_DOCUMENTS: readonly ProcessAction[] = ['CREATE', 'FINISH', 'EXPIRED'];
+const WITH_DOCUMENTS: readonly ProcessAction[] = ['CREATE', 'UPDATE_SIGN', 'FINISH', 'EXPIRED'];
 
 /**
  * The files the bodies of a moment point to: the documents as read, or the sealed files once the
@@ -158,6 +205,13 @@ function typedFiles(process: ProcessRow, files: { documents?: EventDocument[]; s
     ...(url === undefined ? {} : { url }),
     ...(sealed ? { documents: sealed.documents.map((d) => ({ name: d.name, signedUrl: d.url })), certificateUrl: sealed.certificate } : {}),
   };
+}
+
+/** The files a moment is about, for its flat body: one (`attachment`, a name) or several (`attachments`). */
+function attachmentsOf(detail: Record<string, unknown> | undefined): { attachments?: string[] } {
+  if (typeof detail?.attachment === 'string') return { attachments: [detail.attachment] };
+  const names = detail?.attachments;
+  return Array.isArray(names) && names.every((name) => typeof name === 'string') ? { attachments: names } : {};
 }
 
 /**
@@ -192,10 +246,12 @@ export async function recordProcessEvent(db: Db, clock: Clock, options: ProcessE
     detail: options.detail ? JSON.stringify(options.detail) : null,
     at: now.toISOString(),
   });
+  const delegate = options.delegate ? signerSummary(options.delegate) : undefined;
   await queueReaderUpdate(db, clock, {
     process,
     action,
     ...(participant ? { participantName: participant.name } : {}),
+    ...(delegate ? { delegateName: delegate.name } : {}),
     ...(options.message === undefined ? {} : { message: options.message }),
   });
   if (!hasWebhook(action)) return;
@@ -211,6 +267,7 @@ export async function recordProcessEvent(db: Db, clock: Clock, options: ProcessE
       name: process.name,
       status,
       ...(signer ? { signer } : {}),
+      ...(delegate ? { delegate } : {}),
       ...(options.message === undefined ? {} : { message: options.message }),
       ...(options.actor === undefined ? {} : { by: options.actor }),
       ...options.detail,
@@ -223,8 +280,10 @@ export async function recordProcessEvent(db: Db, clock: Clock, options: ProcessE
               process,
               action,
               ...(signer ? { signer, similarity: participant?.similarity } : {}),
+              ...(delegate ? { delegate } : {}),
               ...(options.message === undefined ? {} : { message: options.message }),
               ...(files.documents === undefined ? {} : { documents: files.documents }),
+              ...attachmentsOf(options.detail),
             }),
         }
       : {}),

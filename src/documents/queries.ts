@@ -123,6 +123,8 @@ export interface ProcessFilters {
   createdBefore?: string;
   /** A word of the process's name or of a participant's name or e-mail (any case), or its code. */
   search?: string;
+  /** The path of a folder, whichever creator's it is. */
+  folder?: string;
 }
 
 /** `%` and `_` are LIKE's wildcards: searched for as the characters they are. */
@@ -158,6 +160,12 @@ export async function listProcesses(
       ),
     );
   }
+  const folder = options.folder;
+  if (folder !== undefined) {
+    query = query.where('folder_id', 'in', (eb) =>
+      eb.selectFrom('folders').select('folders.id').where('folders.organization_id', '=', organizationId).where('folders.path', '=', folder),
+    );
+  }
   if (options.createdFrom) query = query.where('created_at', '>=', options.createdFrom);
   if (options.createdBefore) query = query.where('created_at', '<', options.createdBefore);
   const search = options.search?.trim();
@@ -188,24 +196,30 @@ export async function listProcesses(
 export const IN_SIGNATURE: ProcessStatus = 'CREATED';
 
 /**
- * The documents of processes made from a template and still `status` (IN_SIGNATURE): what
+ * A process in edit mode is not finished, expired or rejected either: the contract counts it as in
+ * signature for its templates, which stay while it may be sent again.
+ */
+const HOLDING_TEMPLATES: readonly ProcessStatus[] = [IN_SIGNATURE, 'EDITING'];
+
+/**
+ * The documents of processes made from a template and still in signature (or in edit mode): what
  * TEMPLATE_IN_USE counts, and what a template's one-statement delete must find none of. The
  * template is an id or a column of the outer query.
  */
-export function documentsInSignature(db: Db, templateId: string | Expression<string>, status: ProcessStatus) {
+export function documentsInSignature(db: Db, templateId: string | Expression<string>) {
   return db
     .selectFrom('process_documents')
     .innerJoin('processes', 'processes.id', 'process_documents.process_id')
     .where('process_documents.template_id', '=', templateId)
-    .where('processes.status', '=', status);
+    .where('processes.status', 'in', HOLDING_TEMPLATES);
 }
 
-const processesInSignature = reusableQuery((db, p: { templateId: string; status: ProcessStatus }) =>
-  documentsInSignature(db, p.templateId, p.status).select((eb) => eb.fn.countAll<string | number>().as('count')),
+const processesInSignature = reusableQuery((db, p: { templateId: string }) =>
+  documentsInSignature(db, p.templateId).select((eb) => eb.fn.countAll<string | number>().as('count')),
 );
 
 export async function countProcessesInSignature(db: Db, templateId: string): Promise<number> {
-  return toCount((await processesInSignature(db, { templateId, status: IN_SIGNATURE }))[0]?.count);
+  return toCount((await processesInSignature(db, { templateId }))[0]?.count);
 }
 
 /** Marks a process whose seal found a document it cannot use; answers false when it was marked already (or is sealed). */

@@ -11,7 +11,7 @@ import { reactivateProcess } from './lifecycle/reactivate-process.js';
 import { listProcesses, readProcess, readPublicProcess, readRoadmap } from './lifecycle/read-process.js';
 import { remindParticipant } from './lifecycle/remind-participant.js';
 import { unlockParticipant } from './participant/unlock-participant.js';
-import { pdfFromTemplate } from './pdf-templates/pdf-templates.js';
+import { withTemplatePdf } from './pdf-templates/pdf-templates.js';
 import {
   cancelResponse,
   cancelSchema,
@@ -35,7 +35,7 @@ import {
 
 const tag = 'signing processes';
 
-const CREATION_ERRORS: readonly RouteError[] = [
+export const CREATION_ERRORS: readonly RouteError[] = [
   'EXPIRED_DATE_INVALID',
   'USER_NOTFOUND',
   'TEMPLATE_NOT_FOUND',
@@ -46,12 +46,13 @@ const CREATION_ERRORS: readonly RouteError[] = [
   'SIGNER_DATA_MISSING',
   'SIGNERS_REQUIRED',
   'SIGNER_EMAIL_DUPLICATED',
+  'DOCUMENT_NOT_IN_EDIT',
 ];
 
 const REMINDER_RULES =
   'The participant must be the one whose turn it is and have not acted, in a process in signature, and be notified by the service (not `notification: false`). A person hears from the service at most once an hour: within an hour of their invitation or last reminder, 429 REMINDER_TOO_SOON with Retry-After.';
 
-const REMINDER_ERRORS: readonly RouteError[] = [
+export const REMINDER_ERRORS: readonly RouteError[] = [
   'MISSING_SIGNER_ID',
   'DOCUMENT_NOT_FOUND',
   'SIGNER_NOT_FOUND',
@@ -81,11 +82,11 @@ export function documentRoutes(ctx: ServiceContext): ApiRoute[] {
       tag,
       summary: 'Create a signing process from a template and its answers',
       description:
-        'The Complete HTML filled with `data` becomes the document. Participants come from `signProfile`, or from the template signatureProfile and the answers. Answers {code, document, signProfile: [{id, name, email, phone, role, url?}], documents}; `url` is the personal link of participants with notification false.',
+        'The Complete HTML filled with `data` becomes the document. Participants come from `signProfile`, or from the template signatureProfile and the answers. Answers {code, document, signProfile: [{id, name, email, phone, role, url?}], documents}; `url` is the personal link of participants with notification false. With `code`, overwrites a process in edit mode (POST /document/edit), keeping its code.',
       body: saveFromTemplateSchema,
       query: noInput,
       response: { json: createdProcessResponse },
-      errors: CREATION_ERRORS,
+      errors: [...CREATION_ERRORS, 'DOCUMENT_NOT_FOUND'],
       // Answers to `image` questions are data URIs of up to 8 MiB.
       bodyLimit: ANSWERS_BODY_LIMIT,
       handler: ({ body, organizationId }) => createSigningProcess(ctx, { organizationId, draft: draftFromTemplate(body) }),
@@ -97,18 +98,14 @@ export function documentRoutes(ctx: ServiceContext): ApiRoute[] {
       tag,
       summary: 'Create a signing process from a PDF (inline base64, or through an upload URL)',
       description:
-        "With `file` the PDF is in the request; with `document` it is a PDF template's. With `compress: true` the answer carries `url`: PUT the PDF there (Content-Type: application/pdf, within 5 minutes); participants are invited once it has arrived.",
+        "With `file` the PDF is in the request; with `document` it is a PDF template's. With `compress: true` the answer carries `url`: PUT the PDF there (Content-Type: application/pdf, within 5 minutes); participants are invited once it has arrived. With `code`, overwrites a process in edit mode (POST /document/edit), keeping its code.",
       body: uploadPdfSchema,
       query: noInput,
       response: { json: createdProcessResponse },
-      errors: [...CREATION_ERRORS, 'PDF_TEMPLATE_NOT_FOUND'],
+      errors: [...CREATION_ERRORS, 'DOCUMENT_NOT_FOUND', 'PDF_TEMPLATE_NOT_FOUND'],
       bodyLimit: inlineFilesLimit(ctx, 1),
       handler: async ({ body, organizationId }) => {
-        const input =
-          body.document === undefined
-            ? body
-            : { ...body, ...(await pdfFromTemplate(ctx, { organizationId, id: body.document, signProfile: body.signProfile })) };
-        const created = await createSigningProcess(ctx, { organizationId, draft: draftFromPdf(input) });
+        const created = await createSigningProcess(ctx, { organizationId, draft: draftFromPdf(await withTemplatePdf(ctx, organizationId, body)) });
         const url = created.documents[0]?.url;
         return url === undefined ? created : { ...created, url };
       },
@@ -120,15 +117,15 @@ export function documentRoutes(ctx: ServiceContext): ApiRoute[] {
       tag,
       summary: 'Create a package: several documents signed together by the same participants, under one code',
       description:
-        'Only global validations (camera, otpCode, options at the root) apply, to every participant; per-signer camera, otpCode and options are ignored. Participants: the root signProfile, or everyone the documents name (the same e-mail is the same person).',
+        'Only global validations (camera, otpCode, options at the root) apply, to every participant; camera, otpCode or options in a signer are refused (400 SIGNER_VALIDATIONS_NOT_SUPPORTED). Participants: the root signProfile, or everyone the documents name (the same e-mail is the same person). Each document answers its own `code`; `package` (and `id`) is the package code. With `package`, overwrites a package in edit mode (POST /package/edit), keeping its code; its documents get new codes.',
       body: packageSchema,
       query: noInput,
       response: { json: createdProcessResponse },
-      errors: [...CREATION_ERRORS, 'DOCUMENTS_MIN_TWO', 'SIGNER_SEQUENCE_NOT_SUPPORTED'],
+      errors: [...CREATION_ERRORS, 'PACKAGE_NOT_FOUND', 'DOCUMENTS_MIN_TWO', 'SIGNER_SEQUENCE_NOT_SUPPORTED', 'SIGNER_VALIDATIONS_NOT_SUPPORTED'],
       bodyLimit: inlineFilesLimit(ctx, 4),
       handler: async ({ body, organizationId }) => {
         const created = await createSigningProcess(ctx, { organizationId, draft: draftFromPackage(body) });
-        return { ...created, package: created.code };
+        return { ...created, package: created.code, id: created.code };
       },
     }),
     defineRoute({
@@ -136,16 +133,20 @@ export function documentRoutes(ctx: ServiceContext): ApiRoute[] {
       url: '/v1.5/ext/document',
       access: 'any-key',
       publicKey:
-        'with code only: code, kind, name, status, signFinish, expiredDate, createdAt, updatedAt, documents [{name, ready}], and signProfile [{name, role, order, status, signedAt, rejectedAt}]. No participant ids, e-mails, phones, photos, `custom`, reasons or URLs; `image=true` and the listing (no code) are 403 PRIVATE_KEY_REQUIRED.',
+        'with code or package: code, kind, name, status, signFinish, expiredDate, createdAt, updatedAt, documents [{name, ready}], and signProfile [{name, role, order, status, signedAt, rejectedAt, files?: [{name, optional, status}]}]. No participant ids, e-mails, phones, photos, `custom`, reasons or URLs; `image=true` and the listing (no code) are 403 PRIVATE_KEY_REQUIRED.',
       tag,
-      summary: 'Read a process (?code=), or list processes newest first, by status and template',
+      summary: 'Read a process (?code=) or a package (?package=), or list processes newest first, by status, template and folder',
       description:
-        "With code: status, documents with download URLs (signed files and certificate once finished), participants with status and effective validations; with image=true, each participant's identity photos (5-minute URLs) and, for options.camera 'identification', ocrData, attempts (as GET /veriface shows them) and hash once their validation is over. A prebuilt process (POST /document/prebuild) not completed yet answers status PREBUILT (or CANCELLED, EXPIRED), no documents and no participants, and with the private key `preBuild`: its template, emailTo, the prefilled answers and the form's url. Without code: {data, next}; `next` is the cursor of the following page (prebuilt processes are listed once completed).",
+        "With code: status, documents with download URLs (signed files and certificate once finished), participants with status and effective validations (and `files` [{name, optional, status, url?}]: the attachments asked of them, a 5-minute download once given); with image=true, each participant's identity photos (5-minute URLs) and, for options.camera 'identification', ocrData, attempts (as GET /veriface shows them) and hash once their validation is over. A prebuilt process (POST /document/prebuild) not completed yet answers status PREBUILT (or CANCELLED, EXPIRED), no documents and no participants, and with the private key `preBuild`: its template, emailTo, the prefilled answers and the form's url. With package (a package's code): the same view, and with the private key the real service's `_id`, `codes` (its documents' codes) and `signers` [{userId, email, name, phone, status}]; a document's code there is DOCUMENT_NOT_FOUND. A package's documents carry their own `code`; a process in a folder its `folder`. Without code: {data, next}; `next` is the cursor of the following page (prebuilt processes are listed once completed); `folder` keeps those in a folder of that path.",
       body: noInput,
       query: readProcessQuery,
       response: { json: Joi.alternatives().try(readProcessResponse, prebuiltProcessResponse, publicPrebuiltResponse) },
       errors: ['DOCUMENT_NOT_FOUND', 'PRIVATE_KEY_REQUIRED'],
       handler: ({ query, organizationId, keyKind }) => {
+        if (query.package !== undefined) {
+          const options = { organizationId, code: query.package, kind: 'package' as const };
+          return keyKind === 'private' ? readProcess(ctx, options) : readPublicProcess(ctx, options);
+        }
         if (query.code === undefined) {
           requirePrivateKey(keyKind, "listing the organization's processes");
           return listProcesses(ctx, {
@@ -153,6 +154,7 @@ export function documentRoutes(ctx: ServiceContext): ApiRoute[] {
             limit: query.limit,
             ...(query.status ? { status: query.status } : {}),
             ...(query.template ? { templateId: query.template } : {}),
+            ...(query.folder ? { folder: query.folder } : {}),
             ...(query.cursor ? { cursor: query.cursor } : {}),
           });
         }

@@ -5,6 +5,7 @@ import { attemptsSchema, identityHashSchema, ocrDataSchema } from '../identity-a
 import { DEFAULT_PAGE_SIZE, templateId } from '../templates/schemas.js';
 import { phoneJoi } from '../veriface/phone.js';
 import { webhookName } from '../webhooks/schemas.js';
+import { type FileAskedInput, filesAskedJoi } from './attachments/files-asked.js';
 import type { ValidationFieldsInput, ValidationOptionsInput } from './identity-validations.js';
 
 export const PROCESS_CODE_LENGTH = 10;
@@ -43,6 +44,8 @@ export interface SignerInput extends ValidationFieldsInput {
   position?: PositionInput[];
   /** The signature goes where the PDF shows `{{signature:N}}`, N the signer's index. */
   label?: boolean;
+  /** Attachments asked of the participant, given on their signing page. */
+  files?: FileAskedInput[];
 }
 
 /** A box on an uploaded PDF's page: its bottom-right corner relative to the page (y from the top), its size in points. */
@@ -75,9 +78,13 @@ export interface ProcessFieldsInput extends ValidationFieldsInput {
   readers?: ReaderInput[];
   /** Addresses sent a copy of the final files once they are sealed. */
   cc?: string[];
+  /** A folder of the creator, `/` between levels; made the first time it is named. */
+  folder?: string;
 }
 
 export interface SaveFromTemplateInput extends ProcessFieldsInput {
+  /** A process in edit mode to overwrite, keeping its code (docs/real-service.md §3.10). */
+  code?: string;
   document: string;
   data: Answer[];
   sign: boolean;
@@ -85,6 +92,8 @@ export interface SaveFromTemplateInput extends ProcessFieldsInput {
 }
 
 export interface UploadPdfInput extends ProcessFieldsInput {
+  /** A process in edit mode to overwrite, keeping its code. */
+  code?: string;
   file?: string;
   /** A PDF template of the organization, instead of `file`. */
   document?: string;
@@ -101,6 +110,8 @@ export interface PackageDocumentInput {
 }
 
 export interface PackageInput extends ProcessFieldsInput {
+  /** A package in edit mode to overwrite, keeping its code. */
+  package?: string;
   document?: string;
   data?: Answer[];
   compress?: boolean;
@@ -162,6 +173,7 @@ const signer = Joi.object<SignerInput, true>({
   notification: Joi.boolean(),
   ...validationFields,
   ...placementFields,
+  files: filesAskedJoi,
 });
 
 const signProfile = Joi.array()
@@ -197,22 +209,41 @@ export const processFields = {
       'people who follow the process without acting: invited to read it, told of every signature, rejection and end, sent the final files; never signers',
     ),
   cc: Joi.array().items(email).max(MAX_CC).description('addresses sent a copy of the final files once they are sealed, and nothing before'),
+  folder: Joi.string()
+    .trim()
+    .max(200)
+    .pattern(/^[^/]+(?:\/[^/]+)*$/)
+    .messages({ 'string.pattern.base': '{{#label}} must be folder names separated by single slashes, e.g. "Leases/2026"' })
+    .description('a folder of the creator (`email`), levels separated by `/`; made the first time it is named. Absent: the root')
+    .example('Leases/2026'),
   ...validationFields,
 };
+
+/** The code of a process in edit mode, sent again to overwrite it (docs/real-service.md §3.10). */
+const editedCode = Joi.string()
+  .length(PROCESS_CODE_LENGTH)
+  .pattern(/^[A-Z0-9]+$/)
+  .messages({ 'string.pattern.base': '{{#label}} must only contain uppercase letters and digits' });
 
 const signerExample = { name: 'Juan Pérez', email: 'juan@people.example', phone: '+573001234567' };
 const answersExample = [{ key: 'tenant', value: 'Juan Pérez' }];
 
 export const saveFromTemplateSchema = Joi.object<SaveFromTemplateInput, true>({
   ...processFields,
+  code: editedCode.description('a document put in edit mode (POST /document/edit): this payload replaces it whole, keeping its code'),
   document: templateId.required().description('the template the document is filled from'),
   data: answersJoi.default([]).description("answers to the template's questions, {key: question name, value}"),
-  sign: Joi.boolean().valid(true).default(true).description('the electronic signing flow (the only one this service runs)'),
+  sign: Joi.boolean()
+    .default(true)
+    .description(
+      'true (the default here): the electronic signing flow; false: the document is e-mailed to the participants as a PDF for printing, nobody signs, and the process is FINISH at once with `sign: false`',
+    ),
   signProfile: signProfile.description("the participants; when absent they come from the template's signatureProfile and the answers"),
 }).example({ email: 'ana@company.example', name: 'Lease, Calle 12', document: '65f1c0e2a4b5c6d7e8f90123', data: answersExample, signProfile: [signerExample] });
 
 export const uploadPdfSchema = Joi.object<UploadPdfInput, true>({
   ...processFields,
+  code: editedCode.description('a document put in edit mode (POST /document/edit): this payload replaces it whole, keeping its code'),
   file: base64File.description('the PDF in base64, for small files'),
   compress: Joi.boolean().valid(true).description('answer an upload URL for the PDF instead (PUT application/pdf, 5 minutes)'),
   document: templateId.description("a PDF template's id instead (POST /template/pdf): its PDF, and each signer's `type` picks its stored boxes"),
@@ -221,9 +252,17 @@ export const uploadPdfSchema = Joi.object<UploadPdfInput, true>({
   .xor('file', 'compress', 'document')
   .example({ email: 'ana@company.example', name: 'Lease, Calle 12', compress: true, signProfile: [signerExample] });
 
+/** A package takes its validations from the root only (the contract's rule 6): one given per signer is refused, never ignored. */
+const notPerSigner = Joi.any()
+  .forbidden()
+  .messages({ 'any.unknown': 'SIGNER_VALIDATIONS_NOT_SUPPORTED: {{#label}}: a package takes camera, otpCode and options at the root only, for everyone' });
+
 /** Everyone in a package is invited at once: no turns (the real service's code for it). */
 const packageSigner = signer.keys({
   order: Joi.number().valid(0).default(0).messages({ 'any.only': 'SIGNER_SEQUENCE_NOT_SUPPORTED' }),
+  camera: notPerSigner,
+  otpCode: notPerSigner,
+  options: notPerSigner,
 });
 
 const packageDocument = Joi.object<PackageDocumentInput, true>({
@@ -236,6 +275,7 @@ const packageDocument = Joi.object<PackageDocumentInput, true>({
 
 export const packageSchema = Joi.object<PackageInput, true>({
   ...processFields,
+  package: editedCode.description('a package put in edit mode (POST /package/edit): this payload replaces it whole, keeping its code'),
   document: templateId.description('template of every document that names none and sends no file'),
   data: answersJoi.description('answers for every template document that sends none'),
   compress: Joi.boolean().valid(true).description('answer an upload URL for each document that has no template and no file'),
@@ -257,10 +297,14 @@ export const processCode = Joi.string()
   .messages({ 'string.pattern.base': '{{#label}} must only contain uppercase letters and digits' })
   .example('TR99AQMY31');
 
-export const PROCESS_STATUSES: ProcessStatus[] = ['CREATED', 'FINISH', 'REJECTED', 'EXPIRED', 'CANCELLED'];
+export const PROCESS_STATUSES: ProcessStatus[] = ['CREATED', 'EDITING', 'FINISH', 'REJECTED', 'EXPIRED', 'CANCELLED'];
 
 export interface ReadProcessQuery {
   code?: string;
+  /** A package's code: the real service's form of GET /document for packages (docs/real-service.md §4.2). */
+  package?: string;
+  /** Listing: processes in a folder of this path. */
+  folder?: string;
   status?: ProcessStatus;
   template?: string;
   limit: number;
@@ -271,6 +315,10 @@ export interface ReadProcessQuery {
 
 export const readProcessQuery = Joi.object<ReadProcessQuery, true>({
   code: processCode,
+  package: processCode.description(
+    "a package's code: its view, with the real service's `_id`, `codes` and `signers` (private key); a document's code here is DOCUMENT_NOT_FOUND",
+  ),
+  folder: processFields.folder.description("listing: only the processes in a folder of this path (any creator's)"),
   status: Joi.string().valid(...PROCESS_STATUSES),
   template: templateId,
   limit: Joi.number().integer().min(1).max(500).default(DEFAULT_PAGE_SIZE),
@@ -278,9 +326,15 @@ export const readProcessQuery = Joi.object<ReadProcessQuery, true>({
   image: Joi.boolean(),
 })
   .with('image', 'code')
+  .oxor('code', 'package')
   .oxor('code', 'status')
   .oxor('code', 'template')
-  .oxor('code', 'cursor');
+  .oxor('code', 'cursor')
+  .oxor('code', 'folder')
+  .oxor('package', 'status')
+  .oxor('package', 'template')
+  .oxor('package', 'cursor')
+  .oxor('package', 'folder');
 
 export const roadmapQuery = Joi.object<{ code: string }, true>({ code: processCode.required() });
 
@@ -296,7 +350,7 @@ export const cancelSchema = Joi.object<CancelInput, true>({
   email: email.required(),
 });
 
-const participantId = Joi.string()
+export const participantId = Joi.string()
   .pattern(new RegExp(`^(?:[A-Z0-9]{${PARTICIPANT_ID_LENGTH}}|[A-Z0-9]{${LEGACY_PARTICIPANT_ID_LENGTH}})$`))
   .description('the participant id, unique within the process (2 characters for processes created before)')
   .example('G8RK2D7QX0PLM4WZ');
@@ -320,11 +374,121 @@ export const createdProcessResponse = Joi.object({
   signProfile: Joi.array().items(createdParticipant).required(),
   documents: Joi.array()
     .items(
-      Joi.object({ name: Joi.string().required().example('Lease, Calle 12'), url: Joi.string().uri().description('PUT the PDF here (compress), 5 minutes') }),
+      Joi.object({
+        name: Joi.string().required().example('Lease, Calle 12'),
+        code: processCode.description("a package document's own code (POST /document/many)"),
+        url: Joi.string().uri().description('PUT the PDF here (compress), 5 minutes'),
+      }),
     )
     .required(),
   url: Joi.string().uri().description('POST /document/upload with compress: the upload URL of the PDF'),
   package: processCode.description('POST /document/many: the package code (the process code)'),
+  id: processCode.description("POST /document/many: the package code again, under the real service's name for it"),
+});
+
+/**
+ * POST /package/upload (docs/real-service.md §5.1): files asked of each participant, with a PDF to
+ * sign (`file`, `compress` or `document`, at most one) or none (the process only collects files).
+ */
+export interface PackageUploadInput extends Omit<ProcessFieldsInput, 'name' | 'notification'> {
+  packageName: string;
+  /** Refused: the participants are always notified. */
+  notification?: boolean;
+  /** The document's name; required with a document. */
+  name?: string;
+  file?: string;
+  compress?: boolean;
+  document?: string;
+  /** Each with `files` (the schema requires them) and exactly one of type, label or position. */
+  signProfile: SignerInput[];
+}
+
+/** The real service always notifies the participants of an attachments process: asking it not to is refused, never ignored. */
+const notificationRefused = Joi.any()
+  .forbidden()
+  .messages({ 'any.unknown': 'SIGNER_NOTIFICATION_NOT_SUPPORTED: {{#label}}: the participants of POST /package/upload are always notified' });
+
+const attachmentSigner = signer.keys({ notification: notificationRefused, files: filesAskedJoi.required() }).xor('type', 'label', 'position').messages({
+  'object.missing': '{{#label}} must have one of "type", "label" or "position"',
+  'object.xor': '{{#label}} must have only one of "type", "label" or "position"',
+});
+
+export const packageUploadSchema = Joi.object<PackageUploadInput, true>({
+  ...processFields,
+  notification: Joi.boolean()
+    .forbidden()
+    .messages({ 'any.unknown': '{{#label}} is not allowed: the participants of POST /package/upload are always notified' }),
+  packageName: Joi.string()
+    .trim()
+    .min(1)
+    .max(200)
+    .required()
+    .description("the process's name, as GET /attachments and GET /document show it")
+    .example('Onboarding, Juan Pérez'),
+  name: processFields.name
+    .optional()
+    .description('the document to sign: required with file, compress or document; absent when the process only collects files'),
+  file: base64File.description('the PDF to sign in base64, for small files'),
+  compress: Joi.boolean().valid(true).description('answer an upload URL for the PDF to sign instead (PUT application/pdf, 5 minutes)'),
+  document: templateId.description("a PDF template's id (POST /template/pdf): its PDF is signed, and each signer's `type` picks its stored boxes"),
+  signProfile: Joi.array()
+    .items(attachmentSigner)
+    .min(1)
+    .max(MAX_PARTICIPANTS)
+    .unique('email', { ignoreUndefined: true })
+    .unique('phone', { ignoreUndefined: true })
+    .required(),
+})
+  .oxor('file', 'compress', 'document')
+  .example({
+    email: 'ana@company.example',
+    packageName: 'Onboarding, Juan Pérez',
+    signProfile: [{ ...signerExample, type: 'employee', files: [{ name: 'Documento de identidad' }, { name: 'Certificado bancario', optional: true }] }],
+  });
+
+export const packageUploadResponse = Joi.object({
+  package: processCode.required().description("the process's code: GET /attachments and GET /document?package= read it"),
+  code: processCode.description("the document's own code, when there is a document to sign"),
+  url: Joi.string().uri().description('compress: PUT the PDF here (application/pdf, 5 minutes, once)'),
+  signProfile: Joi.array().items(createdParticipant).required().description('the participants, with the ids GET /attachments takes as userId'),
+});
+
+/** docs/real-service.md §3.10: a document, or a package, to put in edit mode or read there. */
+export const editDocumentSchema = Joi.object<{ code: string }, true>({ code: processCode.required() });
+export const editPackageSchema = Joi.object<{ package: string }, true>({
+  package: processCode.required().description('the package code (POST /document/many answers it as `package` and `id`)'),
+});
+
+export const editMarkedResponse = Joi.object({ message: Joi.string().valid('DOCUMENT_MODIFIED', 'PACKAGE_MODIFIED').required().example('DOCUMENT_MODIFIED') });
+
+export const editedProcessResponse = Joi.object({
+  code: processCode.required(),
+  kind: Joi.string().valid('document', 'package').required().example('document'),
+  name: Joi.string().required().example('Lease, Calle 12'),
+  status: Joi.string().valid('EDITING').required(),
+  subject: Joi.string().allow('').required().example('Please sign the lease'),
+  message: Joi.string().allow('').required().example('Hello, here is the lease to sign.'),
+  signers: Joi.array()
+    .items(
+      Joi.object({
+        name: Joi.string().required().example('Juan Pérez'),
+        email: Joi.string().required().example('juan@people.example'),
+        status: Joi.string().valid('pending').required(),
+      }),
+    )
+    .required(),
+  documents: Joi.array()
+    .items(
+      Joi.object({
+        code: processCode.required().description("a package document's own code; a document's is the process code"),
+        name: Joi.string().required().example('Lease, Calle 12'),
+        url: Joi.string().uri().description('the document as it was marked (5 minutes)'),
+        signProfile: Joi.array()
+          .items(Joi.object({ name: Joi.string().required().example('Juan Pérez'), email: Joi.string().required().example('juan@people.example') }))
+          .required(),
+      }),
+    )
+    .required(),
 });
 
 export const cancelResponse = Joi.object({
@@ -412,6 +576,9 @@ const processHead = {
   name: Joi.string().required().example('Lease, Calle 12'),
   status: processStatus.required(),
   signFinish: Joi.boolean().required().description('true once every participant signed or approved').example(false),
+  sign: Joi.boolean()
+    .valid(false)
+    .description('only for a process created with `sign: false`: its document was e-mailed for printing; status FINISH, signFinish false, nobody signs'),
   expiredDate: instantAnswer,
   createdAt: instantAnswer.required(),
   updatedAt: instantAnswer.required(),
@@ -421,6 +588,16 @@ const photoEntry = Joi.object({
   type: Joi.string().valid('presigned').required(),
   data: Joi.string().uri().required().description('a URL lasting 5 minutes'),
 });
+
+const fileStatus = Joi.string()
+  .valid('pending', 'uploaded', 'approved', 'rejected')
+  .description('pending: not given; uploaded: given, not reviewed; approved: by the creator, or signed with; rejected: asked again (PUT /attachments)')
+  .example('uploaded');
+const participantFile = {
+  name: Joi.string().required().example('Documento de identidad'),
+  optional: Joi.boolean().required().example(false),
+  status: fileStatus.required(),
+};
 
 const participantView = Joi.object({
   id: participantId.required(),
@@ -461,6 +638,9 @@ const participantView = Joi.object({
   ocrData: ocrDataSchema.description("with image=true and options.camera 'identification': what was read on the document, once anything was"),
   attempts: attemptsSchema.description("with image=true and options.camera 'identification': every identity check, oldest first"),
   hash: identityHashSchema.description('with image=true and options.camera \'identification\', once verified or the process ended (docs/api.md, "The hash")'),
+  files: Joi.array()
+    .items(Joi.object({ ...participantFile, url: downloadUrl.description('once given (and not rejected): a download of 5 minutes') }))
+    .description('the files asked of the participant (attachments)'),
 });
 
 /** A reader in GET /document and the roadmap: no id and no status, since readers never act. */
@@ -488,6 +668,7 @@ export const processResponse = Joi.object({
     .items(
       Joi.object({
         name: Joi.string().required().example('Lease, Calle 12'),
+        code: processCode.description("a package document's own code"),
         source: Joi.string().valid('template', 'pdf').required().example('pdf'),
         template: templateId,
         ready: Joi.boolean().required().description('false while the PDF upload is awaited').example(true),
@@ -499,6 +680,20 @@ export const processResponse = Joi.object({
     .required(),
   signProfile: Joi.array().items(participantView, readerView).required().description('the participants, then the readers (role READER)'),
   cc: Joi.array().items(Joi.string().example('archive@company.example')).description('the addresses sent a copy of the final files'),
+  folder: Joi.string().description("the creator's folder it sits in").example('Leases/2026'),
+  _id: processCode.description('with `package`: the package code'),
+  codes: Joi.array().items(processCode).description("with `package`: its documents' codes"),
+  signers: Joi.array()
+    .items(
+      Joi.object({
+        userId: participantId.required(),
+        email: Joi.string().required().example('juan@people.example'),
+        name: participantName.required(),
+        phone,
+        status: participantStatus.required(),
+      }),
+    )
+    .description('with `package`: its participants, as the real service names them'),
 });
 
 /** GET /document?code= with the public key: what the holder of the code may see. */
@@ -516,6 +711,7 @@ const publicProcessResponse = Joi.object({
         status: participantStatus.required(),
         signedAt: instantAnswer,
         rejectedAt: instantAnswer,
+        files: Joi.array().items(Joi.object(participantFile)).description('the files asked of the participant, by name and status; never a download URL'),
       }),
     )
     .required(),

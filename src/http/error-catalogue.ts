@@ -83,10 +83,25 @@ export const ERROR_CATALOGUE = {
     status: [400],
     meaning: 'The signing process or face validation is still in progress: its identity photos can be deleted once it ends',
   },
-  DOCUMENT_NOT_IN_SIGNATURE: { status: [400], meaning: 'The process is finished, rejected, cancelled or expired' },
+  DOCUMENT_NOT_IN_SIGNATURE: { status: [400], meaning: 'The process is finished, rejected, cancelled or expired, or in edit mode' },
+  DOCUMENT_NOT_EDITABLE: {
+    status: [400],
+    meaning:
+      'Edit mode needs a process in signature that nobody has signed, approved, rejected or given identity photos for, and not in edit mode already; the detail says which',
+  },
+  DOCUMENT_NOT_IN_EDIT: { status: [400], meaning: 'The code names no process in edit mode: put it in edit mode first (POST /document/edit or /package/edit)' },
+  PACKAGE_NOT_FOUND: { status: [400], meaning: 'No package with this code in the organization (a document code names a document, not a package)' },
   DOCUMENT_EXPIRED: { status: [400], meaning: 'The process passed its expiry date' },
   DOCUMENTS_MIN_TWO: { status: [400], meaning: 'A package needs at least two documents' },
   SIGNER_SEQUENCE_NOT_SUPPORTED: { status: [400], meaning: 'A package cannot set an order of signers' },
+  SIGNER_NOTIFICATION_NOT_SUPPORTED: {
+    status: [400],
+    meaning: 'POST /package/upload always notifies its participants: `notification` is refused, at the root and per signer',
+  },
+  SIGNER_VALIDATIONS_NOT_SUPPORTED: {
+    status: [400],
+    meaning: 'A package takes camera, otpCode and options at the root only, for every participant; one given per signer is refused',
+  },
   SIGNER_DATA_MISSING: { status: [400], meaning: "A participant's name or e-mail is missing from the answers" },
   SIGNERS_REQUIRED: { status: [400], meaning: 'The template has no signatureProfile and the request sent no signProfile' },
   SIGNER_EMAIL_DUPLICATED: { status: [400], meaning: 'The same e-mail signs twice in one process' },
@@ -128,6 +143,39 @@ export const ERROR_CATALOGUE = {
   SIGNATURE_IMAGE_UNREADABLE: { status: [422], meaning: 'The signature image starts as a PNG but cannot be decoded' },
   SIGNATURE_KIND_NOT_ALLOWED: { status: [400], meaning: "The participant's template does not let them sign this way (drawn or typed: `allow`)" },
   REJECT_REASON_REQUIRED: { status: [400], meaning: 'A rejection needs a reason' },
+  DELEGATION_NOT_ALLOWED: {
+    status: [403],
+    meaning:
+      "The participant's organization does not let its signers hand their place to another person (signerDelegation), or the participant is not a signer",
+  },
+  DELEGATION_TOO_LATE: {
+    status: [400],
+    meaning:
+      'The identity steps have begun (a code checked, a photo taken) or a file was attached: the place is no longer handed over; the organization may cancel or unlock instead',
+  },
+  DELEGATE_ALREADY_TAKES_PART: { status: [400], meaning: 'The person the place is handed to already takes part in the process, by e-mail or phone' },
+  DELEGATE_PHONE_REQUIRED: {
+    status: [400],
+    meaning: "The place's validations reach the person by phone (WhatsApp, or a code by phone): the delegate needs one",
+  },
+  DELEGATE_IDENTIFICATION_REQUIRED: {
+    status: [400],
+    meaning: "The place's validations compare the face with the ID document: the delegate needs identification, identificationType and country",
+  },
+  ATTACHMENT_REQUIRED: { status: [400], meaning: 'A file asked of the participant, and not optional, must be given before they sign or approve' },
+  ATTACHMENT_UNKNOWN: { status: [400], meaning: 'The participant is asked no file at this position (0-based)' },
+  ATTACHMENT_EMPTY: { status: [400], meaning: 'The attached file had no bytes' },
+  ATTACHMENT_TOO_LARGE: { status: [413], meaning: 'The attached file is larger than 8 MiB' },
+  ATTACHMENT_TYPE_NOT_ALLOWED: { status: [415], meaning: 'An attached file must be a PDF, a JPEG or a PNG, as its bytes show (its name does not count)' },
+  ATTACHMENT_NOT_GIVEN: { status: [400], meaning: 'PUT /attachments: the participant has not given the files named (or any), so there is nothing to review' },
+  ATTACHMENTS_FINAL: {
+    status: [400],
+    meaning: 'PUT /attachments: the participant signed the document with these files, so they can no longer be rejected',
+  },
+  ATTACHMENT_NOT_FOUND: {
+    status: [400],
+    meaning: 'No process with this code in the organization asks attachments (or none of this participant), as the real service answers GET /attachments',
+  },
   IDENTITY_VALIDATION_REQUIRED: { status: [400], meaning: 'The photo and face comparison must pass before signing' },
   IDENTITY_ALREADY_VERIFIED: { status: [400], meaning: "The participant's identity is already verified" },
   CAMERA_NOT_REQUIRED: { status: [400], meaning: 'This participant is not asked for photos' },
@@ -217,12 +265,43 @@ export const ERROR_CATALOGUE = {
     meaning:
       "No console session: the session cookie is missing, unknown, signed out, idle too long or past its end (an API key or a person's link is no session)",
   },
-  CONSOLE_ADMIN_REQUIRED: { status: [403], meaning: "The console user is a member: keys, webhooks, users and the audit log are the organization's admins'" },
+  CONSOLE_ADMIN_REQUIRED: {
+    status: [403],
+    meaning: "The console user is a member: keys, settings, webhooks, users and the audit log are the organization's admins'",
+  },
   CONSOLE_ORIGIN_REFUSED: {
     status: [403],
     meaning: "A console request that changes something came from another site, or without an Origin header naming the service's own (PUBLIC_URL)",
   },
-  CONSOLE_SIGN_IN_INVALID: { status: [401], meaning: 'The sign-in link or code is wrong, used already, or expired: ask for a new e-mail' },
+  API_KEY_NOT_FOUND: { status: [400], meaning: 'No active API key with this id in the organization (unknown, revoked already, or of another organization)' },
+  REVIEW_NOT_FOUND: {
+    status: [404],
+    meaning: "Nothing waiting in the organization's review queue goes by this code: unknown, another organization's, or decided already",
+  },
+  CONSOLE_SIGN_IN_INVALID: {
+    status: [401],
+    meaning:
+      'The sign-in link, code or passkey is wrong, used already, or expired (a passkey: unknown, or its challenge used or expired): start the sign-in again',
+  },
+  CONSOLE_SECOND_FACTOR_OVER: {
+    status: [401],
+    meaning:
+      "The sign-in waiting for the authenticator app's code is over (5 minutes passed, or 5 wrong codes were typed), or there is none: start the sign-in again",
+  },
+  CONSOLE_TOTP_ALREADY_ON: {
+    status: [409],
+    meaning: "The user's TOTP second factor is on already: an admin resets it (admin user totp-reset) before a new enrolment",
+  },
+  CONSOLE_TOTP_NOT_STARTED: { status: [409], meaning: 'No TOTP enrolment waits for its first code: start one (POST /console/api/totp/enrol)' },
+  CONSOLE_TOTP_INVALID: {
+    status: [400],
+    meaning: "The code is not the authenticator app's current one (or was used already): type the code the app shows now",
+  },
+  CONSOLE_PASSKEY_INVALID: {
+    status: [400],
+    meaning: "The passkey's registration does not check out: its challenge is unknown, used or expired, or the authenticator's answer is not for this site",
+  },
+  CONSOLE_PASSKEY_NOT_FOUND: { status: [404], meaning: 'No passkey of the signed-in user has this id' },
 
   // Prebuilt processes and the SDK's fill flow
   PREBUILD_NOT_ENABLED: {

@@ -139,8 +139,9 @@ export function webhookDocs(): Record<string, object> {
           name: { type: 'string' },
           status: { const: status },
           signer,
-          message: { type: 'string', description: 'the rejection or cancellation reason, or the block reason' },
-          by: { type: 'string', description: 'the organization user who cancelled, unlocked or reactivated it' },
+          message: { type: 'string', description: 'the rejection, cancellation or delegation reason, or the block reason' },
+          by: { type: 'string', description: 'the organization user who cancelled, unlocked or reactivated it; the signer who handed their place on' },
+          ...(webhook.event === 'signer_delegated' ? { delegate: { ...signer, description: 'the new participant, with a new id and link' } } : {}),
           ...(kind === 'document' && ['created', 'finished', 'expired'].includes(webhook.event)
             ? { url: { ...fileUrl, description: `${fileUrl.description}: the PDF as the participants read it, when it is a PDF already stored` } }
             : {}),

@@ -1,6 +1,8 @@
+import { readBlobBytes } from '../files/blob-bytes.js';
+import type { BlobStore } from '../files/blob-store.js';
 import { MAX_ATTEMPTS } from '../outbox/retry-schedule.js';
 import type { DeliveryOutcome, EmailPayload, OutboxHandler, OutboxMessage, SmsPayload, WhatsAppPayload } from '../outbox/types.js';
-import type { Mailer } from './mailer.js';
+import type { Mailer, MailFile } from './mailer.js';
 import { isEmailPayload, isSmsPayload, isWhatsAppPayload } from './payloads.js';
 import { safeExcerpt } from './redact.js';
 import { SendError, type SendResult } from './send-result.js';
@@ -85,10 +87,22 @@ function handler<P>(channel: ChannelDelivery<P>): OutboxHandler<P> {
   };
 }
 
-export function emailHandler(mailer: Mailer): OutboxHandler<EmailPayload> {
+/** The bytes of an e-mail's attachments; one gone from the store fails the message for good, as a retry would find it gone too. */
+async function attachedFiles(blobs: BlobStore | undefined, mail: EmailPayload): Promise<MailFile[]> {
+  const files: MailFile[] = [];
+  for (const attachment of mail.attachments ?? []) {
+    const content = blobs && (await readBlobBytes(blobs, attachment.key));
+    if (!content) throw new SendError(`the attachment ${attachment.filename} is no longer stored`, { retryable: false });
+    files.push({ filename: attachment.filename, contentType: attachment.contentType, content });
+  }
+  return files;
+}
+
+/** `blobs`: where attachments are read; a handler without one sends messages without attachments only. */
+export function emailHandler(mailer: Mailer, blobs?: BlobStore): OutboxHandler<EmailPayload> {
   return handler({
     isPayload: isEmailPayload,
-    send: (mail) => mailer.send(mail),
+    send: async (mail) => mailer.send(mail, await attachedFiles(blobs, mail)),
     contentOf: (mail) => [mail.subject, mail.text, mail.html ?? ''],
   });
 }

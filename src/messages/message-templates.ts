@@ -11,6 +11,8 @@ export type TemplateVariables = {
   'otp-code': { code: string; minutes: number };
   'veriface-invitation': { personName: string; link: string };
   'process-finished': { processName: string; link: string };
+  'attachments-approved': { processName: string; link: string };
+  'document-for-printing': { signerName: string; processName: string; message: string };
   'continue-on-phone': { processName: string; link: string };
   'document-copy': { signerName: string; processName: string; link: string };
   'prebuilt-invitation': { processName: string; organization: string; link: string };
@@ -20,6 +22,8 @@ export type TemplateVariables = {
   'reader-rejected': { readerName: string; processName: string; participantName: string; link: string };
   'reader-cancelled': { readerName: string; processName: string; message: string; link: string };
   'reader-expired': { readerName: string; processName: string; link: string };
+  'reader-reactivated': { readerName: string; processName: string; link: string };
+  'reader-delegated': { readerName: string; processName: string; participantName: string; delegateName: string; link: string };
   'console-sign-in': { organization: string; link: string; code: string; minutes: number };
 };
 

@@ -1,5 +1,5 @@
 import { isRecord } from '../is-record.js';
-import type { ChatPayload, EmailPayload, SmsPayload, WhatsAppAbout, WhatsAppPayload } from '../outbox/types.js';
+import type { ChatPayload, EmailAttachment, EmailPayload, SmsPayload, WhatsAppAbout, WhatsAppPayload } from '../outbox/types.js';
 import { type ChatPurpose, MAX_BUTTON_TITLE, MAX_BUTTONS, type OutgoingChatContent } from '../whatsapp/chat-message.js';
 
 /*
@@ -16,8 +16,13 @@ export function isEmailPayload(value: unknown): value is EmailPayload {
     typeof value.subject === 'string' &&
     typeof value.text === 'string' &&
     isOptionalString(value.html) &&
-    isOptionalString(value.template)
+    isOptionalString(value.template) &&
+    (value.attachments === undefined || (Array.isArray(value.attachments) && value.attachments.every(isEmailAttachment)))
   );
+}
+
+function isEmailAttachment(value: unknown): value is EmailAttachment {
+  return isRecord(value) && typeof value.filename === 'string' && typeof value.key === 'string' && value.contentType === 'application/pdf';
 }
 
 function isWhatsAppTemplate(value: unknown): value is WhatsAppPayload['template'] {

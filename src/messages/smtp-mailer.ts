@@ -2,7 +2,7 @@ import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
 import type { SMTPPoolOptions, SMTPPoolSentMessageInfo } from 'nodemailer/lib/smtp-pool';
 import type { EmailPayload } from '../outbox/types.js';
-import type { Mailer } from './mailer.js';
+import type { Mailer, MailFile } from './mailer.js';
 import { SendError, type SendResult } from './send-result.js';
 
 export interface SmtpMailerOptions {
@@ -41,7 +41,7 @@ export class SmtpMailer implements Mailer {
     );
   }
 
-  async send(mail: EmailPayload): Promise<SendResult> {
+  async send(mail: EmailPayload, files: MailFile[] = []): Promise<SendResult> {
     const deadline = AbortSignal.timeout(this.timeoutMs);
     try {
       // With html, nodemailer builds multipart/alternative: the text part first, then the html.
@@ -50,6 +50,9 @@ export class SmtpMailer implements Mailer {
         subject: mail.subject,
         text: mail.text,
         html: mail.html,
+        ...(files.length === 0
+          ? {}
+          : { attachments: files.map((file) => ({ filename: file.filename, contentType: file.contentType, content: file.content })) }),
         signal: deadline,
       });
       return { id: info.messageId, statusCode: replyCodeOf(info.response), response: info.response };

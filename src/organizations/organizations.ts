@@ -120,9 +120,11 @@ export async function createApiKey(db: Db, clock: Clock, options: { organization
   return { id, kind: options.kind, key };
 }
 
-export async function revokeApiKey(db: Db, clock: Clock, options: { id?: string; key?: string }): Promise<{ revoked: number }> {
+/** Revokes a key by its id or the key itself; with `organizationId`, only a key of that organization (the console's). */
+export async function revokeApiKey(db: Db, clock: Clock, options: { id?: string; key?: string; organizationId?: string }): Promise<{ revoked: number }> {
   if (!options.id && !options.key) throw new OrganizationError('KEY_REQUIRED');
-  const revoked = await q.revokeApiKey(db, { id: options.id, keyHash: options.key ? hashApiKey(options.key) : undefined }, clock.now().toISOString());
+  const where = { id: options.id, keyHash: options.key ? hashApiKey(options.key) : undefined, organizationId: options.organizationId };
+  const revoked = await q.revokeApiKey(db, where, clock.now().toISOString());
   if (revoked === 0) throw new OrganizationError('KEY_NOT_FOUND');
   return { revoked };
 }

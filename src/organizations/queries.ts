@@ -24,7 +24,10 @@ export async function setSdkIntegration(db: Db, id: string, enabled: boolean): P
 }
 
 export type SettingsPatch = Partial<
-  Pick<OrganizationRow, 'sdk_origins' | 'sdk_require_token' | 'language' | 'time_zone' | 'photo_retention_days' | 'form_processes_per_hour'>
+  Pick<
+    OrganizationRow,
+    'sdk_origins' | 'sdk_require_token' | 'language' | 'time_zone' | 'photo_retention_days' | 'form_processes_per_hour' | 'signer_delegation'
+  >
 >;
 
 export async function updateOrganizationSettings(db: Db, id: string, patch: SettingsPatch): Promise<OrganizationRow | undefined> {
@@ -84,8 +87,9 @@ export async function listApiKeys(db: Db, organizationId: string): Promise<ApiKe
   return db.selectFrom('api_keys').selectAll().where('organization_id', '=', organizationId).orderBy('created_at').execute();
 }
 
-export async function revokeApiKey(db: Db, where: { id?: string; keyHash?: string }, revokedAt: string): Promise<number> {
+export async function revokeApiKey(db: Db, where: { id?: string; keyHash?: string; organizationId?: string }, revokedAt: string): Promise<number> {
   let query = db.updateTable('api_keys').set({ revoked_at: revokedAt }).where('revoked_at', 'is', null);
+  if (where.organizationId) query = query.where('organization_id', '=', where.organizationId);
   if (where.id) query = query.where('id', '=', where.id);
   if (where.keyHash) query = query.where('key_hash', '=', where.keyHash);
   const result = await query.executeTakeFirst();

@@ -21,6 +21,11 @@ export interface OrganizationSettings {
    * answers name, so a stranger cannot make the organization send more than this.
    */
   formProcessesPerHour: number;
+  /**
+   * Its signers may hand their place to another person from the signing page, with a reason
+   * (UPDATE_SIGNER). Off by default: who signs is the organization's decision.
+   */
+  signerDelegation: boolean;
 }
 
 export type SettingsChanges = Partial<OrganizationSettings>;
@@ -60,11 +65,12 @@ export const settingsChangesSchema = Joi.object<SettingsChanges, true>({
     .example('America/Bogota'),
   photoRetentionDays: Joi.number().integer().min(1).max(3650).example(180),
   formProcessesPerHour: Joi.number().integer().min(0).max(100_000).example(100),
+  signerDelegation: Joi.boolean().example(false),
 });
 
 /** What GET and PUT /organization answer: every setting, as it now is. */
 export const settingsResponse = settingsChangesSchema.fork(
-  ['sdkOrigins', 'sdkRequireToken', 'language', 'timeZone', 'photoRetentionDays', 'formProcessesPerHour'],
+  ['sdkOrigins', 'sdkRequireToken', 'language', 'timeZone', 'photoRetentionDays', 'formProcessesPerHour', 'signerDelegation'],
   (field) => field.required(),
 );
 
@@ -85,6 +91,7 @@ export function settingsOf(row: OrganizationRow): OrganizationSettings {
     timeZone: row.time_zone,
     photoRetentionDays: row.photo_retention_days,
     formProcessesPerHour: row.form_processes_per_hour,
+    signerDelegation: row.signer_delegation === 1,
   };
 }
 
@@ -98,6 +105,7 @@ export async function updateSettings(db: Db, options: { organizationId: string; 
     ...(changes.timeZone === undefined ? {} : { time_zone: changes.timeZone }),
     ...(changes.photoRetentionDays === undefined ? {} : { photo_retention_days: changes.photoRetentionDays }),
     ...(changes.formProcessesPerHour === undefined ? {} : { form_processes_per_hour: changes.formProcessesPerHour }),
+    ...(changes.signerDelegation === undefined ? {} : { signer_delegation: changes.signerDelegation ? 1 : 0 }),
   });
   return row ? settingsOf(row) : undefined;
 }

@@ -11,6 +11,15 @@ export interface EmailPayload {
   html?: string;
   /** Names the message template it was rendered from, for the operator's listing. */
   template?: string;
+  /** Files sent with the message, read from the blob store as it is sent: the outbox keeps their keys, never their bytes. */
+  attachments?: EmailAttachment[];
+}
+
+export interface EmailAttachment {
+  filename: string;
+  /** The file's key in the blob store. */
+  key: string;
+  contentType: 'application/pdf';
 }
 
 /** A WhatsApp Business Cloud API message: free text inside the 24-hour window, or an approved template. */

@@ -1,7 +1,7 @@
 import type { ParticipantRow, VerifaceRow } from '../db/schema.js';
 import type { AnswerRefusal } from '../documents/creating/answer-refusal.js';
 import type { OtpMedium } from '../documents/identity-validations.js';
-import type { SigningBox, SigningOutcome, SigningRequirements, SigningView } from '../documents/participant/signing-view.js';
+import type { AttachmentAsked, SigningBox, SigningOutcome, SigningRequirements, SigningView } from '../documents/participant/signing-view.js';
 import type { Language } from '../organizations/languages.js';
 import type { QuestionType } from '../templates/question-types.js';
 import type { PersonView } from '../veriface/person-view.js';
@@ -12,7 +12,7 @@ import type { PersonView } from '../veriface/person-view.js';
  * importing only modules free of server code: the pages' tsconfig, which has no Node types, checks it.
  */
 
-export type { PersonView, SigningBox, SigningOutcome, SigningRequirements, SigningView };
+export type { AttachmentAsked, PersonView, SigningBox, SigningOutcome, SigningRequirements, SigningView };
 
 // What the routes take.
 
@@ -50,8 +50,35 @@ export interface DocumentsOpened {
   openedDocuments: number[];
 }
 
+/** POST /people/signing/attachment: one of the files asked (its 0-based position) and its bytes in base64. */
+export interface AttachmentInput {
+  attachment: number;
+  file: string;
+}
+
 export interface RejectInput {
   reason: string;
+}
+
+/**
+ * POST /people/signing/delegate: the person the signer hands their place to, and why. The e-mail
+ * is always asked (every participant is reached by it); the phone and the identification when the
+ * place's validations need them.
+ */
+export interface DelegateInput {
+  name: string;
+  email: string;
+  phone?: string;
+  identification?: string;
+  identificationType?: string;
+  country?: string;
+  reason: string;
+}
+
+/** POST /people/signing/delegate: the place was handed over; this link now opens nothing. */
+export interface Delegated {
+  delegated: true;
+  to: string;
 }
 
 export interface SendLinkInput {
@@ -88,9 +115,11 @@ export interface EmbedInput extends EmbedFillInput {
  * Which page the participant sees: `act` (their turn: read, verify, sign or reject), `waiting`
  * (earlier participants first), `done` (they finished; others have not), and the pages of a process
  * that ended: `finished`, `rejected`, `expired`, `cancelled`; `blocked` when three failed checks
- * stopped them.
+ * stopped them; `delegated` when the person of this link handed their place to another, whose
+ * link it is now (this one shows only that).
  */
-export type SigningPageState = 'act' | 'waiting' | 'done' | 'blocked' | 'review' | 'finished' | 'rejected' | 'expired' | 'cancelled';
+/** `editing`: the creator is correcting the process (edit mode); nothing to read or do until the new invitation. */
+export type SigningPageState = 'act' | 'waiting' | 'done' | 'blocked' | 'review' | 'finished' | 'rejected' | 'expired' | 'cancelled' | 'delegated' | 'editing';
 
 export interface PageDocument {
   /** The evidence certificate is named by the page in the person's language. */
@@ -135,17 +164,26 @@ export interface SigningPage {
   boxes?: SigningBox[];
   /** Only while it is the participant's turn: the documents they opened (a signer must open every one). */
   openedDocuments?: number[];
+  /** Only while it is the participant's turn: the files asked of them, and what they gave (type and size). */
+  attachments?: AttachmentAsked[];
   /** A finished process whose signed files are still being written. */
   sealing?: boolean;
   /** A rejected process that this participant's own step ended: they rejected, or their identity was. */
   rejection?: 'yours' | 'identity';
+  /**
+   * While it is their turn, when their organization lets signers hand their place to another
+   * person: what the delegate must be given beside a name and an e-mail.
+   */
+  delegation?: { phone: boolean; identification: boolean };
+  /** State delegated: the name of the person this link's holder handed their place to. */
+  delegatedTo?: string;
 }
 
 /**
  * Where a reader's process is: `following` while it is in signature, then how it ended. A reader
  * never acts, so there is no turn, step or refusal of theirs.
  */
-export type ReadingPageState = 'following' | 'finished' | 'rejected' | 'expired' | 'cancelled';
+export type ReadingPageState = 'following' | 'finished' | 'rejected' | 'expired' | 'cancelled' | 'editing';
 
 /**
  * A reader's page (/read/<token>): what they follow, read-only. Built field by field: no code,

@@ -24,3 +24,28 @@ ${options.main}
 </html>
 `;
 }
+
+/**
+ * The shell of a page its script draws wholly (the console, the local chat): its title, and what
+ * shows while the script loads or when it cannot run, in `main#<id>`.
+ */
+export function scriptPageShell(options: {
+  id: string;
+  language: Language;
+  words: { title: string; loading: string; noScript: string };
+  style: string;
+  script: string;
+}): string {
+  const { words } = options;
+  return htmlShell({
+    language: options.language,
+    title: words.title,
+    style: options.style,
+    script: options.script,
+    main: `<main id="${options.id}" tabindex="-1">
+<h1>${escapeHtml(words.title)}</h1>
+<p>${escapeHtml(words.loading)}</p>
+<noscript><p>${escapeHtml(words.noScript)}</p></noscript>
+</main>`,
+  });
+}

@@ -7,8 +7,8 @@ import { verifaceLink } from '../veriface/create-veriface.js';
 import { findVerifaceByToken } from '../veriface/queries.js';
 import type { LinkQr } from './contract.js';
 
-/** The person's own link as a QR code (SVG), for the page to show so the same steps go on on a phone. */
-async function qrOf(link: string): Promise<LinkQr> {
+/** A link as a QR code (SVG): the person's own, for the page to show so the same steps go on on a phone, or a reference link's. */
+export async function qrOf(link: string): Promise<LinkQr> {
   return { svg: await QRCode.toString(link, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 }) };
 }
 

@@ -14,6 +14,7 @@ function stateOf(process: ProcessRow, now: string): ReadingPageState {
   if (process.status === 'FINISH') return 'finished';
   if (process.status === 'REJECTED') return 'rejected';
   if (process.status === 'CANCELLED') return 'cancelled';
+  if (process.status === 'EDITING') return 'editing';
   return 'following';
 }
 
@@ -42,7 +43,7 @@ export async function readReadingPage(ctx: PreviewContext, options: { token: str
     ...organizationColours(organization),
     process: { name: process.name, message: process.message, organization: organization?.name ?? '' },
     participants: participants.map((p) => ({ name: p.name, role: p.role, status: p.status, you: false })),
-    documents: reader.kind === 'CC' && !sealed ? [] : await pageDocuments(ctx, process, documents, language),
+    documents: (reader.kind === 'CC' && !sealed) || state === 'editing' ? [] : await pageDocuments(ctx, process, documents, language),
     ...(state === 'finished' && !sealed ? { sealing: true } : {}),
   };
 }

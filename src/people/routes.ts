@@ -1,4 +1,6 @@
 import type { ApiKeyResolver } from '../auth/key-resolver.js';
+import { giveAttachment } from '../documents/attachments/give-attachment.js';
+import { delegateSigning } from '../documents/participant/delegate-signing.js';
 import { MAX_FAILURES } from '../documents/participant/signer-access.js';
 import {
   approveDocument,
@@ -19,6 +21,10 @@ import { EMBED_FAILURES_PER_ORGANIZATION, OrganizationEmbedFailures } from './em
 import { signingLinkQr, validationLinkQr } from './link-qr.js';
 import { readReadingPage } from './reading-page.js';
 import {
+  ATTACHMENT_BODY_LIMIT,
+  attachmentSchema,
+  delegatedResponse,
+  delegateSchema,
   documentsOpenedResponse,
   embeddedFlowResponse,
   embedSchema,
@@ -177,6 +183,22 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
     defineRoute({
       ...base,
       method: 'POST',
+      url: '/people/signing/attachment',
+      summary: 'One of the files asked of the participant (PDF, JPEG or PNG, base64), or a new one in its place, before they sign',
+      description:
+        'The file is recognised by its bytes, not its name. It is stored like every file of the service, read only through short-lived signed URLs (GET /v1.5/ext/attachments), and its name and SHA-256 go into the audit trail.',
+      body: attachmentSchema,
+      query: noInput,
+      bodyLimit: ATTACHMENT_BODY_LIMIT,
+      response: { json: signingViewResponse },
+      errors: [...SIGNING_STEP_ERRORS, 'LINK_NOT_FOUND', 'ATTACHMENT_UNKNOWN', 'ATTACHMENT_EMPTY', 'ATTACHMENT_TOO_LARGE', 'ATTACHMENT_TYPE_NOT_ALLOWED'],
+      rateLimit: PAGE_LIMIT,
+      handler: ({ linkToken, body, request }) =>
+        giveAttachment(ctx, { token: linkToken, position: body.attachment, bytes: Buffer.from(body.file, 'base64'), ip: request.ip }),
+    }),
+    defineRoute({
+      ...base,
+      method: 'POST',
       url: '/people/signing/opened',
       summary: "The participant's page showed a document (its 0-based position): recorded once in the audit trail, as a signer signs only what they opened",
       body: openedSchema,
@@ -206,6 +228,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
         'SIGNATURE_IMAGE_NOT_PNG',
         'SIGNATURE_IMAGE_UNREADABLE',
         'SIGNATURE_KIND_NOT_ALLOWED',
+        'ATTACHMENT_REQUIRED',
       ],
       rateLimit: PAGE_LIMIT,
       handler: ({ linkToken, request, body }) =>
@@ -226,7 +249,7 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       body: finishSchema,
       query: noInput,
       response: { json: signingOutcomeResponse },
-      errors: [...SIGNING_STEP_ERRORS, 'LINK_NOT_FOUND', 'WRONG_ROLE', 'OTP_REQUIRED', 'IDENTITY_VALIDATION_REQUIRED'],
+      errors: [...SIGNING_STEP_ERRORS, 'LINK_NOT_FOUND', 'WRONG_ROLE', 'OTP_REQUIRED', 'IDENTITY_VALIDATION_REQUIRED', 'ATTACHMENT_REQUIRED'],
       rateLimit: PAGE_LIMIT,
       handler: ({ linkToken, request }) => approveDocument(ctx, { token: linkToken, ...client(request) }),
     }),
@@ -241,6 +264,29 @@ export function peopleRoutes(ctx: SignerContext & PreviewContext & { keys: ApiKe
       errors: [...SIGNING_STEP_ERRORS, 'LINK_NOT_FOUND', 'REJECT_REASON_REQUIRED'],
       rateLimit: PAGE_LIMIT,
       handler: ({ linkToken, body, request }) => rejectDocument(ctx, { token: linkToken, reason: body.reason, ip: request.ip }),
+    }),
+    defineRoute({
+      ...base,
+      method: 'POST',
+      url: '/people/signing/delegate',
+      summary: "Hand the participant's place to another person, with a reason (when their organization sets signerDelegation)",
+      description:
+        "A signer whose turn it is, before their identity steps begin, names the person who signs instead (name and e-mail; the phone, or the identification, when the place's validations need them) and why. The new person gets a new participant id and link, the same validations, and the invitation; this link opens nothing from then on (its page says the place was handed over). Recorded as UPDATE_SIGNER, with its webhook.",
+      body: delegateSchema,
+      query: noInput,
+      response: { json: delegatedResponse },
+      errors: [
+        ...SIGNING_STEP_ERRORS,
+        'LINK_NOT_FOUND',
+        'DELEGATION_NOT_ALLOWED',
+        'DELEGATION_TOO_LATE',
+        'DELEGATE_PHONE_REQUIRED',
+        'DELEGATE_IDENTIFICATION_REQUIRED',
+        'DELEGATE_ALREADY_TAKES_PART',
+      ],
+      // A link hands its place on once (it opens nothing after), so it sends at most one invitation: a page's limit is enough.
+      rateLimit: PAGE_LIMIT,
+      handler: ({ linkToken, body, request }) => delegateSigning(ctx, { token: linkToken, input: body, ip: request.ip }),
     }),
     defineRoute({
       ...base,

@@ -1,6 +1,8 @@
 import Joi from 'joi';
+import { ATTACHMENT_MAX_BYTES } from '../documents/attachments/attachment-intake.js';
 import { REJECT_REASON_MAX_LENGTH } from '../documents/participant/signer-flow.js';
 import {
+  email,
   LEGACY_PARTICIPANT_ID_LENGTH,
   PARTICIPANT_ID_LENGTH,
   PROCESS_CODE_LENGTH,
@@ -13,8 +15,20 @@ import { instantAnswer } from '../http/instant.js';
 import { SIGNATURE_KINDS } from '../templates/signature-kinds.js';
 import { UNUSABLE_PHOTO_REASONS } from '../veriface/face-matcher.js';
 import { IMAGE_MAX_BYTES } from '../veriface/images.js';
+import { phoneJoi } from '../veriface/phone.js';
 import { VERIFACE_CODE_LENGTH, verifaceStatus } from '../veriface/schemas.js';
-import type { EmbedInput, FinishInput, OpenedInput, OtpCheckInput, PhotoInput, RejectInput, SendLinkInput, SignInput } from './contract.js';
+import type {
+  AttachmentInput,
+  DelegateInput,
+  EmbedInput,
+  FinishInput,
+  OpenedInput,
+  OtpCheckInput,
+  PhotoInput,
+  RejectInput,
+  SendLinkInput,
+  SignInput,
+} from './contract.js';
 import type { SdkTokenInput } from './sdk-token.js';
 
 /** An image as base64 in JSON: the pages send photos already scaled down, far below the limit. */
@@ -24,6 +38,21 @@ export const PHOTO_BODY_LIMIT = IMAGE_BASE64_MAX + 4096;
 const SIGNATURE_BASE64_MAX = Math.ceil((512 * 1024) / 3) * 4;
 
 const image = Joi.string().max(IMAGE_BASE64_MAX).base64().example('/9j/4AAQSkZJRgABAQAAAQAB').description('JPEG or PNG, base64');
+
+/** An attachment as base64: a little past the limit still reaches the service, which names the refusal (ATTACHMENT_TOO_LARGE). */
+const ATTACHMENT_BASE64_MAX = Math.ceil((ATTACHMENT_MAX_BYTES + 1024 * 1024) / 3) * 4;
+export const ATTACHMENT_BODY_LIMIT = ATTACHMENT_BASE64_MAX + 4096;
+
+export const attachmentSchema = Joi.object<AttachmentInput, true>({
+  attachment: Joi.number().integer().min(0).required().description('the 0-based position of the file among those asked').example(0),
+  file: Joi.string()
+    .max(ATTACHMENT_BASE64_MAX)
+    .base64()
+    .allow('')
+    .required()
+    .description('PDF, JPEG or PNG, base64; recognised by its bytes')
+    .example('JVBERi0xLjcK'),
+});
 
 export const photoSchema = Joi.object<PhotoInput, true>({
   kind: Joi.string().valid('face', 'documentFront', 'documentBack').required(),
@@ -83,6 +112,16 @@ const signingBoxes = Joi.array()
 
 export const rejectSchema = Joi.object<RejectInput, true>({
   reason: Joi.string().trim().min(1).max(REJECT_REASON_MAX_LENGTH).required().example('The rent is not the one we agreed'),
+});
+
+export const delegateSchema = Joi.object<DelegateInput, true>({
+  name: Joi.string().trim().min(1).max(200).required().example('María Gómez'),
+  email: email.required().example('maria@people.example'),
+  phone: phoneJoi.example('+573001234568'),
+  identification: Joi.string().trim().min(1).max(50).example('1020304050'),
+  identificationType: Joi.string().uppercase().min(1).max(16).example('CC'),
+  country: Joi.string().uppercase().length(2).example('CO'),
+  reason: Joi.string().trim().min(1).max(REJECT_REASON_MAX_LENGTH).required().example('I am travelling; María signs for the company'),
 });
 
 export const sendLinkSchema = Joi.object<SendLinkInput, true>({
@@ -183,6 +222,21 @@ const requirements = Joi.object({
   }).required(),
 });
 
+const attachmentsAsked = Joi.array()
+  .items(
+    Joi.object({
+      position: Joi.number().integer().min(0).required().example(0),
+      name: Joi.string().required().example('Documento de identidad'),
+      description: Joi.string().example('Both sides of your ID'),
+      optional: Joi.boolean().required().example(false),
+      given: Joi.object({
+        contentType: Joi.string().valid('application/pdf', 'image/jpeg', 'image/png').required().example('application/pdf'),
+        size: Joi.number().integer().min(1).required().example(182_044),
+      }).description('what the participant gave: its type and size only'),
+    }),
+  )
+  .description('the files asked of the participant, in order; each required one must be given before they sign');
+
 /** GET /people/signing: the participant's page in every state of the process. */
 /** The organization's colours, as the pages apply them (src/company/page-colours.ts). */
 const pageColours = Joi.object({
@@ -222,7 +276,10 @@ const pageDocuments = Joi.array()
 const sealing = Joi.boolean().description('a finished process whose signed files are still being written');
 
 export const signingPageResponse = Joi.object({
-  state: Joi.string().valid('act', 'waiting', 'done', 'blocked', 'review', 'finished', 'rejected', 'expired', 'cancelled').required().example('act'),
+  state: Joi.string()
+    .valid('act', 'waiting', 'done', 'blocked', 'review', 'finished', 'rejected', 'expired', 'cancelled', 'delegated', 'editing')
+    .required()
+    .example('act'),
   language: language.required(),
   colours: pageColours,
   process: Joi.object({
@@ -245,13 +302,18 @@ export const signingPageResponse = Joi.object({
   canSign: Joi.boolean().example(false),
   boxes: signingBoxes,
   openedDocuments,
+  attachments: attachmentsAsked,
   sealing,
   rejection: Joi.string().valid('yours', 'identity'),
+  delegation: Joi.object({ phone: Joi.boolean().required(), identification: Joi.boolean().required() }).description(
+    "only while it is the participant's turn and their organization lets signers hand their place on: what the delegate needs beside a name and an e-mail",
+  ),
+  delegatedTo: personName.description('state delegated: whom the place was handed to'),
 });
 
 /** GET /people/reading: a reader's page, read-only. */
 export const readingPageResponse = Joi.object({
-  state: Joi.string().valid('following', 'finished', 'rejected', 'expired', 'cancelled').required().example('following'),
+  state: Joi.string().valid('following', 'finished', 'rejected', 'expired', 'cancelled', 'editing').required().example('following'),
   language: language.required(),
   colours: pageColours,
   process: Joi.object({
@@ -273,9 +335,13 @@ export const signingViewResponse = Joi.object({
     .required(),
   participant: participantOfPage.required(),
   requirements: requirements.required(),
-  canSign: Joi.boolean().required().description('every identity validation asked of the participant is met').example(true),
+  canSign: Joi.boolean()
+    .required()
+    .description('every identity validation asked of the participant is met, and every file they must give is given')
+    .example(true),
   boxes: signingBoxes.required(),
   openedDocuments: openedDocuments.required(),
+  attachments: attachmentsAsked.required(),
 });
 
 export const otpSentResponse = Joi.object({
@@ -335,4 +401,9 @@ export const validationFinishedResponse = Joi.object({
 export const embeddedFlowResponse = Joi.object({
   flow: Joi.string().valid('sign', 'validation', 'fill').required().example('sign'),
   token: Joi.string().required().description("the link token the frame acts with, as the person's own link would").example('2u0cJ1sC9z1bQe3m0rX8Y2k4Lq7HfT5a'),
+});
+
+export const delegatedResponse = Joi.object({
+  delegated: Joi.boolean().valid(true).required(),
+  to: personName.required(),
 });

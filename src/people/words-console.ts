@@ -1,4 +1,6 @@
 import type { Language } from '../organizations/languages.js';
+import { CONSOLE_REVIEW_WORDS } from './words-console-review.js';
+import { CONSOLE_SECURITY_WORDS } from './words-console-security.js';
 
 /*
  * The words of the operator console (GET /console, src/console), in the four languages of the
@@ -7,6 +9,8 @@ import type { Language } from '../organizations/languages.js';
  */
 
 const es = {
+  ...CONSOLE_REVIEW_WORDS.es,
+  ...CONSOLE_SECURITY_WORDS.es,
   title: 'Consola',
   loading: 'Cargando…',
   noScript: 'Esta página necesita JavaScript. Actívalo en tu navegador y vuelve a abrirla.',
@@ -54,6 +58,7 @@ const es = {
   roleSigner: 'Firmante',
   roleApprover: 'Aprobador',
   statusCREATED: 'En firma',
+  statusEDITING: 'En edición',
   statusFINISH: 'Firmado',
   statusREJECTED: 'Rechazado',
   statusEXPIRED: 'Vencido',
@@ -70,6 +75,8 @@ const es = {
 type ConsoleWords = { readonly [K in keyof typeof es]: string };
 
 const en: ConsoleWords = {
+  ...CONSOLE_REVIEW_WORDS.en,
+  ...CONSOLE_SECURITY_WORDS.en,
   title: 'Console',
   loading: 'Loading…',
   noScript: 'This page needs JavaScript. Turn it on in your browser and open the page again.',
@@ -117,6 +124,7 @@ const en: ConsoleWords = {
   roleSigner: 'Signer',
   roleApprover: 'Approver',
   statusCREATED: 'In signature',
+  statusEDITING: 'Being edited',
   statusFINISH: 'Signed',
   statusREJECTED: 'Rejected',
   statusEXPIRED: 'Expired',
@@ -131,6 +139,8 @@ const en: ConsoleWords = {
 };
 
 const pt: ConsoleWords = {
+  ...CONSOLE_REVIEW_WORDS.pt,
+  ...CONSOLE_SECURITY_WORDS.pt,
   title: 'Console',
   loading: 'Carregando…',
   noScript: 'Esta página precisa de JavaScript. Ative-o no seu navegador e abra a página de novo.',
@@ -178,6 +188,7 @@ const pt: ConsoleWords = {
   roleSigner: 'Signatário',
   roleApprover: 'Aprovador',
   statusCREATED: 'Em assinatura',
+  statusEDITING: 'Em edição',
   statusFINISH: 'Assinado',
   statusREJECTED: 'Recusado',
   statusEXPIRED: 'Vencido',
@@ -192,6 +203,8 @@ const pt: ConsoleWords = {
 };
 
 const fr: ConsoleWords = {
+  ...CONSOLE_REVIEW_WORDS.fr,
+  ...CONSOLE_SECURITY_WORDS.fr,
   title: 'Console',
   loading: 'Chargement…',
   noScript: 'Cette page a besoin de JavaScript. Activez-le dans votre navigateur et rouvrez la page.',
@@ -240,6 +253,7 @@ const fr: ConsoleWords = {
   roleSigner: 'Signataire',
   roleApprover: 'Approbateur',
   statusCREATED: 'En signature',
+  statusEDITING: 'En cours de modification',
   statusFINISH: 'Signé',
   statusREJECTED: 'Refusé',
   statusEXPIRED: 'Expiré',

@@ -73,6 +73,27 @@ Valida tu identidad con una foto de tu documento y una de tu cara, aquí:
 <p><a href="{{link}}">Validar mi identidad</a></p>
 <p>O abre esta dirección: {{link}}</p>`,
   },
+  'document-for-printing': {
+    subject: 'Para imprimir: «{{processName}}»',
+    text: `Hola, {{signerName}}:
+
+Te enviamos «{{processName}}» para que lo imprimas: va adjunto en PDF.
+
+{{message}}`,
+    html: `<p>Hola, {{signerName}}:</p>
+<p>Te enviamos <strong>{{processName}}</strong> para que lo imprimas: va adjunto en PDF.</p>
+<p>{{message}}</p>`,
+  },
+  'attachments-approved': {
+    subject: 'Archivos aprobados: «{{processName}}»',
+    text: `Se aprobaron todos los archivos de «{{processName}}».
+
+El certificado está aquí:
+{{link}}`,
+    html: `<p>Se aprobaron todos los archivos de <strong>{{processName}}</strong>.</p>
+<p><a href="{{link}}">Ver el certificado</a></p>
+<p>O abre esta dirección: {{link}}</p>`,
+  },
   'process-finished': {
     subject: 'Documento firmado: «{{processName}}»',
     text: `Todos firmaron «{{processName}}».
@@ -217,6 +238,32 @@ Míralo aquí:
 <p><a href="{{link}}">Ver el documento</a></p>
 <p>O abre esta dirección: {{link}}</p>`,
   },
+  'reader-reactivated': {
+    subject: 'Documento de nuevo en firma: «{{processName}}»',
+    text: `Hola, {{readerName}}:
+
+«{{processName}}» vuelve a estar en firma: se invitó de nuevo a quienes faltan por firmar.
+
+Míralo aquí:
+{{link}}`,
+    html: `<p>Hola, {{readerName}}:</p>
+<p><strong>{{processName}}</strong> vuelve a estar en firma: se invitó de nuevo a quienes faltan por firmar.</p>
+<p><a href="{{link}}">Ver el documento</a></p>
+<p>O abre esta dirección: {{link}}</p>`,
+  },
+  'reader-delegated': {
+    subject: '{{participantName}} delegó su firma de «{{processName}}»',
+    text: `Hola, {{readerName}}:
+
+{{participantName}} pasó su lugar en «{{processName}}» a {{delegateName}}.
+
+Míralo aquí:
+{{link}}`,
+    html: `<p>Hola, {{readerName}}:</p>
+<p>{{participantName}} pasó su lugar en <strong>{{processName}}</strong> a {{delegateName}}.</p>
+<p><a href="{{link}}">Ver el documento</a></p>
+<p>O abre esta dirección: {{link}}</p>`,
+  },
 } as const satisfies Record<string, MessageWords>;
 
 /** The messages there are: those of the default language, which every other language has too. */
@@ -276,6 +323,27 @@ Confirm your identity with a photo of your ID and one of your face, here:
     html: `<p>Hello {{personName}},</p>
 <p>Confirm your identity with a photo of your ID and one of your face.</p>
 <p><a href="{{link}}">Confirm my identity</a></p>
+<p>Or open this address: {{link}}</p>`,
+  },
+  'document-for-printing': {
+    subject: 'To print: "{{processName}}"',
+    text: `Hello {{signerName}},
+
+Here is "{{processName}}" for you to print: it is attached as a PDF.
+
+{{message}}`,
+    html: `<p>Hello {{signerName}},</p>
+<p>Here is <strong>{{processName}}</strong> for you to print: it is attached as a PDF.</p>
+<p>{{message}}</p>`,
+  },
+  'attachments-approved': {
+    subject: 'Files approved: "{{processName}}"',
+    text: `Every file of "{{processName}}" was approved.
+
+The certificate is here:
+{{link}}`,
+    html: `<p>Every file of <strong>{{processName}}</strong> was approved.</p>
+<p><a href="{{link}}">See the certificate</a></p>
 <p>Or open this address: {{link}}</p>`,
   },
   'process-finished': {
@@ -422,6 +490,32 @@ See it here:
 <p><a href="{{link}}">See the document</a></p>
 <p>Or open this address: {{link}}</p>`,
   },
+  'reader-reactivated': {
+    subject: '"{{processName}}" is in signature again',
+    text: `Hello {{readerName}},
+
+"{{processName}}" is in signature again: those who have not signed yet were invited again.
+
+See it here:
+{{link}}`,
+    html: `<p>Hello {{readerName}},</p>
+<p><strong>{{processName}}</strong> is in signature again: those who have not signed yet were invited again.</p>
+<p><a href="{{link}}">See the document</a></p>
+<p>Or open this address: {{link}}</p>`,
+  },
+  'reader-delegated': {
+    subject: '{{participantName}} delegated their signature of "{{processName}}"',
+    text: `Hello {{readerName}},
+
+{{participantName}} handed their place in "{{processName}}" to {{delegateName}}.
+
+See it here:
+{{link}}`,
+    html: `<p>Hello {{readerName}},</p>
+<p>{{participantName}} handed their place in <strong>{{processName}}</strong> to {{delegateName}}.</p>
+<p><a href="{{link}}">See the document</a></p>
+<p>Or open this address: {{link}}</p>`,
+  },
 } as const satisfies Record<MessageName, MessageWords>;
 
 const pt = {
@@ -478,6 +572,27 @@ Confirme sua identidade com uma foto do seu documento e uma do seu rosto, aqui:
     html: `<p>Olá, {{personName}},</p>
 <p>Confirme sua identidade com uma foto do seu documento e uma do seu rosto.</p>
 <p><a href="{{link}}">Confirmar minha identidade</a></p>
+<p>Ou abra este endereço: {{link}}</p>`,
+  },
+  'document-for-printing': {
+    subject: 'Para imprimir: “{{processName}}”',
+    text: `Olá, {{signerName}}:
+
+Enviamos “{{processName}}” para você imprimir: segue anexo em PDF.
+
+{{message}}`,
+    html: `<p>Olá, {{signerName}}:</p>
+<p>Enviamos <strong>{{processName}}</strong> para você imprimir: segue anexo em PDF.</p>
+<p>{{message}}</p>`,
+  },
+  'attachments-approved': {
+    subject: 'Arquivos aprovados: “{{processName}}”',
+    text: `Todos os arquivos de “{{processName}}” foram aprovados.
+
+O certificado está aqui:
+{{link}}`,
+    html: `<p>Todos os arquivos de <strong>{{processName}}</strong> foram aprovados.</p>
+<p><a href="{{link}}">Ver o certificado</a></p>
 <p>Ou abra este endereço: {{link}}</p>`,
   },
   'process-finished': {
@@ -624,6 +739,32 @@ Veja aqui:
 <p><a href="{{link}}">Ver o documento</a></p>
 <p>Ou abra este endereço: {{link}}</p>`,
   },
+  'reader-reactivated': {
+    subject: 'Documento novamente em assinatura: “{{processName}}”',
+    text: `Olá, {{readerName}},
+
+“{{processName}}” está novamente em assinatura: quem ainda não assinou foi convidado de novo.
+
+Veja aqui:
+{{link}}`,
+    html: `<p>Olá, {{readerName}},</p>
+<p><strong>{{processName}}</strong> está novamente em assinatura: quem ainda não assinou foi convidado de novo.</p>
+<p><a href="{{link}}">Ver o documento</a></p>
+<p>Ou abra este endereço: {{link}}</p>`,
+  },
+  'reader-delegated': {
+    subject: '{{participantName}} delegou a sua assinatura de “{{processName}}”',
+    text: `Olá, {{readerName}},
+
+{{participantName}} passou o seu lugar em “{{processName}}” para {{delegateName}}.
+
+Veja aqui:
+{{link}}`,
+    html: `<p>Olá, {{readerName}},</p>
+<p>{{participantName}} passou o seu lugar em <strong>{{processName}}</strong> para {{delegateName}}.</p>
+<p><a href="{{link}}">Ver o documento</a></p>
+<p>Ou abra este endereço: {{link}}</p>`,
+  },
 } as const satisfies Record<MessageName, MessageWords>;
 
 const fr = {
@@ -680,6 +821,27 @@ Confirmez votre identité avec une photo de votre pièce d’identité et une de
     html: `<p>Bonjour {{personName}},</p>
 <p>Confirmez votre identité avec une photo de votre pièce d’identité et une de votre visage.</p>
 <p><a href="{{link}}">Confirmer mon identité</a></p>
+<p>Ou ouvrez cette adresse : {{link}}</p>`,
+  },
+  'document-for-printing': {
+    subject: 'À imprimer : « {{processName}} »',
+    text: `Bonjour {{signerName}},
+
+Voici « {{processName}} » à imprimer : il est joint en PDF.
+
+{{message}}`,
+    html: `<p>Bonjour {{signerName}},</p>
+<p>Voici <strong>{{processName}}</strong> à imprimer : il est joint en PDF.</p>
+<p>{{message}}</p>`,
+  },
+  'attachments-approved': {
+    subject: 'Fichiers approuvés : « {{processName}} »',
+    text: `Tous les fichiers de « {{processName}} » ont été approuvés.
+
+Le certificat est ici :
+{{link}}`,
+    html: `<p>Tous les fichiers de <strong>{{processName}}</strong> ont été approuvés.</p>
+<p><a href="{{link}}">Voir le certificat</a></p>
 <p>Ou ouvrez cette adresse : {{link}}</p>`,
   },
   'process-finished': {
@@ -823,6 +985,32 @@ Consultez-le ici :
 {{link}}`,
     html: `<p>Bonjour {{readerName}},</p>
 <p><strong>{{processName}}</strong> a expiré avant que tout le monde l’ait signé.</p>
+<p><a href="{{link}}">Voir le document</a></p>
+<p>Ou ouvrez cette adresse : {{link}}</p>`,
+  },
+  'reader-reactivated': {
+    subject: 'Document de nouveau en signature : « {{processName}} »',
+    text: `Bonjour {{readerName}},
+
+« {{processName}} » est de nouveau en signature : ceux qui n’ont pas encore signé ont été invités à nouveau.
+
+Consultez-le ici :
+{{link}}`,
+    html: `<p>Bonjour {{readerName}},</p>
+<p><strong>{{processName}}</strong> est de nouveau en signature : ceux qui n’ont pas encore signé ont été invités à nouveau.</p>
+<p><a href="{{link}}">Voir le document</a></p>
+<p>Ou ouvrez cette adresse : {{link}}</p>`,
+  },
+  'reader-delegated': {
+    subject: '{{participantName}} a délégué sa signature de « {{processName}} »',
+    text: `Bonjour {{readerName}},
+
+{{participantName}} a cédé sa place dans « {{processName}} » à {{delegateName}}.
+
+Consultez-le ici :
+{{link}}`,
+    html: `<p>Bonjour {{readerName}},</p>
+<p>{{participantName}} a cédé sa place dans <strong>{{processName}}</strong> à {{delegateName}}.</p>
 <p><a href="{{link}}">Voir le document</a></p>
 <p>Ou ouvrez cette adresse : {{link}}</p>`,
   },

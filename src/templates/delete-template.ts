@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../context.js';
-import { countProcessesInSignature, IN_SIGNATURE } from '../documents/queries.js';
+import { countProcessesInSignature } from '../documents/queries.js';
 import { fail } from '../domain-error.js';
 import { deleteReferenceLinksOfTemplate } from '../references/queries.js';
 import * as q from './queries.js';
@@ -25,7 +25,7 @@ export async function deleteTemplate(ctx: ServiceContext, options: { organizatio
     // as they were when it began, and a creation holding the template's lock may commit meanwhile
     // (waiting for a lock rechecks only the locked row), which would leave its process on a deleted
     // template. There the transaction locks the template first, then counts.
-    const unhindered = ctx.dialect === 'sqlite' ? await writes.deleteUnhinderedTemplate(ctx.db, options.organizationId, options.id, IN_SIGNATURE) : undefined;
+    const unhindered = ctx.dialect === 'sqlite' ? await writes.deleteUnhinderedTemplate(ctx.db, options.organizationId, options.id) : undefined;
     return unhindered ? { ...unhindered, references: 0 } : deleteWithLinks(ctx, writes, options);
   });
   if (filesStored) await ctx.blobs.delete(templateFileKeys(options.id));

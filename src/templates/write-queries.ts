@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.js';
 import { reusableQuery } from '../db/reusable-query.js';
-import type { NewTemplateRow, ProcessStatus, TemplateRow } from '../db/schema.js';
+import type { NewTemplateRow, TemplateRow } from '../db/schema.js';
 import { documentsInSignature } from '../documents/queries.js';
 
 /*
@@ -48,7 +48,7 @@ export async function deleteTemplate(db: Db, id: string): Promise<void> {
  * and erase, no document in signature made from it (documentsInSignature). Answers whether files
  * of it may be stored, when it was deleted; when not, the caller finds out why in a transaction.
  */
-const unhinderedTemplateDelete = reusableQuery((db, p: { id: string; organizationId: string; status: ProcessStatus }) =>
+const unhinderedTemplateDelete = reusableQuery((db, p: { id: string; organizationId: string }) =>
   db
     .deleteFrom('templates')
     .where('id', '=', p.id)
@@ -56,17 +56,12 @@ const unhinderedTemplateDelete = reusableQuery((db, p: { id: string; organizatio
     .where(({ not, exists, selectFrom }) =>
       not(exists(selectFrom('reference_links').select('reference_links.id').whereRef('reference_links.template_id', '=', 'templates.id'))),
     )
-    .where(({ not, exists, ref }) => not(exists(documentsInSignature(db, ref('templates.id'), p.status).select('process_documents.id'))))
+    .where(({ not, exists, ref }) => not(exists(documentsInSignature(db, ref('templates.id')).select('process_documents.id'))))
     .returning('files_stored'),
 );
 
-export async function deleteUnhinderedTemplate(
-  db: Db,
-  organizationId: string,
-  id: string,
-  inSignature: ProcessStatus,
-): Promise<{ filesStored: boolean } | undefined> {
-  const [deleted] = await unhinderedTemplateDelete(db, { id, organizationId, status: inSignature });
+export async function deleteUnhinderedTemplate(db: Db, organizationId: string, id: string): Promise<{ filesStored: boolean } | undefined> {
+  const [deleted] = await unhinderedTemplateDelete(db, { id, organizationId });
   if (!deleted) return undefined;
   return { filesStored: deleted.files_stored === 1 };
 }

@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../context.js';
 import type { VerifaceRow } from '../db/schema.js';
-import { withTransaction } from '../db/transaction.js';
+import { type Alongside, withTransaction } from '../db/transaction.js';
 import { fail } from '../domain-error.js';
 import { normalizeEmail } from '../organizations/organizations.js';
 import { findUserByEmail } from '../organizations/queries.js';
@@ -15,7 +15,7 @@ import { recordStage } from './stages.js';
  */
 export async function reviewVeriface(
   ctx: ServiceContext,
-  options: { organizationId: string; input: ReviewVerifaceInput },
+  options: { organizationId: string; input: ReviewVerifaceInput; alongside?: Alongside },
 ): Promise<{ code: string; status: VerifaceRow['status']; emailValidated: string }> {
   const { organizationId, input } = options;
   const reviewer = normalizeEmail(input.email);
@@ -38,6 +38,7 @@ export async function reviewVeriface(
       stage: approved ? 'validated' : 'invalidated',
       detail: { emailValidated: reviewer, ...(input.reason === undefined ? {} : { reason: input.reason }) },
     });
+    await options.alongside?.(trx);
   });
   return { code: process.code, status: decided.status, emailValidated: reviewer };
 }

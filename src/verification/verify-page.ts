@@ -35,7 +35,7 @@ const TEXT = {
     signed: 'firmó',
     approved: 'aprobó',
     pending: 'sin firmar',
-    statuses: { CREATED: 'en firma', FINISH: 'finalizado', REJECTED: 'rechazado', EXPIRED: 'vencido', CANCELLED: 'cancelado' },
+    statuses: { CREATED: 'en firma', EDITING: 'en edición', FINISH: 'finalizado', REJECTED: 'rechazado', EXPIRED: 'vencido', CANCELLED: 'cancelado' },
     error: 'No se pudo verificar',
   },
   en: {
@@ -59,7 +59,7 @@ const TEXT = {
     signed: 'signed',
     approved: 'approved',
     pending: 'not signed',
-    statuses: { CREATED: 'in signature', FINISH: 'finished', REJECTED: 'rejected', EXPIRED: 'expired', CANCELLED: 'cancelled' },
+    statuses: { CREATED: 'in signature', EDITING: 'being edited', FINISH: 'finished', REJECTED: 'rejected', EXPIRED: 'expired', CANCELLED: 'cancelled' },
     error: 'Could not verify',
   },
 } as const;

@@ -93,6 +93,8 @@ describe('Every {{name}} is replaced by its variable in the subject, the text an
       'otp-code': JSON.stringify(renderMessage('otp-code', { code: '1', minutes: 1 }, 'en')),
       'veriface-invitation': JSON.stringify(renderMessage('veriface-invitation', { personName: 'A', link: 'L' }, 'en')),
       'process-finished': JSON.stringify(renderMessage('process-finished', { processName: 'P', link: 'L' }, 'en')),
+      'attachments-approved': JSON.stringify(renderMessage('attachments-approved', { processName: 'P', link: 'L' }, 'en')),
+      'document-for-printing': JSON.stringify(renderMessage('document-for-printing', { signerName: 'A', processName: 'P', message: 'M' }, 'en')),
       'signing-reminder': JSON.stringify(renderMessage('signing-reminder', { signerName: 'A', processName: 'P', link: 'L' }, 'en')),
       'process-cancelled': JSON.stringify(renderMessage('process-cancelled', { signerName: 'A', processName: 'P', message: 'M' }, 'en')),
       'continue-on-phone': JSON.stringify(renderMessage('continue-on-phone', { processName: 'P', link: 'L' }, 'en')),
@@ -104,6 +106,10 @@ describe('Every {{name}} is replaced by its variable in the subject, the text an
       'reader-rejected': JSON.stringify(renderMessage('reader-rejected', { readerName: 'R', processName: 'P', participantName: 'A', link: 'L' }, 'en')),
       'reader-cancelled': JSON.stringify(renderMessage('reader-cancelled', { readerName: 'R', processName: 'P', message: 'M', link: 'L' }, 'en')),
       'reader-expired': JSON.stringify(renderMessage('reader-expired', { readerName: 'R', processName: 'P', link: 'L' }, 'en')),
+      'reader-reactivated': JSON.stringify(renderMessage('reader-reactivated', { readerName: 'R', processName: 'P', link: 'L' }, 'en')),
+      'reader-delegated': JSON.stringify(
+        renderMessage('reader-delegated', { readerName: 'R', processName: 'P', participantName: 'A', delegateName: 'D', link: 'L' }, 'en'),
+      ),
       'console-sign-in': JSON.stringify(renderMessage('console-sign-in', { organization: 'O', link: 'L', code: 'C', minutes: 1 }, 'en')),
     };
     for (const text of Object.values(rendered)) expect(text).not.toMatch(/\{\{|\}\}/);

@@ -124,5 +124,23 @@ export async function startServedService(dialect: TestDialect, env: Record<strin
   const svc = await startTestService(dialect, { PUBLIC_URL: base, ...env });
   await svc.app.listen({ port, host: '127.0.0.1' });
   svc.deps.startBackgroundWork();
+  // As a serving instance does at start: the renderer's Chromium is launched before a page asks
+  // for a document's preview, so the first page opened does not also wait for that launch (on a
+  // loaded machine it took more than the 30 s a page is given). A failure shows in /health.
+  svc.deps.startRendererSelfTest().catch(() => undefined);
   return { svc, base };
+}
+
+/**
+ * A test service whose two organizations each have a webhook of each format, `default` (typed
+ * bodies) and `flat` (the real service's), at an address nobody answers: the tests read what
+ * was queued for them from the outbox.
+ */
+export async function startServiceWithBothWebhookFormats(dialect: TestDialect): Promise<TestService> {
+  const svc = await startTestService(dialect, { WEBHOOK_ALLOW_PRIVATE: 'true' });
+  for (const org of [svc.orgA, svc.orgB]) {
+    await call(svc.app, 'POST', '/webhooks', { key: org.privateKey, body: { name: 'default', url: 'http://127.0.0.1:9/typed' } });
+    await call(svc.app, 'POST', '/webhooks', { key: org.privateKey, body: { name: 'flat', url: 'http://127.0.0.1:9/flat', format: 'flat' } });
+  }
+  return svc;
 }

@@ -1,6 +1,9 @@
 import type { Reporter, TestModule } from 'vitest/node';
 
-/** Ends the run with the plain "N passed, N failed, N skipped" line that CI reads. */
+/**
+ * Ends the run with the ten slowest files (CI has 90 minutes for two whole runs, so it says where
+ * the time goes) and the plain "N passed, N failed, N skipped" line that CI reads.
+ */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     const counts = { passed: 0, failed: 0, skipped: 0 };
@@ -12,6 +15,11 @@ export default class SummaryReporter implements Reporter {
         else counts.skipped++;
       }
       if (module.state() === 'failed' && module.children.size === 0) counts.failed++;
+    }
+    const slowest = [...testModules].sort((a, b) => b.diagnostic().duration - a.diagnostic().duration).slice(0, 10);
+    if (slowest.length > 1) {
+      process.stdout.write('\nSlowest files:\n');
+      for (const module of slowest) process.stdout.write(`  ${(module.diagnostic().duration / 1000).toFixed(0).padStart(5)} s  ${module.relativeModuleId}\n`);
     }
     process.stdout.write(`\n${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
   }

@@ -9,14 +9,21 @@ import { answerMessage } from '../../http/error-catalogue.js';
 import { newCode, newObjectId, newToken } from '../../ids.js';
 import { checkCreation } from '../../organizations/creation-checks.js';
 import { normalizeEmail } from '../../organizations/organizations.js';
+import { enqueue } from '../../outbox/enqueue.js';
 import { layoutToKeep } from '../../templates/page-layout.js';
 import { lockTemplateExists } from '../../templates/queries.js';
 import { findTemplate } from '../../templates/read-templates.js';
 import type { TemplateBody } from '../../templates/schemas.js';
+import { attachmentRows } from '../attachments/attachment-rows.js';
+import { insertAttachments } from '../attachments/queries.js';
 import { documentFileKey, sha256 } from '../document-files.js';
+import { findEditedProcess } from '../editing/edit-mode.js';
+import { clearProcessContent, ensureFolder, replaceProcessFields } from '../editing/queries.js';
 import { type EffectiveValidations, resolveValidations } from '../identity-validations.js';
 import { nextReminderAt } from '../lifecycle/process-sweeps.js';
 import { notifyParticipants, participantLink } from '../notify-participants.js';
+import { NO_IDENTITY_STEPS } from '../participant/identity-steps.js';
+import { lockProcess } from '../participant/signer-queries.js';
 import { recordAwaitedPlacements } from '../placement/awaited-placements.js';
 import { recordSignatureBoxes } from '../placement/box-queries.js';
 import { boxRows } from '../placement/box-rows.js';
@@ -29,6 +36,7 @@ import { readerRows } from '../readers/reader-rows.js';
 import { type Answer, PARTICIPANT_ID_LENGTH, PROCESS_CODE_LENGTH, type ProcessFieldsInput, type SignerInput } from '../schemas.js';
 import { fillTemplateHtml } from './fill-template-html.js';
 import { admitPdf } from './pdf-intake.js';
+import { PRINT_PROCESS_JOB } from './print-process.js';
 import { resolveAnswers } from './template-answers.js';
 import { parsedTemplateBody } from './template-body.js';
 import { parsedTemplateHtml } from './template-html.js';
@@ -52,6 +60,13 @@ export interface ProcessDraft {
   documents: DocumentDraft[];
   /** Absent for a single template document: the template's signatureProfile and the answers supply them. */
   signers?: SignerInput[];
+  /**
+   * `sign: false` (POST /document/save): nobody signs. The process is FINISH at once, its
+   * participants are never invited (no links), and a job e-mails them the PDF for printing.
+   */
+  print?: boolean;
+  /** A package whose signers keep validations of their own (POST /package/upload); /document/many takes the root's only. */
+  ownValidations?: boolean;
   /** How messages name each signer (`signProfile[0]`, `documents[1].signProfile[0]`). */
   signerLabels?: string[];
   /**
@@ -66,6 +81,11 @@ export interface ProcessDraft {
    * so that completing it later is not refused for an expiry that has come nearer meanwhile.
    */
   expiryCheckedAt?: Date;
+  /**
+   * The code of a process in edit mode that this creation overwrites (POST /document/upload or
+   * /save with `code`, /document/many with `package`): its code and creation date are kept.
+   */
+  replaces?: string;
   /** Rows written in the creation's own transaction: a reference link's use commits with its process or not at all. */
   recordWith?: (trx: Transaction<Database>, created: { process: ProcessRow; participants: ParticipantRow[] }) => Promise<void>;
 }
@@ -85,7 +105,8 @@ export interface CreatedProcess {
   /** The same code under the real service's name for it. */
   document: string;
   signProfile: CreatedParticipant[];
-  documents: { name: string; url?: string }[];
+  /** `code`: a package document's own code. */
+  documents: { name: string; code?: string; url?: string }[];
 }
 
 interface PreparedDocument {
@@ -107,12 +128,21 @@ function participantIds(count: number): string[] {
 
 async function prepareDocument(
   ctx: ServiceContext,
-  options: { organizationId: string; processId: string; position: number; draft: DocumentDraft; now: string },
+  options: { organizationId: string; processId: string; kind: ProcessKind; replacing: boolean; position: number; draft: DocumentDraft; now: string },
 ): Promise<PreparedDocument> {
   const { draft, processId, position, now } = options;
-  const base = { id: newObjectId(new Date(now)), process_id: processId, position, created_at: now };
+  const id = newObjectId(new Date(now));
+  const base = {
+    id,
+    process_id: processId,
+    position,
+    code: options.kind === 'package' ? newCode(PROCESS_CODE_LENGTH) : null,
+    created_at: now,
+  };
+  // An overwrite's files are named by the new document, so the ones it replaces stay until it commits.
+  const keyOwner = options.replacing ? id : processId;
   if (draft.source === 'pdf') {
-    const key = documentFileKey(processId, position, 'pdf');
+    const key = documentFileKey(keyOwner, position, 'pdf');
     const row: ProcessDocumentRow = {
       ...base,
       name: draft.name,
@@ -155,7 +185,7 @@ async function prepareDocument(
       template_build: template.build,
       answers: JSON.stringify(resolved.answers),
       layout: layout === undefined ? null : JSON.stringify(layout),
-      file_key: documentFileKey(processId, position, 'template'),
+      file_key: documentFileKey(keyOwner, position, 'template'),
       file_ready: 1,
       sha256: sha256(bytes),
     },
@@ -210,21 +240,8 @@ function participantRows(options: {
     validations: JSON.stringify(validations[position]),
     status: options.startNow && signer.order === firstTurn ? 'NOTIFICATION' : 'PENDING',
     link_token: newToken(),
-    opened_at: null,
-    otp_hash: null,
-    otp_expires_at: null,
-    otp_failures: 0,
-    otp_sent_at: null,
-    otp_verified_at: null,
-    face_key: null,
-    document_front_key: null,
-    document_back_key: null,
-    similarity: null,
-    camera_failures: 0,
-    camera_last_failure: null,
-    camera_verified_at: null,
+    ...NO_IDENTITY_STEPS,
     signed_at: null,
-    signature_key: null,
     signature_kinds: signer.role === 'SIGNER' ? keptSignatureKinds(options.templates, signer.type) : null,
     rejected_at: null,
     reject_reason: null,
@@ -253,27 +270,31 @@ export async function createSigningProcess(ctx: ServiceContext, options: { organ
     ...(fields.expiredDate ? { expiredDate: fields.expiredDate } : {}),
     ...(fields.targetWebhooks ? { targetWebhooks: fields.targetWebhooks } : {}),
   });
-  const processId = newObjectId(now);
+  const replacing = draft.replaces === undefined ? undefined : await findEditedProcess(ctx.db, { organizationId, code: draft.replaces, kind: draft.kind });
+  const processId = replacing?.id ?? newObjectId(now);
   const documents: PreparedDocument[] = [];
   for (const [position, document] of draft.documents.entries()) {
-    documents.push(await prepareDocument(ctx, { organizationId, processId, position, draft: document, now: at }));
+    documents.push(
+      await prepareDocument(ctx, { organizationId, processId, kind: draft.kind, replacing: replacing !== undefined, position, draft: document, now: at }),
+    );
   }
   const signers = chooseSigners(draft, documents);
   const resolved = resolveValidations({
     root: fields,
     signers: signers.map((signer, i) => ({ ...signer, label: draft.signerLabels?.[i] ?? `signProfile[${i}]` })),
-    package: draft.kind === 'package',
+    package: draft.kind === 'package' && draft.ownValidations !== true,
   });
   if (!resolved.ok) throw new DomainError(answerMessage(resolved.message));
 
-  const startNow = documents.every((d) => d.row.file_ready === 1);
+  const print = draft.print === true;
+  const startNow = !print && documents.every((d) => d.row.file_ready === 1);
   const process: ProcessRow = {
     id: processId,
-    code: draft.code ?? newCode(PROCESS_CODE_LENGTH),
+    code: replacing?.code ?? draft.code ?? newCode(PROCESS_CODE_LENGTH),
     organization_id: organizationId,
     kind: draft.kind,
     name: fields.name,
-    status: 'CREATED',
+    status: print ? 'FINISH' : 'CREATED',
     creator_email: normalizeEmail(fields.email),
     subject: fields.subject ?? fields.name,
     message: fields.message ?? '',
@@ -289,7 +310,9 @@ export async function createSigningProcess(ctx: ServiceContext, options: { organ
     photos_deleted_at: null,
     seal_failed_at: null,
     seal_failure: null,
-    created_at: at,
+    folder_id: null,
+    sign: print ? 0 : 1,
+    created_at: replacing?.created_at ?? at,
     updated_at: at,
   };
   const participants = participantRows({
@@ -303,8 +326,20 @@ export async function createSigningProcess(ctx: ServiceContext, options: { organ
     now: at,
   });
   const readers = readerRows({ processId, fields, participantEmails: participants.map((p) => p.email), now: at });
+  // Files are given on the signing page, which a process for printing never opens.
+  const attachments = print
+    ? []
+    : attachmentRows({
+        processId,
+        signers,
+        labels: (i) => draft.signerLabels?.[i] ?? `signProfile[${i}]`,
+        participants,
+        validations: resolved.signers,
+        now: at,
+      });
 
   const written: string[] = [];
+  let replaced: string[] = [];
   try {
     for (const { row, bytes } of documents) {
       if (!bytes || !row.file_key) continue;
@@ -317,13 +352,24 @@ export async function createSigningProcess(ctx: ServiceContext, options: { organ
       for (const id of templateIds) {
         if (!(await lockTemplateExists(trx, ctx.dialect, organizationId, id))) throw fail('TEMPLATE_NOT_FOUND', { when: 'elsewhere' });
       }
-      await insertProcess(trx, process);
+      if (fields.folder !== undefined) {
+        process.folder_id = await ensureFolder(trx, { organizationId, owner: process.creator_email, path: fields.folder, now: at });
+      }
+      if (replacing) {
+        // Under the process's lock: a second overwrite, or a cancellation, waits and then finds it changed.
+        if ((await lockProcess(trx, ctx.dialect, processId))?.status !== 'EDITING') throw fail('DOCUMENT_NOT_IN_EDIT', 'it changed meanwhile');
+        replaced = await clearProcessContent(trx, processId);
+        await replaceProcessFields(trx, process);
+      } else {
+        await insertProcess(trx, process);
+      }
       await insertDocuments(
         trx,
         documents.map((d) => d.row),
       );
       await insertParticipants(trx, participants);
       await insertReaders(trx, readers);
+      await insertAttachments(trx, attachments);
       for (const { row, boxes } of documents) {
         await recordSignatureBoxes(trx, boxRows({ processId, documentPosition: row.position, boxes: boxes ?? [], participants }));
       }
@@ -337,12 +383,14 @@ export async function createSigningProcess(ctx: ServiceContext, options: { organ
       );
       await recordProcessEvent(trx, ctx.clock, {
         process,
-        action: 'CREATE',
+        action: replacing ? 'UPDATE_SIGN' : 'CREATE',
         actor: process.creator_email,
+        ...(replacing ? { platform: 'API' } : {}),
         detail: { documents: documents.length, participants: participants.length },
         documents: documents.map(({ row }) => row),
       });
       await notifyParticipants(trx, ctx, { process, participants, occasion: 'invitation' });
+      if (print) await enqueue(trx, ctx.clock, [{ kind: 'job', organizationId, payload: { name: PRINT_PROCESS_JOB, data: { processId } } }]);
       if (startNow) await inviteReaders(trx, ctx, { process, readers });
       await draft.recordWith?.(trx, { process, participants });
     });
@@ -350,6 +398,7 @@ export async function createSigningProcess(ctx: ServiceContext, options: { organ
     await ctx.blobs.delete(written);
     throw error;
   }
+  await ctx.blobs.delete(replaced.filter((key) => !written.includes(key)));
 
   const uploadUrl = (row: ProcessDocumentRow) =>
     row.file_ready === 0 && row.file_key
@@ -364,12 +413,12 @@ export async function createSigningProcess(ctx: ServiceContext, options: { organ
       email: p.email,
       ...(p.phone === null ? {} : { phone: p.phone }),
       role: p.role,
-      ...(p.notification === 1 ? {} : { url: participantLink(ctx, p) }),
+      ...(p.notification === 1 || print ? {} : { url: participantLink(ctx, p) }),
     })),
     documents: await Promise.all(
       documents.map(async ({ row }) => {
         const url = await uploadUrl(row);
-        return { name: row.name, ...(url === undefined ? {} : { url }) };
+        return { name: row.name, ...(row.code === null ? {} : { code: row.code }), ...(url === undefined ? {} : { url }) };
       }),
     ),
   };

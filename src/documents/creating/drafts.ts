@@ -1,6 +1,6 @@
 import { invalid } from '../../domain-error.js';
 import { type SignerPlacement, signerPlacements } from '../placement/place-signatures.js';
-import type { PackageInput, SaveFromTemplateInput, SignerInput, UploadPdfInput } from '../schemas.js';
+import type { PackageInput, PackageUploadInput, SaveFromTemplateInput, SignerInput, UploadPdfInput } from '../schemas.js';
 import type { DocumentDraft, ProcessDraft } from './create-process.js';
 
 /**
@@ -14,14 +14,30 @@ function refusePlacement(signProfile: SignerInput[], field: (index: number) => s
   }
 }
 
-/** POST /document/save: one document filled from a template. */
+/**
+ * `sign: false`: the document is e-mailed for printing and nobody signs, so what only a signing
+ * flow does is refused rather than dropped: an overwrite, files asked, readers and CC copies.
+ */
+function refuseInPrint(input: SaveFromTemplateInput): void {
+  if (input.code !== undefined) throw invalid('"code": a process in edit mode is sent again to be signed, not with "sign": false');
+  const asking = (input.signProfile ?? []).findIndex((signer) => signer.files !== undefined);
+  if (asking !== -1) throw invalid(`"signProfile[${asking}].files" are given on the signing page, which "sign": false does not open`);
+  for (const key of ['readers', 'cc'] as const) {
+    if (input[key] !== undefined) throw invalid(`"${key}" follow a signing flow, which "sign": false does not start`);
+  }
+}
+
+/** POST /document/save: one document filled from a template; with `sign: false`, e-mailed for printing instead. */
 export function draftFromTemplate(input: SaveFromTemplateInput): ProcessDraft {
   refusePlacement(input.signProfile ?? [], (i) => `signProfile[${i}]`);
+  if (!input.sign) refuseInPrint(input);
   return {
+    ...(input.sign ? {} : { print: true }),
     kind: 'document',
     fields: input,
     documents: [{ source: 'template', templateId: input.document, data: input.data }],
     ...(input.signProfile ? { signers: input.signProfile } : {}),
+    ...(input.code === undefined ? {} : { replaces: input.code }),
   };
 }
 
@@ -39,6 +55,7 @@ export function draftFromPdf(input: UploadPdfInput): ProcessDraft {
       },
     ],
     signers: input.signProfile,
+    ...(input.code === undefined ? {} : { replaces: input.code }),
   };
 }
 
@@ -47,12 +64,22 @@ export function draftFromPdf(input: UploadPdfInput): ProcessDraft {
  * the same e-mail being the same person (first mention wins). Each signs the package as a whole.
  */
 function packageSigners(input: PackageInput): { signers: SignerInput[]; labels: string[] } | undefined {
-  if (input.signProfile) return { signers: input.signProfile, labels: input.signProfile.map((_, i) => `signProfile[${i}]`) };
+  if (input.signProfile) {
+    for (const [d, document] of input.documents.entries()) {
+      const s = (document.signProfile ?? []).findIndex((signer) => signer.files);
+      if (s !== -1) throw invalid(`"documents[${d}].signProfile[${s}].files": the root signProfile names the participants; ask their files there`);
+    }
+    return { signers: input.signProfile, labels: input.signProfile.map((_, i) => `signProfile[${i}]`) };
+  }
   const byEmail = new Map<string, { signer: SignerInput; label: string }>();
   for (const [d, document] of input.documents.entries()) {
     for (const [s, signer] of (document.signProfile ?? []).entries()) {
       const key = signer.email.toLowerCase();
-      if (!byEmail.has(key)) byEmail.set(key, { signer, label: `documents[${d}].signProfile[${s}]` });
+      const first = byEmail.get(key);
+      if (!first) byEmail.set(key, { signer, label: `documents[${d}].signProfile[${s}]` });
+      // A person is asked their files once, where the package first names them: a later list would be dropped.
+      else if (signer.files)
+        throw invalid(`"documents[${d}].signProfile[${s}].files": ask ${signer.email}'s files in ${first.label}, where they are first named`);
     }
   }
   if (byEmail.size === 0) return undefined;
@@ -108,5 +135,33 @@ export function draftFromPackage(input: PackageInput): ProcessDraft {
     fields: input,
     documents,
     ...(participants ? { signers: participants.signers, signerLabels: participants.labels } : {}),
+    ...(input.package === undefined ? {} : { replaces: input.package }),
   };
+}
+
+/**
+ * POST /package/upload: a package whose participants are asked files, with one PDF to sign or none
+ * (the process only collects the files). Unlike /document/many it keeps turns and each signer's own
+ * validations, as the real service's attachments processes do; everyone is notified.
+ */
+export function draftFromPackageUpload(input: PackageUploadInput): ProcessDraft {
+  const withDocument = input.file !== undefined || input.compress === true;
+  if (withDocument && input.name === undefined) throw invalid('"name" is required with a document to sign');
+  if (!withDocument) {
+    const i = input.signProfile.findIndex((signer) => (signer.files ?? []).every((file) => file.optional));
+    // Without a document a participant is done once their required files are given: they need one.
+    if (i !== -1) throw invalid(`"signProfile[${i}].files" must ask at least one file that is not optional when there is no document to sign`);
+  }
+  const { packageName, name, file, ...fields } = input;
+  const documents: DocumentDraft[] = withDocument
+    ? [
+        {
+          source: 'pdf',
+          name: name ?? packageName,
+          ...(file === undefined ? {} : { file }),
+          placements: signerPlacements(input.signProfile, { field: (i) => `signProfile[${i}]`, participantOf: (i) => i }),
+        },
+      ]
+    : [];
+  return { kind: 'package', fields: { ...fields, name: packageName, notification: true }, documents, signers: input.signProfile, ownValidations: true };
 }

@@ -39,6 +39,9 @@ export function signersFromTemplate(body: TemplateBody, answers: Record<string, 
     const phone = answer(profile.phone);
     if (phone) signer.phone = phone;
     if (profile.notification !== undefined) signer.notification = profile.notification;
+    // The template's `files` are asked of the signer it marks `package: true` (docs/real-service.md §2.2).
+    if (profile.package && body.files && body.files.length > 0)
+      signer.files = body.files.map((file) => ({ name: file.name, optional: file.optional === true }));
     const identificationQuestion = profile.identification?.split('|').find((question) => answer(question) !== undefined);
     const identificationValue = answer(identificationQuestion);
     if (identificationQuestion && identificationValue) {

@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../../context.js';
-import { withTransaction } from '../../db/transaction.js';
+import { type Alongside, withTransaction } from '../../db/transaction.js';
 import { fail } from '../../domain-error.js';
 import { normalizeEmail } from '../../organizations/organizations.js';
 import { findUserByEmail } from '../../organizations/queries.js';
@@ -17,11 +17,14 @@ export interface CancelResult {
 }
 
 /**
- * Cancels each process in signature, in its own transaction: the state, the audit line and the
+ * Cancels each process in signature or in edit mode, in its own transaction: the state, the audit line and the
  * webhook (with the reason and who), and an e-mail to the participants who had been notified.
  * A prebuilt process still waiting for its form is cancelled too: its form stops taking answers.
  */
-export async function cancelProcesses(ctx: ServiceContext, options: { organizationId: string; input: CancelInput }): Promise<CancelResult> {
+export async function cancelProcesses(
+  ctx: ServiceContext,
+  options: { organizationId: string; input: CancelInput; alongside?: Alongside },
+): Promise<CancelResult> {
   const { organizationId, input } = options;
   const actor = normalizeEmail(input.email);
   if (!(await findUserByEmail(ctx.db, organizationId, actor))) throw fail('USER_NOTFOUND');
@@ -32,9 +35,12 @@ export async function cancelProcesses(ctx: ServiceContext, options: { organizati
     const cancelled =
       process &&
       (await withTransaction(ctx, async (trx) => {
-        const closed = await closeProcess(trx, ctx.clock, { process, to: 'CANCELLED', message: input.message, actor, platform: 'API' });
+        // Edit mode is left by cancelling too (docs/real-service.md §3.10 offers no other way out).
+        const from = process.status === 'EDITING' ? 'EDITING' : 'CREATED';
+        const closed = await closeProcess(trx, ctx.clock, { process, to: 'CANCELLED', from, message: input.message, actor, platform: 'API' });
         if (!closed) return false;
         await notifyCancellation(trx, ctx, { process: closed, participants: await listParticipants(trx, closed.id), reason: input.message });
+        await options.alongside?.(trx);
         return true;
       }));
     // A code no process has may be a prebuilt process's that still waits: nobody was invited, so nobody is told.

@@ -4,7 +4,7 @@ import type { ParticipantRow, ProcessRow, ProcessStatus } from '../../db/schema.
 import { type ProcessAction, recordProcessEvent } from '../process-events.js';
 import { IN_SIGNATURE, transitionProcess } from '../queries.js';
 
-const ACTION_OF: Record<Exclude<ProcessStatus, 'CREATED'>, ProcessAction> = {
+const ACTION_OF: Record<Exclude<ProcessStatus, 'CREATED' | 'EDITING'>, ProcessAction> = {
   FINISH: 'FINISH',
   REJECTED: 'PARTICIPANT_REJECT',
   EXPIRED: 'EXPIRED',
@@ -21,7 +21,9 @@ export async function closeProcess(
   clock: Clock,
   options: {
     process: ProcessRow;
-    to: Exclude<ProcessStatus, 'CREATED'>;
+    to: Exclude<ProcessStatus, 'CREATED' | 'EDITING'>;
+    /** A process in edit mode may only be cancelled; every other close is from in signature. */
+    from?: 'CREATED' | 'EDITING';
     participant?: ParticipantRow;
     message?: string;
     actor?: string;
@@ -31,7 +33,7 @@ export async function closeProcess(
 ): Promise<ProcessRow | undefined> {
   const at = clock.now().toISOString();
   const moved = await transitionProcess(db, options.process.id, {
-    from: IN_SIGNATURE,
+    from: options.from ?? IN_SIGNATURE,
     to: options.to,
     at,
     ...(options.message === undefined ? {} : { endReason: options.message }),

@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import type { ParticipantRow, ProcessRow } from '../../db/schema.js';
-import { withTransaction } from '../../db/transaction.js';
+import { type Alongside, withTransaction } from '../../db/transaction.js';
 import { fail } from '../../domain-error.js';
 import { normalizeEmail } from '../../organizations/organizations.js';
 import { findUserByEmail } from '../../organizations/queries.js';
@@ -62,7 +62,10 @@ async function reopenParticipants(db: Db, participants: ParticipantRow[], now: s
  * the invitation). One transaction: the state, the REACTIVATION_SIGN line with who asked, its
  * webhook, and the invitations.
  */
-export async function reactivateProcess(ctx: ServiceContext, options: { organizationId: string; input: ReactivateInput }): Promise<ReactivateResult> {
+export async function reactivateProcess(
+  ctx: ServiceContext,
+  options: { organizationId: string; input: ReactivateInput; alongside?: Alongside },
+): Promise<ReactivateResult> {
   const { organizationId, input } = options;
   const actor = normalizeEmail(input.email);
   if (!(await findUserByEmail(ctx.db, organizationId, actor))) throw fail('USER_NOTFOUND');
@@ -100,6 +103,7 @@ export async function reactivateProcess(ctx: ServiceContext, options: { organiza
     const invited = await reopenParticipants(trx, await listParticipants(trx, process.id), at);
     for (const participant of invited) await restartParticipantChat(trx, participant.id, at);
     const notified = await notifyParticipants(trx, ctx, { process: reopened, participants: invited, occasion: 'invitation' });
+    await options.alongside?.(trx);
     return { notifications: notified.length, users: notified.map((p) => p.name) };
   });
 }

@@ -1,6 +1,15 @@
 import type { ServiceContext } from '../../context.js';
 import { parseJson } from '../../db/json-column.js';
-import type { IdentityAttemptRow, ParticipantRow, ProcessDocumentRow, ProcessEventRow, ProcessRow, ProcessStatus, ReaderRow } from '../../db/schema.js';
+import type {
+  IdentityAttemptRow,
+  ParticipantRow,
+  ProcessDocumentRow,
+  ProcessEventRow,
+  ProcessKind,
+  ProcessRow,
+  ProcessStatus,
+  ReaderRow,
+} from '../../db/schema.js';
 import { fail } from '../../domain-error.js';
 import { DOCUMENT_URL_LIFETIME_SECONDS } from '../../files/document-url-lifetime.js';
 import { decodeCursor, page } from '../../http/cursor.js';
@@ -9,6 +18,9 @@ import { listAttempts } from '../../identity-attempts/queries.js';
 import { isRecord } from '../../is-record.js';
 import { findUserByEmail } from '../../organizations/queries.js';
 import { readSettings } from '../../organizations/settings.js';
+import { fileStatuses, filesWithUrls, type ParticipantFile } from '../attachments/participant-files.js';
+import { listProcessAttachments } from '../attachments/queries.js';
+import { findFolderPath } from '../editing/queries.js';
 import type { EffectiveValidations } from '../identity-validations.js';
 import { validationsOf } from '../notify-participants.js';
 import * as q from '../queries.js';
@@ -46,6 +58,8 @@ export interface ParticipantView {
   attempts?: AttemptView[];
   /** With `image=true`, the same: the integrity code of the identity validation once it is over (docs/api.md, "The hash"). */
   hash?: string;
+  /** The files asked of the participant (attachments), each given one with a download URL of five minutes. */
+  files?: ParticipantFile[];
 }
 
 /** A reader in GET /document and the roadmap: no id (the real service gives readers none), no status, since they never act. */
@@ -62,6 +76,8 @@ export interface PhotoEntry {
 
 export interface DocumentView {
   name: string;
+  /** A package document's own code. */
+  code?: string;
   source: ProcessDocumentRow['source'];
   template?: string;
   /** False while the PDF upload is awaited. */
@@ -80,6 +96,8 @@ export interface ProcessView {
   status: ProcessStatus;
   /** True once every participant signed or approved. */
   signFinish: boolean;
+  /** Created with `sign: false`: its document was e-mailed for printing, nobody signs. */
+  sign?: false;
   email: string;
   subject: string;
   message: string;
@@ -95,11 +113,17 @@ export interface ProcessView {
   certificateUrl?: string;
   /** When the participants' identity photos were deleted, by the retention purge or on request. */
   photosDeletedAt?: string;
+  /** The creator's folder it sits in. */
+  folder?: string;
   documents: DocumentView[];
   /** The participants, then the readers. */
   signProfile: (ParticipantView | ReaderView)[];
   /** The addresses sent a copy of the final files. */
   cc?: string[];
+  /** Read with `package`: the real service's names (docs/real-service.md §4.2) for the package code, its documents' codes and its participants. */
+  _id?: string;
+  codes?: string[];
+  signers?: { userId: string; email: string; name: string; phone?: string; status: ParticipantRow['status'] }[];
   createdAt: string;
   updatedAt: string;
 }
@@ -115,9 +139,19 @@ export interface PublicProcessView {
   name: string;
   status: ProcessStatus;
   signFinish: boolean;
+  sign?: false;
   expiredDate?: string;
   documents: { name: string; ready: boolean }[];
-  signProfile: { name: string; role: ParticipantRow['role']; order: number; status: ParticipantRow['status']; signedAt?: string; rejectedAt?: string }[];
+  signProfile: {
+    name: string;
+    role: ParticipantRow['role'];
+    order: number;
+    status: ParticipantRow['status'];
+    signedAt?: string;
+    rejectedAt?: string;
+    /** The files asked of them, by name and status: never a URL, since the public key sits in web pages. */
+    files?: Omit<ParticipantFile, 'url'>[];
+  }[];
   createdAt: string;
   updatedAt: string;
 }
@@ -178,33 +212,49 @@ function identityEvidence(ctx: ServiceContext, process: ProcessRow, p: Participa
 }
 
 /** The process of `code` with its documents and participants, and, when asked, where its recorded final files are: read side by side. */
-async function loadProcess(ctx: ServiceContext, options: { organizationId: string; code: string; finalFiles?: boolean }) {
+async function loadProcess(ctx: ServiceContext, options: { organizationId: string; code: string; kind?: ProcessKind; finalFiles?: boolean }) {
   const process = await q.findProcessByCode(ctx.db, options.organizationId, options.code);
-  if (!process) throw fail('DOCUMENT_NOT_FOUND', { when: 'elsewhere' });
+  // `package` names packages only: a document's code there is unknown, as the real service answers it.
+  if (!process || (options.kind !== undefined && process.kind !== options.kind)) throw fail('DOCUMENT_NOT_FOUND', { when: 'elsewhere' });
   const finalFiles = options.finalFiles && process.sealed_at !== null;
-  const [documents, participants, sealed, settings] = await Promise.all([
+  const [documents, participants, sealed, settings, attachments] = await Promise.all([
     q.listDocuments(ctx.db, process.id),
     q.listParticipants(ctx.db, process.id),
     finalFiles ? finalFileKeys(ctx.db, process.id) : undefined,
     finalFiles ? readSettings(ctx.db, process.organization_id) : undefined,
+    listProcessAttachments(ctx.db, process.id),
   ]);
-  return { process, documents, participants, sealed, names: sealed && finalFileNames(process, documents, settings?.language ?? 'es') };
+  return { process, documents, participants, attachments, sealed, names: sealed && finalFileNames(process, documents, settings?.language ?? 'es') };
 }
 
 /** What either key reads first of a process: what it is and where it stands. */
 function processHead(process: ProcessRow) {
-  return { code: process.code, kind: process.kind, name: process.name, status: process.status, signFinish: process.status === 'FINISH' };
+  const print = process.sign === 0;
+  return {
+    code: process.code,
+    kind: process.kind,
+    name: process.name,
+    status: process.status,
+    // A process for printing is FINISH without anyone signing.
+    signFinish: process.status === 'FINISH' && !print,
+    ...(print ? { sign: false as const } : {}),
+  };
 }
 
 /**
  * A process as an integrator follows it: status, documents with short-lived download URLs (and the
  * signed files once finished), and each participant with their status and effective validations.
  */
-export async function readProcess(ctx: ServiceContext, options: { organizationId: string; code: string; image?: boolean }): Promise<ProcessView> {
-  const { process, documents, participants, sealed, names } = await loadProcess(ctx, { ...options, finalFiles: true });
-  const [attempts, readers] = await Promise.all([
+export async function readProcess(
+  ctx: ServiceContext,
+  options: { organizationId: string; code: string; image?: boolean; kind?: ProcessKind },
+): Promise<ProcessView> {
+  const { process, documents, participants, attachments, sealed, names } = await loadProcess(ctx, { ...options, finalFiles: true });
+  const asked = (p: ParticipantRow) => attachments.some((row) => row.participant_row_id === p.id);
+  const [attempts, readers, folder] = await Promise.all([
     options.image ? listAttempts(ctx.db, { organizationId: options.organizationId, ownerId: process.id }) : undefined,
     listReaders(ctx.db, process.id),
+    process.folder_id === null ? undefined : findFolderPath(ctx.db, process.folder_id),
   ]);
   const cc = readers.filter((r) => r.kind === 'CC').map((r) => r.email);
   const download = (key: string, downloadName?: string) =>
@@ -226,11 +276,13 @@ export async function readProcess(ctx: ServiceContext, options: { organizationId
     ...(process.ended_by === null ? {} : { endedBy: process.ended_by }),
     ...(sealed ? { certificateUrl: await download(sealed.certificate, names?.certificate) } : {}),
     ...(process.photos_deleted_at === null ? {} : { photosDeletedAt: process.photos_deleted_at }),
+    ...(folder === undefined ? {} : { folder }),
     documents: await Promise.all(
       documents.map(async (d): Promise<DocumentView> => {
         const signed = sealed?.documents[d.position];
         return {
           name: d.name,
+          ...(d.code === null ? {} : { code: d.code }),
           source: d.source,
           ...(d.template_id === null ? {} : { template: d.template_id }),
           ready: d.file_ready === 1,
@@ -241,21 +293,42 @@ export async function readProcess(ctx: ServiceContext, options: { organizationId
       }),
     ),
     signProfile: [
-      ...participants.map((p) => ({
-        ...participantView(p),
-        ...(attempts ? { ...photoEntries(ctx, p), ...identityEvidence(ctx, process, p, attempts) } : {}),
-      })),
+      ...(await Promise.all(
+        participants.map(async (p) => ({
+          ...participantView(p),
+          ...(attempts ? { ...photoEntries(ctx, p), ...identityEvidence(ctx, process, p, attempts) } : {}),
+          ...(asked(p) ? { files: await filesWithUrls(ctx, { process, participant: p, rows: attachments, withDocument: documents.length > 0 }) } : {}),
+        })),
+      )),
       ...readerViews(readers),
     ],
     ...(cc.length === 0 ? {} : { cc }),
+    ...(options.kind === 'package' ? packageNames(process, documents, participants) : {}),
     createdAt: process.created_at,
     updatedAt: process.updated_at,
   };
 }
 
+function packageNames(process: ProcessRow, documents: ProcessDocumentRow[], participants: ParticipantRow[]) {
+  return {
+    _id: process.code,
+    codes: documents.flatMap((d) => (d.code === null ? [] : [d.code])),
+    signers: participants.map((p) => ({
+      userId: p.participant_id,
+      email: p.email,
+      name: p.name,
+      ...(p.phone === null ? {} : { phone: p.phone }),
+      status: p.status,
+    })),
+  };
+}
+
 /** A process as the public key reads it (`PublicProcessView`): each field named here, nothing copied wholesale. */
-export async function readPublicProcess(ctx: ServiceContext, options: { organizationId: string; code: string }): Promise<PublicProcessView> {
-  const { process, documents, participants } = await loadProcess(ctx, options);
+export async function readPublicProcess(
+  ctx: ServiceContext,
+  options: { organizationId: string; code: string; kind?: ProcessKind },
+): Promise<PublicProcessView> {
+  const { process, documents, participants, attachments } = await loadProcess(ctx, options);
   return {
     ...processHead(process),
     ...(process.expires_at === null ? {} : { expiredDate: process.expires_at }),
@@ -267,6 +340,7 @@ export async function readPublicProcess(ctx: ServiceContext, options: { organiza
       status: p.status,
       ...(p.signed_at === null ? {} : { signedAt: p.signed_at }),
       ...(p.rejected_at === null ? {} : { rejectedAt: p.rejected_at }),
+      ...(attachments.some((row) => row.participant_row_id === p.id) ? { files: fileStatuses(p, attachments, documents.length > 0) } : {}),
     })),
     createdAt: process.created_at,
     updatedAt: process.updated_at,

@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import type { ParticipantRow, ProcessRow } from '../../db/schema.js';
-import { withTransaction } from '../../db/transaction.js';
+import { type Alongside, withTransaction } from '../../db/transaction.js';
 import { fail, failFor } from '../../domain-error.js';
 import { notifyParticipants } from '../notify-participants.js';
 import { lockProcess } from '../participant/signer-queries.js';
@@ -35,7 +35,7 @@ async function refuseReminder(db: Db, process: ProcessRow, participant: Particip
  * both), recorded as REMINDER_SIGN; in one transaction, under the process's lock, so that two
  * reminders at once send one.
  */
-export async function remindParticipant(ctx: ServiceContext, options: { organizationId: string; code: string }): Promise<void> {
+export async function remindParticipant(ctx: ServiceContext, options: { organizationId: string; code: string; alongside?: Alongside }): Promise<void> {
   const { organizationId, code } = options;
   if (code.length === PROCESS_CODE_LENGTH) throw fail('MISSING_SIGNER_ID');
   const found = await findProcessByCode(ctx.db, organizationId, code.slice(0, PROCESS_CODE_LENGTH));
@@ -54,5 +54,6 @@ export async function remindParticipant(ctx: ServiceContext, options: { organiza
       throw failFor('REMINDER_TOO_SOON', seconds, `try again in ${seconds} s`);
     }
     await notifyParticipants(trx, ctx, { process, participants: [participant], occasion: 'reminder' });
+    await options.alongside?.(trx);
   });
 }

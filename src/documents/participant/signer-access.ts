@@ -7,6 +7,8 @@ import { DOCUMENT_URL_LIFETIME_SECONDS } from '../../files/document-url-lifetime
 import { SIGNATURE_KINDS, type SignatureKind } from '../../templates/signature-kinds.js';
 import type { DocumentReader } from '../../veriface/document/document-reader.js';
 import { type FaceMatcher, UNUSABLE_PHOTO_REASONS, type UnusablePhotoReason } from '../../veriface/face-matcher.js';
+import { attachmentsAsked } from '../attachments/attachments-asked.js';
+import { listPlaceAttachments } from '../attachments/queries.js';
 import type { EffectiveValidations } from '../identity-validations.js';
 import { validationsOf } from '../notify-participants.js';
 import { listSignatureBoxes } from '../placement/box-queries.js';
@@ -155,10 +157,11 @@ async function boxesOf(db: Db, participant: ParticipantRow): Promise<SigningBox[
 
 export async function signingView(ctx: ServiceContext, signing: Signing): Promise<SigningView> {
   const { process, participant } = signing;
-  const [documents, boxes, openedDocuments] = await Promise.all([
+  const [documents, boxes, openedDocuments, attachments] = await Promise.all([
     listDocuments(ctx.db, process.id),
     boxesOf(ctx.db, participant),
     documentsOpened(ctx.db, process.id, participant.participant_id),
+    listPlaceAttachments(ctx.db, participant.id),
   ]);
   const requirements = requirementsOf(participant);
   return {
@@ -173,8 +176,9 @@ export async function signingView(ctx: ServiceContext, signing: Signing): Promis
     ),
     participant: { id: participant.participant_id, name: participant.name, role: participant.role, status: participant.status },
     requirements,
-    canSign: requirementsMet(requirements),
+    canSign: requirementsMet(requirements) && attachments.every((row) => row.optional === 1 || row.file_key !== null),
     boxes,
     openedDocuments,
+    attachments: attachmentsAsked(attachments),
   };
 }

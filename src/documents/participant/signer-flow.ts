@@ -1,16 +1,19 @@
 import type { ServiceContext } from '../../context.js';
 import type { Db } from '../../db/database.js';
-import type { ParticipantRow } from '../../db/schema.js';
+import type { ParticipantRow, ProcessRow, ProcessStatus } from '../../db/schema.js';
 import { fail } from '../../domain-error.js';
 import { writeBlobBytes } from '../../files/blob-bytes.js';
 import { newToken } from '../../ids.js';
 import { enqueue } from '../../outbox/enqueue.js';
 import type { SignatureKind } from '../../templates/signature-kinds.js';
 import { imageTypeOf } from '../../veriface/images.js';
+import { missingAttachments } from '../attachments/attachments-asked.js';
+import { awaitingApproval, listPlaceAttachments } from '../attachments/queries.js';
 import { closeProcess } from '../lifecycle/close-process.js';
 import { addressDetail, type FromAddress, recordProcessEvent } from '../process-events.js';
 import { listDocuments } from '../queries.js';
 import { keptSignature, SIGNATURE_MAX_PIXELS, signaturePixels } from '../sealing/drawing/signature-image.js';
+import { SEAL_PROCESS_JOB } from '../sealing/seal-job-name.js';
 import { changeSigning, loadSigning, requirementsOf, type Signing, type SigningView, signatureKindsOf, signingView } from './signer-access.js';
 import { documentsOpened, everyoneFinished, markOpened } from './signer-queries.js';
 import type { SigningOutcome } from './signing-view.js';
@@ -26,9 +29,6 @@ export { MAX_FAILURES, type SignerContext, type SigningRequirements, type Signin
 export { OTP_LIFETIME_MINUTES, OTP_RESEND_SECONDS, requestOtp, verifyOtp } from './signer-otp.js';
 export { type PhotoKind, submitPhoto } from './signer-photos.js';
 export type { SigningOutcome } from './signing-view.js';
-
-/** The name of the job that writes the signed files and the evidence certificate of a finished process. */
-export const SEAL_PROCESS_JOB = 'seal-process';
 
 export const REJECT_REASON_MAX_LENGTH = 1000;
 
@@ -136,6 +136,8 @@ async function finish(
     const requirements = requirementsOf(fresh.participant);
     if (requirements.otpCode.required && !requirements.otpCode.verified) throw fail('OTP_REQUIRED');
     if (requirements.camera.required && !requirements.camera.verified) throw fail('IDENTITY_VALIDATION_REQUIRED');
+    const missing = missingAttachments(await listPlaceAttachments(trx, fresh.participant.id));
+    if (missing.length > 0) throw fail('ATTACHMENT_REQUIRED', `give ${missing.map((name) => `"${name}"`).join(', ')} first`);
     if (options.role === 'SIGNER') await refuseUnread(trx, fresh);
     const participant = await update({ status: 'FINISH', signed_at: now, ...(written === undefined ? {} : { signature_key: written }) });
     await recordProcessEvent(trx, ctx.clock, {
@@ -145,21 +147,31 @@ async function finish(
       ...(options.whatsapp === undefined ? {} : { platform: 'WHATSAPP' }),
       ...(Object.keys(detail).length > 0 ? { detail } : {}),
     });
-    if (!(await everyoneFinished(trx, fresh.process.id))) {
-      await startNextTurn(trx, ctx, fresh.process);
-      return { status: participant.status, processStatus: fresh.process.status };
-    }
-    const closed = await closeProcess(trx, ctx.clock, { process: fresh.process, to: 'FINISH' });
-    // Unreachable while the process row is locked; refusing rolls the signature back with it.
-    if (!closed) throw fail('DOCUMENT_NOT_IN_SIGNATURE');
-    await enqueue(trx, ctx.clock, [
-      { kind: 'job', organizationId: closed.organization_id, payload: { name: SEAL_PROCESS_JOB, data: { processId: closed.id } } },
-    ]);
-    return { status: participant.status, processStatus: closed.status };
+    return { status: participant.status, processStatus: await participantDone(trx, ctx, fresh.process) };
   }).catch(async (error: unknown) => {
     if (written !== undefined) await ctx.blobs.delete([written]);
     throw error;
   });
+}
+
+/**
+ * After a participant finished (signed, approved, or gave their files): the next turn is invited
+ * when nobody of this one is left to act; after the last one the process finishes and its sealing
+ * is queued, in the caller's transaction (the process row locked). A process without a document
+ * waits for its creator to approve every file given (PUT /attachments), which calls this again.
+ * Answers the process's status.
+ */
+export async function participantDone(trx: Db, ctx: ServiceContext, process: ProcessRow): Promise<ProcessStatus> {
+  if (!(await everyoneFinished(trx, process.id))) {
+    await startNextTurn(trx, ctx, process);
+    return process.status;
+  }
+  if (await awaitingApproval(trx, process.id)) return process.status;
+  const closed = await closeProcess(trx, ctx.clock, { process, to: 'FINISH' });
+  // Unreachable while the process row is locked; refusing rolls the participant's step back with it.
+  if (!closed) throw fail('DOCUMENT_NOT_IN_SIGNATURE');
+  await enqueue(trx, ctx.clock, [{ kind: 'job', organizationId: closed.organization_id, payload: { name: SEAL_PROCESS_JOB, data: { processId: closed.id } } }]);
+  return closed.status;
 }
 
 /**

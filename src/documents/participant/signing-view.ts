@@ -33,6 +33,20 @@ export interface SigningBox {
   height: number;
 }
 
+/** A file asked of the participant, as their own page shows it; what they gave is named by its type and size only. */
+export interface AttachmentAsked {
+  /** 0-based, what the page sends back when it gives the file. */
+  position: number;
+  name: string;
+  description?: string;
+  optional: boolean;
+  given?: { contentType: AttachmentType; size: number };
+  /** The creator rejected the file given: it is asked again, for this reason. */
+  rejected?: { reason: string };
+}
+
+export type AttachmentType = 'application/pdf' | 'image/jpeg' | 'image/png';
+
 export interface SigningView {
   code: string;
   name: string;
@@ -40,8 +54,10 @@ export interface SigningView {
   documents: { name: string; url: string }[];
   participant: { id: string; name: string; role: ParticipantRow['role']; status: ParticipantRow['status'] };
   requirements: SigningRequirements;
-  /** Every identity validation asked of the participant is met. */
+  /** Every identity validation asked of the participant is met, and every file they must give is given. */
   canSign: boolean;
+  /** The files asked of the participant, in order; none when the process asks none. */
+  attachments: AttachmentAsked[];
   /** The participant's own boxes, never another participant's; none when the process places no signature. */
   boxes: SigningBox[];
   /** The documents (0-based positions) the participant opened on their page: a signer signs once every one is. */

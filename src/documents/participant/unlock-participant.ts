@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../../context.js';
 import type { ParticipantRow } from '../../db/schema.js';
-import { withTransaction } from '../../db/transaction.js';
+import { type Alongside, withTransaction } from '../../db/transaction.js';
 import { fail } from '../../domain-error.js';
 import { normalizeEmail } from '../../organizations/organizations.js';
 import { findUserByEmail } from '../../organizations/queries.js';
@@ -40,7 +40,10 @@ const RESET: ParticipantPatch = {
  * `reset` clears their attempts so the steps start again, `reject` rejects them (and so the
  * process), `cancel` cancels the process. Each is one transaction with its audit line and webhook.
  */
-export async function unlockParticipant(ctx: ServiceContext, options: { organizationId: string; input: UnlockInput }): Promise<{ message: 'OK' }> {
+export async function unlockParticipant(
+  ctx: ServiceContext,
+  options: { organizationId: string; input: UnlockInput; alongside?: Alongside },
+): Promise<{ message: 'OK' }> {
   const { organizationId, input } = options;
   const reviewer = normalizeEmail(input.email);
   if (input.code.length === PROCESS_CODE_LENGTH) throw fail('MISSING_SIGNER_ID');
@@ -63,11 +66,13 @@ export async function unlockParticipant(ctx: ServiceContext, options: { organiza
       // As POST /document/cancel does: the participants who had been notified are told why.
       const closed = await closeProcess(trx, ctx.clock, { process, to: 'CANCELLED', message: input.message, actor: reviewer, platform: 'API' });
       if (closed) await notifyCancellation(trx, ctx, { process: closed, participants: await listParticipants(trx, closed.id), reason: input.message ?? '' });
+      await options.alongside?.(trx);
       return;
     }
     if (input.status === 'reject') {
       const rejected = await change({ status: 'REJECT', rejected_at: now, reject_reason: IDENTITY_REJECTED });
       await closeProcess(trx, ctx.clock, { process, to: 'REJECTED', participant: rejected, message: IDENTITY_REJECTED, actor: reviewer });
+      await options.alongside?.(trx);
       return;
     }
     const patch = input.status === 'approve' ? approvedIdentity(participant, now) : RESET;
@@ -80,6 +85,7 @@ export async function unlockParticipant(ctx: ServiceContext, options: { organiza
       ...(input.message === undefined ? {} : { message: input.message }),
       detail: { decision: input.status, block: participant.block_reason },
     });
+    await options.alongside?.(trx);
   });
   return { message: 'OK' };
 }

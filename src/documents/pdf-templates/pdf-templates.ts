@@ -86,3 +86,13 @@ export async function pdfFromTemplate(
   });
   return { file: bytes.toString('base64'), signProfile };
 }
+
+/** A creation's body with its PDF template (`document`), when it names one, in place as the file it is, its types as positions. */
+export async function withTemplatePdf<T extends { document?: string | undefined; signProfile: SignerInput[] }>(
+  ctx: ServiceContext,
+  organizationId: string,
+  body: T,
+): Promise<T | (T & { file: string })> {
+  if (body.document === undefined) return body;
+  return { ...body, ...(await pdfFromTemplate(ctx, { organizationId, id: body.document, signProfile: body.signProfile })) };
+}

@@ -25,7 +25,7 @@ function hasPreview(document: ProcessDocumentRow): boolean {
  * size, margins, header and footer as its final copy, so both break their pages alike. The bytes rendered are
  * checked against the hash recorded at creation, so a preview never shows a changed file.
  */
-async function renderPreview(ctx: PreviewContext, document: ProcessDocumentRow): Promise<string> {
+export async function renderPreview(ctx: PreviewContext, document: ProcessDocumentRow): Promise<string> {
   const key = previewKey(document.process_id, document.position);
   if (await ctx.blobs.exists(key)) return key;
   const { bytes: html } = await signedBytes(ctx, document);

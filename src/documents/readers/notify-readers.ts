@@ -72,6 +72,8 @@ const UPDATES = {
   PARTICIPANT_REJECT: 'reader-rejected',
   CANCEL_SIGN: 'reader-cancelled',
   EXPIRED: 'reader-expired',
+  REACTIVATION_SIGN: 'reader-reactivated',
+  UPDATE_SIGNER: 'reader-delegated',
 } as const;
 type UpdateAction = keyof typeof UPDATES;
 
@@ -83,6 +85,8 @@ interface ReaderUpdate {
   processId: string;
   action: UpdateAction;
   participantName?: string;
+  /** UPDATE_SIGNER: who the participant handed their place to. */
+  delegateName?: string;
   message?: string;
 }
 
@@ -95,7 +99,7 @@ interface ReaderUpdate {
 export async function queueReaderUpdate(
   db: Db,
   clock: Clock,
-  options: { process: ProcessRow; action: string; participantName?: string; message?: string },
+  options: { process: ProcessRow; action: string; participantName?: string; delegateName?: string; message?: string },
 ): Promise<void> {
   const { process, action } = options;
   if (!isUpdate(action) || !(await hasReaders(db, process.id))) return;
@@ -103,6 +107,7 @@ export async function queueReaderUpdate(
     processId: process.id,
     action,
     ...(options.participantName === undefined ? {} : { participantName: options.participantName }),
+    ...(options.delegateName === undefined ? {} : { delegateName: options.delegateName }),
     ...(options.message === undefined ? {} : { message: options.message }),
   };
   await enqueue(db, clock, [{ kind: 'job', organizationId: process.organization_id, payload: { name: READER_UPDATE_JOB, data: { ...update } } }]);
@@ -113,11 +118,13 @@ function updateOf(data: unknown): ReaderUpdate | undefined {
   if (!isRecord(data) || typeof data.processId !== 'string' || typeof data.action !== 'string' || !isUpdate(data.action)) return undefined;
   const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
   const participantName = text(data.participantName);
+  const delegateName = text(data.delegateName);
   const message = text(data.message);
   return {
     processId: data.processId,
     action: data.action,
     ...(participantName === undefined ? {} : { participantName }),
+    ...(delegateName === undefined ? {} : { delegateName }),
     ...(message === undefined ? {} : { message }),
   };
 }
@@ -133,7 +140,10 @@ function updateEmail(ctx: Pick<ServiceContext, 'publicUrl'>, process: ProcessRow
     case 'CANCEL_SIGN':
       return templatedEmail(reader.email, 'reader-cancelled', { ...base, message: update.message ?? '' }, language);
     case 'EXPIRED':
-      return templatedEmail(reader.email, 'reader-expired', base, language);
+    case 'REACTIVATION_SIGN':
+      return templatedEmail(reader.email, UPDATES[update.action], base, language);
+    case 'UPDATE_SIGNER':
+      return templatedEmail(reader.email, 'reader-delegated', { ...base, participantName, delegateName: update.delegateName ?? '' }, language);
   }
 }
 

@@ -2,8 +2,8 @@ import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
 import { fail } from '../../domain-error.js';
 import { enqueue } from '../../outbox/enqueue.js';
-import { SEAL_PROCESS_JOB } from '../participant/signer-flow.js';
 import { findProcessByCode } from '../queries.js';
+import { SEAL_PROCESS_JOB } from './seal-job-name.js';
 
 /**
  * Queues the seal job of a finished process again (the admin command `process reseal`), for when

@@ -1,5 +1,5 @@
 import { parseJson } from '../../db/json-column.js';
-import type { IdentityAttemptRow, ParticipantRow, ProcessDocumentRow, ProcessEventRow, ProcessRow } from '../../db/schema.js';
+import type { AttachmentRow, IdentityAttemptRow, ParticipantRow, ProcessDocumentRow, ProcessEventRow, ProcessRow } from '../../db/schema.js';
 import { attemptFacts, identityHash, participantHashSubject } from '../../identity-attempts/attempt-view.js';
 import type { NumberCheck } from '../../veriface/document/number-check.js';
 import type { EffectiveValidations } from '../identity-validations.js';
@@ -17,6 +17,8 @@ export interface SealEvidence {
   participants: ParticipantRow[];
   /** The participants' identity checks (src/identity-attempts), oldest first. */
   attempts: IdentityAttemptRow[];
+  /** The files asked of the participants; those given are listed with their SHA-256. */
+  attachments: AttachmentRow[];
   events: ProcessEventRow[];
   /** The PNG each participant signed with, by participant id. */
   signaturePngs: ReadonlyMap<string, Buffer>;
@@ -209,6 +211,28 @@ function attemptBlocks(participant: ParticipantRow, evidence: SealEvidence): Cer
 }
 
 /**
+ * The files a participant attached, with the SHA-256 of each as received (the bytes GET
+ * /attachments downloads) and the creator's review when there was one.
+ */
+function attachmentBlocks(participant: ParticipantRow, evidence: SealEvidence): CertificateBlock[] {
+  const given = evidence.attachments.filter((file) => file.participant_row_id === participant.id && file.sha256 !== null);
+  if (given.length === 0) return [];
+  return [
+    {
+      kind: 'table',
+      columns: [...evidence.locale.labels.attachmentColumns],
+      rows: given.map((file) => [
+        file.name,
+        file.content_type ?? '',
+        file.sha256 ?? '',
+        file.review === null ? '' : evidence.locale.labels.attachmentReview[file.review],
+      ]),
+      breakable: [2],
+    },
+  ];
+}
+
+/**
  * The certificate's last section. A final document's copy says where the final files' hashes are;
  * the stand-alone certificate lists them (`finalFiles`), since they exist only once the documents
  * are sealed.
@@ -273,6 +297,7 @@ export function certificateBlocks(evidence: SealEvidence, options: { images: Rea
     blocks.push({ kind: 'subheading', text: `${participantNumber(participant)}. ${participant.name}` });
     blocks.push({ kind: 'fields', fields: participantFields(participant, evidence) });
     blocks.push(...attemptBlocks(participant, evidence));
+    blocks.push(...attachmentBlocks(participant, evidence));
     if (participant.signed_at !== null) {
       blocks.push({
         kind: 'signature',

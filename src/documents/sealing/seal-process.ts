@@ -9,6 +9,7 @@ import { type Language, readSettings } from '../../organizations/settings.js';
 import type { Claim } from '../../outbox/claim.js';
 import { enqueue, type NewMessage } from '../../outbox/enqueue.js';
 import { queueSignedDocuments } from '../../whatsapp/conversation/invitations.js';
+import { listProcessAttachments } from '../attachments/queries.js';
 import { documentLabel, sha256, signedBytes, UnusableDocumentFile } from '../document-files.js';
 import { documentLayout } from '../document-layout.js';
 import { participantLink, validationsOf } from '../notify-participants.js';
@@ -82,13 +83,15 @@ async function sealDocument(job: SealJob, document: ProcessDocumentRow, original
   return sealRenderedPdf(rendered, { certificate: await documentCertificate(job), mark: job.mark, seal: job.seal, markDocument: !layout?.footer });
 }
 
-function finishedEmails(ctx: ServiceContext, process: ProcessRow, participants: ParticipantRow[], language: Language): NewMessage[] {
+function finishedEmails(ctx: ServiceContext, process: ProcessRow, participants: ParticipantRow[], language: Language, withDocument: boolean): NewMessage[] {
+  // A process without a document (POST /package/upload) ends when its files are approved: nobody signed anything.
+  const template = withDocument ? 'process-finished' : 'attachments-approved';
   return participants
     .filter((participant) => participant.notification === 1)
     .map((participant) => ({
       kind: 'email' as const,
       organizationId: process.organization_id,
-      payload: templatedEmail(participant.email, 'process-finished', { processName: process.name, link: participantLink(ctx, participant) }, language),
+      payload: templatedEmail(participant.email, template, { processName: process.name, link: participantLink(ctx, participant) }, language),
     }));
 }
 
@@ -107,13 +110,14 @@ function finishedEmails(ctx: ServiceContext, process: ProcessRow, participants: 
 export async function sealProcess(ctx: SealContext, options: { processId: string; claim?: Claim }): Promise<boolean> {
   const process = await findProcessById(ctx.db, options.processId);
   if (process?.status !== 'FINISH' || process.sealed_at !== null) return false;
-  const [documents, participants, allEvents, settings, boxes, attempts] = await Promise.all([
+  const [documents, participants, allEvents, settings, boxes, attempts, attachments] = await Promise.all([
     listDocuments(ctx.db, process.id),
     listParticipants(ctx.db, process.id),
     listProcessEvents(ctx.db, process.id),
     readSettings(ctx.db, process.organization_id),
     listSignatureBoxes(ctx.db, process.id),
     listAttempts(ctx.db, { organizationId: process.organization_id, ownerId: process.id }),
+    listProcessAttachments(ctx.db, process.id),
   ]);
   const signed: { row: ProcessDocumentRow; bytes: Buffer; sha256: string }[] = [];
   for (const row of documents) signed.push({ row, ...(await signedBytes(ctx, row)) });
@@ -126,6 +130,7 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
     documents: signed.map(({ row, sha256: hash }) => ({ row, sha256: hash })),
     participants,
     attempts,
+    attachments,
     events: trail.events,
     signaturePngs: await signaturePngs(ctx, participants),
     locale,
@@ -181,7 +186,7 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
       // Told once: only the run whose mark commits gets here, and its files are recorded just above.
       await recordProcessEvent(trx, ctx.clock, { process, action: 'SIGNED_FILES_READY' });
       await enqueue(trx, ctx.clock, [
-        ...finishedEmails(ctx, process, participants, locale.language),
+        ...finishedEmails(ctx, process, participants, locale.language, documents.length > 0),
         ...(await finalCopies(trx, ctx, { process, language: locale.language })),
       ]);
       await queueSignedDocuments(trx, ctx, {

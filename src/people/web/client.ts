@@ -1,5 +1,8 @@
 import type { ErrorCode } from '../../http/error-catalogue.js';
 import type {
+  AttachmentInput,
+  Delegated,
+  DelegateInput,
   DocumentsOpened,
   EmbeddedFlow,
   EmbedInput,
@@ -94,6 +97,8 @@ export function peopleClient(token: string) {
     sign: (body: SignInput) => request<SigningOutcome>('POST', '/people/signing/sign', { ...as, body }),
     approve: (body: FinishInput) => request<SigningOutcome>('POST', '/people/signing/approve', { ...as, body }),
     reject: (body: RejectInput) => request<SigningOutcome>('POST', '/people/signing/reject', { ...as, body }),
+    signingAttachment: (body: AttachmentInput) => request<SigningView>('POST', '/people/signing/attachment', { ...as, body }),
+    delegate: (body: DelegateInput) => request<Delegated>('POST', '/people/signing/delegate', { ...as, body }),
     emailCopy: () => request<LinkSent>('POST', '/people/signing/copy', as),
     sendSigningLink: (body: SendLinkInput) => request<LinkSent>('POST', '/people/signing/send-link', { ...as, body }),
     signingQr: () => request<LinkQr>('GET', '/people/signing/qr', as),

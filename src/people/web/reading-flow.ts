@@ -13,6 +13,7 @@ const STATE_WORDS: Record<ReadingPage['state'], [MessageKey, MessageKey]> = {
   rejected: ['rejectedTitle', 'rejectedHelp'],
   expired: ['expiredTitle', 'readingExpiredHelp'],
   cancelled: ['cancelledTitle', 'cancelledHelp'],
+  editing: ['editingTitle', 'editingHelp'],
 };
 
 /**

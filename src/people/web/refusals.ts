@@ -32,6 +32,14 @@ const REFUSALS: Partial<Record<ErrorCode | CameraFailure, MessageKey>> = {
   FACE_COMPARISON_UNDER_WAY: 'comparisonUnderWay',
   FACE_COMPARISONS_PER_HOUR_EXCEEDED: 'comparisonsPerHour',
   FACE_COMPARISONS_EXCEEDED: 'comparisonsUsedUp',
+  // Handing the place on
+  DELEGATE_ALREADY_TAKES_PART: 'delegateTakesPart',
+  DELEGATION_TOO_LATE: 'delegationTooLate',
+  DELEGATION_NOT_ALLOWED: 'delegationTooLate',
+  // The files asked of the participant
+  ATTACHMENT_EMPTY: 'attachmentUnreadable',
+  ATTACHMENT_TYPE_NOT_ALLOWED: 'attachmentUnreadable',
+  ATTACHMENT_TOO_LARGE: 'attachmentTooLarge',
   // The declared identification number
   DOCUMENT_NUMBER_MISMATCH: 'documentNumberMismatch',
 };

@@ -69,9 +69,14 @@ export async function readFillForm(ctx: ServiceContext, options: { token: string
   };
 }
 
+/** The template's Mask HTML as uploaded, ready for a preview where no script runs; `html` null when none was uploaded. */
+export async function templateMaskPreview(ctx: Pick<ServiceContext, 'blobs'>, templateId: string): Promise<FillPreview> {
+  const bytes = await readBlobBytes(ctx.blobs, templateFileKey(templateId, 'mask'));
+  return bytes ? previewSource(bytes.toString('utf8')) : { html: null, sheets: [], inline: [] };
+}
+
 /** GET /people/fill/preview: the template's Mask HTML as uploaded; the page shows it where no script runs. */
 export async function readFillPreview(ctx: ServiceContext, options: { token: string }): Promise<FillPreview> {
   const { template } = await openFillSource(ctx, options.token);
-  const bytes = await readBlobBytes(ctx.blobs, templateFileKey(template.id, 'mask'));
-  return bytes ? previewSource(bytes.toString('utf8')) : { html: null, sheets: [], inline: [] };
+  return templateMaskPreview(ctx, template.id);
 }

@@ -2,6 +2,7 @@ import type { FaceComparison, LivenessSignal, PhotoRole, UnusablePhotoReason } f
 import { type DecodedImage, decodeImage } from './decode-image.js';
 import { type DetectedFace, descriptorDistance, type FaceModel } from './face-model.js';
 import type { LivenessModel } from './liveness-model.js';
+import { DOCUMENT_MAX_SIDE, findPortrait } from './portrait.js';
 import { faceSharpness } from './sharpness.js';
 
 /**
@@ -27,9 +28,17 @@ const OTHER_FACE_FRACTION = 0.5;
 /** A usable face's descriptor, with its liveness score (0 – 1) when it was scored; or why the photo is unusable. */
 export type Described = { descriptor: Float32Array; liveness?: number } | { unusable: UnusablePhotoReason; photo: PhotoRole };
 
-async function usableFace(model: FaceModel, image: DecodedImage, face: DetectedFace, photo: PhotoRole): Promise<Described> {
-  if (Math.min(face.box.width, face.box.height) < MIN_FACE_PIXELS) return { unusable: 'FACE_TOO_SMALL', photo };
-  if ((await faceSharpness(image, face.box)) < MIN_SHARPNESS) return { unusable: 'FACE_BLURRY', photo };
+/** The face's size and sharpness as measured in the photo: an enlarged crop of it is neither larger nor blurrier. */
+interface Measured {
+  side: number;
+  sharpness: number;
+}
+
+async function usableFace(model: FaceModel, image: DecodedImage, face: DetectedFace, photo: PhotoRole, measured?: Measured): Promise<Described> {
+  const side = measured?.side ?? Math.min(face.box.width, face.box.height);
+  if (side < MIN_FACE_PIXELS) return { unusable: 'FACE_TOO_SMALL', photo };
+  const sharpness = measured?.sharpness ?? (await faceSharpness(image, face.box));
+  if (sharpness < MIN_SHARPNESS) return { unusable: 'FACE_BLURRY', photo };
   const descriptor = await model.describe(image, face);
   // The landmarks of a detected face are always found; a missing descriptor is still no face.
   if (!descriptor) return { unusable: photo === 'face' ? 'NO_FACE' : 'DOCUMENT_NO_FACE', photo };
@@ -55,13 +64,17 @@ export async function describeSelfie(model: FaceModel, bytes: Uint8Array, livene
   return { ...described, liveness: await liveness.score(image, largest.box) };
 }
 
-/** The photo of the identity document: its portrait is the largest face on it (not the small ghost image). */
+/**
+ * The photo of the identity document: its portrait is the largest face on it (not the small ghost
+ * image), found in whichever way the card is turned, and described from an enlarged, levelled crop
+ * of the photo at its own resolution (portrait.ts).
+ */
 export async function describeDocument(model: FaceModel, bytes: Uint8Array): Promise<Described> {
-  const image = await decodeImage(bytes);
-  if (!image) return { unusable: 'IMAGE_UNREADABLE', photo: 'document' };
-  const [portrait] = (await model.detect(image)).sort(largestFirst);
+  const photo = await decodeImage(bytes, DOCUMENT_MAX_SIDE);
+  if (!photo) return { unusable: 'IMAGE_UNREADABLE', photo: 'document' };
+  const portrait = await findPortrait(model, photo);
   if (!portrait) return { unusable: 'DOCUMENT_NO_FACE', photo: 'document' };
-  return usableFace(model, image, portrait, 'document');
+  return usableFace(model, portrait.image, portrait.face, 'document', { side: portrait.sourceSide, sharpness: portrait.sharpness });
 }
 
 /**

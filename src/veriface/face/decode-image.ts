@@ -18,13 +18,13 @@ const MAX_INPUT_PIXELS = 80_000_000;
 
 /**
  * Decodes a JPEG or PNG the way a person sees it (EXIF orientation applied, alpha dropped, sRGB),
- * shrunk to INPUT_MAX_SIDE. Answers undefined for bytes that are not a readable image.
+ * shrunk to `maxSide` (INPUT_MAX_SIDE unless told). Answers undefined for bytes that are not a readable image.
  */
-export async function decodeImage(bytes: Uint8Array): Promise<DecodedImage | undefined> {
+export async function decodeImage(bytes: Uint8Array, maxSide = INPUT_MAX_SIDE): Promise<DecodedImage | undefined> {
   try {
     const { data, info } = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
       .rotate()
-      .resize({ width: INPUT_MAX_SIDE, height: INPUT_MAX_SIDE, fit: 'inside', withoutEnlargement: true })
+      .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
       .removeAlpha()
       .toColourspace('srgb')
       .raw()

@@ -28,8 +28,14 @@ const TINY_INPUT_SIZE = 416;
  * detectors, the 68-point landmarks (to align the face) and the ResNet-34 recognition network (128
  * numbers per face). Loaded once per thread; nothing is fetched from the network.
  */
+/**
+ * Which detector looks: the Tiny Face Detector, then SSD MobileNet v1 when it found nothing (the
+ * default); or only one of them, when the caller knows which it needs.
+ */
+export type Detectors = 'tiny-then-ssd' | 'tiny' | 'ssd';
+
 export interface FaceModel {
-  detect(image: DecodedImage): Promise<DetectedFace[]>;
+  detect(image: DecodedImage, detectors?: Detectors): Promise<DetectedFace[]>;
   describe(image: DecodedImage, face: DetectedFace): Promise<Float32Array | undefined>;
 }
 
@@ -56,14 +62,14 @@ export async function loadFaceModel(): Promise<FaceModel> {
   const tiny = new faceapi.TinyFaceDetectorOptions({ inputSize: TINY_INPUT_SIZE, scoreThreshold: MIN_DETECTION_SCORE });
   const ssd = new faceapi.SsdMobilenetv1Options({ minConfidence: MIN_DETECTION_SCORE });
   return {
-    async detect(image) {
+    async detect(image, detectors = 'tiny-then-ssd') {
       const tensor = toTensor(image);
       try {
         // The Tiny Face Detector is four times faster than SSD MobileNet and found the portraits on
         // photographed ID cards with higher scores, but misses faces that fill the frame, which
         // SSD finds: SSD runs only when the tiny one found nothing.
-        const quick = await faceapi.detectAllFaces(tensor, tiny);
-        const detections = quick.length > 0 ? quick : await faceapi.detectAllFaces(tensor, ssd);
+        const quick = detectors === 'ssd' ? [] : await faceapi.detectAllFaces(tensor, tiny);
+        const detections = quick.length > 0 || detectors === 'tiny' ? quick : await faceapi.detectAllFaces(tensor, ssd);
         return detections.map((detection) => ({
           box: { x: detection.box.x, y: detection.box.y, width: detection.box.width, height: detection.box.height },
           score: detection.score,

@@ -9,7 +9,7 @@ export interface Box {
 }
 
 /** Faces are measured at one size, so a large face is not judged sharper for being large. */
-const SIDE = 112;
+export const SHARPNESS_SIDE = 112;
 
 /**
  * The variance of the Laplacian of the face, in grey levels: a sharp face has strong edges (eyes,
@@ -22,11 +22,11 @@ export async function faceSharpness(image: DecodedImage, box: Box): Promise<numb
   const height = Math.max(1, Math.min(image.height - top, Math.round(box.height)));
   const grey = await sharp(image.pixels, { raw: { width: image.width, height: image.height, channels: 3 } })
     .extract({ left, top, width, height })
-    .resize(SIDE, SIDE, { fit: 'fill' })
+    .resize(SHARPNESS_SIDE, SHARPNESS_SIDE, { fit: 'fill' })
     .greyscale()
     .raw()
     .toBuffer();
-  return laplacianVariance(grey, SIDE, SIDE);
+  return laplacianVariance(grey, SHARPNESS_SIDE, SHARPNESS_SIDE);
 }
 
 /**

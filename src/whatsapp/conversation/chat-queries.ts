@@ -81,8 +81,30 @@ export async function latestChatFlow(db: Db, phone: string): Promise<ChatFlowRow
   return db.selectFrom('chat_flows').selectAll().where('phone', '=', phone).orderBy('updated_at', 'desc').orderBy('id').limit(1).executeTakeFirst();
 }
 
+// Every message a number writes runs these (handle-message.ts, chat-flows.ts): compiled once.
+const chatNumber = reusableQuery((db, p: { phone: string }) => db.selectFrom('chat_numbers').selectAll().where('phone', '=', p.phone));
+const participantsOfPhone = reusableQuery((db, p: { phone: string }) =>
+  db.selectFrom('participants').selectAll().where('phone', '=', p.phone).where('status', 'in', ['NOTIFICATION', 'PENDING']),
+);
+const processesOfPhone = reusableQuery((db, p: { phone: string }) =>
+  db
+    .selectFrom('processes')
+    .selectAll()
+    .where('status', '=', 'CREATED')
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('participants')
+        .select('participants.process_id')
+        .where('participants.phone', '=', p.phone)
+        .where('participants.status', 'in', ['NOTIFICATION', 'PENDING']),
+    ),
+);
+const verifacesOfPhone = reusableQuery((db, p: { phone: string }) =>
+  db.selectFrom('veriface_processes').selectAll().where('phone', '=', p.phone).where('status', '=', 'INPROGRESS').where('platform', '=', 'whatsapp'),
+);
+
 export async function findChatNumber(db: Db, phone: string): Promise<ChatNumberRow | undefined> {
-  return db.selectFrom('chat_numbers').selectAll().where('phone', '=', phone).executeTakeFirst();
+  return (await chatNumber(db, { phone }))[0];
 }
 
 export async function saveChatNumber(db: Db, row: ChatNumberRow): Promise<void> {
@@ -95,19 +117,9 @@ export async function saveChatNumber(db: Db, row: ChatNumberRow): Promise<void> 
 
 /** Participants of the number who may still act (now or at their turn), with their processes in signature. */
 export async function participantsOfNumber(db: Db, phone: string): Promise<{ participant: ParticipantRow; process: ProcessRow }[]> {
-  const participants = await db.selectFrom('participants').selectAll().where('phone', '=', phone).where('status', 'in', ['NOTIFICATION', 'PENDING']).execute();
+  const participants = await participantsOfPhone(db, { phone });
   if (participants.length === 0) return [];
-  const processes = await db
-    .selectFrom('processes')
-    .selectAll()
-    .where(
-      'id',
-      'in',
-      participants.map((p) => p.process_id),
-    )
-    .where('status', '=', 'CREATED')
-    .execute();
-  const byId = new Map(processes.map((process) => [process.id, process]));
+  const byId = new Map((await processesOfPhone(db, { phone })).map((process) => [process.id, process]));
   return participants.flatMap((participant) => {
     const process = byId.get(participant.process_id);
     return process ? [{ participant, process }] : [];
@@ -116,13 +128,7 @@ export async function participantsOfNumber(db: Db, phone: string): Promise<{ par
 
 /** Face validations of the number run through WhatsApp and still in progress. */
 export async function verifacesOfNumber(db: Db, phone: string): Promise<VerifaceRow[]> {
-  return db
-    .selectFrom('veriface_processes')
-    .selectAll()
-    .where('phone', '=', phone)
-    .where('status', '=', 'INPROGRESS')
-    .where('platform', '=', 'whatsapp')
-    .execute();
+  return verifacesOfPhone(db, { phone });
 }
 
 export async function findParticipantRow(db: Db, id: string): Promise<ParticipantRow | undefined> {
@@ -131,4 +137,13 @@ export async function findParticipantRow(db: Db, id: string): Promise<Participan
 
 export async function findVerifaceRow(db: Db, id: string): Promise<VerifaceRow | undefined> {
   return db.selectFrom('veriface_processes').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A place handed to another person (delegation): the former holder's conversation ends, and their number no longer reaches it. */
+export async function endParticipantChat(db: Db, participantRowId: string, now: string): Promise<void> {
+  const flows = await db.selectFrom('chat_flows').select('id').where('participant_row_id', '=', participantRowId).execute();
+  if (flows.length === 0) return;
+  const ids = flows.map((flow) => flow.id);
+  await db.updateTable('chat_numbers').set({ current_flow_id: null, updated_at: now }).where('current_flow_id', 'in', ids).execute();
+  await db.deleteFrom('chat_flows').where('id', 'in', ids).execute();
 }

@@ -10,6 +10,7 @@ import { applyStatuses } from '../records/apply-statuses.js';
 import {
   countHandlingFailure,
   hasPendingWork,
+  hasStatusWaiting,
   markHandled,
   nextReceived,
   releaseConversationLock,
@@ -22,6 +23,9 @@ import {
  * on must not hold the person's later messages back for more than a few retries of the job.
  */
 export const MAX_HANDLING_ATTEMPTS = 3;
+
+/** Received messages read at once while draining a number (people write a few in a row). */
+const RECEIVED_BATCH = 10;
 
 export interface DrainOptions {
   phone: string;
@@ -109,11 +113,15 @@ export async function drainConversation(ctx: ChatContext, options: DrainOptions)
     if (!(await takeConversationLock(ctx.db, { phone, holder, now: ctx.clock.now().toISOString(), until: new Date(until).toISOString() }))) return;
     try {
       heldUntil = until;
-      for (let row = await nextReceived(ctx.db, phone); row; row = await nextReceived(ctx.db, phone)) {
-        await handleReceived(ctx, options.handle, row);
-        if (!(await hold())) return;
+      // A few of the number's messages at a time: only the lock's holder handles them, so none of
+      // those read can be handled by anyone else meanwhile, and one read serves several messages.
+      for (let rows = await nextReceived(ctx.db, phone, RECEIVED_BATCH); rows.length > 0; rows = await nextReceived(ctx.db, phone, RECEIVED_BATCH)) {
+        for (const row of rows) {
+          await handleReceived(ctx, options.handle, row);
+          if (!(await hold())) return;
+        }
       }
-      await withTransaction(ctx, (trx) => applyStatuses(trx, ctx.clock, { phone }));
+      if (await hasStatusWaiting(ctx.db, phone)) await withTransaction(ctx, (trx) => applyStatuses(trx, ctx.clock, { phone }));
     } finally {
       await releaseConversationLock(ctx.db, { phone, holder });
     }

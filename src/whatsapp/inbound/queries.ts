@@ -1,22 +1,71 @@
 import type { Db } from '../../db/database.js';
+import { reusableQuery } from '../../db/reusable-query.js';
 import type { WhatsAppMessageRow } from '../../db/schema.js';
 
-/** The oldest message received from this number that the conversation has not handled yet. */
-export async function nextReceived(db: Db, phone: string): Promise<WhatsAppMessageRow | undefined> {
-  return db
+// Every received message runs these (src/whatsapp/inbound/drain.ts): compiled once (src/db/reusable-query.ts).
+const received = reusableQuery((db, p: { phone: string; limit: number }) =>
+  db
     .selectFrom('whatsapp_messages')
     .selectAll()
-    .where('phone', '=', phone)
+    .where('phone', '=', p.phone)
     .where('status', '=', 'received')
     .orderBy('created_at')
     .orderBy('id')
-    .limit(1)
-    .executeTakeFirst();
+    .limit(p.limit),
+);
+const handled = reusableQuery((db, p: { id: string; at: string }) =>
+  db.updateTable('whatsapp_messages').set({ status: 'handled', status_at: p.at, content: null }).where('id', '=', p.id),
+);
+const lockTaken = reusableQuery((db, p: { phone: string; holder: string; now: string; until: string }) =>
+  db
+    .insertInto('whatsapp_conversation_locks')
+    .values({ phone: p.phone, locked_by: p.holder, locked_until: p.until })
+    .onConflict((oc) =>
+      oc
+        .column('phone')
+        .doUpdateSet({ locked_by: p.holder, locked_until: p.until })
+        .where((eb) => eb.or([eb('whatsapp_conversation_locks.locked_until', 'is', null), eb('whatsapp_conversation_locks.locked_until', '<', p.now)])),
+    )
+    .returning('phone'),
+);
+const lockRenewed = reusableQuery((db, p: { phone: string; holder: string; until: string }) =>
+  db
+    .updateTable('whatsapp_conversation_locks')
+    .set({ locked_until: p.until })
+    .where('phone', '=', p.phone)
+    .where('locked_by', '=', p.holder)
+    .returning('phone'),
+);
+const lockReleased = reusableQuery((db, p: { phone: string; holder: string }) =>
+  db.updateTable('whatsapp_conversation_locks').set({ locked_by: null, locked_until: null }).where('phone', '=', p.phone).where('locked_by', '=', p.holder),
+);
+const pendingWork = reusableQuery((db, p: { phone: string }) =>
+  db.selectNoFrom((eb) => [
+    eb.exists(eb.selectFrom('whatsapp_messages').select('id').where('phone', '=', p.phone).where('status', '=', 'received')).as('messages'),
+    eb
+      .exists(
+        eb
+          .selectFrom('whatsapp_statuses')
+          .innerJoin('whatsapp_messages', 'whatsapp_messages.wamid', 'whatsapp_statuses.wamid')
+          .select('whatsapp_statuses.id')
+          .where('whatsapp_statuses.phone', '=', p.phone)
+          .where('whatsapp_statuses.applied_at', 'is', null),
+      )
+      .as('statuses'),
+  ]),
+);
+const statusWaiting = reusableQuery((db, p: { phone: string }) =>
+  db.selectFrom('whatsapp_statuses').select('id').where('phone', '=', p.phone).where('applied_at', 'is', null).limit(1),
+);
+
+/** The oldest messages received from this number that the conversation has not handled yet, at most `limit`, in order. */
+export async function nextReceived(db: Db, phone: string, limit: number): Promise<WhatsAppMessageRow[]> {
+  return received(db, { phone, limit });
 }
 
 /** Handled: its content (which may hold a code the person typed) is not kept. */
 export async function markHandled(db: Db, options: { id: string; at: string }): Promise<void> {
-  await db.updateTable('whatsapp_messages').set({ status: 'handled', status_at: options.at, content: null }).where('id', '=', options.id).execute();
+  await handled(db, options);
 }
 
 /** A failed attempt to handle it; at `maxAttempts` it is given up (failed), so the number's later messages go on. */
@@ -32,25 +81,18 @@ export async function countHandlingFailure(db: Db, options: { id: string; at: st
   return 'given-up';
 }
 
-/** Whether a number has messages to handle, or statuses to apply to messages already recorded. */
+/**
+ * Whether a number has messages to handle, or statuses to apply to messages already recorded: one
+ * statement, as a drain asks it each time it lets go of the number.
+ */
 export async function hasPendingWork(db: Db, phone: string): Promise<boolean> {
-  const received = await db
-    .selectFrom('whatsapp_messages')
-    .select('id')
-    .where('phone', '=', phone)
-    .where('status', '=', 'received')
-    .limit(1)
-    .executeTakeFirst();
-  if (received) return true;
-  const status = await db
-    .selectFrom('whatsapp_statuses')
-    .innerJoin('whatsapp_messages', 'whatsapp_messages.wamid', 'whatsapp_statuses.wamid')
-    .select('whatsapp_statuses.id')
-    .where('whatsapp_statuses.phone', '=', phone)
-    .where('whatsapp_statuses.applied_at', 'is', null)
-    .limit(1)
-    .executeTakeFirst();
-  return status !== undefined;
+  const [row] = await pendingWork(db, { phone });
+  return Boolean(row?.messages) || Boolean(row?.statuses);
+}
+
+/** Whether Meta reported a status for this number that is not applied yet (whether its message is recorded or not). */
+export async function hasStatusWaiting(db: Db, phone: string): Promise<boolean> {
+  return (await statusWaiting(db, { phone })).length > 0;
 }
 
 /**
@@ -58,36 +100,14 @@ export async function hasPendingWork(db: Db, phone: string): Promise<boolean> {
  * statement, whether the number's row exists yet or not.
  */
 export async function takeConversationLock(db: Db, options: { phone: string; holder: string; now: string; until: string }): Promise<boolean> {
-  const taken = await db
-    .insertInto('whatsapp_conversation_locks')
-    .values({ phone: options.phone, locked_by: options.holder, locked_until: options.until })
-    .onConflict((oc) =>
-      oc
-        .column('phone')
-        .doUpdateSet({ locked_by: options.holder, locked_until: options.until })
-        .where((eb) => eb.or([eb('whatsapp_conversation_locks.locked_until', 'is', null), eb('whatsapp_conversation_locks.locked_until', '<', options.now)])),
-    )
-    .returning('phone')
-    .executeTakeFirst();
-  return taken !== undefined;
+  return (await lockTaken(db, options)).length === 1;
 }
 
 /** Extends the lease while its holder still holds the lock; false once it lost it. */
 export async function renewConversationLock(db: Db, options: { phone: string; holder: string; until: string }): Promise<boolean> {
-  const result = await db
-    .updateTable('whatsapp_conversation_locks')
-    .set({ locked_until: options.until })
-    .where('phone', '=', options.phone)
-    .where('locked_by', '=', options.holder)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return (await lockRenewed(db, options)).length === 1;
 }
 
 export async function releaseConversationLock(db: Db, options: { phone: string; holder: string }): Promise<void> {
-  await db
-    .updateTable('whatsapp_conversation_locks')
-    .set({ locked_by: null, locked_until: null })
-    .where('phone', '=', options.phone)
-    .where('locked_by', '=', options.holder)
-    .execute();
+  await lockReleased(db, options);
 }

@@ -9,33 +9,40 @@ export const insertMessageRecords = reusableRowsInsert(recordInsert, (db, rows: 
   db.insertInto('whatsapp_messages').values(rows).execute(),
 );
 
-/** A received message, once: answers false when its wamid is already stored (Meta delivered it again). */
-export async function insertReceivedMessage(db: Db, row: WhatsAppMessageRow): Promise<boolean> {
-  const result = await db
+// Every received message runs these (src/whatsapp/inbound/receive.ts): compiled once.
+const receivedInsert = reusableQuery((db, row: WhatsAppMessageRow) =>
+  db
     .insertInto('whatsapp_messages')
     .values(row)
     .onConflict((oc) => oc.column('wamid').doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
-}
-
-export async function findMessageByWamid(db: Db, wamid: string): Promise<WhatsAppMessageRow | undefined> {
-  return db.selectFrom('whatsapp_messages').selectAll().where('wamid', '=', wamid).executeTakeFirst();
-}
-
-/** The flow the business last wrote to this number about: whose conversation a message without a reply context continues. */
-export async function latestFlowMessage(db: Db, phone: string): Promise<WhatsAppMessageRow | undefined> {
-  return db
+    .returning('id'),
+);
+const messageByWamid = reusableQuery((db, p: { wamid: string }) => db.selectFrom('whatsapp_messages').selectAll().where('wamid', '=', p.wamid));
+const latestOut = reusableQuery((db, p: { phone: string }) =>
+  db
     .selectFrom('whatsapp_messages')
     .selectAll()
-    .where('phone', '=', phone)
+    .where('phone', '=', p.phone)
     .where('direction', '=', 'out')
     .where('organization_id', 'is not', null)
     .where((eb) => eb.or([eb('participant_id', 'is not', null), eb('veriface_id', 'is not', null)]))
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+    .limit(1),
+);
+
+/** A received message, once: answers false when its wamid is already stored (Meta delivered it again). */
+export async function insertReceivedMessage(db: Db, row: WhatsAppMessageRow): Promise<boolean> {
+  return (await receivedInsert(db, row)).length === 1;
+}
+
+export async function findMessageByWamid(db: Db, wamid: string): Promise<WhatsAppMessageRow | undefined> {
+  return (await messageByWamid(db, { wamid }))[0];
+}
+
+/** The flow the business last wrote to this number about: whose conversation a message without a reply context continues. */
+export async function latestFlowMessage(db: Db, phone: string): Promise<WhatsAppMessageRow | undefined> {
+  return (await latestOut(db, { phone }))[0];
 }
 
 /** Meta accepted a message sent: its wamid, and `sent` unless a status reported meanwhile says more. One statement. */

@@ -72,5 +72,7 @@ export const en: SealLabels = {
   numberDiffers: (source) => `differs from the declared one (${source})`,
   numberUnread: (reason) => `could not be read (${reason})`,
   numberSources: { PDF417: 'barcode', MRZ: 'machine-readable zone', OCR: 'printed text' },
+  attachmentColumns: ['Attached file', 'Type', 'SHA-256', 'Review'],
+  attachmentReview: { approved: 'Approved', rejected: 'Rejected' },
   identityHash: 'SHA-256 of the identity checks (the hash of GET /document?image=true)',
 };

@@ -72,5 +72,7 @@ export const es: SealLabels = {
   numberDiffers: (source) => `distinto del declarado (${source})`,
   numberUnread: (reason) => `no se pudo leer (${reason})`,
   numberSources: { PDF417: 'código de barras', MRZ: 'zona de lectura mecánica', OCR: 'texto impreso' },
+  attachmentColumns: ['Archivo adjunto', 'Tipo', 'SHA-256', 'Revisión'],
+  attachmentReview: { approved: 'Aprobado', rejected: 'Rechazado' },
   identityHash: 'SHA-256 de las validaciones de identidad (hash de GET /document?image=true)',
 };

@@ -73,5 +73,7 @@ export const fr: SealLabels = {
   numberDiffers: (source) => `différent du numéro déclaré (${source})`,
   numberUnread: (reason) => `illisible (${reason})`,
   numberSources: { PDF417: 'code-barres', MRZ: 'zone de lecture automatique', OCR: 'texte imprimé' },
+  attachmentColumns: ['Fichier joint', 'Type', 'SHA-256', 'Révision'],
+  attachmentReview: { approved: 'Approuvé', rejected: 'Refusé' },
   identityHash: 'SHA-256 des vérifications d’identité (hash de GET /document?image=true)',
 };

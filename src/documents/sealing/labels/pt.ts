@@ -72,5 +72,7 @@ export const pt: SealLabels = {
   numberDiffers: (source) => `diferente do declarado (${source})`,
   numberUnread: (reason) => `não foi possível ler (${reason})`,
   numberSources: { PDF417: 'código de barras', MRZ: 'zona de leitura mecânica', OCR: 'texto impresso' },
+  attachmentColumns: ['Arquivo anexado', 'Tipo', 'SHA-256', 'Revisão'],
+  attachmentReview: { approved: 'Aprovado', rejected: 'Rejeitado' },
   identityHash: 'SHA-256 das validações de identidade (hash de GET /document?image=true)',
 };

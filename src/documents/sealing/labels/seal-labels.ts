@@ -75,4 +75,8 @@ export interface SealLabels {
   numberUnread: (reason: string) => string;
   numberSources: { PDF417: string; MRZ: string; OCR: string };
   identityHash: string;
+  /** The files a participant attached, each with its SHA-256 as received. */
+  attachmentColumns: [string, string, string, string];
+  /** The creator's review of an attached file (PUT /attachments), in the attachments table's last column. */
+  attachmentReview: { approved: string; rejected: string };
 }

@@ -4,13 +4,17 @@
  * the browser writes itself (the console's routes refuse a change from any other).
  */
 
+import { callJson, messageOf } from '../json-call.js';
+
 export interface Me {
   email: string;
   role: 'admin' | 'member';
   organization: { id: string; name: string };
+  /** The sign-in waits for the code of the user's authenticator app before it opens anything. */
+  secondFactor?: 'totp';
 }
 
-export type ProcessStatus = 'CREATED' | 'FINISH' | 'REJECTED' | 'EXPIRED' | 'CANCELLED';
+export type ProcessStatus = 'CREATED' | 'EDITING' | 'FINISH' | 'REJECTED' | 'EXPIRED' | 'CANCELLED';
 export type ParticipantStatus = 'PENDING' | 'NOTIFICATION' | 'FINISH' | 'REJECT' | 'BLOCK';
 
 export interface ProcessSummary {
@@ -76,7 +80,21 @@ export interface ProcessFilters {
 }
 
 /** Why a call was refused, as the page tells the user. */
-export type Refusal = 'session' | 'invalid' | 'too-many' | 'not-found' | 'origin' | 'failed';
+export type Refusal =
+  | 'session'
+  | 'invalid'
+  | 'too-many'
+  | 'too-soon'
+  | 'not-found'
+  | 'changed'
+  | 'origin'
+  | 'wrong-code'
+  | 'second-factor-over'
+  | 'totp-on'
+  | 'totp-not-started'
+  | 'passkey-invalid'
+  | 'passkey-gone'
+  | 'failed';
 
 export class RefusedError extends Error {
   constructor(readonly refusal: Refusal) {
@@ -84,35 +102,39 @@ export class RefusedError extends Error {
   }
 }
 
-async function messageOf(res: Response): Promise<string> {
-  try {
-    const body: unknown = await res.json();
-    return typeof body === 'object' && body !== null && 'message' in body && typeof body.message === 'string' ? body.message : '';
-  } catch {
-    return '';
-  }
-}
+/** Refusals of a decision or an action taken on what someone else changed meanwhile: the page offers a reload. */
+const CHANGED_MEANWHILE = [
+  'REVIEW_NOT_FOUND',
+  'VERIFACE_NOT_BLOCKED',
+  'NOT_BLOCKED_PROCESS',
+  'DOCUMENT_NOT_IN_SIGNATURE',
+  'PROCESS_NOT_REACTIVABLE',
+  'PARTICIPANT_ALREADY_DONE',
+  'PARTICIPANT_BLOCKED',
+  'NOT_YOUR_TURN',
+];
 
 async function refusalOf(res: Response): Promise<Refusal> {
   const message = await messageOf(res);
   if (message.startsWith('CONSOLE_SIGN_IN_REQUIRED')) return 'session';
   if (message.startsWith('CONSOLE_SIGN_IN_INVALID')) return 'invalid';
   if (message.startsWith('CONSOLE_ORIGIN_REFUSED')) return 'origin';
+  if (message.startsWith('REMINDER_TOO_SOON')) return 'too-soon';
+  if (message.startsWith('CONSOLE_TOTP_INVALID')) return 'wrong-code';
+  if (message.startsWith('CONSOLE_SECOND_FACTOR_OVER')) return 'second-factor-over';
+  if (message.startsWith('CONSOLE_TOTP_ALREADY_ON')) return 'totp-on';
+  if (message.startsWith('CONSOLE_TOTP_NOT_STARTED')) return 'totp-not-started';
+  if (message.startsWith('CONSOLE_PASSKEY_INVALID')) return 'passkey-invalid';
+  if (message.startsWith('CONSOLE_PASSKEY_NOT_FOUND')) return 'passkey-gone';
   if (res.status === 429) return 'too-many';
+  if (CHANGED_MEANWHILE.some((code) => message.startsWith(code))) return 'changed';
   if (message.startsWith('DOCUMENT_NOT_FOUND')) return 'not-found';
   return 'failed';
 }
 
-async function call(path: string, body?: unknown): Promise<Response> {
-  const res = await fetch(path, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    credentials: 'same-origin',
-    cache: 'no-store',
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!res.ok) throw new RefusedError(await refusalOf(res));
-  return res;
+/** A call of the console's routes: a GET, or a POST of `body`. */
+export function call(path: string, body?: unknown): Promise<Response> {
+  return callJson(path, body === undefined ? {} : { body }, async (res) => new RefusedError(await refusalOf(res)));
 }
 
 export async function me(): Promise<Me> {

@@ -2,12 +2,17 @@ import { LANGUAGES } from '../../../organizations/languages.js';
 import { LANGUAGE_NAMES } from '../../words.js';
 import { alertLine, h, show } from '../dom.js';
 import { type Me, me, processDetail, RefusedError, signInWithLink, signOut, templates } from './api.js';
+import { processActions } from './process-actions-view.js';
 import { drawProcess } from './process-view.js';
 import { ProcessesView } from './processes-view.js';
-import { drawSignIn, refusalWords } from './sign-in-view.js';
+import { drawNav, type Section, Sections } from './sections.js';
+import { drawSecondFactor, drawSignIn, refusalWords } from './sign-in-view.js';
 import { currentLanguage, isLanguage, say, setLanguage } from './words.js';
 
 const LINK_FRAGMENT = '#sign-in=';
+/** Where the single sign-on's way back lands (src/console/oidc/routes.ts). */
+const SECOND_FACTOR_FRAGMENT = '#second-factor';
+const REFUSED_FRAGMENT = '#sign-in-refused';
 
 /**
  * The operator console: sign-in, then the organization's processes and each one's timeline. The
@@ -16,11 +21,15 @@ const LINK_FRAGMENT = '#sign-in=';
  */
 class Console {
   private user: Me | undefined;
-  private view: { kind: 'processes' } | { kind: 'process'; code: string } = { kind: 'processes' };
+  /** Signed in one way, the session waiting for the app's code. */
+  private waitsForCode = false;
+  private view: { kind: 'processes' } | { kind: 'process'; code: string } | { kind: Section } = { kind: 'processes' };
   private readonly alert = alertLine();
   private readonly bar = h('div', { class: 'user-bar' });
+  private readonly nav = h('nav', { class: 'sections' });
   private readonly content = h('div');
   private processes = this.newProcessesView();
+  private sections = new Sections((error) => this.refused(error));
 
   constructor(private readonly root: HTMLElement) {}
 
@@ -41,10 +50,20 @@ class Console {
     }
   }
 
-  /** Signs in with the e-mailed link's token when the address holds one; answers whether it did. */
+  /**
+   * Signs in with the e-mailed link's token when the address holds one, or goes on with what the
+   * single sign-on's way back says; answers whether the address said anything.
+   */
   private async fromLink(): Promise<boolean> {
-    if (!location.hash.startsWith(LINK_FRAGMENT)) return false;
-    const token = location.hash.slice(LINK_FRAGMENT.length);
+    const fragment = location.hash;
+    if (fragment === SECOND_FACTOR_FRAGMENT || fragment === REFUSED_FRAGMENT) {
+      history.replaceState(null, '', location.pathname);
+      if (fragment === SECOND_FACTOR_FRAGMENT) this.secondFactor();
+      else this.signIn(say('oidcRefused'));
+      return true;
+    }
+    if (!fragment.startsWith(LINK_FRAGMENT)) return false;
+    const token = fragment.slice(LINK_FRAGMENT.length);
     // The token leaves the address bar and the history at once: it was good for one use only.
     history.replaceState(null, '', location.pathname);
     try {
@@ -66,12 +85,21 @@ class Console {
       this.root.querySelector<HTMLElement>('#language')?.focus();
       void this.redraw();
     });
-    show(this.root, h('header', { class: 'language' }, h('label', { for: 'language' }, say('language')), select), this.bar, this.alert.element, this.content);
+    show(
+      this.root,
+      h('header', { class: 'language' }, h('label', { for: 'language' }, say('language')), select),
+      this.bar,
+      this.nav,
+      this.alert.element,
+      this.content,
+    );
     this.drawBar();
   }
 
   private drawBar(): void {
     const user = this.user;
+    const current = this.view.kind === 'process' ? 'processes' : this.view.kind;
+    drawNav(this.nav, { user, current, go: (section) => void this.go(section) });
     if (!user) {
       show(this.bar);
       return;
@@ -84,34 +112,69 @@ class Console {
     );
   }
 
-  private signIn(notice?: string): void {
-    this.user = undefined;
-    this.processes = this.newProcessesView();
-    this.drawBar();
-    drawSignIn(this.content, { ...(notice ? { notice } : {}), signedIn: (user) => this.signedIn(user) });
+  private signIn(notice = ''): void {
+    this.signedOut();
+    drawSignIn(this.content, { ...(notice === '' ? {} : { notice }), signedIn: (user) => this.signedIn(user) });
     this.content.querySelector<HTMLElement>('h1')?.focus();
   }
 
-  private signedIn(user: Me): void {
-    this.user = user;
-    this.alert.say('');
+  /** The code of the user's authenticator app, which the session begun waits for before it opens anything. */
+  private secondFactor(): void {
+    this.signedOut();
+    this.waitsForCode = true;
+    drawSecondFactor(this.content, { signedIn: (user) => this.signedIn(user), startAgain: (notice) => this.signIn(notice) });
+    this.content.querySelector<HTMLElement>('h1')?.focus();
+  }
+
+  private signedOut(): void {
+    this.user = undefined;
+    this.waitsForCode = false;
+    this.processes = this.newProcessesView();
+    this.sections = new Sections((error) => this.refused(error));
     this.drawBar();
+  }
+
+  private signedIn(user: Me): void {
+    if (user.secondFactor === 'totp') {
+      this.secondFactor();
+      return;
+    }
+    this.user = user;
+    this.waitsForCode = false;
+    this.alert.say('');
     this.view = { kind: 'processes' };
+    this.drawBar();
     void this.processes.draw(this.content, true).then(() => this.content.querySelector<HTMLElement>('#processes-heading')?.focus());
   }
 
   private async redraw(): Promise<void> {
-    if (!this.user) return this.signIn();
+    if (!this.user) return this.waitsForCode ? this.secondFactor() : this.signIn();
     if (this.view.kind === 'process') return this.openProcess(this.view.code);
+    if (this.view.kind !== 'processes') return this.sections.draw(this.view.kind, this.content);
     await this.processes.draw(this.content, false);
   }
 
-  private async openProcess(code: string): Promise<void> {
+  /** Opens a section from the navigation. */
+  private async go(section: Section | 'processes'): Promise<void> {
+    this.alert.say('');
+    if (section === 'processes') return this.back();
+    this.view = { kind: section };
+    this.drawBar();
+    await this.sections.draw(section, this.content);
+  }
+
+  private async openProcess(code: string, notice?: string): Promise<void> {
     try {
       const detail = await processDetail(code);
       this.view = { kind: 'process', code };
       this.alert.say('');
-      drawProcess(this.content, detail, () => void this.back());
+      const actions = processActions(detail, {
+        ...(notice ? { notice } : {}),
+        reload: (said) => void this.openProcess(code, said),
+        review: () => void this.go('review'),
+        refused: (error) => this.refused(error),
+      });
+      drawProcess(this.content, detail, () => void this.back(), actions);
     } catch (error) {
       this.refused(error);
     }
@@ -119,6 +182,7 @@ class Console {
 
   private async back(): Promise<void> {
     this.view = { kind: 'processes' };
+    this.drawBar();
     await this.processes.draw(this.content, false);
     this.content.querySelector<HTMLElement>('#processes-heading')?.focus();
   }

@@ -40,8 +40,8 @@ function timeline(detail: ProcessDetail): HTMLElement {
   return h('ol', { class: 'timeline', 'aria-labelledby': 'timeline-heading' }, ...events.map(item));
 }
 
-/** One process: its state, participants, documents and timeline. */
-export function drawProcess(container: HTMLElement, detail: ProcessDetail, back: () => void): void {
+/** One process: its state, participants, what may be done to it (`actions`), documents and timeline. */
+export function drawProcess(container: HTMLElement, detail: ProcessDetail, back: () => void, actions: HTMLElement | null = null): void {
   const { process } = detail;
   show(
     container,
@@ -61,6 +61,7 @@ export function drawProcess(container: HTMLElement, detail: ProcessDetail, back:
     ),
     h('h2', {}, say('participants')),
     h('ul', { class: 'people' }, ...process.signProfile.map(participantLine)),
+    actions,
     h('h2', {}, say('documents')),
     h('ul', { class: 'documents' }, ...process.documents.map((d) => h('li', {}, d.name))),
     h('h2', { id: 'timeline-heading' }, say('timeline')),

@@ -3,7 +3,7 @@ import { type ProcessFilters, type ProcessSummary, processes, type TemplateSumma
 import { statusWords } from './process-view.js';
 import { say, when } from './words.js';
 
-const STATUSES = ['CREATED', 'FINISH', 'REJECTED', 'EXPIRED', 'CANCELLED'] as const;
+const STATUSES = ['CREATED', 'EDITING', 'FINISH', 'REJECTED', 'EXPIRED', 'CANCELLED'] as const;
 
 /** A day chosen in a date field, as the instant it starts on this device; the day after for an end. */
 function dayStart(value: string, daysLater = 0): string | undefined {

@@ -3,6 +3,8 @@
  * not at the service's machine, is held here in memory only: never stored, never in a URL.
  */
 
+import { callJson, messageOf } from '../json-call.js';
+
 export interface Conversation {
   phone: string;
   name?: string;
@@ -61,15 +63,6 @@ export function holdsKey(): boolean {
   return key !== undefined;
 }
 
-async function messageOf(res: Response): Promise<string> {
-  try {
-    const body: unknown = await res.json();
-    return typeof body === 'object' && body !== null && 'message' in body && typeof body.message === 'string' ? body.message : '';
-  } catch {
-    return '';
-  }
-}
-
 async function refusalOf(res: Response): Promise<Refusal> {
   const message = await messageOf(res);
   if (res.status === 401) return 'key';
@@ -79,18 +72,8 @@ async function refusalOf(res: Response): Promise<Refusal> {
   return 'failed';
 }
 
-async function call(path: string, init: { method?: 'GET' | 'POST'; body?: unknown } = {}): Promise<Response> {
-  const headers: Record<string, string> = {};
-  if (key !== undefined) headers.authorization = key;
-  if (init.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(path, {
-    method: init.method ?? 'GET',
-    headers,
-    cache: 'no-store',
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
-  if (!res.ok) throw new RefusedError(await refusalOf(res));
-  return res;
+function call(path: string, init: { method?: 'GET' | 'POST'; body?: unknown } = {}): Promise<Response> {
+  return callJson(path, { ...init, headers: key === undefined ? {} : { authorization: key } }, async (res) => new RefusedError(await refusalOf(res)));
 }
 
 export async function conversations(): Promise<Conversations> {

@@ -7,4 +7,6 @@ export const ENDS_THE_STEP: readonly ErrorCode[] = [
   'DOCUMENT_EXPIRED',
   'PARTICIPANT_ALREADY_DONE',
   'NOT_YOUR_TURN',
+  // The files asked are not all given (another tab replaced the state): the page goes back to them.
+  'ATTACHMENT_REQUIRED',
 ];

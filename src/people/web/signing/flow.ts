@@ -7,11 +7,13 @@ import { applyOrganizationColours } from '../organization-colours.js';
 import { wordsFor } from '../refusals.js';
 import { Shown } from '../shown.js';
 import { actionBar } from './action-bar.js';
+import { attachmentsStep, changeAttachments } from './attachments-step.js';
+import { delegateControl } from './delegate-control.js';
 import { ENDS_THE_STEP } from './ends-the-step.js';
 import { finishStep } from './finish-step.js';
 import { otpStep } from './otp-step.js';
-import { closedView, doneView, finishedView, waitingView } from './outcome.js';
-import { documentsSection, pageHeader, peopleSection } from './page-frame.js';
+import { closedView, delegatedView, doneView, finishedView, waitingView } from './outcome.js';
+import { collectsFilesOnly, documentsSection, pageHeader, peopleSection } from './page-frame.js';
 import { photoStep } from './photo-step.js';
 import { rejectControl } from './reject-control.js';
 import type { Retake, Say, StepContext } from './step-context.js';
@@ -30,6 +32,7 @@ export interface SigningHooks {
 export class SigningFlow {
   private page: SigningPage | undefined;
   private readonly retake: { next: Retake | undefined } = { next: undefined };
+  private readonly attachments = { reviewed: false };
   private polling = false;
   private readonly shown = new Shown();
   /** While it is the person's turn: what was drawn, so the next step can keep the documents. */
@@ -118,6 +121,9 @@ export class SigningFlow {
         show(action, ...finishedView(page, this.client));
         if (page.sealing) void this.poll((next) => !next.sealing);
         break;
+      case 'delegated':
+        show(action, ...delegatedView(page));
+        break;
       default:
         show(action, ...closedView(page, page.state));
     }
@@ -144,8 +150,9 @@ export class SigningFlow {
   private renderStep(page: SigningPage, action: HTMLElement): void {
     const requirements = page.requirements;
     if (!requirements) return;
-    const steps = stepsOf(requirements);
-    const next = nextStep(requirements, this.retake.next);
+    const attachments = { asked: page.attachments ?? [], reviewed: this.attachments.reviewed };
+    const steps = stepsOf(requirements, attachments, !collectsFilesOnly(page));
+    const next = nextStep(requirements, this.retake.next, attachments);
     const context: StepContext = {
       client: this.client,
       page,
@@ -156,13 +163,17 @@ export class SigningFlow {
         if (this.page) this.hooks.onDone?.(this.page);
       },
       retake: this.retake,
+      attachments: this.attachments,
     };
-    const counter = h('p', { class: 'counter' }, t('stepOf', { step: steps.indexOf(next) + 1, steps: steps.length }));
+    const counter = steps.length > 1 ? h('p', { class: 'counter' }, t('stepOf', { step: steps.indexOf(next) + 1, steps: steps.length })) : '';
     const body = h('div', {});
-    show(action, counter, body, rejectControl(context));
+    show(action, counter, body, page.delegation ? delegateControl(context, page.delegation) : '', rejectControl(context));
     if (next === 'otp') otpStep(body, context);
-    else if (next === 'finish') finishStep(body, context);
-    else photoStep(body, context, next);
+    else if (next === 'attachments') attachmentsStep(body, context);
+    else if (next === 'finish') {
+      finishStep(body, context);
+      if (attachments.asked.length > 0) body.append(changeAttachments(context));
+    } else photoStep(body, context, next);
     focusFirstHeading(body);
   }
 }

@@ -4,12 +4,13 @@ import { type Child, h, statusLine } from '../dom.js';
 import { type MessageKey, t } from '../i18n.js';
 import { wordsFor } from '../refusals.js';
 
-type Closed = Extract<SigningPage['state'], 'rejected' | 'expired' | 'cancelled' | 'blocked' | 'review'>;
+type Closed = Extract<SigningPage['state'], 'rejected' | 'expired' | 'cancelled' | 'editing' | 'blocked' | 'review'>;
 
 const CLOSED_WORDS: Record<Closed, [MessageKey, MessageKey]> = {
   rejected: ['rejectedTitle', 'rejectedHelp'],
   expired: ['expiredTitle', 'expiredHelp'],
   cancelled: ['cancelledTitle', 'cancelledHelp'],
+  editing: ['editingTitle', 'editingHelp'],
   blocked: ['blockedTitle', 'blockedHelp'],
   review: ['reviewStateTitle', 'reviewStateHelp'],
 };
@@ -40,7 +41,8 @@ export function waitingView(page: SigningPage): Child[] {
 /** They finished; others may not have. */
 export function doneView(page: SigningPage, client: PeopleClient): Child[] {
   return [
-    h('h2', {}, t(page.participant.role === 'SIGNER' ? 'doneSigned' : 'doneApproved')),
+    // A process that only collects files has no document until its certificate: they handed in their files.
+    h('h2', {}, t(page.documents.length === 0 ? 'doneFiles' : page.participant.role === 'SIGNER' ? 'doneSigned' : 'doneApproved')),
     page.waitingFor.length > 0 ? h('p', {}, t('waitingOthers', { names: page.waitingFor.join(', ') })) : '',
     copyButton(client),
   ];
@@ -49,6 +51,11 @@ export function doneView(page: SigningPage, client: PeopleClient): Child[] {
 /** Everyone signed: the signed files come once sealed. */
 export function finishedView(page: SigningPage, client: PeopleClient): Child[] {
   return [h('h2', {}, t('finishedTitle')), h('p', {}, t(page.sealing ? 'sealingHelp' : 'finishedHelp')), copyButton(client)];
+}
+
+/** This link's holder handed their place to another person: the link shows only that. */
+export function delegatedView(page: SigningPage): Child[] {
+  return [h('h2', {}, t('delegatedTitle')), h('p', {}, t('delegatedHelp', { name: page.delegatedTo ?? '' }))];
 }
 
 /** Closed without their signature: rejected, expired, cancelled, blocked after failed checks, or waiting for a person's review. */

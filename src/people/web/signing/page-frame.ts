@@ -14,13 +14,24 @@ const STATUS_WORDS: Record<ParticipantStatus, MessageKey> = {
 };
 
 /** Once a process is closed unfinished, nobody "can sign now" or "waits for a turn" any more. */
-const CLOSED: ReadonlySet<SigningPage['state'] | ReadingPage['state']> = new Set(['rejected', 'expired', 'cancelled']);
+const CLOSED: ReadonlySet<SigningPage['state'] | ReadingPage['state']> = new Set(['rejected', 'expired', 'cancelled', 'editing']);
 
 /** What the signer's page and the reader's page both show. */
 type Page = SigningPage | ReadingPage;
 
+/** A process that only collects files (POST /package/upload without a document): nobody signs anything. */
+export function collectsFilesOnly(page: Page): boolean {
+  return page.documents.length === 0;
+}
+
 function statusWord(page: Page, status: ParticipantStatus): MessageKey {
-  return CLOSED.has(page.state) && (status === 'PENDING' || status === 'NOTIFICATION') ? 'statusNotSigned' : STATUS_WORDS[status];
+  if (CLOSED.has(page.state) && (status === 'PENDING' || status === 'NOTIFICATION')) return 'statusNotSigned';
+  return status === 'NOTIFICATION' && collectsFilesOnly(page) ? 'statusNotificationFiles' : STATUS_WORDS[status];
+}
+
+function roleWord(page: Page, role: Page['participants'][number]['role']): MessageKey {
+  if (role !== 'SIGNER') return 'roleApprover';
+  return collectsFilesOnly(page) ? 'roleGivesFiles' : 'roleSigner';
 }
 
 /** Who sent the process, its name and message. */
@@ -37,8 +48,10 @@ export function pageHeader(page: Page): HTMLElement {
 /**
  * The documents to read (once sealed, the signed files and the certificate). While it is the
  * person's turn (`reading`) each is shown at once with their boxes, and its first showing is reported.
+ * None until then in a process that only collects files (POST /package/upload): no section at all.
  */
-export function documentsSection(page: Page, reading?: { onOpened(position: number): void }): HTMLElement {
+export function documentsSection(page: Page, reading?: { onOpened(position: number): void }): HTMLElement | '' {
+  if (page.documents.length === 0) return '';
   const entry = (document: Page['documents'][number]) => {
     const { position } = document;
     if (!reading || position === undefined) return documentEntry(document);
@@ -71,7 +84,7 @@ export function peopleSection(page: Page): HTMLElement {
           'li',
           { class: `person ${p.status.toLowerCase()}` },
           h('span', { class: 'name' }, p.name, p.you ? ` ${t('you')}` : ''),
-          h('span', { class: 'role' }, t(p.role === 'SIGNER' ? 'roleSigner' : 'roleApprover')),
+          h('span', { class: 'role' }, t(roleWord(page, p.role))),
           h('span', { class: 'state' }, t(statusWord(page, p.status))),
         ),
       ),

@@ -1,10 +1,16 @@
 import { alertLine, h } from '../dom.js';
 import { t } from '../i18n.js';
+import { collectsFilesOnly } from './page-frame.js';
 import type { StepContext } from './step-context.js';
 
-/** Rejecting the document, with a reason, offered under every step. */
+/** Rejecting the document (or, in a process that only collects files, declining to give them), with a reason, offered under every step. */
 export function rejectControl(step: StepContext): HTMLElement {
-  const open = h('button', { type: 'button', class: 'link danger', 'aria-expanded': 'false' }, t('rejectButton'));
+  const title = collectsFilesOnly(step.page) ? t('rejectFiles') : t('rejectTitle');
+  const open = h(
+    'button',
+    { type: 'button', class: 'link danger', 'aria-expanded': 'false' },
+    collectsFilesOnly(step.page) ? t('rejectFiles') : t('rejectButton'),
+  );
   const alert = alertLine();
   const reason = h('textarea', { id: 'reject-reason', rows: 3, maxlength: 1000 });
   const confirm = h('button', { type: 'submit', class: 'danger' }, t('rejectConfirm'));
@@ -12,7 +18,7 @@ export function rejectControl(step: StepContext): HTMLElement {
   const form = h(
     'form',
     { class: 'reject', hidden: true, novalidate: true },
-    h('h2', {}, t('rejectTitle')),
+    h('h2', {}, title),
     h('label', { for: reason.id }, t('rejectLabel')),
     reason,
     alert.element,

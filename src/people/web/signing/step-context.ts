@@ -27,4 +27,6 @@ export interface StepContext {
   finished(): Promise<void>;
   /** The photo to take again, kept across reloads of the page. */
   retake: { next: Retake | undefined };
+  /** Whether the person went on from the files asked of them, kept across reloads; they may go back to replace one. */
+  attachments: { reviewed: boolean };
 }

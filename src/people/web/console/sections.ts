@@ -1,0 +1,84 @@
+import { h, show } from '../dom.js';
+import { sayAdmin } from './admin-words.js';
+import type { Me } from './api.js';
+import { KeysView } from './keys-view.js';
+import { ReviewView } from './review-view.js';
+import { SecurityView } from './security-view.js';
+import { TemplatesView } from './templates-view.js';
+import { WebhooksView } from './webhooks-view.js';
+import { say } from './words.js';
+
+/**
+ * The console's sections besides the processes; webhooks and keys are the admins' (the service
+ * refuses them to members too). Security is each user's own passkeys and app code.
+ */
+export type Section = 'review' | 'templates' | 'webhooks' | 'keys' | 'security';
+
+const ADMIN_SECTIONS: ReadonlySet<string> = new Set<Section>(['webhooks', 'keys']);
+
+/** The navigation between the sections, the one shown marked as the current page. */
+export function drawNav(nav: HTMLElement, options: { user: Me | undefined; current: Section | 'processes'; go(section: Section | 'processes'): void }): void {
+  if (!options.user) {
+    show(nav);
+    return;
+  }
+  const admin = options.user.role === 'admin';
+  const item = (section: Section | 'processes', label: string) =>
+    ADMIN_SECTIONS.has(section) && !admin
+      ? null
+      : h(
+          'li',
+          {},
+          h(
+            'button',
+            { type: 'button', class: 'link', 'aria-current': section === options.current ? 'page' : undefined, onclick: () => options.go(section) },
+            label,
+          ),
+        );
+  nav.setAttribute('aria-label', sayAdmin('navLabel'));
+  show(
+    nav,
+    h(
+      'ul',
+      {},
+      item('processes', sayAdmin('navProcesses')),
+      item('review', say('review')),
+      item('templates', sayAdmin('navTemplates')),
+      item('webhooks', sayAdmin('navWebhooks')),
+      item('keys', sayAdmin('navKeys')),
+      item('security', say('security')),
+    ),
+  );
+  // On a phone the tabs scroll sideways: the current one is brought into the row's view (the row
+  // only, never the page), so the person sees where they are.
+  requestAnimationFrame(() => {
+    const list = nav.querySelector('ul');
+    const current = nav.querySelector<HTMLElement>('[aria-current="page"]')?.parentElement;
+    if (!list || !current || list.scrollWidth <= list.clientWidth) return;
+    list.scrollLeft = current.offsetLeft - list.offsetLeft - (list.clientWidth - current.offsetWidth) / 2;
+  });
+}
+
+/** The sections' views, kept while the person is signed in. */
+export class Sections {
+  private readonly views;
+
+  constructor(refused: (error: unknown) => void) {
+    const options = { refused };
+    this.views = {
+      templates: new TemplatesView(options),
+      webhooks: new WebhooksView(options),
+      keys: new KeysView(options),
+      security: new SecurityView(options),
+    };
+    this.review = new ReviewView(options);
+  }
+
+  private readonly review: ReviewView;
+
+  async draw(section: Section, container: HTMLElement): Promise<void> {
+    if (section === 'review') return this.review.draw(container, true);
+    await this.views[section].draw(container);
+    container.querySelector<HTMLElement>('h1')?.focus();
+  }
+}

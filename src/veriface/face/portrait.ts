@@ -1,0 +1,160 @@
+import { type DecodedImage, INPUT_MAX_SIDE } from './decode-image.js';
+import type { DetectedFace, Detectors, FaceModel } from './face-model.js';
+import { enlargedCrop, normalised, shrunk, turned } from './image-transforms.js';
+import { faceSharpness, SHARPNESS_SIDE } from './sharpness.js';
+
+/**
+ * Finding the portrait on a photographed identity card. A phone photographs a card turned any
+ * way, often small in the frame, and the portrait fills a few per cent of the photo: searched for
+ * in the whole photo shrunk to 640 px, it is found, but described from those few pixels it looks
+ * like anyone. So the card's turn is searched for on the shrunk photo, then the portrait is cut
+ * from the photo at its own resolution with a margin, enlarged to the size the recognition
+ * network reads, its luminance stretched, found again there, and described from that crop, not
+ * levelled: a face photo is described as the person holds their head, and a levelled portrait
+ * matched a leaning one less well.
+ */
+
+/** The longest side a document photo is decoded at: the portrait is cut from it, not from the shrunk search view. */
+export const DOCUMENT_MAX_SIDE = 2048;
+
+/** The photo's quarter turns, clockwise. */
+const QUARTER_TURNS = [0, 90, 270, 180] as const;
+
+/** Turns tried when no quarter turn shows a face: a card photographed well askew. */
+const SKEWS = [-30, 30] as const;
+
+/**
+ * How many of the quarter turns the Tiny detector scored highest are looked at closely: it also
+ * finds faces, with scores up to 0.8, in a portrait lying on its side or upside down, and on the
+ * sample cards the right turn was always one of its two best.
+ */
+const CANDIDATES = 2;
+
+/**
+ * The width the portrait's face is brought to, in pixels: face-api's recognition network reads a
+ * 150 × 150 crop of the face, and its landmarks network 112 × 112; a face smaller than that is
+ * enlarged before either sees it.
+ */
+export const PORTRAIT_FACE_PIXELS = 160;
+
+/** A face is enlarged at most this many times: beyond, a Lanczos filter invents no detail worth describing. */
+const MAX_ENLARGEMENT = 4;
+
+/** The crop around the face, as a multiple of its box: the detector finds a face with its hair and chin around it more surely than a face filling the frame. */
+const CROP_SCALE = 2.2;
+
+/**
+ * A face at least this many pixels a side in the shrunk photo, found there by the Tiny detector
+ * without turning it, is looked at closely before any other turn is searched: a card photographed
+ * upright and filling much of the frame (on the sample cards, faces of 103 – 166 px) costs one close
+ * look, not four searches.
+ */
+const UPRIGHT_FIRST_SIDE = 100;
+
+export interface Portrait {
+  /** The enlarged crop around the portrait, upright. */
+  image: DecodedImage;
+  face: DetectedFace;
+  /** The face's smaller side in the photo's own pixels, before enlargement. */
+  sourceSide: number;
+  /**
+   * The face's sharpness where it was found in the shrunk photo, as a face photo's is measured, or
+   * in the photo's own pixels when it is smaller there than the measure's side: an enlargement is
+   * not judged blurred for being enlarged.
+   */
+  sharpness: number;
+}
+
+interface Found {
+  face: DetectedFace;
+  turn: number;
+  view: DecodedImage;
+}
+
+async function largestIn(model: FaceModel, image: DecodedImage, detectors?: Detectors): Promise<DetectedFace | undefined> {
+  const faces = await model.detect(image, detectors);
+  return faces.sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height)[0];
+}
+
+/** The faces `detectors` find in `turns` of the shrunk photo, in that order; with `firstOnly`, the first found. */
+async function searchTurns(model: FaceModel, reduced: DecodedImage, turns: readonly number[], detectors: Detectors, firstOnly: boolean): Promise<Found[]> {
+  const found: Found[] = [];
+  for (const turn of turns) {
+    const view = await turned(reduced, turn);
+    const face = await largestIn(model, view, detectors);
+    if (face) found.push({ face, turn, view });
+    if (face && firstOnly) break;
+  }
+  return found;
+}
+
+/**
+ * The turns of the shrunk photo in which a face was found, surest first: Tiny on each quarter turn
+ * (turn 0's answer given unless it was already looked at closely), else SSD, which finds smaller faces, on each turn and skew.
+ */
+async function candidateTurns(model: FaceModel, reduced: DecodedImage, upright: Found | undefined): Promise<{ candidates: Found[]; bySsd: boolean }> {
+  const search = (turns: readonly number[], detectors: Detectors, firstOnly: boolean) => searchTurns(model, reduced, turns, detectors, firstOnly);
+  const quick = [...(upright ? [upright] : []), ...(await search(QUARTER_TURNS.slice(1), 'tiny', false))];
+  const found = quick.length > 0 ? quick : await search([...QUARTER_TURNS, ...SKEWS], 'ssd', true);
+  return { candidates: found.sort((a, b) => b.face.score - a.face.score).slice(0, CANDIDATES), bySsd: quick.length === 0 };
+}
+
+/**
+ * The face of `found` cut from the photo at its own resolution (turned the same way) with a
+ * margin, enlarged, and found again there by SSD; undefined when SSD does not find it there: a
+ * pattern the Tiny detector took for a face in the shrunk photo (a card with no portrait, turned)
+ * is no portrait.
+ */
+async function closeLook(model: FaceModel, photo: DecodedImage, found: Found): Promise<Portrait | undefined> {
+  const upright = await turned(photo, found.turn);
+  // Both were turned about their centres on grown canvases, so one scale maps the view onto the photo.
+  const scale = upright.width / found.view.width;
+  const { box } = found.face;
+  const side = Math.max(box.width, box.height) * scale * CROP_SCALE;
+  const centre = { x: (box.x + box.width / 2) * scale, y: (box.y + box.height / 2) * scale };
+  const factor = Math.min(MAX_ENLARGEMENT, PORTRAIT_FACE_PIXELS / (box.width * scale));
+  const crop = await normalised(await enlargedCrop(upright, { x: centre.x - side / 2, y: centre.y - side / 2, width: side, height: side }, factor));
+  const face = await largestIn(model, crop, 'ssd');
+  if (!face) return undefined;
+  // A card small in the frame leaves a face of 25 – 40 px in the shrunk photo, which the measure
+  // would enlarge to its side and judge blurred (5 – 43 there on the sample cards, 12 – 56 in the
+  // photo's own pixels).
+  const inPhoto = { x: box.x * scale, y: box.y * scale, width: box.width * scale, height: box.height * scale };
+  const sharpness = Math.min(box.width, box.height) < SHARPNESS_SIDE ? await faceSharpness(upright, inPhoto) : await faceSharpness(found.view, box);
+  return { image: crop, face, sourceSide: Math.min(face.box.width, face.box.height) / factor, sharpness };
+}
+
+/**
+ * A face SSD found in a turn of the shrunk photo but did not find again in the close look (on the
+ * sample cards, a card out of focus), described where it was found. SSD found no face on the card
+ * without a portrait in any turn or skew, where the Tiny detector took a pattern for one.
+ */
+async function asFound(photo: DecodedImage, { face, view }: Found): Promise<Portrait> {
+  const sourceSide = Math.min(face.box.width, face.box.height) * (photo.width / view.width);
+  return { image: view, face, sourceSide, sharpness: await faceSharpness(view, face.box) };
+}
+
+/**
+ * The card's portrait, cut from the photo at its own resolution and enlarged; undefined
+ * when no face is found in any turn, or none is confirmed in the close look. A large face found
+ * upright in the shrunk photo is looked at closely first, without searching the other turns.
+ */
+export async function findPortrait(model: FaceModel, photo: DecodedImage): Promise<Portrait | undefined> {
+  const reduced = await shrunk(photo, INPUT_MAX_SIDE);
+  const face = await largestIn(model, reduced, 'tiny');
+  const upright = face ? { face, turn: 0, view: reduced } : undefined;
+  const lookedFirst = upright && Math.min(upright.face.box.width, upright.face.box.height) >= UPRIGHT_FIRST_SIDE;
+  let best = lookedFirst ? await closeLook(model, photo, upright) : undefined;
+  if (!best) {
+    // On the sample cards, SSD never found a face in the close look at a wrong turn, so the next
+    // turn is looked at only when this one showed none.
+    const { candidates, bySsd } = await candidateTurns(model, reduced, lookedFirst ? undefined : upright);
+    for (const found of candidates) best ??= await closeLook(model, photo, found);
+    if (!best) {
+      // No candidate found again: SSD's own detection (searched for unless the candidates were its), looked at closely or as it was found.
+      const [ssd] = bySsd ? candidates : await searchTurns(model, reduced, [...QUARTER_TURNS, ...SKEWS], 'ssd', true);
+      if (ssd) best = (bySsd ? undefined : await closeLook(model, photo, ssd)) ?? (await asFound(photo, ssd));
+    }
+  }
+  return best;
+}

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_FACE_MATCH_THRESHOLD, DEFAULT_LIVENESS_THRESHOLD } from '../src/config.js';
+import { LocalFaceMatcher } from '../src/veriface/face/local-matcher.js';
+import type { FaceComparison } from '../src/veriface/face-matcher.js';
+import { photographCard, printedCard, SHOTS, type Shot } from './support/card-photos.js';
+import { numberedCard } from './support/document-photos.js';
+import { selfie } from './support/face-photos.js';
+import { facePicture, labelledSets } from './support/labelled-faces.js';
+
+/** The real matcher in its worker thread, as FACE_MATCHER=local runs it. */
+let matcher: LocalFaceMatcher;
+beforeAll(() => {
+  matcher = new LocalFaceMatcher({
+    size: 1,
+    queueMax: 20,
+    jobTimeoutMs: 120_000,
+    threshold: DEFAULT_FACE_MATCH_THRESHOLD,
+    livenessThreshold: DEFAULT_LIVENESS_THRESHOLD,
+  });
+});
+afterAll(async () => matcher.close());
+
+/** Under a loaded machine a card photo takes seconds: what is asserted is the answer, not its time. */
+const UNTIMED = 240_000;
+
+const shot = (name: string): Shot => {
+  const found = SHOTS.find((s) => s.name === name);
+  if (!found) throw new Error(`no shot named ${name}`);
+  return found;
+};
+
+/** A card printed from `person`'s photograph that the face tests' selfies are not made from. */
+async function cardOf(person: string): Promise<Buffer> {
+  const photo = labelledSets().heldOut.find((p) => p.person === person);
+  if (!photo) throw new Error(`no photograph of ${person}`);
+  return printedCard(await facePicture(photo));
+}
+
+const compare = (documentPhoto: Buffer, facePhoto: Buffer): Promise<FaceComparison> =>
+  matcher.compare({ documentPhoto, facePhoto, flow: { kind: 'person', id: 'one' } });
+
+describe("the portrait on a photographed identity card is found however the card lies in the photo, and compared with the person's face", () => {
+  it(
+    "a card of person X photographed turned a quarter, and one taken small in the frame, match X's selfie taken at another time; a different person's card does not",
+    async () => {
+      const author = await cardOf('human author');
+      const authorSelfie = await selfie('authorPhoto');
+      for (const name of ['turned a quarter', 'small in the frame']) {
+        const comparison = await compare(await photographCard(author, shot(name)), authorSelfie);
+        expect(comparison, name).toMatchObject({ matches: true });
+      }
+      const other = await cardOf('blonde woman');
+      const comparison = await compare(await photographCard(other, shot('turned a quarter')), authorSelfie);
+      expect(comparison).toMatchObject({ matches: false });
+    },
+    UNTIMED,
+  );
+
+  it(
+    'a card without a portrait, photographed turned a quarter, is DOCUMENT_NO_FACE: a pattern the quick look takes for a face is no portrait unless the close look finds one',
+    async () => {
+      const card = await numberedCard({ number: '1.020.304.050' });
+      const comparison = await compare(await photographCard(card, shot('turned a quarter')), await selfie('authorPhoto'));
+      expect(comparison).toEqual({ unusable: 'DOCUMENT_NO_FACE', photo: 'document' });
+    },
+    UNTIMED,
+  );
+});
