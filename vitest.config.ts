@@ -19,6 +19,9 @@ export default defineConfig({
     // would sink a whole CI run. The summary names every test that passed only on its second
     // run, so a flaky test stays visible and gets fixed rather than hidden.
     retry: 1,
+    // expect.poll waits for a page or a worker to catch up: its default of one second is a quiet
+    // machine's time, not a loaded one's.
+    expect: { poll: { timeout: 15_000 } },
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

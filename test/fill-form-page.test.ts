@@ -285,8 +285,12 @@ describe('the questionnaire of a reference link, filled in Chromium on a phone',
     ]);
     expect(await page.evaluate((key) => localStorage.getItem(key), `fill:${token}`)).toBeNull();
 
-    // The signing page offers the signature made in the form, applied once they consent.
-    await page.getByRole('button', { name: 'Continuar para firmar' }).click({ timeout: 30_000 });
+    // The signing page offers the signature made in the form, applied once they consent. The person
+    // reads the document first: its pages are rendered (a template's, by the renderer) before the
+    // bar's button is pressed; until then the short page shows the step, the bar steps aside, and
+    // a press aimed at it while the pages arrive lands on the page below it.
+    await expect.poll(() => page.locator('.pdf-page canvas').count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Continuar para firmar' }).click();
     await page.getByRole('img', { name: 'Tu firma, hecha en el formulario' }).waitFor();
     await page.getByText('Esta es la firma que hiciste en el formulario.').waitFor();
     await expectAccessible(page);
