@@ -1,7 +1,10 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { finalFileKeys } from '../src/documents/sealing/final-file-queries.js';
 import { sealProcess } from '../src/documents/sealing/seal-process.js';
+import { readBlobBytes } from '../src/files/blob-bytes.js';
 import { jpeg } from './support/images.js';
+import { pdfToolsInstalled, pdftotext } from './support/pdf-tools.js';
 import { call, dialects, localPath, startServiceWithBothWebhookFormats, type TestOrganization, type TestService } from './support/service.js';
 import { outbox, PDF_BASE64, PDF_BYTES, stored } from './support/signing.js';
 
@@ -228,6 +231,22 @@ describe.each(dialects)('POST /package/upload: files asked of participants, with
     // Nobody signed: the participant is told their files were approved, not that everyone signed.
     const told = (await outbox(svc, 'email')).slice(mailsBefore);
     expect(told.map((m) => [m.body.to, m.body.template])).toEqual([['ana@people.test', 'attachments-approved']]);
+  });
+
+  it.runIf(pdfToolsInstalled)('the certificate of an attachments-only process says who gave files, not who signed, and lists no documents', async () => {
+    const pkg: string = (await upload(svc.orgA, body(svc.orgA))).json().package;
+    for (const participant of (await stored(svc, svc.orgA, pkg)).participants) await give(participant.link_token, 0, PDF_BYTES);
+    await approveAll(svc, svc.orgA, pkg);
+    const { process } = await stored(svc, svc.orgA, pkg);
+    expect(await sealProcess(svc.deps, { processId: process.id })).toBe(true);
+    const keys = await finalFileKeys(svc.deps.db, process.id);
+    const text = pdftotext((await readBlobBytes(svc.deps.blobs, keys?.certificate ?? '')) ?? Buffer.alloc(0)).replace(/\s+/g, ' ');
+    expect(text).toContain(`Proceso de entrega de archivos ${pkg}: cada participante entregó los archivos que se le pidieron`);
+    expect(text.match(/Rol Entrega archivos/g)).toHaveLength(2);
+    expect(text.match(/Entregó sus archivos \d/g)).toHaveLength(2);
+    expect(text).not.toMatch(/firma electrónica|Firmante|Firmó|Documentos #/);
+    // Another organization's certificate is not this one's: it has its own process and people.
+    expect(text).not.toContain(svc.orgB.email);
   });
 });
 

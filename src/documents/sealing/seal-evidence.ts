@@ -112,6 +112,14 @@ export function participantNumber(participant: Pick<ParticipantRow, 'position'>)
   return String(participant.position + 1);
 }
 
+/**
+ * A process with no document only collected the participants' files (POST /package/upload): its
+ * certificate says who gave files, not who signed, and lists no documents.
+ */
+function collectsFilesOnly(evidence: Pick<SealEvidence, 'documents'>): boolean {
+  return evidence.documents.length === 0;
+}
+
 export function actedLabel(participant: Pick<ParticipantRow, 'role'>, locale: SealLocale): string {
   return participant.role === 'APPROVER' ? locale.labels.approvedElectronically : locale.labels.signedElectronically;
 }
@@ -147,7 +155,8 @@ function participantFields(participant: ParticipantRow, evidence: SealEvidence):
     [labels.email, participant.email],
   ];
   if (participant.phone !== null) fields.push([labels.phone, lastFour(participant.phone)]);
-  fields.push([labels.role, participant.role === 'APPROVER' ? labels.approver : labels.signer]);
+  const filesOnly = collectsFilesOnly(evidence);
+  fields.push([labels.role, participant.role === 'APPROVER' ? labels.approver : filesOnly ? labels.givesFiles : labels.signer]);
   if (participant.signer_type !== null) fields.push([labels.signerType, participant.signer_type]);
   if (participant.identification !== null || participant.identification_type !== null) {
     const number = [participant.identification_type, participant.identification === null ? null : lastFour(participant.identification)]
@@ -166,7 +175,7 @@ function participantFields(participant: ParticipantRow, evidence: SealEvidence):
     labels.identityVerification,
     participant.camera_verified_at !== null ? locale.dateTimeWithUtc(participant.camera_verified_at) : summary.identity,
   ]);
-  const acted = participant.role === 'APPROVER' ? labels.approved : labels.signed;
+  const acted = participant.role === 'APPROVER' ? labels.approved : filesOnly ? labels.gaveFiles : labels.signed;
   fields.push([acted, participant.signed_at !== null ? locale.dateTimeWithUtc(participant.signed_at) : labels.notDone]);
   const from = signedFrom(participant, evidence.events);
   if (from.ip !== undefined) fields.push([labels.ipAddress, from.ip]);
@@ -265,9 +274,10 @@ export function certificateBlocks(evidence: SealEvidence, options: { images: Rea
   const { process, locale } = evidence;
   const { labels } = locale;
   const byId = new Map(evidence.participants.map((p) => [p.participant_id, p]));
+  const filesOnly = collectsFilesOnly(evidence);
   const blocks: CertificateBlock[] = [
     { kind: 'title', text: labels.certificateTitle },
-    { kind: 'paragraph', text: labels.intro(process.code, locale.timeZone) },
+    { kind: 'paragraph', text: (filesOnly ? labels.introFilesOnly : labels.intro)(process.code, locale.timeZone) },
     { kind: 'heading', text: labels.process },
     {
       kind: 'fields',
@@ -279,18 +289,22 @@ export function certificateBlocks(evidence: SealEvidence, options: { images: Rea
         [labels.finished, locale.dateTimeWithUtc(evidence.finishedAt)],
       ],
     },
-    { kind: 'heading', text: labels.documents },
-    {
-      kind: 'table',
-      columns: [...labels.documentColumns],
-      rows: evidence.documents.map(({ row, sha256 }) => [
-        String(row.position + 1),
-        row.name,
-        row.source === 'pdf' ? labels.pdfType : labels.templateType,
-        sha256,
-      ]),
-      breakable: [3],
-    },
+    ...(filesOnly
+      ? []
+      : ([
+          { kind: 'heading', text: labels.documents },
+          {
+            kind: 'table',
+            columns: [...labels.documentColumns],
+            rows: evidence.documents.map(({ row, sha256 }) => [
+              String(row.position + 1),
+              row.name,
+              row.source === 'pdf' ? labels.pdfType : labels.templateType,
+              sha256,
+            ]),
+            breakable: [3],
+          },
+        ] satisfies CertificateBlock[])),
     { kind: 'heading', text: labels.participants },
   ];
   for (const participant of evidence.participants) {

@@ -5,6 +5,8 @@ export const en: SealLabels = {
   certificateTitle: 'Evidence certificate',
   intro: (code, timeZone) =>
     `Electronic signature process ${code}: every participant below signed or approved the documents listed, with the verifications and the audit trail recorded by the service. Times are in ${timeZone}; in brackets, the exact instant in UTC.`,
+  introFilesOnly: (code, timeZone) =>
+    `File collection process ${code}: every participant below gave the files they were asked for, with the verifications and the audit trail recorded by the service. Times are in ${timeZone}; in brackets, the exact instant in UTC.`,
   process: 'Process',
   code: 'Code',
   name: 'Name',
@@ -22,6 +24,7 @@ export const en: SealLabels = {
   role: 'Role',
   signer: 'Signer',
   approver: 'Approver',
+  givesFiles: 'Gives files',
   signerType: 'Signer type',
   identification: 'Identification',
   country: 'Country',
@@ -39,6 +42,7 @@ export const en: SealLabels = {
   identityVerification: 'Identity verification',
   signed: 'Signed',
   approved: 'Approved',
+  gaveFiles: 'Gave their files',
   notDone: 'no',
   notRequested: 'not requested',
   notVerified: 'not verified',

@@ -5,6 +5,8 @@ export const es: SealLabels = {
   certificateTitle: 'Certificado de evidencias',
   intro: (code, timeZone) =>
     `Proceso de firma electrónica ${code}: cada participante firmó o aprobó los documentos indicados, con las verificaciones y el registro de auditoría que guardó el servicio. Horas en la zona ${timeZone}; entre paréntesis, el instante exacto en UTC.`,
+  introFilesOnly: (code, timeZone) =>
+    `Proceso de entrega de archivos ${code}: cada participante entregó los archivos que se le pidieron, con las verificaciones y el registro de auditoría que guardó el servicio. Horas en la zona ${timeZone}; entre paréntesis, el instante exacto en UTC.`,
   process: 'Proceso',
   code: 'Código',
   name: 'Nombre',
@@ -22,6 +24,7 @@ export const es: SealLabels = {
   role: 'Rol',
   signer: 'Firmante',
   approver: 'Aprobador',
+  givesFiles: 'Entrega archivos',
   signerType: 'Tipo de firmante',
   identification: 'Documento de identidad',
   country: 'País',
@@ -39,6 +42,7 @@ export const es: SealLabels = {
   identityVerification: 'Verificación de identidad',
   signed: 'Firmó',
   approved: 'Aprobó',
+  gaveFiles: 'Entregó sus archivos',
   notDone: 'no',
   notRequested: 'no pedida',
   notVerified: 'no verificada',

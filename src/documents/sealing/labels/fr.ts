@@ -5,6 +5,8 @@ export const fr: SealLabels = {
   certificateTitle: 'Certificat de preuves',
   intro: (code, timeZone) =>
     `Processus de signature électronique ${code} : chaque participant ci-dessous a signé ou approuvé les documents indiqués, avec les vérifications et le journal d’audit enregistrés par le service. Heures dans le fuseau ${timeZone} ; entre parenthèses, l’instant exact en UTC.`,
+  introFilesOnly: (code, timeZone) =>
+    `Processus de remise de fichiers ${code} : chaque participant ci-dessous a remis les fichiers demandés, avec les vérifications et le journal d’audit enregistrés par le service. Heures dans le fuseau ${timeZone} ; entre parenthèses, l’instant exact en UTC.`,
   process: 'Processus',
   code: 'Code',
   name: 'Nom',
@@ -22,6 +24,7 @@ export const fr: SealLabels = {
   role: 'Rôle',
   signer: 'Signataire',
   approver: 'Approbateur',
+  givesFiles: 'Remet des fichiers',
   signerType: 'Type de signataire',
   identification: 'Pièce d’identité',
   country: 'Pays',
@@ -39,6 +42,7 @@ export const fr: SealLabels = {
   identityVerification: 'Vérification d’identité',
   signed: 'A signé',
   approved: 'A approuvé',
+  gaveFiles: 'A remis ses fichiers',
   notDone: 'non',
   notRequested: 'non demandée',
   notVerified: 'non vérifiée',

@@ -5,6 +5,8 @@ export const pt: SealLabels = {
   certificateTitle: 'Certificado de evidências',
   intro: (code, timeZone) =>
     `Processo de assinatura eletrônica ${code}: cada participante assinou ou aprovou os documentos indicados, com as verificações e o registro de auditoria que o serviço guardou. Horários no fuso ${timeZone}; entre parênteses, o instante exato em UTC.`,
+  introFilesOnly: (code, timeZone) =>
+    `Processo de entrega de arquivos ${code}: cada participante entregou os arquivos que lhe foram pedidos, com as verificações e o registro de auditoria que o serviço guardou. Horários no fuso ${timeZone}; entre parênteses, o instante exato em UTC.`,
   process: 'Processo',
   code: 'Código',
   name: 'Nome',
@@ -22,6 +24,7 @@ export const pt: SealLabels = {
   role: 'Papel',
   signer: 'Signatário',
   approver: 'Aprovador',
+  givesFiles: 'Entrega arquivos',
   signerType: 'Tipo de signatário',
   identification: 'Documento de identidade',
   country: 'País',
@@ -39,6 +42,7 @@ export const pt: SealLabels = {
   identityVerification: 'Verificação de identidade',
   signed: 'Assinou',
   approved: 'Aprovou',
+  gaveFiles: 'Entregou seus arquivos',
   notDone: 'não',
   notRequested: 'não pedida',
   notVerified: 'não verificada',

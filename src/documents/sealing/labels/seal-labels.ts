@@ -3,6 +3,8 @@ export interface SealLabels {
   htmlLang: string;
   certificateTitle: string;
   intro: (code: string, timeZone: string) => string;
+  /** The intro of a process with no document, which only collected participants' files (POST /package/upload). */
+  introFilesOnly: (code: string, timeZone: string) => string;
   process: string;
   code: string;
   name: string;
@@ -21,6 +23,8 @@ export interface SealLabels {
   role: string;
   signer: string;
   approver: string;
+  /** A signer's role, and what they did, where there was nothing to sign: they gave files. */
+  givesFiles: string;
   signerType: string;
   identification: string;
   country: string;
@@ -38,6 +42,7 @@ export interface SealLabels {
   identityVerification: string;
   signed: string;
   approved: string;
+  gaveFiles: string;
   notDone: string;
   notRequested: string;
   notVerified: string;
