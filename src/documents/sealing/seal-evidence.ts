@@ -312,7 +312,7 @@ export function certificateBlocks(evidence: SealEvidence, options: { images: Rea
     blocks.push({ kind: 'fields', fields: participantFields(participant, evidence) });
     blocks.push(...attemptBlocks(participant, evidence));
     blocks.push(...attachmentBlocks(participant, evidence));
-    if (participant.signed_at !== null) {
+    if (participant.signed_at !== null && !filesOnly) {
       blocks.push({
         kind: 'signature',
         label: labels.signatureImage,
