@@ -1,9 +1,8 @@
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listDocuments } from '../src/documents/queries.js';
 import { updateSettings } from '../src/organizations/settings.js';
+import { expectAccessible } from './support/accessibility.js';
 import { launchBrowser, type PhoneBrowser, screenshot } from './support/browser.js';
 import { eventsOf, startHost } from './support/sdk-host.js';
 import { call, startServedService, type TestService } from './support/service.js';
@@ -94,12 +93,6 @@ const HTML = `<!doctype html>
  * organization's template, not the page, and no script can enter its frame (axe's included): it
  * is left out, and its frame's title is checked by the test itself.
  */
-async function expectAccessible(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).exclude('iframe.mask-preview').analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
-
 describe('the questionnaire of a reference link, filled in Chromium on a phone', { timeout: 180_000 }, () => {
   let svc: TestService;
   let base: string;
@@ -219,7 +212,7 @@ describe('the questionnaire of a reference link, filled in Chromium on a phone',
     expect(await amount.getAttribute('aria-invalid')).toBe('true');
     expect(await page.locator('#q-amount-error').textContent()).toBe('Responde esta pregunta.');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('q-email');
-    await expectAccessible(page);
+    await expectAccessible(page, { exclude: 'iframe.mask-preview' });
 
     // A reload loses nothing.
     await page.reload();
@@ -233,7 +226,7 @@ describe('the questionnaire of a reference link, filled in Chromium on a phone',
     await expect.poll(() => preview.locator('span[name="amount"]').textContent()).toBe('$1.500.000');
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, '40-fill-form-on-a-phone');
-    await expectAccessible(page);
+    await expectAccessible(page, { exclude: 'iframe.mask-preview' });
     // With sign now the person signs in the form: sent without a signature, the form asks for it at its field.
     await page.getByRole('button', { name: 'Enviar y firmar' }).click();
     const signatureGroup = page.getByRole('group', { name: 'Firma del cliente' });
@@ -293,7 +286,7 @@ describe('the questionnaire of a reference link, filled in Chromium on a phone',
     await page.getByRole('button', { name: 'Continuar para firmar' }).click();
     await page.getByRole('img', { name: 'Tu firma, hecha en el formulario' }).waitFor();
     await page.getByText('Esta es la firma que hiciste en el formulario.').waitFor();
-    await expectAccessible(page);
+    await expectAccessible(page, { exclude: 'iframe.mask-preview' });
     await page.getByLabel(/Acepto firmar electrónicamente/).check();
     await page.getByRole('button', { name: 'Firmar', exact: true }).click();
     await expect.poll(async () => (await stored(svc, svc.orgA, uses[0].code)).process.status, { timeout: 30_000 }).toBe('FINISH');
@@ -315,7 +308,7 @@ describe('the questionnaire of a reference link, filled in Chromium on a phone',
     await page.goto(created.url);
     await page.getByRole('heading', { level: 1, name: 'Formulario no disponible' }).waitFor();
     await page.getByText('Quien publicó este formulario lo desactivó: ya no recibe respuestas.').waitFor();
-    await expectAccessible(page);
+    await expectAccessible(page, { exclude: 'iframe.mask-preview' });
     await context.close();
   });
   it('the same form through the real SDK with a reference that signs now: prereqs, the request endpoint and the signature in the frame, and onSDKClose gets the code once the person signed', async () => {

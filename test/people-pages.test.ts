@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -10,6 +9,7 @@ import { documentsOpened } from '../src/documents/participant/signer-queries.js'
 import { recordSignatureBoxes } from '../src/documents/placement/box-queries.js';
 import { findParticipantByToken } from '../src/documents/queries.js';
 import { listReaders } from '../src/documents/readers/queries.js';
+import { expectAccessible } from './support/accessibility.js';
 import { launchBrowser, type PhoneBrowser, screenshot, y4mOf } from './support/browser.js';
 import { identityCard, selfie } from './support/face-photos.js';
 import { ANSWERS, verifaceBody } from './support/fixtures.js';
@@ -34,12 +34,6 @@ async function leasePdf(): Promise<string> {
 }
 
 /** No serious or critical accessibility violation on the page as it is now. */
-async function expectAccessible(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
-
 /** The code the service e-mailed, read from the local mailbox as the person would from their inbox. */
 async function codeFromMailbox(svc: TestService, email: string): Promise<string> {
   const entry = await waitForMail(

@@ -1,10 +1,10 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listProcessEvents } from '../src/documents/queries.js';
 import { allowedSignatureKinds } from '../src/templates/signature-kinds.js';
+import { expectAccessible } from './support/accessibility.js';
 import { launchBrowser, type PhoneBrowser } from './support/browser.js';
 import { ANSWERS, COMPLETE_HTML, sampleTemplate } from './support/fixtures.js';
 import { call, dialects, startServedService, startTestService, type TestOrganization, type TestService } from './support/service.js';
@@ -29,12 +29,6 @@ function restrictedTemplate(): Record<string, unknown> {
 }
 
 /** No serious or critical accessibility violation on the page as it is now. */
-async function expectAccessible(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
-
 async function pngBase64(): Promise<string> {
   const svg =
     '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60"><path d="M10 50 C 60 5, 90 5, 190 40" stroke="#123" stroke-width="4" fill="none"/></svg>';

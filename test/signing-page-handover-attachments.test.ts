@@ -1,19 +1,13 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../src/documents/document-files.js';
+import { expectAccessible } from './support/accessibility.js';
 import { launchBrowser, type PhoneBrowser, screenshot } from './support/browser.js';
 import { png } from './support/images.js';
 import { call, startServedService, type TestOrganization, type TestService } from './support/service.js';
 import { PDF_BASE64, PDF_BYTES, stored } from './support/signing.js';
 
 /** No serious or critical accessibility violation on the page as it is now. */
-async function expectAccessible(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
-
 const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? '');
 
 describe('the signing page in Chromium on a phone: handing the place over, and the files asked', { timeout: 120_000 }, () => {

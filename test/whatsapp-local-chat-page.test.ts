@@ -1,23 +1,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_WORDS } from '../src/people/words-chat.js';
 import { LOCAL_CHAT_WORDS } from '../src/people/words-local-chat.js';
+import { expectAccessible } from './support/accessibility.js';
 import { launchBrowser, type PhoneBrowser, screenshot } from './support/browser.js';
 import { identityCard, selfie } from './support/face-photos.js';
 import { call, startServedService, type TestService } from './support/service.js';
 import { PDF_BASE64, stored } from './support/signing.js';
 
 /** No serious or critical accessibility violation on the page as it is now. */
-async function expectAccessible(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
-
 const es = CHAT_WORDS.es;
 const page_ = LOCAL_CHAT_WORDS.es;
 const PHONE = '+573104445566';
