@@ -9,40 +9,28 @@ export type ConsoleAuditRow = ConsoleAuditTable;
 /** A user as sign-in reads it: with the organization's name. */
 export type ConsoleUserRow = UserRow & { organization_name: string };
 
-/** The users of every organization that go by this e-mail: one sign-in e-mail each. */
-export async function findUsersByEmail(db: Db, email: string): Promise<ConsoleUserRow[]> {
+/** Users as ConsoleUserRow: each with its organization's name. */
+function consoleUsers(db: Db) {
   return db
     .selectFrom('users')
     .innerJoin('organizations', 'organizations.id', 'users.organization_id')
     .selectAll('users')
-    .select('organizations.name as organization_name')
-    .where('users.email', '=', email)
-    .orderBy('users.organization_id')
-    .execute();
+    .select('organizations.name as organization_name');
+}
+
+/** The users of every organization that go by this e-mail: one sign-in e-mail each. */
+export async function findUsersByEmail(db: Db, email: string): Promise<ConsoleUserRow[]> {
+  return consoleUsers(db).where('users.email', '=', email).orderBy('users.organization_id').execute();
 }
 
 /** One user by id, in its organization. */
 export async function findConsoleUser(db: Db, options: { userId: string; organizationId: string }): Promise<ConsoleUserRow | undefined> {
-  return db
-    .selectFrom('users')
-    .innerJoin('organizations', 'organizations.id', 'users.organization_id')
-    .selectAll('users')
-    .select('organizations.name as organization_name')
-    .where('users.id', '=', options.userId)
-    .where('users.organization_id', '=', options.organizationId)
-    .executeTakeFirst();
+  return consoleUsers(db).where('users.id', '=', options.userId).where('users.organization_id', '=', options.organizationId).executeTakeFirst();
 }
 
 /** The organization's user going by this e-mail. */
 export async function findOrganizationUser(db: Db, options: { email: string; organizationId: string }): Promise<ConsoleUserRow | undefined> {
-  return db
-    .selectFrom('users')
-    .innerJoin('organizations', 'organizations.id', 'users.organization_id')
-    .selectAll('users')
-    .select('organizations.name as organization_name')
-    .where('users.email', '=', options.email)
-    .where('users.organization_id', '=', options.organizationId)
-    .executeTakeFirst();
+  return consoleUsers(db).where('users.email', '=', options.email).where('users.organization_id', '=', options.organizationId).executeTakeFirst();
 }
 
 export async function countSignInsSince(db: Db, email: string, since: string): Promise<number> {
