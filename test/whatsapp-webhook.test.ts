@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { EARLIEST_RETRY_MS } from '../src/outbox/retry-schedule.js';
 import type { InboundChatMessage } from '../src/whatsapp/chat-message.js';
 import { MAX_HANDLING_ATTEMPTS } from '../src/whatsapp/inbound/drain.js';
 import { type GraphApiStandIn, startGraphApi } from './support/graph-api.js';
@@ -256,6 +257,46 @@ describe.each(dialects)("Meta's WhatsApp webhook (%s)", (dialect) => {
       expect(rows.map((row) => [row.status, row.attempts, row.content])).toEqual([
         ['failed', MAX_HANDLING_ATTEMPTS, null],
         ['handled', 0, null],
+      ]);
+    });
+    it("a message failed on waits for the outbox's retry: the number's later webhooks do not spend its attempts at once", async () => {
+      const phone = newNumber();
+      const tried: string[] = [];
+      svc.deps.handleChatMessage = async (_ctx, message) => {
+        const text = message.content.kind === 'text' ? message.content.text : '';
+        tried.push(text);
+        if (text === 'breaks the conversation') throw new Error('the conversation failed');
+      };
+      await post(webhookBody({ messages: [textMessage({ from: phone, text: 'breaks the conversation' })] }));
+      await runOutbox(svc);
+      // Each later webhook queues a drain job of the number, due at once: none of them tries the
+      // failed message again before the failing job's retry (5 s, then 5 min, each ±20%).
+      for (const text of ['second', 'third']) {
+        await post(webhookBody({ messages: [textMessage({ from: phone, text })] }));
+        await runOutbox(svc);
+        expect(tried).toEqual(['breaks the conversation']);
+      }
+      const waiting = await stored(phone);
+      expect(waiting.map((row) => [row.status, row.attempts])).toEqual([
+        ['received', 1],
+        ['received', 0],
+        ['received', 0],
+      ]);
+      expect(waiting[0]?.retry_after).toBe(new Date(svc.clock.now().getTime() + EARLIEST_RETRY_MS).toISOString());
+      svc.clock.advance(10 * 60_000);
+      await runOutbox(svc);
+      expect(tried).toEqual(['breaks the conversation', 'breaks the conversation']);
+      await post(webhookBody({ messages: [textMessage({ from: phone, text: 'fourth' })] }));
+      await runOutbox(svc);
+      expect(tried).toHaveLength(2);
+      svc.clock.advance(10 * 60_000);
+      await runOutbox(svc);
+      expect(tried).toEqual([...Array(MAX_HANDLING_ATTEMPTS).fill('breaks the conversation'), 'second', 'third', 'fourth']);
+      expect((await stored(phone)).map((row) => [row.status, row.attempts])).toEqual([
+        ['failed', MAX_HANDLING_ATTEMPTS],
+        ['handled', 0],
+        ['handled', 0],
+        ['handled', 0],
       ]);
     });
   });

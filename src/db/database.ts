@@ -40,6 +40,7 @@ import { signerDelegation } from './migrations/035_signer_delegation.js';
 import { consoleStrongSignIn } from './migrations/036_console_strong_sign_in.js';
 import { participantAttachments } from './migrations/039_participant_attachments.js';
 import { attachmentReviewsAndPrinting } from './migrations/040_attachment_reviews_and_printing.js';
+import { whatsappRetryAfter } from './migrations/041_whatsapp_retry_after.js';
 import { namingPool } from './prepared-statements.js';
 import type { Database, Db, Dialect } from './schema.js';
 import { SchemaScopedPostgresDialect } from './schema-introspector.js';
@@ -110,6 +111,7 @@ const migrations: MigrationProvider = {
       '036_console_strong_sign_in': consoleStrongSignIn,
       '039_participant_attachments': participantAttachments,
       '040_attachment_reviews_and_printing': attachmentReviewsAndPrinting,
+      '041_whatsapp_retry_after': whatsappRetryAfter,
     };
   },
 };

@@ -666,6 +666,8 @@ export interface WhatsAppMessagesTable {
   content: string | null;
   /** Times the conversation failed on a received message. */
   attempts: number;
+  /** After a failed attempt, when the message may be tried again: its number waits until then (src/whatsapp/inbound/drain.ts). */
+  retry_after: string | null;
   created_at: string;
 }
 

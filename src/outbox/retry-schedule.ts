@@ -14,6 +14,9 @@ export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 /** Each delay varies by up to ±20% so retries from one outage do not arrive together. */
 export const JITTER = 0.2;
 
+/** The soonest any failed job is tried again: the first delay, jittered its shortest. */
+export const EARLIEST_RETRY_MS = RETRY_DELAYS_MS[0] * (1 - JITTER);
+
 /** When to try again after `attemptsMade` attempts, or undefined when the message has had its last. */
 export function nextRetryAt(attemptsMade: number, now: Date, random: () => number = Math.random): Date | undefined {
   const base = RETRY_DELAYS_MS[attemptsMade - 1];

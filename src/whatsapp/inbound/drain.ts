@@ -4,6 +4,7 @@ import { withTransaction } from '../../db/transaction.js';
 import { isRecord } from '../../is-record.js';
 import { safeExcerpt } from '../../messages/redact.js';
 import type { Claim } from '../../outbox/claim.js';
+import { EARLIEST_RETRY_MS } from '../../outbox/retry-schedule.js';
 import type { ChatContext, HandleChatMessage } from '../chat-context.js';
 import type { InboundChatMessage } from '../chat-message.js';
 import { applyStatuses } from '../records/apply-statuses.js';
@@ -115,7 +116,8 @@ export async function drainConversation(ctx: ChatContext, options: DrainOptions)
       heldUntil = until;
       // A few of the number's messages at a time: only the lock's holder handles them, so none of
       // those read can be handled by anyone else meanwhile, and one read serves several messages.
-      for (let rows = await nextReceived(ctx.db, phone, RECEIVED_BATCH); rows.length > 0; rows = await nextReceived(ctx.db, phone, RECEIVED_BATCH)) {
+      const next = () => nextReceived(ctx.db, { phone, limit: RECEIVED_BATCH, now: ctx.clock.now().toISOString() });
+      for (let rows = await next(); rows.length > 0; rows = await next()) {
         for (const row of rows) {
           await handleReceived(ctx, options.handle, row);
           if (!(await hold())) return;
@@ -125,7 +127,7 @@ export async function drainConversation(ctx: ChatContext, options: DrainOptions)
     } finally {
       await releaseConversationLock(ctx.db, { phone, holder });
     }
-    if (!(await hasPendingWork(ctx.db, phone))) return;
+    if (!(await hasPendingWork(ctx.db, { phone, now: ctx.clock.now().toISOString() }))) return;
   }
 }
 
@@ -134,6 +136,11 @@ export async function drainConversation(ctx: ChatContext, options: DrainOptions)
  * when it answered nothing). When the conversation throws, the failure is counted and the job
  * fails, to be retried by the outbox as any job, unless the message is given up, and the number's
  * next messages go on.
+ *
+ * A message failed on waits (retry_after) as long as the soonest retry of the failing job: the
+ * number's other drain jobs (one per webhook) find nothing to do until then, instead of spending
+ * its attempts at once, and the failing job's retry, never sooner, finds it due. Whichever job
+ * failed on it last has such a retry, so the message is never left without one.
  */
 async function handleReceived(ctx: ChatContext, handle: HandleChatMessage, row: WhatsAppMessageRow): Promise<void> {
   let words: string[] = [];
@@ -147,8 +154,14 @@ async function handleReceived(ctx: ChatContext, handle: HandleChatMessage, row: 
     });
   } catch (error) {
     const reason = safeExcerpt(error instanceof Error ? error.message : String(error), words);
-    const at = ctx.clock.now().toISOString();
-    const outcome = await countHandlingFailure(ctx.db, { id: row.id, at, error: reason, maxAttempts: MAX_HANDLING_ATTEMPTS });
+    const now = ctx.clock.now();
+    const outcome = await countHandlingFailure(ctx.db, {
+      id: row.id,
+      at: now.toISOString(),
+      retryAfter: new Date(now.getTime() + EARLIEST_RETRY_MS).toISOString(),
+      error: reason,
+      maxAttempts: MAX_HANDLING_ATTEMPTS,
+    });
     if (outcome === 'retry') throw error;
     return;
   }

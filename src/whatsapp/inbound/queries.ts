@@ -1,14 +1,29 @@
+import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { reusableQuery } from '../../db/reusable-query.js';
-import type { WhatsAppMessageRow } from '../../db/schema.js';
+import type { Database, WhatsAppMessageRow } from '../../db/schema.js';
+
+/**
+ * A message of the number that failed and waits for its retry (retry_after): the whole number waits
+ * with it, as its messages are handled in order.
+ */
+function waitingForRetry(eb: ExpressionBuilder<Database, 'whatsapp_messages'>, p: { phone: string; now: string }) {
+  return eb
+    .selectFrom('whatsapp_messages as waiting')
+    .select('waiting.id')
+    .where('waiting.phone', '=', p.phone)
+    .where('waiting.status', '=', 'received')
+    .where('waiting.retry_after', '>', p.now);
+}
 
 // Every received message runs these (src/whatsapp/inbound/drain.ts): compiled once (src/db/reusable-query.ts).
-const received = reusableQuery((db, p: { phone: string; limit: number }) =>
+const received = reusableQuery((db, p: { phone: string; limit: number; now: string }) =>
   db
     .selectFrom('whatsapp_messages')
     .selectAll()
     .where('phone', '=', p.phone)
     .where('status', '=', 'received')
+    .where((eb) => eb.not(eb.exists(waitingForRetry(eb, p))))
     .orderBy('created_at')
     .orderBy('id')
     .limit(p.limit),
@@ -39,9 +54,18 @@ const lockRenewed = reusableQuery((db, p: { phone: string; holder: string; until
 const lockReleased = reusableQuery((db, p: { phone: string; holder: string }) =>
   db.updateTable('whatsapp_conversation_locks').set({ locked_by: null, locked_until: null }).where('phone', '=', p.phone).where('locked_by', '=', p.holder),
 );
-const pendingWork = reusableQuery((db, p: { phone: string }) =>
+const pendingWork = reusableQuery((db, p: { phone: string; now: string }) =>
   db.selectNoFrom((eb) => [
-    eb.exists(eb.selectFrom('whatsapp_messages').select('id').where('phone', '=', p.phone).where('status', '=', 'received')).as('messages'),
+    eb
+      .exists(
+        eb
+          .selectFrom('whatsapp_messages')
+          .select('id')
+          .where('phone', '=', p.phone)
+          .where('status', '=', 'received')
+          .where((inner) => inner.not(inner.exists(waitingForRetry(inner, p)))),
+      )
+      .as('messages'),
     eb
       .exists(
         eb
@@ -58,9 +82,12 @@ const statusWaiting = reusableQuery((db, p: { phone: string }) =>
   db.selectFrom('whatsapp_statuses').select('id').where('phone', '=', p.phone).where('applied_at', 'is', null).limit(1),
 );
 
-/** The oldest messages received from this number that the conversation has not handled yet, at most `limit`, in order. */
-export async function nextReceived(db: Db, phone: string, limit: number): Promise<WhatsAppMessageRow[]> {
-  return received(db, { phone, limit });
+/**
+ * The oldest messages received from this number that the conversation has not handled yet, at most
+ * `limit`, in order; none while one of them waits for its retry.
+ */
+export async function nextReceived(db: Db, options: { phone: string; limit: number; now: string }): Promise<WhatsAppMessageRow[]> {
+  return received(db, options);
 }
 
 /** Handled: its content (which may hold a code the person typed) is not kept. */
@@ -68,11 +95,17 @@ export async function markHandled(db: Db, options: { id: string; at: string }): 
   await handled(db, options);
 }
 
-/** A failed attempt to handle it; at `maxAttempts` it is given up (failed), so the number's later messages go on. */
-export async function countHandlingFailure(db: Db, options: { id: string; at: string; error: string; maxAttempts: number }): Promise<'retry' | 'given-up'> {
+/**
+ * A failed attempt to handle it, to be tried again from `retryAfter`; at `maxAttempts` it is given up
+ * (failed), so the number's later messages go on.
+ */
+export async function countHandlingFailure(
+  db: Db,
+  options: { id: string; at: string; retryAfter: string; error: string; maxAttempts: number },
+): Promise<'retry' | 'given-up'> {
   const row = await db
     .updateTable('whatsapp_messages')
-    .set((eb) => ({ attempts: eb('attempts', '+', 1), error: options.error }))
+    .set((eb) => ({ attempts: eb('attempts', '+', 1), error: options.error, retry_after: options.retryAfter }))
     .where('id', '=', options.id)
     .returning('attempts')
     .executeTakeFirst();
@@ -85,8 +118,8 @@ export async function countHandlingFailure(db: Db, options: { id: string; at: st
  * Whether a number has messages to handle, or statuses to apply to messages already recorded: one
  * statement, as a drain asks it each time it lets go of the number.
  */
-export async function hasPendingWork(db: Db, phone: string): Promise<boolean> {
-  const [row] = await pendingWork(db, { phone });
+export async function hasPendingWork(db: Db, options: { phone: string; now: string }): Promise<boolean> {
+  const [row] = await pendingWork(db, options);
   return Boolean(row?.messages) || Boolean(row?.statuses);
 }
 

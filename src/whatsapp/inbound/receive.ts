@@ -53,6 +53,7 @@ export async function receiveWebhook(ctx: ServiceContext, contents: WebhookConte
         error: null,
         content: JSON.stringify(message),
         attempts: 0,
+        retry_after: null,
         created_at: at,
       });
       if (!stored) continue;

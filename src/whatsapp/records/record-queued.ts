@@ -37,6 +37,7 @@ export async function recordQueuedWhatsApp(
       error: null,
       content: null,
       attempts: 0,
+      retry_after: null,
       created_at: at,
     };
   });
