@@ -51,6 +51,12 @@ const CROP_SCALE = 2.2;
  */
 const UPRIGHT_FIRST_SIDE = 100;
 
+/**
+ * A tile's side, as a fraction of the photo's: four overlapping tiles cover it, and each, shrunk to
+ * the search's 640 px, shows a card's portrait about twice as large as the whole photo does.
+ */
+const TILE_FRACTION = 0.55;
+
 export interface Portrait {
   /** The enlarged crop around the portrait, upright. */
   image: DecodedImage;
@@ -135,9 +141,35 @@ async function asFound(photo: DecodedImage, { face, view }: Found): Promise<Port
 }
 
 /**
+ * The portrait of a card so small in the frame that no detector found it in the whole photo shrunk
+ * to 640 px (a face of about 28 px there): searched for by the Tiny detector in each quarter turn of
+ * four overlapping tiles, and confirmed by the close look, as everywhere, so that a pattern the
+ * Tiny detector takes for a face on a card without a portrait is no portrait.
+ */
+async function inTiles(model: FaceModel, photo: DecodedImage): Promise<Portrait | undefined> {
+  const width = Math.round(photo.width * TILE_FRACTION);
+  const height = Math.round(photo.height * TILE_FRACTION);
+  const found: { tile: DecodedImage; found: Found }[] = [];
+  for (const y of [0, photo.height - height]) {
+    for (const x of [0, photo.width - width]) {
+      const tile = await enlargedCrop(photo, { x, y, width, height }, 1);
+      const view = await shrunk(tile, INPUT_MAX_SIDE);
+      for (const turn of await searchTurns(model, view, QUARTER_TURNS, 'tiny', false)) found.push({ tile, found: turn });
+    }
+  }
+  let best: Portrait | undefined;
+  for (const candidate of found.sort((a, b) => b.found.face.score - a.found.face.score).slice(0, CANDIDATES)) {
+    best ??= await closeLook(model, candidate.tile, candidate.found);
+  }
+  return best;
+}
+
+/**
  * The card's portrait, cut from the photo at its own resolution and enlarged; undefined
- * when no face is found in any turn, or none is confirmed in the close look. A large face found
- * upright in the shrunk photo is looked at closely first, without searching the other turns.
+ * when no face is found in any turn nor in any tile, or none is confirmed in the close look. A
+ * large face found upright in the shrunk photo is looked at closely first, without searching the
+ * other turns; the tiles are searched only when nothing else found a face, so they cost only a
+ * photo that shows none (× 1.45 on a card without a portrait, docs/benchmarks.md).
  */
 export async function findPortrait(model: FaceModel, photo: DecodedImage): Promise<Portrait | undefined> {
   const reduced = await shrunk(photo, INPUT_MAX_SIDE);
@@ -156,5 +188,5 @@ export async function findPortrait(model: FaceModel, photo: DecodedImage): Promi
       if (ssd) best = (bySsd ? undefined : await closeLook(model, photo, ssd)) ?? (await asFound(photo, ssd));
     }
   }
-  return best;
+  return best ?? (await inTiles(model, photo));
 }
