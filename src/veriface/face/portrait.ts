@@ -122,12 +122,19 @@ async function closeLook(model: FaceModel, photo: DecodedImage, found: Found): P
   const crop = await normalised(await enlargedCrop(upright, { x: centre.x - side / 2, y: centre.y - side / 2, width: side, height: side }, factor));
   const face = await largestIn(model, crop, 'ssd');
   if (!face) return undefined;
-  // A card small in the frame leaves a face of 25 – 40 px in the shrunk photo, which the measure
-  // would enlarge to its side and judge blurred (5 – 43 there on the sample cards, 12 – 56 in the
-  // photo's own pixels).
-  const inPhoto = { x: box.x * scale, y: box.y * scale, width: box.width * scale, height: box.height * scale };
-  const sharpness = Math.min(box.width, box.height) < SHARPNESS_SIDE ? await faceSharpness(upright, inPhoto) : await faceSharpness(found.view, box);
-  return { image: crop, face, sourceSide: Math.min(face.box.width, face.box.height) / factor, sharpness };
+  return { image: crop, face, sourceSide: Math.min(face.box.width, face.box.height) / factor, sharpness: await sharpnessOf(upright, found) };
+}
+
+/**
+ * The sharpness of `found`'s face where it was found, or in the photo's own pixels (`upright`:
+ * the photo turned as the view was) when it is smaller there than the measure's side: a card small
+ * in the frame leaves a face of 25 – 60 px in the shrunk photo, which the measure would enlarge to
+ * its side and judge blurred (5 – 43 there on the sample cards, 12 – 56 in the photo's own pixels).
+ */
+async function sharpnessOf(upright: DecodedImage, { face: { box }, view }: Found): Promise<number> {
+  if (Math.min(box.width, box.height) >= SHARPNESS_SIDE) return faceSharpness(view, box);
+  const scale = upright.width / view.width;
+  return faceSharpness(upright, { x: box.x * scale, y: box.y * scale, width: box.width * scale, height: box.height * scale });
 }
 
 /**
@@ -135,9 +142,11 @@ async function closeLook(model: FaceModel, photo: DecodedImage, found: Found): P
  * sample cards, a card out of focus), described where it was found. SSD found no face on the card
  * without a portrait in any turn or skew, where the Tiny detector took a pattern for one.
  */
-async function asFound(photo: DecodedImage, { face, view }: Found): Promise<Portrait> {
-  const sourceSide = Math.min(face.box.width, face.box.height) * (photo.width / view.width);
-  return { image: view, face, sourceSide, sharpness: await faceSharpness(view, face.box) };
+async function asFound(photo: DecodedImage, found: Found): Promise<Portrait> {
+  const { face, view, turn } = found;
+  const upright = await turned(photo, turn);
+  const sourceSide = Math.min(face.box.width, face.box.height) * (upright.width / view.width);
+  return { image: view, face, sourceSide, sharpness: await sharpnessOf(upright, found) };
 }
 
 /**
