@@ -235,14 +235,20 @@ describe.each(dialects)("Meta's WhatsApp webhook (%s)", (dialect) => {
       expect((await stored(phone)).map((row) => row.status)).toEqual(Array(10).fill('handled'));
     });
 
-    it(`a message the conversation keeps failing on is retried by the outbox, given up after ${MAX_HANDLING_ATTEMPTS} attempts, and the next ones go on`, async () => {
-      const phone = newNumber();
+    /** A conversation that records the text of each message it is handed, and throws on `failing`. */
+    function conversationFailingOn(failing: string): string[] {
       const tried: string[] = [];
       svc.deps.handleChatMessage = async (_ctx, message) => {
         const text = message.content.kind === 'text' ? message.content.text : '';
         tried.push(text);
-        if (text === 'breaks the conversation') throw new Error('the conversation failed');
+        if (text === failing) throw new Error('the conversation failed');
       };
+      return tried;
+    }
+
+    it(`a message the conversation keeps failing on is retried by the outbox, given up after ${MAX_HANDLING_ATTEMPTS} attempts, and the next ones go on`, async () => {
+      const phone = newNumber();
+      const tried = conversationFailingOn('breaks the conversation');
       await post(webhookBody({ messages: [textMessage({ from: phone, text: 'breaks the conversation' })] }));
       await post(webhookBody({ messages: [textMessage({ from: phone, text: 'next' })] }));
       await runOutbox(svc);
@@ -261,12 +267,7 @@ describe.each(dialects)("Meta's WhatsApp webhook (%s)", (dialect) => {
     });
     it("a message failed on waits for the outbox's retry: the number's later webhooks do not spend its attempts at once", async () => {
       const phone = newNumber();
-      const tried: string[] = [];
-      svc.deps.handleChatMessage = async (_ctx, message) => {
-        const text = message.content.kind === 'text' ? message.content.text : '';
-        tried.push(text);
-        if (text === 'breaks the conversation') throw new Error('the conversation failed');
-      };
+      const tried = conversationFailingOn('breaks the conversation');
       await post(webhookBody({ messages: [textMessage({ from: phone, text: 'breaks the conversation' })] }));
       await runOutbox(svc);
       // Each later webhook queues a drain job of the number, due at once: none of them tries the
