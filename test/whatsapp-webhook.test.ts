@@ -265,6 +265,7 @@ describe.each(dialects)("Meta's WhatsApp webhook (%s)", (dialect) => {
         ['handled', 0, null],
       ]);
     });
+
     it("a message failed on waits for the outbox's retry: the number's later webhooks do not spend its attempts at once", async () => {
       const phone = newNumber();
       const tried = conversationFailingOn('breaks the conversation');

@@ -57,14 +57,10 @@ const lockReleased = reusableQuery((db, p: { phone: string; holder: string }) =>
 const pendingWork = reusableQuery((db, p: { phone: string; now: string }) =>
   db.selectNoFrom((eb) => [
     eb
-      .exists(
-        eb
-          .selectFrom('whatsapp_messages')
-          .select('id')
-          .where('phone', '=', p.phone)
-          .where('status', '=', 'received')
-          .where((inner) => inner.not(inner.exists(waitingForRetry(inner, p)))),
-      )
+      .and([
+        eb.exists(eb.selectFrom('whatsapp_messages').select('id').where('phone', '=', p.phone).where('status', '=', 'received')),
+        eb.not(eb.exists(waitingForRetry(eb, p))),
+      ])
       .as('messages'),
     eb
       .exists(
