@@ -141,4 +141,24 @@ describe.skipIf(!postgresUrl)('an instance starts whatever happens to other sche
     }
     expect(failures).toEqual([]);
   }, 120_000);
+
+  it("opening a schema does not wait for another application's Kysely migrations on the same database", async () => {
+    // Kysely's migrator locks one key for the whole database (its PostgresAdapter's LOCK_ID): here
+    // another application on the same database is in the middle of its migrations and holds it.
+    const other = new pg.Client({ connectionString: postgresUrl });
+    await other.connect();
+    const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
+    try {
+      await other.query('SELECT pg_advisory_lock(3853314791062309107)');
+      const handle = await Promise.race([
+        openDatabase({ databaseUrl: postgresUrl, databaseSchema: schema, dataDir: os.tmpdir() }),
+        new Promise<undefined>((resolve) => setTimeout(resolve, 20_000, undefined)),
+      ]);
+      expect(handle, 'the schema was opened within 20 s').toBeDefined();
+      await handle?.close();
+    } finally {
+      await other.end();
+      await dropSchema(postgresUrl!, schema);
+    }
+  }, 60_000);
 });

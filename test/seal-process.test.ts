@@ -23,8 +23,8 @@ import { fillSignature } from '../src/pdf-signing/seal-signature.js';
 import { certificatePem, identityFromStored, makeSelfSignedIdentity } from '../src/pdf-signing/signing-identity.js';
 import { ANSWERS, sampleTemplate } from './support/fixtures.js';
 import { pdfWithoutXref } from './support/pdf-files.js';
-import { lastSignature, opensslVerify, pageImage, pdfImages, pdfsig, pdfToolsInstalled, pdftotext, qpdfCheck, trustStore } from './support/pdf-tools.js';
-import { readQr } from './support/qr-reader.js';
+import { lastSignature, opensslVerify, pdfImages, pdfsig, pdfToolsInstalled, pdftotext, qpdfCheck, trustStore } from './support/pdf-tools.js';
+import { readPageQr } from './support/qr-reader.js';
 import { refusal as refusalOf } from './support/refusal.js';
 import { call, dialects, localPath, PUBLIC_URL, startTestService, type TestOrganization, type TestService } from './support/service.js';
 import { readAndSign } from './support/signing.js';
@@ -380,7 +380,7 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
       const content = text(pdf);
       for (let page = 1; page <= pages; page++) expect(content).toContain(`Página ${page} de ${pages}`);
       expect(content.split(`Código: ${code}`).length - 1).toBe(pages);
-      for (let page = 1; page <= pages; page++) expect(await readQr(pageImage(pdf, page))).toBe(`${PUBLIC_URL}/verify?code=${code}`);
+      for (let page = 1; page <= pages; page++) expect(await readPageQr(pdf, page)).toBe(`${PUBLIC_URL}/verify?code=${code}`);
     });
 
     it.runIf(pdfToolsInstalled)("places the drawn signature image in the buyer's place and the certificate, and signs the PDF", () => {

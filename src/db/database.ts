@@ -43,7 +43,7 @@ import { attachmentReviewsAndPrinting } from './migrations/040_attachment_review
 import { whatsappRetryAfter } from './migrations/041_whatsapp_retry_after.js';
 import { namingPool } from './prepared-statements.js';
 import type { Database, Db, Dialect } from './schema.js';
-import { SchemaScopedPostgresDialect } from './schema-introspector.js';
+import { SchemaScopedPostgresDialect } from './schema-scoped-postgres.js';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
 import { GroupCommitSqlite, groupCommitDialect } from './sqlite-group-commit.js';
 import { applySqlitePragmas, applySqliteReaderPragmas } from './sqlite-pragmas.js';

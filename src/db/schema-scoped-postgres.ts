@@ -1,7 +1,9 @@
 import {
   type DatabaseIntrospector,
   type DatabaseMetadata,
+  type DialectAdapter,
   type Kysely,
+  PostgresAdapter,
   PostgresDialect,
   type PostgresDialectConfig,
   type SchemaMetadata,
@@ -36,7 +38,30 @@ class SchemaIntrospector implements DatabaseIntrospector {
   }
 }
 
-/** PostgreSQL, with the introspection the migrator uses kept to one schema. */
+/**
+ * Kysely's migrator locks one advisory key for the whole database, so every schema's migrations
+ * waited on every other's: with many schemas starting at once (tenants, or the test suite on a
+ * busy machine) an instance waited its turn behind all of them. The key here is the schema's.
+ */
+class SchemaAdapter extends PostgresAdapter {
+  constructor(private readonly schema: string) {
+    super();
+  }
+
+  override async acquireMigrationLock(db: Kysely<unknown>): Promise<void> {
+    await sql`SELECT pg_advisory_lock(hashtext(${this.lockName()}))`.execute(db);
+  }
+
+  override async releaseMigrationLock(db: Kysely<unknown>): Promise<void> {
+    await sql`SELECT pg_advisory_unlock(hashtext(${this.lockName()}))`.execute(db);
+  }
+
+  private lockName(): string {
+    return `kysely migrations of ${this.schema}`;
+  }
+}
+
+/** PostgreSQL, with what the migrator asks and locks kept to one schema. */
 export class SchemaScopedPostgresDialect extends PostgresDialect {
   constructor(
     config: PostgresDialectConfig,
@@ -47,5 +72,9 @@ export class SchemaScopedPostgresDialect extends PostgresDialect {
 
   override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
     return new SchemaIntrospector(db, this.schema);
+  }
+
+  override createAdapter(): DialectAdapter {
+    return new SchemaAdapter(this.schema);
   }
 }
