@@ -215,6 +215,31 @@ describe('the start-up self-test and /health', () => {
     }
   });
 
+  it('a Chromium that dies while it starts is started again: the self-test passes, after saying it tries again', async () => {
+    // The first launch is a "Chromium" that exits at once, as one that crashed on a busy machine.
+    const dies = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'dying-chromium-')), 'chromium');
+    fs.writeFileSync(dies, '#!/bin/sh\nexit 1\n', { mode: 0o755 });
+    const launches: string[] = [];
+    const warnings: string[] = [];
+    const renderer = new ChromiumRenderer(
+      async () => {
+        const launch = launches.length === 0 ? { executablePath: dies, args: [] } : await bundledChromium();
+        launches.push(launch.executablePath);
+        return launch;
+      },
+      { concurrency: 1, engine: 'bundled', warn: (_details, message) => warnings.push(message) },
+    );
+    try {
+      await renderer.selfTest();
+      expect(launches).toHaveLength(2);
+      expect(launches[0]).toBe(dies);
+      expect(renderer.describe()).toMatchObject({ running: true, selfTest: { passedMs: expect.any(Number) } });
+      expect(warnings).toContain('PDF renderer self-test failed: trying again');
+    } finally {
+      await renderer.close();
+    }
+  });
+
   it('a renderer that cannot start fails the self-test, and /health says why', async () => {
     const svc = await startTestService('sqlite', { CHROMIUM_PATH: '/nonexistent/chromium' });
     try {

@@ -15,6 +15,15 @@ function chromiumMargins(margins: PageLayout['border']): Record<keyof PageLayout
 const NO_MARGINS = { top: 0, right: 0, bottom: 0, left: 0 };
 
 /**
+ * Tries of the start-up self-test, a second apart. A Chromium can die while it starts on a busy
+ * machine ("Target page, context or browser has been closed", seen in CI), and the next render
+ * starts another; but the instance is ready only once the self-test passed, and it runs once, so
+ * one unlucky start would leave the instance out of its balancer for good.
+ */
+const SELF_TEST_TRIES = 3;
+const SELF_TEST_PAUSE_MS = 1000;
+
+/**
  * Whatever Chromium renders: no GPU (printing needs none, and one emulated in software costs a
  * render as much CPU again as the render itself).
  */
@@ -108,11 +117,19 @@ export class ChromiumRenderer implements PdfRenderer {
   }
 
   async selfTest(): Promise<void> {
-    try {
-      this.checked = { passedMs: await rendererSelfTest(this) };
-    } catch (error) {
-      this.checked = { failed: error instanceof Error ? error.message : String(error) };
-      throw error;
+    for (let tried = 1; ; tried++) {
+      try {
+        this.checked = { passedMs: await rendererSelfTest(this) };
+        return;
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        if (tried >= SELF_TEST_TRIES || this.closed) {
+          this.checked = { failed: reason };
+          throw error;
+        }
+        this.options.warn?.({ reason, tried }, 'PDF renderer self-test failed: trying again');
+        await new Promise((resolve) => setTimeout(resolve, SELF_TEST_PAUSE_MS));
+      }
     }
   }
 
