@@ -23,16 +23,27 @@ export function shrunk(image: DecodedImage, maxSide: number): Promise<DecodedIma
   return decodedOf(pipelineOf(image).resize({ width: maxSide, height: maxSide, fit: 'inside' }));
 }
 
-/** `box` cut out (clamped to the image) and resized by `factor` with a Lanczos filter, which keeps edges that a bilinear enlargement smears. */
-export function enlargedCrop(image: DecodedImage, box: Box, factor: number): Promise<DecodedImage> {
+/** `box` in whole pixels, clamped to the image. */
+function clamped(image: DecodedImage, box: Box): { left: number; top: number; width: number; height: number } {
   const left = Math.max(0, Math.floor(box.x));
   const top = Math.max(0, Math.floor(box.y));
   const width = Math.max(1, Math.min(image.width - left, Math.round(box.width + Math.min(0, box.x))));
   const height = Math.max(1, Math.min(image.height - top, Math.round(box.height + Math.min(0, box.y))));
+  return { left, top, width, height };
+}
+
+/** `box` cut out (clamped to the image), at the image's own resolution. */
+export function cropped(image: DecodedImage, box: Box): Promise<DecodedImage> {
+  return decodedOf(pipelineOf(image).extract(clamped(image, box)));
+}
+
+/** `box` cut out (clamped to the image) and resized by `factor` with a Lanczos filter, which keeps edges that a bilinear enlargement smears. */
+export function enlargedCrop(image: DecodedImage, box: Box, factor: number): Promise<DecodedImage> {
+  const region = clamped(image, box);
   return decodedOf(
     pipelineOf(image)
-      .extract({ left, top, width, height })
-      .resize(Math.max(1, Math.round(width * factor)), Math.max(1, Math.round(height * factor)), { kernel: 'lanczos3', fit: 'fill' }),
+      .extract(region)
+      .resize(Math.max(1, Math.round(region.width * factor)), Math.max(1, Math.round(region.height * factor)), { kernel: 'lanczos3', fit: 'fill' }),
   );
 }
 

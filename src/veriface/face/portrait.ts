@@ -1,6 +1,6 @@
 import { type DecodedImage, INPUT_MAX_SIDE } from './decode-image.js';
 import type { DetectedFace, Detectors, FaceModel } from './face-model.js';
-import { enlargedCrop, normalised, shrunk, turned } from './image-transforms.js';
+import { cropped, enlargedCrop, normalised, shrunk, turned } from './image-transforms.js';
 import { faceSharpness, SHARPNESS_SIDE } from './sharpness.js';
 
 /**
@@ -161,7 +161,7 @@ async function inTiles(model: FaceModel, photo: DecodedImage): Promise<Portrait 
   const found: { tile: DecodedImage; found: Found }[] = [];
   for (const y of [0, photo.height - height]) {
     for (const x of [0, photo.width - width]) {
-      const tile = await enlargedCrop(photo, { x, y, width, height }, 1);
+      const tile = await cropped(photo, { x, y, width, height });
       const view = await shrunk(tile, INPUT_MAX_SIDE);
       for (const turn of await searchTurns(model, view, QUARTER_TURNS, 'tiny', false)) found.push({ tile, found: turn });
     }
