@@ -220,8 +220,10 @@ if (!heldOutOnly) {
     `calibration set: ${new Set(calibration.map((p) => p.person)).size} people, ${calibrationPhotos.cards.length} card photos, ${calibrationPhotos.faces.length} face photos; ` +
       `highest different-person similarity ${highestDifferent.toFixed(1)}, so a threshold of ${calibrated} (${CALIBRATION_MARGIN} points above)`,
   );
-  report('card against face', calibrationPairs.cardFace, calibrated);
-  report('face against face', calibrationPairs.faceFace, calibrated);
+  for (const threshold of [...new Set([calibrated, DEFAULT_FACE_MATCH_THRESHOLD])]) {
+    report('card against face', calibrationPairs.cardFace, threshold);
+    report('face against face', calibrationPairs.faceFace, threshold);
+  }
 }
 
 const heldOutPhotos = await describeSet(model, heldOut);

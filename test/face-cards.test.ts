@@ -83,6 +83,21 @@ describe("the portrait on a photographed identity card is found however the card
   );
 
   it(
+    "a face SSD finds in the 640 px view but not again in the close look is described in the close look's crop, at the photo's own resolution, where it was found: X's card small in the frame matches X's face (the photograph mirrored and relit, as the bench pairs it)",
+    async () => {
+      // Described in the view, from a face of about 28 px there, this held-out card scored 44.7
+      // against its person's face (docs/benchmarks.md).
+      const person = 'face-api sample5 #14';
+      const [first] = labelledSets().heldOut.filter((p) => p.person === person);
+      if (!first) throw new Error(`no photograph of ${person}`);
+      const picture = await facePicture(first);
+      const comparison = await compare(await photographCard(await printedCard(picture), shot('small in the frame')), await faceFrame(picture, true));
+      expect(comparison).toMatchObject({ matches: true });
+    },
+    UNTIMED,
+  );
+
+  it(
     'a card without a portrait, photographed turned a quarter or small in the frame, is DOCUMENT_NO_FACE: a pattern the quick look takes for a face, in the photo or in a tile, is no portrait unless the close look finds one',
     async () => {
       const card = await numberedCard({ number: '1.020.304.050' });

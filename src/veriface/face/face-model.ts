@@ -93,6 +93,12 @@ export async function loadFaceModel(): Promise<FaceModel> {
   };
 }
 
+/** `face`'s detection moved to `box` of `image` (the same face cut out and enlarged): described there, not where it was found. */
+export function faceAt(face: DetectedFace, box: Box, image: DecodedImage): DetectedFace {
+  const relative = new faceapi.Rect(box.x / image.width, box.y / image.height, box.width / image.width, box.height / image.height);
+  return { box, score: face.score, detection: new faceapi.FaceDetection(face.score, relative, { width: image.width, height: image.height }) };
+}
+
 export function descriptorDistance(a: Float32Array, b: Float32Array): number {
   return faceapi.euclideanDistance(a, b);
 }

@@ -23,8 +23,8 @@ export function shrunk(image: DecodedImage, maxSide: number): Promise<DecodedIma
   return decodedOf(pipelineOf(image).resize({ width: maxSide, height: maxSide, fit: 'inside' }));
 }
 
-/** `box` in whole pixels, clamped to the image. */
-function clamped(image: DecodedImage, box: Box): { left: number; top: number; width: number; height: number } {
+/** `box` in whole pixels, clamped to the image: the region a crop of it holds. */
+export function clamped(image: DecodedImage, box: Box): { left: number; top: number; width: number; height: number } {
   const left = Math.max(0, Math.floor(box.x));
   const top = Math.max(0, Math.floor(box.y));
   const width = Math.max(1, Math.min(image.width - left, Math.round(box.width + Math.min(0, box.x))));

@@ -1,7 +1,7 @@
 import { type DecodedImage, INPUT_MAX_SIDE } from './decode-image.js';
-import type { DetectedFace, Detectors, FaceModel } from './face-model.js';
-import { cropped, enlargedCrop, normalised, shrunk, turned } from './image-transforms.js';
-import { faceSharpness, SHARPNESS_SIDE } from './sharpness.js';
+import { type DetectedFace, type Detectors, type FaceModel, faceAt } from './face-model.js';
+import { clamped, cropped, enlargedCrop, normalised, shrunk, turned } from './image-transforms.js';
+import { type Box, faceSharpness, SHARPNESS_SIDE } from './sharpness.js';
 
 /**
  * Finding the portrait on a photographed identity card. A phone photographs a card turned any
@@ -105,13 +105,18 @@ async function candidateTurns(model: FaceModel, reduced: DecodedImage, upright: 
   return { candidates: found.sort((a, b) => b.face.score - a.face.score).slice(0, CANDIDATES), bySsd: quick.length === 0 };
 }
 
-/**
- * The face of `found` cut from the photo at its own resolution (turned the same way) with a
- * margin, enlarged, and found again there by SSD; undefined when SSD does not find it there: a
- * pattern the Tiny detector took for a face in the shrunk photo (a card with no portrait, turned)
- * is no portrait.
- */
-async function closeLook(model: FaceModel, photo: DecodedImage, found: Found): Promise<Portrait | undefined> {
+/** The square around `found`'s face cut from the photo at its own resolution (turned the same way), enlarged and its luminance stretched. */
+interface CloseCrop {
+  /** The photo turned as the view was. */
+  upright: DecodedImage;
+  crop: DecodedImage;
+  /** How many times the crop was enlarged. */
+  factor: number;
+  /** The face's box as found, in the crop's pixels. */
+  box: Box;
+}
+
+async function closeCrop(photo: DecodedImage, found: Found): Promise<CloseCrop> {
   const upright = await turned(photo, found.turn);
   // Both were turned about their centres on grown canvases, so one scale maps the view onto the photo.
   const scale = upright.width / found.view.width;
@@ -119,7 +124,24 @@ async function closeLook(model: FaceModel, photo: DecodedImage, found: Found): P
   const side = Math.max(box.width, box.height) * scale * CROP_SCALE;
   const centre = { x: (box.x + box.width / 2) * scale, y: (box.y + box.height / 2) * scale };
   const factor = Math.min(MAX_ENLARGEMENT, PORTRAIT_FACE_PIXELS / (box.width * scale));
-  const crop = await normalised(await enlargedCrop(upright, { x: centre.x - side / 2, y: centre.y - side / 2, width: side, height: side }, factor));
+  const square = { x: centre.x - side / 2, y: centre.y - side / 2, width: side, height: side };
+  const crop = await normalised(await enlargedCrop(upright, square, factor));
+  const origin = clamped(upright, square);
+  const inCrop = {
+    x: (box.x * scale - origin.left) * factor,
+    y: (box.y * scale - origin.top) * factor,
+    width: box.width * scale * factor,
+    height: box.height * scale * factor,
+  };
+  return { upright, crop, factor, box: inCrop };
+}
+
+/**
+ * The face of `found` in its close crop, found again there by SSD; undefined when SSD does not
+ * find it there: a pattern the Tiny detector took for a face in the shrunk photo (a card with no
+ * portrait, turned) is no portrait.
+ */
+async function closeLook(model: FaceModel, found: Found, { upright, crop, factor }: CloseCrop): Promise<Portrait | undefined> {
   const face = await largestIn(model, crop, 'ssd');
   if (!face) return undefined;
   return { image: crop, face, sourceSide: Math.min(face.box.width, face.box.height) / factor, sharpness: await sharpnessOf(upright, found) };
@@ -139,14 +161,18 @@ async function sharpnessOf(upright: DecodedImage, { face: { box }, view }: Found
 
 /**
  * A face SSD found in a turn of the shrunk photo but did not find again in the close look (on the
- * sample cards, a card out of focus), described where it was found. SSD found no face on the card
- * without a portrait in any turn or skew, where the Tiny detector took a pattern for one.
+ * sample cards, a card out of focus, or small in the frame), described in its close crop where it
+ * was found: described in the shrunk photo, from a face of 40 – 75 px, two such cards matched
+ * their own people at 39 and 45. SSD found no face on the card without a portrait in any turn or
+ * skew, where the Tiny detector took a pattern for one.
  */
-async function asFound(photo: DecodedImage, found: Found): Promise<Portrait> {
-  const { face, view, turn } = found;
-  const upright = await turned(photo, turn);
-  const sourceSide = Math.min(face.box.width, face.box.height) * (upright.width / view.width);
-  return { image: view, face, sourceSide, sharpness: await sharpnessOf(upright, found) };
+async function asFound(found: Found, { upright, crop, factor, box }: CloseCrop): Promise<Portrait> {
+  return {
+    image: crop,
+    face: faceAt(found.face, box, crop),
+    sourceSide: Math.min(box.width, box.height) / factor,
+    sharpness: await sharpnessOf(upright, found),
+  };
 }
 
 /**
@@ -168,7 +194,7 @@ async function inTiles(model: FaceModel, photo: DecodedImage): Promise<Portrait 
   }
   let best: Portrait | undefined;
   for (const candidate of found.sort((a, b) => b.found.face.score - a.found.face.score).slice(0, CANDIDATES)) {
-    best ??= await closeLook(model, candidate.tile, candidate.found);
+    best ??= await closeLook(model, candidate.found, await closeCrop(candidate.tile, candidate.found));
   }
   return best;
 }
@@ -185,16 +211,19 @@ export async function findPortrait(model: FaceModel, photo: DecodedImage): Promi
   const face = await largestIn(model, reduced, 'tiny');
   const upright = face ? { face, turn: 0, view: reduced } : undefined;
   const lookedFirst = upright && Math.min(upright.face.box.width, upright.face.box.height) >= UPRIGHT_FIRST_SIDE;
-  let best = lookedFirst ? await closeLook(model, photo, upright) : undefined;
+  let best = lookedFirst ? await closeLook(model, upright, await closeCrop(photo, upright)) : undefined;
   if (!best) {
     // On the sample cards, SSD never found a face in the close look at a wrong turn, so the next
     // turn is looked at only when this one showed none.
     const { candidates, bySsd } = await candidateTurns(model, reduced, lookedFirst ? undefined : upright);
-    for (const found of candidates) best ??= await closeLook(model, photo, found);
+    for (const found of candidates) best ??= await closeLook(model, found, await closeCrop(photo, found));
     if (!best) {
       // No candidate found again: SSD's own detection (searched for unless the candidates were its), looked at closely or as it was found.
       const [ssd] = bySsd ? candidates : await searchTurns(model, reduced, [...QUARTER_TURNS, ...SKEWS], 'ssd', true);
-      if (ssd) best = (bySsd ? undefined : await closeLook(model, photo, ssd)) ?? (await asFound(photo, ssd));
+      if (ssd) {
+        const close = await closeCrop(photo, ssd);
+        best = (bySsd ? undefined : await closeLook(model, ssd, close)) ?? (await asFound(ssd, close));
+      }
     }
   }
   return best ?? (await inTiles(model, photo));
