@@ -162,9 +162,9 @@ async function sharpnessOf(upright: DecodedImage, { face: { box }, view }: Found
 /**
  * A face SSD found in a turn of the shrunk photo but did not find again in the close look (on the
  * sample cards, a card out of focus, or small in the frame), described in its close crop where it
- * was found: described in the shrunk photo, from a face of 40 – 75 px, two such cards matched
- * their own people at 39 and 45. SSD found no face on the card without a portrait in any turn or
- * skew, where the Tiny detector took a pattern for one.
+ * was found: described in the shrunk photo instead, from a face of about 28 px there, a held-out
+ * card small in the frame matched its person at 44.7, and at 65.4 in the crop. SSD found no face on
+ * the card without a portrait in any turn or skew, where the Tiny detector took a pattern for one.
  */
 async function asFound(found: Found, { upright, crop, factor, box }: CloseCrop): Promise<Portrait> {
   return {
@@ -216,13 +216,14 @@ export async function findPortrait(model: FaceModel, photo: DecodedImage): Promi
     // On the sample cards, SSD never found a face in the close look at a wrong turn, so the next
     // turn is looked at only when this one showed none.
     const { candidates, bySsd } = await candidateTurns(model, reduced, lookedFirst ? undefined : upright);
-    for (const found of candidates) best ??= await closeLook(model, found, await closeCrop(photo, found));
+    if (!bySsd) for (const found of candidates) best ??= await closeLook(model, found, await closeCrop(photo, found));
     if (!best) {
-      // No candidate found again: SSD's own detection (searched for unless the candidates were its), looked at closely or as it was found.
+      // No Tiny candidate found again: SSD's own detection (the one candidate when Tiny found none),
+      // looked at closely, or else described as it was found, in the same crop.
       const [ssd] = bySsd ? candidates : await searchTurns(model, reduced, [...QUARTER_TURNS, ...SKEWS], 'ssd', true);
       if (ssd) {
         const close = await closeCrop(photo, ssd);
-        best = (bySsd ? undefined : await closeLook(model, ssd, close)) ?? (await asFound(ssd, close));
+        best = (await closeLook(model, ssd, close)) ?? (await asFound(ssd, close));
       }
     }
   }
