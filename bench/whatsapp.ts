@@ -7,6 +7,7 @@
  *   a signature open in WhatsApp; each taps "Empezar" (the documents are sent to them), then writes
  *   nine more messages the conversation answers with the current step. The service and the client
  *   posting the webhooks share one process, so one core: the client's share is in the figure.
+ *   With PostgreSQL on this machine, the CPU its processes used a message too.
  * - a photo's time from the webhook to the answer with the face matcher on: a face validation in
  *   WhatsApp, the ID's front sent, then the face; the time from posting the face to the outcome's
  *   message handed to the sender.
@@ -143,6 +144,30 @@ async function handled(deps: Deps): Promise<number> {
   return Number(row.count);
 }
 
+/**
+ * CPU time, in ms, of the PostgreSQL server's processes on this machine (Linux's /proc), or
+ * undefined when none is seen here: on a machine the service shares with its database, the
+ * database's CPU a message limits the figure as much as the service's (docs/benchmarks.md).
+ */
+function localPostgresCpuMs(): number | undefined {
+  if (!fs.existsSync('/proc/self/stat')) return undefined;
+  let ticks: number | undefined;
+  for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // a process that ended while the list was read
+    }
+    if (!stat.includes('(postgres)')) continue;
+    // utime and stime, the 14th and 15th fields, counted after the command's closing parenthesis.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks = (ticks ?? 0) + Number(fields[11]) + Number(fields[12]);
+  }
+  // Linux counts them in hundredths of a second (USER_HZ).
+  return ticks === undefined ? undefined : ticks * 10;
+}
+
 async function throughput(label: string, env: Record<string, string>): Promise<void> {
   const service = await startService({ FACE_MATCHER: 'manual', ...env });
   try {
@@ -158,6 +183,7 @@ async function throughput(label: string, env: Record<string, string>): Promise<v
     const texts = ['Empezar', ...Array.from({ length: MESSAGES_EACH - 1 }, (_, i) => (i % 3 === 2 ? 'AYUDA' : 'Hola, ¿qué hago ahora?'))];
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
+    const databaseBefore = env.DATABASE_URL === undefined ? undefined : localPostgresCpuMs();
     let next = 0;
     // Each person's messages in the order they wrote them; the people side by side.
     await Promise.all(
@@ -175,8 +201,13 @@ async function throughput(label: string, env: Record<string, string>): Promise<v
     }
     const seconds = (performance.now() - started) / 1000;
     const cpu = process.cpuUsage(cpuBefore);
+    const databaseAfter = databaseBefore === undefined ? undefined : localPostgresCpuMs();
+    const database =
+      databaseBefore === undefined || databaseAfter === undefined
+        ? ''
+        : `; the database's CPU ${((databaseAfter - databaseBefore) / MESSAGES).toFixed(2)} ms a message`;
     console.log(
-      `WhatsApp inbound, ${label}: ${MESSAGES} messages from ${PEOPLE} people in open signatures in ${seconds.toFixed(2)} s (taken in within ${((stored - started) / 1000).toFixed(2)} s): ${(MESSAGES / seconds).toFixed(0)} handled/s (goal ${GOAL}/s); this process's CPU ${((cpu.user + cpu.system) / 1000 / MESSAGES).toFixed(2)} ms a message (less sensitive to a busy machine than the rate)`,
+      `WhatsApp inbound, ${label}: ${MESSAGES} messages from ${PEOPLE} people in open signatures in ${seconds.toFixed(2)} s (taken in within ${((stored - started) / 1000).toFixed(2)} s): ${(MESSAGES / seconds).toFixed(0)} handled/s (goal ${GOAL}/s); this process's CPU ${((cpu.user + cpu.system) / 1000 / MESSAGES).toFixed(2)} ms a message (less sensitive to a busy machine than the rate)${database}`,
     );
   } finally {
     await service.close();
