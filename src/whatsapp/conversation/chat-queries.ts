@@ -89,7 +89,8 @@ const participantsOfPhone = reusableQuery((db, p: { phone: string }) =>
 // By the participants' process ids: their primary key, whatever the planner thinks of the processes
 // in signature. Asked as "processes in signature with a participant of this number", PostgreSQL
 // walked every process in signature and looked for the number in each (0.6 ms a message in the
-// WhatsApp bench, a third of the database's work; docs/benchmarks.md).
+// WhatsApp bench, a third of the database's work; docs/benchmarks.md). A reusable twin of
+// findProcessById (src/documents/queries.ts), as every message runs it.
 const processInSignature = reusableQuery((db, p: { id: string }) =>
   db.selectFrom('processes').selectAll().where('id', '=', p.id).where('status', '=', 'CREATED'),
 );
@@ -112,14 +113,11 @@ export async function saveChatNumber(db: Db, row: ChatNumberRow): Promise<void> 
 /** Participants of the number who may still act (now or at their turn), with their processes in signature. */
 export async function participantsOfNumber(db: Db, phone: string): Promise<{ participant: ParticipantRow; process: ProcessRow }[]> {
   const participants = await participantsOfPhone(db, { phone });
-  const ids = [...new Set(participants.map((participant) => participant.process_id))];
-  const [only] = ids;
-  if (only === undefined) return [];
-  const processes =
-    ids.length === 1
-      ? await processInSignature(db, { id: only })
-      : await db.selectFrom('processes').selectAll().where('id', 'in', ids).where('status', '=', 'CREATED').execute();
-  const byId = new Map(processes.map((process) => [process.id, process]));
+  const byId = new Map<string, ProcessRow>();
+  // One prepared statement a process: a number has one open process, seldom a few.
+  for (const id of new Set(participants.map((participant) => participant.process_id))) {
+    for (const process of await processInSignature(db, { id })) byId.set(process.id, process);
+  }
   return participants.flatMap((participant) => {
     const process = byId.get(participant.process_id);
     return process ? [{ participant, process }] : [];
