@@ -4,6 +4,7 @@ import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import * as faceapi from '@vladmandic/face-api/dist/face-api.node-wasm.js';
 import type { DecodedImage } from './decode-image.js';
+import { boxAgain } from './face-alignment.js';
 import type { Box } from './sharpness.js';
 
 /** A face the detector found: where, how sure it is, and (once asked for) its descriptor. */
@@ -36,6 +37,10 @@ export type Detectors = 'tiny-then-ssd' | 'tiny' | 'ssd';
 
 export interface FaceModel {
   detect(image: DecodedImage, detectors?: Detectors): Promise<DetectedFace[]>;
+  /**
+   * The face's 128 numbers, where its landmarks place it: found in the detector's box, or again
+   * in the square they first gave when that box is off them (face-alignment.ts).
+   */
   describe(image: DecodedImage, face: DetectedFace): Promise<Float32Array | undefined>;
 }
 
@@ -46,6 +51,12 @@ function modelDirectory(): string {
 
 function toTensor(image: DecodedImage): faceapi.tf.Tensor3D {
   return faceapi.tf.tensor3d(image.pixels, [image.height, image.width, 3], 'int32');
+}
+
+/** The 68 landmarks of this face only (not of every face the detector found), in the image's pixels. */
+function landmarksIn(tensor: faceapi.tf.Tensor3D, face: DetectedFace) {
+  const detected = Promise.resolve(faceapi.extendWithFaceDetection({}, face.detection));
+  return new faceapi.DetectSingleFaceLandmarksTask(detected, tensor, false).run();
 }
 
 /** Starts the WebAssembly backend and reads the three networks from node_modules. */
@@ -82,10 +93,12 @@ export async function loadFaceModel(): Promise<FaceModel> {
     async describe(image, face) {
       const tensor = toTensor(image);
       try {
-        // Landmarks and descriptor for this face only, not for every face the detector found.
-        const detected = Promise.resolve(faceapi.extendWithFaceDetection({}, face.detection));
-        const described = await new faceapi.DetectSingleFaceLandmarksTask(detected, tensor, false).withFaceDescriptor();
-        return described?.descriptor;
+        const found = await landmarksIn(tensor, face);
+        if (!found) return undefined;
+        const again = boxAgain(face.box, found.landmarks.positions);
+        const placed = again ? await landmarksIn(tensor, faceAt(face, again, image)) : found;
+        if (!placed) return undefined;
+        return (await new faceapi.ComputeSingleFaceDescriptorTask(Promise.resolve(placed), tensor))?.descriptor;
       } finally {
         tensor.dispose();
       }
