@@ -1,8 +1,10 @@
+import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_FACE_MATCH_THRESHOLD } from '../src/config.js';
 import { type Described, describeSelfie, similarityOf } from '../src/veriface/face/compare-faces.js';
+import { decodeImage } from '../src/veriface/face/decode-image.js';
 import { boxAgain, OFF_BOX_OVERLAP, overlap, squareAround } from '../src/veriface/face/face-alignment.js';
-import { descriptorDistance, type FaceModel, loadFaceModel } from '../src/veriface/face/face-model.js';
+import { descriptorDistance, type FaceModel, faceAt, loadFaceModel } from '../src/veriface/face/face-model.js';
 import { faceFrame } from './support/card-photos.js';
 import { selfie } from './support/face-photos.js';
 import { facePicture, labelledSets } from './support/labelled-faces.js';
@@ -45,6 +47,32 @@ describe("a face is described where its landmarks place it: found again in the s
   );
 
   it(
+    "a face cut by the photo's edge, its box past the edge, is described from the landmarks found in that box",
+    async () => {
+      const whole = await selfie('authorPhoto');
+      const decoded = await decodeImage(whole);
+      const [face] = decoded ? await model.detect(decoded) : [];
+      if (!decoded || !face) throw new Error('no face in the selfie');
+      // The photo cut through the face's left and top; the box given runs past those edges.
+      const left = Math.round(face.box.x + face.box.width * 0.15);
+      const top = Math.round(face.box.y + face.box.height * 0.1);
+      const cut = await decodeImage(
+        await sharp(whole)
+          .extract({ left, top, width: decoded.width - left, height: decoded.height - top })
+          .png()
+          .toBuffer(),
+      );
+      if (!cut) throw new Error('the cut photo did not decode');
+      const past = faceAt(face, { x: -40, y: -40, width: face.box.width * 0.85 + 40, height: face.box.height * 0.9 + 40 }, cut);
+      const [described, reference] = await Promise.all([model.describe(cut, past), model.describe(decoded, face)]);
+      if (!described || !reference) throw new Error('a face was not described');
+      // Its landmarks found again in a square past the edge, it scored 17 – 25.
+      expect(similarityOf(descriptorDistance(described, reference))).toBeGreaterThanOrEqual(DEFAULT_FACE_MATCH_THRESHOLD);
+    },
+    UNTIMED,
+  );
+
+  it(
     'a different person still does not match',
     async () => {
       const tile = await describeSelfie(model, await authorPhoto(9));
@@ -58,15 +86,16 @@ describe("a face is described where its landmarks place it: found again in the s
 
 describe("the detector's box is off when it overlaps the square around the face's landmarks by less than OFF_BOX_OVERLAP", () => {
   const landmarks = [
-    { x: 10, y: 20 },
-    { x: 110, y: 20 },
-    { x: 60, y: 140 },
+    { x: 110, y: 120 },
+    { x: 210, y: 120 },
+    { x: 160, y: 240 },
   ];
+  const image = { width: 400, height: 400 };
 
   it('the square is centred on the landmarks and a tenth larger than their extent', () => {
     const square = squareAround(landmarks);
-    expect(square.x + square.width / 2).toBeCloseTo(60);
-    expect(square.y + square.height / 2).toBeCloseTo(80);
+    expect(square.x + square.width / 2).toBeCloseTo(160);
+    expect(square.y + square.height / 2).toBeCloseTo(180);
     expect(square.width).toBeCloseTo(132);
     expect(square.height).toBeCloseTo(132);
   });
@@ -80,9 +109,16 @@ describe("the detector's box is off when it overlaps the square around the face'
 
   it('a box that fits the landmarks is kept; one twice as large, or beside the face, is replaced by the square', () => {
     const square = squareAround(landmarks);
-    expect(boxAgain({ ...square, x: square.x + 5 }, landmarks)).toBeUndefined();
+    expect(boxAgain({ ...square, x: square.x + 5 }, landmarks, image)).toBeUndefined();
     expect(overlap(square, { x: square.x - 66, y: square.y - 66, width: 264, height: 264 })).toBeLessThan(OFF_BOX_OVERLAP);
-    expect(boxAgain({ x: square.x - 66, y: square.y - 66, width: 264, height: 264 }, landmarks)).toEqual(square);
-    expect(boxAgain({ ...square, x: square.x + 60 }, landmarks)).toEqual(square);
+    expect(boxAgain({ x: square.x - 66, y: square.y - 66, width: 264, height: 264 }, landmarks, image)).toEqual(square);
+    expect(boxAgain({ ...square, x: square.x + 60 }, landmarks, image)).toEqual(square);
+  });
+
+  it("a square past the image's edge is not used: the box is kept", () => {
+    const square = squareAround(landmarks);
+    const loose = { x: square.x - 66, y: square.y - 66, width: 264, height: 264 };
+    expect(boxAgain(loose, landmarks, { width: 200, height: 400 })).toBeUndefined();
+    expect(boxAgain(loose, landmarks, { width: 400, height: 200 })).toBeUndefined();
   });
 });

@@ -95,7 +95,7 @@ export async function loadFaceModel(): Promise<FaceModel> {
       try {
         const found = await landmarksIn(tensor, face);
         if (!found) return undefined;
-        const again = boxAgain(face.box, found.landmarks.positions);
+        const again = boxAgain(face.box, found.landmarks.positions, image);
         const placed = again ? await landmarksIn(tensor, faceAt(face, again, image)) : found;
         if (!placed) return undefined;
         return (await new faceapi.ComputeSingleFaceDescriptorTask(Promise.resolve(placed), tensor))?.descriptor;
