@@ -35,7 +35,7 @@ describe("a face is described where its landmarks place it: found again in the s
   it(
     "a photograph whose detector's box takes in the background around the face matches the person's other photographs",
     async () => {
-      // Framed as a selfie, the Tiny detector's box around this face-match tile (the ninth of the
+      // Framed as a selfie, the Tiny detector's box around this face-match tile (index 9 of the
       // author's photographs) takes in the blurred background: described there, 28 – 40 against
       // his other photographs.
       const tile = await describeSelfie(model, await authorPhoto(9));
