@@ -20,6 +20,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import Fastify from 'fastify';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { buildApp } from '../src/app.js';
 import { systemClock } from '../src/clock.js';
@@ -65,6 +66,33 @@ function delivery(from: string, content: Content): string {
   });
 }
 
+/**
+ * One of Meta's POSTs, signed as Meta signs them. Meta's POSTs come from Meta's machines: the
+ * client's share of this one core is kept small with node:http over kept-alive connections (fetch
+ * cost as much CPU as the service's handling).
+ */
+function signedPost(options: { agent: http.Agent; url: string; secret: string; body: string }): Promise<void> {
+  const { agent, url, secret, body } = options;
+  return new Promise<void>((resolve, reject) => {
+    const signature = `sha256=${crypto.createHmac('sha256', secret).update(body).digest('hex')}`;
+    const request = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-hub-signature-256': signature },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`webhook answered ${res.statusCode}: ${Buffer.concat(chunks)}`))));
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
 interface Service {
   deps: Deps;
   url: string;
@@ -98,28 +126,7 @@ async function startService(env: Record<string, string>): Promise<Service> {
       if (res.status !== 200) throw new Error(`${route} answered ${res.status}: ${await res.text()}`);
       return res.json();
     },
-    // Meta's POSTs come from Meta's machines: the client's share of this one core is kept small
-    // with node:http over kept-alive connections (fetch cost as much CPU as the service's handling).
-    post(body) {
-      return new Promise<void>((resolve, reject) => {
-        const signature = `sha256=${crypto.createHmac('sha256', secret).update(body).digest('hex')}`;
-        const request = http.request(
-          `${base}/whatsapp/webhook`,
-          {
-            method: 'POST',
-            agent,
-            headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-hub-signature-256': signature },
-          },
-          (res) => {
-            const chunks: Buffer[] = [];
-            res.on('data', (chunk: Buffer) => chunks.push(chunk));
-            res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`webhook answered ${res.statusCode}: ${Buffer.concat(chunks)}`))));
-          },
-        );
-        request.on('error', reject);
-        request.end(body);
-      });
-    },
+    post: (body) => signedPost({ agent, url: `${base}/whatsapp/webhook`, secret, body }),
     async close() {
       agent.destroy();
       await app.close();
@@ -168,7 +175,50 @@ function localPostgresCpuMs(): number | undefined {
   return ticks === undefined ? undefined : ticks * 10;
 }
 
-async function throughput(label: string, env: Record<string, string>): Promise<void> {
+const texts = ['Empezar', ...Array.from({ length: MESSAGES_EACH - 1 }, (_, i) => (i % 3 === 2 ? 'AYUDA' : 'Hola, ¿qué hago ahora?'))];
+
+/** Each person's messages in the order they wrote them; the people side by side. */
+async function postAll(post: (body: string) => Promise<void>, numbers: string[]): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < PEOPLE) {
+        const number = numbers[next++] ?? '';
+        for (const text of texts) await post(delivery(number, { type: 'text', text: { body: text } }));
+      }
+    }),
+  );
+}
+
+/**
+ * The baseline: the same signed POSTs from the same client to a Fastify route that only parses
+ * them and answers 200, in this process. Machines here have differed two- to threefold in speed (docs/benchmarks.md):
+ * the ratio to it tells a slower machine from slower code.
+ */
+async function bareRate(): Promise<number> {
+  const bare = Fastify({ logger: false });
+  bare.post('/whatsapp/webhook', async () => '');
+  await bare.listen({ port: 0, host: '127.0.0.1' });
+  const address = bare.server.address();
+  if (address === null || typeof address === 'string') throw new Error('not listening');
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  try {
+    const url = `http://127.0.0.1:${address.port}/whatsapp/webhook`;
+    const numbers = Array.from({ length: PEOPLE }, (_, i) => `5730092${String(10_000 + i)}`);
+    const post = (body: string) => signedPost({ agent, url, secret: 'bare', body });
+    await postAll(post, numbers); // warm-up
+    const started = performance.now();
+    await postAll(post, numbers);
+    const perSecond = MESSAGES / ((performance.now() - started) / 1000);
+    console.log(`Bare Fastify POST (baseline): ${MESSAGES} signed webhook POSTs, ${perSecond.toFixed(0)}/s`);
+    return perSecond;
+  } finally {
+    agent.destroy();
+    await bare.close();
+  }
+}
+
+async function throughput(label: string, env: Record<string, string>, bare: number): Promise<void> {
   const service = await startService({ FACE_MATCHER: 'manual', ...env });
   try {
     const file = await onePagePdf();
@@ -180,20 +230,10 @@ async function throughput(label: string, env: Record<string, string>): Promise<v
         signProfile: [{ name: 'Ana Gómez', email: `ana${number}@bench.test`, phone: `+${number}`, options: { whatsapp: true } }],
       });
     }
-    const texts = ['Empezar', ...Array.from({ length: MESSAGES_EACH - 1 }, (_, i) => (i % 3 === 2 ? 'AYUDA' : 'Hola, ¿qué hago ahora?'))];
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
     const databaseBefore = env.DATABASE_URL === undefined ? undefined : localPostgresCpuMs();
-    let next = 0;
-    // Each person's messages in the order they wrote them; the people side by side.
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < PEOPLE) {
-          const number = numbers[next++] ?? '';
-          for (const text of texts) await service.post(delivery(number, { type: 'text', text: { body: text } }));
-        }
-      }),
-    );
+    await postAll(service.post, numbers);
     const stored = performance.now();
     while ((await handled(service.deps)) < MESSAGES) {
       if (performance.now() - started > 300_000) throw new Error(`only ${await handled(service.deps)} of ${MESSAGES} handled after 5 minutes`);
@@ -207,7 +247,7 @@ async function throughput(label: string, env: Record<string, string>): Promise<v
         ? ''
         : `; the database's CPU ${((databaseAfter - databaseBefore) / MESSAGES).toFixed(2)} ms a message`;
     console.log(
-      `WhatsApp inbound, ${label}: ${MESSAGES} messages from ${PEOPLE} people in open signatures in ${seconds.toFixed(2)} s (taken in within ${((stored - started) / 1000).toFixed(2)} s): ${(MESSAGES / seconds).toFixed(0)} handled/s (goal ${GOAL}/s); this process's CPU ${((cpu.user + cpu.system) / 1000 / MESSAGES).toFixed(2)} ms a message (less sensitive to a busy machine than the rate)${database}`,
+      `WhatsApp inbound, ${label}: ${MESSAGES} messages from ${PEOPLE} people in open signatures in ${seconds.toFixed(2)} s (taken in within ${((stored - started) / 1000).toFixed(2)} s): ${(MESSAGES / seconds).toFixed(0)} handled/s (goal ${GOAL}/s), ${(MESSAGES / seconds / bare).toFixed(2)} × the bare route's POSTs/s in this run; this process's CPU ${((cpu.user + cpu.system) / 1000 / MESSAGES).toFixed(2)} ms a message (less sensitive to a busy machine than the rate)${database}`,
     );
   } finally {
     await service.close();
@@ -292,5 +332,6 @@ async function onEachStore(measure: (label: string, env: Record<string, string>)
   }
 }
 
-await onEachStore(throughput);
+const bare = await bareRate();
+await onEachStore((label, env) => throughput(label, env, bare));
 await onEachStore(photoAnswer);
