@@ -114,6 +114,29 @@ describe.each(dialects)('sign: false on POST /document/save: the document is e-m
     });
   });
 
+  describe('document.printed tells the integrator once the document was e-mailed for printing, and to whom', () => {
+    it('one webhook per process, with the attached files and the participants e-mailed; none for the other organization', async () => {
+      const res = await save(svc.orgA, { sign: false, signProfile: [{ ...PEOPLE[0], notification: false }, PEOPLE[1]] });
+      const { code } = res.json();
+      const { process } = await stored(svc, svc.orgA, code);
+      const printedOf = async (org: TestOrganization) =>
+        (await outbox(svc, 'webhook'))
+          .filter((row) => row.organization_id === org.id && row.event_type === 'document.printed')
+          .map((row) => row.body.event as Record<string, unknown>);
+      const printedOfB = (await printedOf(svc.orgB)).length;
+      expect(await printedOf(svc.orgA)).toEqual([]);
+      await printProcess(svc.deps, { processId: process.id });
+      await printProcess(svc.deps, { processId: process.id });
+      expect(await printedOf(svc.orgA)).toEqual([
+        expect.objectContaining({
+          type: 'document.printed',
+          data: expect.objectContaining({ code, name: 'Sale', status: 'PRINTED', documents: ['Sale.pdf'], recipients: ['rosa@people.test'] }),
+        }),
+      ]);
+      expect(await printedOf(svc.orgB)).toHaveLength(printedOfB);
+    });
+  });
+
   describe('refused with 400: what only a signing flow does', () => {
     it('an overwrite (code), files asked, readers, CC copies', async () => {
       const refusals: [Record<string, unknown>, string][] = [

@@ -128,6 +128,12 @@ export const PROCESS_WEBHOOKS = {
     status: 'ATTACHMENTS_REJECTED',
     summary: "The process's creator rejected a participant's files: they are asked again (by: who; attachments: their names; message: why)",
   },
+  PRINT: {
+    event: 'printed',
+    status: 'PRINTED',
+    summary:
+      "A `sign: false` process's document was e-mailed for printing, once (documents: the attached PDFs' file names; recipients: the participants' e-mails, those with notification: false left out)",
+  },
   PHOTOS_DELETED: {
     event: 'photos_deleted',
     status: 'PHOTOS_DELETED',

@@ -129,6 +129,8 @@ export function webhookDocs(): Record<string, object> {
   });
   for (const kind of ['document', 'package'] as const) {
     for (const webhook of Object.values(PROCESS_WEBHOOKS)) {
+      // Only POST /document/save takes `sign: false`: a package is never printed.
+      if (kind === 'package' && webhook.event === 'printed') continue;
       const type = `${kind}.${webhook.event}`;
       const status = kind === 'package' && webhook.event === 'finished' ? 'SIGNED_PACKAGE' : webhook.status;
       docs[type] = event(type, webhook.summary, {
@@ -146,6 +148,12 @@ export function webhookDocs(): Record<string, object> {
             ? { url: { ...fileUrl, description: `${fileUrl.description}: the PDF as the participants read it, when it is a PDF already stored` } }
             : {}),
           ...(webhook.event === 'signed_files_ready' ? sealedFiles(kind) : {}),
+          ...(webhook.event === 'printed'
+            ? {
+                documents: { type: 'array', items: { type: 'string' }, description: "the attached PDFs' file names" },
+                recipients: { type: 'array', items: { type: 'string', format: 'email' }, description: 'the participants e-mailed' },
+              }
+            : {}),
           ...integratorFields,
         },
       });
