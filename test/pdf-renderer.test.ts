@@ -173,6 +173,23 @@ describe('the PDF renderer: one long-lived bundled Chromium, pages reused, no ne
     expect(renderer.describe().running).toBe(true);
   });
 
+  it.runIf(pdfToolsInstalled)('a render Chromium dies under is rendered again on a new Chromium, saying so', async () => {
+    const warnings: string[] = [];
+    const dying = new ChromiumRenderer(bundledChromium, { concurrency: 1, engine: 'bundled', warn: (_details, message) => warnings.push(message) });
+    try {
+      await dying.render('<p>warm</p>');
+      const pids = chromiumChildren(executablePath);
+      expect(pids.length).toBeGreaterThan(0);
+      // Killed, then the render asked at once: it starts on the dead Chromium, which the renderer
+      // learns of only once the render is under way.
+      for (const pid of pids) process.kill(pid, 'SIGKILL');
+      expect(pdftotext(await dying.render('<p>rendered all the same</p>'))).toContain('rendered all the same');
+      expect(warnings).toEqual(['Chromium closed during a render: rendering it again']);
+    } finally {
+      await dying.close();
+    }
+  });
+
   it.runIf(existsSync('/usr/bin/chromium') && pdfToolsInstalled)(
     'CHROMIUM_PATH points at another Chromium (Debian’s), which renders the same way',
     async () => {

@@ -23,6 +23,9 @@ const NO_MARGINS = { top: 0, right: 0, bottom: 0, left: 0 };
 const SELF_TEST_TRIES = 3;
 const SELF_TEST_PAUSE_MS = 1000;
 
+/** A render Chromium died under is tried once more, on a new Chromium; a render that fails otherwise is not. */
+const RENDER_TRIES = 2;
+
 /**
  * Whatever Chromium renders: no GPU (printing needs none, and one emulated in software costs a
  * render as much CPU again as the render itself).
@@ -103,16 +106,24 @@ export class ChromiumRenderer implements PdfRenderer {
   }
 
   async render(html: string, layout: PageLayout = SERVICE_LAYOUT): Promise<Buffer> {
-    if (this.closed) throw new Error('the renderer is closed');
-    const page = await this.acquire();
-    let reusable: Page | undefined;
-    try {
-      const pdf = await print(page, html, textMargins(layout));
-      const withBands = layout.header || layout.footer ? await addBands(page, pdf, layout) : pdf;
-      reusable = page;
-      return withBands;
-    } finally {
-      this.release(reusable);
+    for (let tried = 1; ; tried++) {
+      if (this.closed) throw new Error('the renderer is closed');
+      const page = await this.acquire();
+      let reusable: Page | undefined;
+      try {
+        const pdf = await print(page, html, textMargins(layout));
+        const withBands = layout.header || layout.footer ? await addBands(page, pdf, layout) : pdf;
+        reusable = page;
+        return withBands;
+      } catch (error) {
+        // Chromium died under this render (killed, out of memory, a crash on a busy machine): the
+        // next render starts another, so this one is tried once more there rather than leaving a
+        // person's page with the HTML instead of its PDF, or a seal waiting for its retry.
+        if (!page.isClosed() || this.closed || tried >= RENDER_TRIES) throw error;
+        this.options.warn?.({ reason: error instanceof Error ? error.message : String(error) }, 'Chromium closed during a render: rendering it again');
+      } finally {
+        this.release(reusable);
+      }
     }
   }
 
