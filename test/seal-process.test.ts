@@ -817,6 +817,11 @@ describe.each(dialects)('a process whose document cannot be sealed gets no final
       expect(receivers.b.received.map((hook) => hook.body.data.code)).not.toContain(process.code);
       const roadmap = (await call(svc.app, 'GET', '/document/roadmap', { key: svc.orgA.privateKey, query: { code: process.code } })).json();
       expect(roadmap.activityLog.map((line: { action: string }) => line.action)).toContain('SEAL_FAILED');
+      const view = async (key: string) => (await call(svc.app, 'GET', '/document', { key, query: { code: process.code } })).json();
+      expect((await view(svc.orgA.privateKey)).sealFailure).toEqual({ at: marked?.seal_failed_at, message: marked?.seal_failure });
+      // The public key reads the status, never why a file failed; another organization reads nothing.
+      expect((await view(svc.orgA.publicKey)).sealFailure).toBeUndefined();
+      expect(await view(svc.orgB.privateKey)).toEqual({ message: 'DOCUMENT_NOT_FOUND' });
 
       await writeBlobBytes(svc.deps.blobs, fileKey, original, 'application/pdf');
       await runOutbox(6 * 60_000);
@@ -825,6 +830,7 @@ describe.each(dialects)('a process whose document cannot be sealed gets no final
       expect(sealed.document.subarray(0, original.length).equals(original)).toBe(true);
       expect(pdfsig(sealed.document, trustStore(certificatePem(svc.deps.documentSigner.identity.certificate)))).toContain('Signature is Valid.');
       expect((await findProcessByCode(svc.deps.db, svc.orgA.id, process.code))?.sealed_at).not.toBeNull();
+      expect((await view(svc.orgA.privateKey)).sealFailure).toBeUndefined();
       expect(receivers.a.received.filter((hook) => hook.body.type === 'document.seal_failed')).toHaveLength(1);
     },
   );

@@ -664,6 +664,10 @@ export const processResponse = Joi.object({
   endedBy: Joi.string().description('who cancelled'),
   certificateUrl: downloadUrl.description('the evidence certificate once finished (5 minutes)'),
   photosDeletedAt: instantAnswer,
+  sealFailure: Joi.object({
+    at: instantAnswer.required(),
+    message: Joi.string().required().example('document 0 ("Lease") is a PDF the seal cannot open'),
+  }).description('finished, but the final files could not be made (document.seal_failed): since when, which document and why; gone once a retry seals it'),
   documents: Joi.array()
     .items(
       Joi.object({

@@ -113,6 +113,8 @@ export interface ProcessView {
   certificateUrl?: string;
   /** When the participants' identity photos were deleted, by the retention purge or on request. */
   photosDeletedAt?: string;
+  /** Finished, but its final files could not be made, until a seal succeeds: since when, and which document and why. */
+  sealFailure?: { at: string; message: string };
   /** The creator's folder it sits in. */
   folder?: string;
   documents: DocumentView[];
@@ -276,6 +278,9 @@ export async function readProcess(
     ...(process.ended_by === null ? {} : { endedBy: process.ended_by }),
     ...(sealed ? { certificateUrl: await download(sealed.certificate, names?.certificate) } : {}),
     ...(process.photos_deleted_at === null ? {} : { photosDeletedAt: process.photos_deleted_at }),
+    ...(process.sealed_at === null && process.seal_failed_at !== null
+      ? { sealFailure: { at: process.seal_failed_at, message: process.seal_failure ?? '' } }
+      : {}),
     ...(folder === undefined ? {} : { folder }),
     documents: await Promise.all(
       documents.map(async (d): Promise<DocumentView> => {
