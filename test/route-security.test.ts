@@ -866,16 +866,23 @@ class DeclaredAnswers {
 
 const answers = new DeclaredAnswers();
 
-async function send(svc: TestService, route: ApiRoute, key: string | undefined, sample: Sample): Promise<LightMyRequestResponse> {
+/** The request `route` is declared for, with its sample; `method: 'HEAD'` asks a GET route's answer without its body. */
+async function send(
+  svc: TestService,
+  route: ApiRoute,
+  key: string | undefined,
+  sample: Sample,
+  method: ApiRoute['method'] | 'HEAD' = route.method,
+): Promise<LightMyRequestResponse> {
   const res = await svc.app.inject({
-    method: route.method,
+    method,
     url: route.url.replace('*', 'templates/000000000000000000000000/mask.html'),
     headers: { ...(key ? { authorization: key } : {}), ...sample.headers },
     ...(sample.remoteAddress ? { remoteAddress: sample.remoteAddress } : {}),
     ...(sample.query ? { query: sample.query } : {}),
     ...(sample.body ? { payload: sample.body } : {}),
   });
-  return answers.check(route, res);
+  return method === 'HEAD' ? res : answers.check(route, res);
 }
 
 /** An error answer is exactly {message: string}, and the message is a catalogue code or names its field. */
@@ -923,7 +930,7 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
     });
   });
 
-  describe('no key is 401, a public key on a route that writes is 401, and on a read kept for the private key 403', () => {
+  describe('no key is 401, a public key on a route that writes is 401, and on a read kept for the private key 403 (asked with GET or HEAD)', () => {
     it("every route that takes a key refuses none (the operator's, away from the service's machine), and refuses the public key unless it is in the public key column", async () => {
       for (const route of routes.filter((r) => r.access === 'private-key' || r.access === 'any-key' || r.access === 'operator')) {
         const sample = { ...SAMPLES[routeKey(route)]!(ownedByB, svc.orgB), ...(route.access === 'operator' ? { remoteAddress: ELSEWHERE } : {}) };
@@ -935,6 +942,8 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
           expect(publicKey.statusCode, routeKey(route)).toBe(200);
         } else if (route.method === 'GET') {
           expect([publicKey.statusCode, publicKey.json()], routeKey(route)).toEqual([403, { message: 'PRIVATE_KEY_REQUIRED' }]);
+          const head = await send(svc, route, svc.orgB.publicKey, sample, 'HEAD');
+          expect([head.statusCode, head.body], `HEAD ${routeKey(route)}`).toEqual([403, '']);
         } else {
           expect([publicKey.statusCode, publicKey.json()], routeKey(route)).toEqual([401, { message: 'UNAUTHORIZED' }]);
         }

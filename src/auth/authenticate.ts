@@ -76,9 +76,10 @@ function keyCheck(access: 'private-key' | 'any-key' | 'operator', keys: ApiKeyRe
         return undefined;
       }
       // A real key of the wrong kind is a mistake, not a guess. On a read kept for the private key
-      // (listings, logs) the caller is told which key it takes; on a write it is the contract's 401.
+      // (listings, logs; asked with GET or HEAD alike) the caller is told which key it takes; on a
+      // write it is the contract's 401.
       if (found === undefined) await attempts.fail(request);
-      else if (request.method === 'GET') return fail('PRIVATE_KEY_REQUIRED');
+      else if (request.method === 'GET' || request.method === 'HEAD') return fail('PRIVATE_KEY_REQUIRED');
       return fail('UNAUTHORIZED');
     };
     check().then(done, done);
