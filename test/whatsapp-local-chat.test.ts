@@ -218,12 +218,24 @@ describe.each(dialects)('the local WhatsApp chat page (%s)', (dialect) => {
       expect(chat.messages.indexOf(document ?? tapped!)).toBeGreaterThan(chat.messages.indexOf(tapped!));
     });
 
-    it('typed words and a photo are handled as the person’s, and the photo is never shown back', async () => {
+    it('typed words and a photo are handled as the person’s, and the photo is never shown back nor kept in plain', async () => {
       const phone = await signing(svc.orgA);
       const text = await answer(phone, { text: 'AYUDA' });
+      const blobs = svc.deps.blobs;
+      const writeBytes = blobs.writeBytes;
+      const written: string[] = [];
+      blobs.writeBytes = (key, bytes, contentType) => {
+        written.push(key);
+        return writeBytes.call(blobs, key, bytes, contentType);
+      };
+      // Sent before "Empezar": the conversation asks for no photo yet, and does not read it.
       const photo = await answer(phone, {
         photo: { data: (await identityCard('authorSelected')).toString('base64'), filename: 'cedula.jpg', asDocument: true },
+      }).finally(() => {
+        blobs.writeBytes = writeBytes;
       });
+      const [copy] = written.filter((key) => key.startsWith('whatsapp-media/'));
+      if (!copy) throw new Error("the page's photo was not stored");
       expect([text.statusCode, photo.statusCode]).toEqual([200, 200]);
       const records = await received(phone);
       expect(records.map((r) => r.kind)).toEqual(['text', 'document']);
@@ -234,6 +246,7 @@ describe.each(dialects)('the local WhatsApp chat page (%s)', (dialect) => {
         { kind: 'photo', filename: 'cedula.jpg', asDocument: true },
       ]);
       expect(JSON.stringify(chat)).not.toMatch(/whatsapp-media|\/photos\//);
+      expect(await svc.deps.blobs.exists(copy)).toBe(false);
     });
 
     it('a file that is not a JPEG or PNG is refused with a clear message, and nothing is sent', async () => {

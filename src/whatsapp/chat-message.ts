@@ -51,6 +51,12 @@ export type ChatPurpose = 'invitation' | 'reminder' | 'code' | 'step' | 'documen
 export interface ChatMedia {
   /** Refuses (ChatMediaError) media larger than `maxBytes` without reading it all. */
   download(mediaId: string, options: { maxBytes: number }): Promise<{ bytes: Buffer; mimeType: string }>;
+  /**
+   * Lets go of a handled message's media the conversation did not download (a photo sent with
+   * nothing open, or at a step that takes none), where the service keeps it: the local chat page's
+   * copy. Meta keeps the media people send for 30 days and deletes it itself.
+   */
+  release?(mediaId: string): Promise<void>;
 }
 
 export class ChatMediaError extends Error {}

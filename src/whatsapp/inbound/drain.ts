@@ -145,8 +145,9 @@ export async function drainConversation(ctx: ChatContext, options: DrainOptions)
 async function handleReceived(ctx: ChatContext, handle: HandleChatMessage, row: WhatsAppMessageRow): Promise<void> {
   let words: string[] = [];
   let settled = false;
+  let message: InboundChatMessage | undefined;
   try {
-    const message = storedMessage(row);
+    message = storedMessage(row);
     words = message.content.kind === 'text' ? [message.content.text] : [];
     await handle(ctx, message, async (db) => {
       await markHandled(db, { id: row.id, at: ctx.clock.now().toISOString() });
@@ -163,7 +164,17 @@ async function handleReceived(ctx: ChatContext, handle: HandleChatMessage, row: 
       maxAttempts: MAX_HANDLING_ATTEMPTS,
     });
     if (outcome === 'retry') throw error;
+    await releaseMedia(ctx, message);
     return;
   }
   if (!settled) await markHandled(ctx.db, { id: row.id, at: ctx.clock.now().toISOString() });
+  await releaseMedia(ctx, message);
+}
+
+/** Once a message is done with (handled, or given up), its media is let go, read or not. */
+async function releaseMedia(ctx: ChatContext, message: InboundChatMessage | undefined): Promise<void> {
+  const content = message?.content;
+  if (content?.kind !== 'image' && content?.kind !== 'document') return;
+  // A copy left behind must not hold the person's next messages back, as a failed drain would.
+  await ctx.chatMedia.release?.(content.mediaId).catch(() => undefined);
 }

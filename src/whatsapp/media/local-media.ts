@@ -38,7 +38,12 @@ export class LocalChatMedia implements ChatMedia {
     const chunks: Buffer[] = [];
     for await (const chunk of blob.body) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
     // An identity photo is kept only in the photo vault, encrypted: the page's plain copy goes once read.
-    await this.blobs.delete([`${FOLDER}${mediaId}`]);
+    await this.release(mediaId);
     return { bytes: Buffer.concat(chunks), mimeType: blob.contentType.split(';')[0]!.trim() };
+  }
+
+  /** A photo the conversation did not read is not kept in plain either. */
+  async release(mediaId: string): Promise<void> {
+    if (MEDIA_ID.test(mediaId)) await this.blobs.delete([`${FOLDER}${mediaId}`]);
   }
 }
