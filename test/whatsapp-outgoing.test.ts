@@ -102,6 +102,45 @@ describe.each(dialects)("the conversation's messages go out as Meta documents th
     });
   });
 
+  describe("one number's messages reach Meta in the order they were queued, even when one fails for a while; other numbers are not held back", () => {
+    it('a message Meta refuses for now holds back the later ones to its number until its retry sends it first', async () => {
+      const to = newNumber();
+      const other = newNumber();
+      graph.refuse(to, { status: 503, code: 2, message: 'Service temporarily unavailable' }, 1);
+      await queue(svc, to, { kind: 'text', text: 'Código correcto.' });
+      await queue(svc, to, { kind: 'text', text: 'Ahora envía la foto del frente de tu documento.' });
+      await runOutbox(svc);
+      expect(sentTo(to)).toEqual([]);
+      // Queued while the first waits for its retry: held back as well. Another number, of another organization, is not.
+      await queue(svc, to, { kind: 'text', text: 'Escribe AYUDA si la necesitas.' });
+      await queue(svc, other, { kind: 'text', text: 'Hola Rosa' }, svc.orgB.id);
+      await runOutbox(svc);
+      expect(sentTo(to)).toEqual([]);
+      expect(sentTo(other).map((body) => body.text)).toEqual([{ preview_url: false, body: 'Hola Rosa' }]);
+
+      svc.clock.advance(10 * 60_000);
+      await runOutbox(svc);
+      expect(sentTo(to).map((body) => body.text)).toEqual([
+        { preview_url: false, body: 'Código correcto.' },
+        { preview_url: false, body: 'Ahora envía la foto del frente de tu documento.' },
+        { preview_url: false, body: 'Escribe AYUDA si la necesitas.' },
+      ]);
+      const rows = await svc.deps.db
+        .selectFrom('outbox')
+        .select(['attempts', 'status'])
+        .where('recipient', '=', to)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      // Only the refused one spent an attempt on Meta's refusal; the ones held back spent none.
+      expect(rows).toEqual([
+        { attempts: 2, status: 'delivered' },
+        { attempts: 1, status: 'delivered' },
+        { attempts: 1, status: 'delivered' },
+      ]);
+    });
+  });
+
   describe('a document is uploaded to the Cloud API first, then sent by its media id: never by a link', () => {
     it('POST /media with the bytes (multipart, messaging_product=whatsapp), then a document message naming the id', async () => {
       const to = newNumber();

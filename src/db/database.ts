@@ -41,6 +41,7 @@ import { consoleStrongSignIn } from './migrations/036_console_strong_sign_in.js'
 import { participantAttachments } from './migrations/039_participant_attachments.js';
 import { attachmentReviewsAndPrinting } from './migrations/040_attachment_reviews_and_printing.js';
 import { whatsappRetryAfter } from './migrations/041_whatsapp_retry_after.js';
+import { outboxRecipient } from './migrations/042_outbox_recipient.js';
 import { namingPool } from './prepared-statements.js';
 import type { Database, Db, Dialect } from './schema.js';
 import { SchemaScopedPostgresDialect } from './schema-scoped-postgres.js';
@@ -112,6 +113,7 @@ const migrations: MigrationProvider = {
       '039_participant_attachments': participantAttachments,
       '040_attachment_reviews_and_printing': attachmentReviewsAndPrinting,
       '041_whatsapp_retry_after': whatsappRetryAfter,
+      '042_outbox_recipient': outboxRecipient,
     };
   },
 };

@@ -492,6 +492,8 @@ export interface OutboxTable {
   dedupe_key: string | null;
   webhook_id: string | null;
   event_type: string | null;
+  /** A WhatsApp message's number, digits only: its messages go out in the order they were queued. Null for other kinds. */
+  recipient: string | null;
   created_at: string;
   updated_at: string;
 }

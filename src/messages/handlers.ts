@@ -2,6 +2,7 @@ import { readBlobBytes } from '../files/blob-bytes.js';
 import type { BlobStore } from '../files/blob-store.js';
 import { MAX_ATTEMPTS } from '../outbox/retry-schedule.js';
 import type { DeliveryOutcome, EmailPayload, OutboxHandler, OutboxMessage, SmsPayload, WhatsAppPayload } from '../outbox/types.js';
+import { phoneDigits } from '../whatsapp/records/phone.js';
 import type { Mailer, MailFile } from './mailer.js';
 import { isEmailPayload, isSmsPayload, isWhatsAppPayload } from './payloads.js';
 import { safeExcerpt } from './redact.js';
@@ -135,11 +136,20 @@ export function whatsAppHandler(sender: WhatsAppSender, records?: WhatsAppDelive
   return { deliver: (message) => one.deliver(message), deliverAll: (messages) => inOrderPerRecipient(messages, one) };
 }
 
+/** What a message gets when an earlier one to its number failed in the same round: it waits for that one. */
+const BEHIND_A_FAILURE: DeliveryOutcome = {
+  ok: false,
+  deferred: true,
+  durationMs: 0,
+  error: 'not sent yet: an earlier message to this number was not sent',
+};
+
 /**
  * A person reads a chat in the order it arrives: one recipient's messages of a round go one after
  * another, in the order they were queued ("Código correcto" before the next step's request), while
  * different people's go side by side. Queued order is the creation time, then the id (whose counter
- * grows within a process).
+ * grows within a process). Once one fails, the recipient's later messages of the round are not
+ * sent: they wait for it (the claim holds them back while it waits for its retry).
  */
 function inOrderPerRecipient(messages: OutboxMessage<WhatsAppPayload>[], one: OutboxHandler<WhatsAppPayload>): Promise<DeliveryOutcome>[] {
   const queued = [...messages.keys()].sort((a, b) => {
@@ -148,16 +158,19 @@ function inOrderPerRecipient(messages: OutboxMessage<WhatsAppPayload>[], one: Ou
     return first.createdAt === second.createdAt ? first.id.localeCompare(second.id) : first.createdAt.localeCompare(second.createdAt);
   });
   const outcomes: Promise<DeliveryOutcome>[] = [];
-  const lastOf = new Map<string, Promise<unknown>>();
+  const lastOf = new Map<string, Promise<boolean>>();
   for (const index of queued) {
     const message = messages[index];
     if (!message) continue;
     const payload: unknown = message.payload;
-    const recipient = isWhatsAppPayload(payload) ? payload.to : message.id;
-    const outcome = (lastOf.get(recipient) ?? Promise.resolve()).then(() => one.deliver(message));
+    const recipient = isWhatsAppPayload(payload) ? phoneDigits(payload.to) : message.id;
+    const outcome = (lastOf.get(recipient) ?? Promise.resolve(true)).then((sent) => (sent ? one.deliver(message) : BEHIND_A_FAILURE));
     lastOf.set(
       recipient,
-      outcome.catch(() => undefined),
+      outcome.then(
+        (result) => result.ok,
+        () => false,
+      ),
     );
     outcomes[index] = outcome;
   }

@@ -3,6 +3,7 @@ import type { Db } from '../db/database.js';
 import type { OutboxRow } from '../db/schema.js';
 import { newObjectId } from '../ids.js';
 import type { WebhookPayload } from '../webhooks/event.js';
+import { phoneDigits } from '../whatsapp/records/phone.js';
 import { recordQueuedWhatsApp } from '../whatsapp/records/record-queued.js';
 import { insertOutboxRowOnce, insertOutboxRows } from './queries.js';
 import type { EmailPayload, JobPayload, OutboxKind, SmsPayload, WhatsAppPayload } from './types.js';
@@ -48,6 +49,7 @@ function toRow(message: NewMessage, now: Date): OutboxRow {
     dedupe_key: message.dedupeKey ?? null,
     webhook_id: message.kind === 'webhook' ? message.payload.webhookId : null,
     event_type: message.kind === 'webhook' ? message.payload.event.type : null,
+    recipient: message.kind === 'whatsapp' ? phoneDigits(message.payload.to) : null,
     created_at: at,
     updated_at: at,
   };

@@ -17,7 +17,9 @@ export async function insertOutboxRowOnce(db: Db, row: OutboxRow): Promise<void>
 }
 
 /**
- * Takes up to `limit` due messages for one worker until `leaseUntil`. On PostgreSQL, SKIP LOCKED lets
+ * Takes up to `limit` due messages for one worker until `leaseUntil`. A WhatsApp message is held
+ * back while an earlier one to the same number waits for its retry or is held by a round: a person
+ * reads the chat in the order it arrives (the handler keeps that order within a round). On PostgreSQL, SKIP LOCKED lets
  * instances claim side by side without waiting on or taking each other's rows; an expired lease
  * (a worker that died) makes a message claimable again.
  */
@@ -32,6 +34,27 @@ export async function claimDueMessages(
     .where('status', '=', 'pending')
     .where('next_attempt_at', '<=', options.now)
     .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', options.now)]))
+    .where((eb) =>
+      eb.or([
+        eb('recipient', 'is', null),
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('outbox as earlier')
+              .select('earlier.id')
+              .whereRef('earlier.recipient', '=', 'outbox.recipient')
+              .where('earlier.status', '=', 'pending')
+              .where((e) =>
+                e.or([
+                  e('earlier.created_at', '<', e.ref('outbox.created_at')),
+                  e.and([e('earlier.created_at', '=', e.ref('outbox.created_at')), e('earlier.id', '<', e.ref('outbox.id'))]),
+                ]),
+              )
+              .where((e) => e.or([e('earlier.next_attempt_at', '>', options.now), e('earlier.locked_until', '>=', options.now)])),
+          ),
+        ),
+      ]),
+    )
     .orderBy('next_attempt_at')
     .limit(options.limit);
   return db

@@ -90,6 +90,11 @@ export interface DeliveryOutcome {
   error?: string;
   /** For recurring jobs: delivered, and due again at this instant. */
   repeatAt?: Date;
+  /**
+   * Not attempted: an earlier message to the same recipient failed in this round. It stays due with
+   * its attempts untouched, and the claim holds it back until the earlier one is sent or given up.
+   */
+  deferred?: true;
 }
 
 export interface OutboxHandler<P = unknown> {

@@ -184,6 +184,9 @@ export class OutboxWorker {
           error: outcome.error?.slice(0, EXCERPT) ?? null,
           instance: this.id,
         });
+        if (outcome.deferred) {
+          return { id: row.id, status: 'pending', attempts: row.attempts, lastError: outcome.error ?? null, nextAttemptAt: row.next_attempt_at };
+        }
         return this.resultOf(row.id, row.attempts + 1, outcome);
       }),
     );

@@ -44,8 +44,8 @@ export interface GraphApiStandIn {
   sendDelayMs: number;
   /** Media a person sent, as Meta keeps it: answers its media id. */
   addMedia(bytes: Buffer, mimeType: string, options?: { declaredSize?: number }): string;
-  /** Sends to this number are refused with Meta's error, as for a number WhatsApp cannot reach. */
-  refuse(to: string, error: { status: number; code: number; message: string }): void;
+  /** Sends to this number are refused with Meta's error, as for a number WhatsApp cannot reach; only the next `times` when given. */
+  refuse(to: string, error: { status: number; code: number; message: string }, times?: number): void;
   close(): Promise<void>;
 }
 
@@ -90,7 +90,7 @@ export async function startGraphApi(options: { token?: string; phoneNumberId?: s
   const sent: SentMessage[] = [];
   const uploads: Upload[] = [];
   const media = new Map<string, { bytes: Buffer; mimeType: string; declaredSize: number }>();
-  const refusals = new Map<string, { status: number; code: number; message: string }>();
+  const refusals = new Map<string, { status: number; code: number; message: string; times?: number }>();
   let origin = '';
   const standIn: GraphApiStandIn = {
     url: '',
@@ -106,8 +106,8 @@ export async function startGraphApi(options: { token?: string; phoneNumberId?: s
       media.set(id, { bytes, mimeType, declaredSize: extra.declaredSize ?? bytes.length });
       return id;
     },
-    refuse(to, error) {
-      refusals.set(to, error);
+    refuse(to, error, times) {
+      refusals.set(to, { ...error, ...(times === undefined ? {} : { times }) });
     },
     close: async () => undefined,
   };
@@ -132,7 +132,10 @@ export async function startGraphApi(options: { token?: string; phoneNumberId?: s
       }
       if (standIn.sendDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, standIn.sendDelayMs));
       const refusal = refusals.get(message.to);
-      if (refusal) return graphError(res, refusal.status, refusal.code, refusal.message);
+      if (refusal) {
+        if (refusal.times !== undefined && --refusal.times <= 0) refusals.delete(message.to);
+        return graphError(res, refusal.status, refusal.code, refusal.message);
+      }
       if (message.type === 'document') {
         const documentId = isRecord(message.document) ? message.document.id : undefined;
         if (typeof documentId !== 'string' || !uploads.some((upload) => upload.id === documentId)) return graphError(res, 400, 131053, 'Media upload error');
