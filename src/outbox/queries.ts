@@ -19,9 +19,9 @@ export async function insertOutboxRowOnce(db: Db, row: OutboxRow): Promise<void>
 /**
  * Takes up to `limit` due messages for one worker until `leaseUntil`. A WhatsApp message is held
  * back while an earlier one to the same number waits for its retry or is held by a round: a person
- * reads the chat in the order it arrives (the handler keeps that order within a round). On PostgreSQL, SKIP LOCKED lets
- * instances claim side by side without waiting on or taking each other's rows; an expired lease
- * (a worker that died) makes a message claimable again.
+ * reads the chat in the order it arrives (the handler keeps that order within a round). On
+ * PostgreSQL, SKIP LOCKED lets instances claim side by side without waiting on or taking each
+ * other's rows; an expired lease (a worker that died) makes a message claimable again.
  */
 export async function claimDueMessages(
   db: Db,
