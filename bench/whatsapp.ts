@@ -177,6 +177,11 @@ function localPostgresCpuMs(): number | undefined {
 
 const texts = ['Empezar', ...Array.from({ length: MESSAGES_EACH - 1 }, (_, i) => (i % 3 === 2 ? 'AYUDA' : 'Hola, ¿qué hago ahora?'))];
 
+/** The numbers of `count` people, apart from the other figures' by `prefix`. */
+function numbersOf(prefix: string, count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `${prefix}${String(10_000 + i)}`);
+}
+
 /** Each person's messages in the order they wrote them; the people side by side. */
 async function postAll(post: (body: string) => Promise<void>, numbers: string[]): Promise<void> {
   let next = 0;
@@ -192,8 +197,8 @@ async function postAll(post: (body: string) => Promise<void>, numbers: string[])
 
 /**
  * The baseline: the same signed POSTs from the same client to a Fastify route that only parses
- * them and answers 200, in this process. Machines here have differed two- to threefold in speed (docs/benchmarks.md):
- * the ratio to it tells a slower machine from slower code.
+ * them and answers 200, in this process. Machines here have differed two- to threefold in speed
+ * (docs/benchmarks.md): the ratio to it tells a slower machine from slower code.
  */
 async function bareRate(): Promise<number> {
   const bare = Fastify({ logger: false });
@@ -204,7 +209,7 @@ async function bareRate(): Promise<number> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   try {
     const url = `http://127.0.0.1:${address.port}/whatsapp/webhook`;
-    const numbers = Array.from({ length: PEOPLE }, (_, i) => `5730092${String(10_000 + i)}`);
+    const numbers = numbersOf('5730092', PEOPLE);
     const post = (body: string) => signedPost({ agent, url, secret: 'bare', body });
     await postAll(post, numbers); // warm-up
     const started = performance.now();
@@ -222,7 +227,7 @@ async function throughput(label: string, env: Record<string, string>, bare: numb
   const service = await startService({ FACE_MATCHER: 'manual', ...env });
   try {
     const file = await onePagePdf();
-    const numbers = Array.from({ length: PEOPLE }, (_, i) => `5730090${String(10_000 + i)}`);
+    const numbers = numbersOf('5730090', PEOPLE);
     for (const number of numbers) {
       await service.api('/document/upload', {
         name: 'Contrato',
@@ -280,8 +285,7 @@ async function photoAnswer(label: string, env: Record<string, string>): Promise<
   try {
     const [card, face] = await Promise.all([identityCard('authorSelected'), selfie('authorPhoto')]);
     const times: number[] = [];
-    for (let run = 0; run < PHOTO_RUNS; run++) {
-      const number = `5730091${String(10_000 + run)}`;
+    for (const number of numbersOf('5730091', PHOTO_RUNS)) {
       await service.api('/veriface', {
         platform: 'whatsapp',
         name: 'Juan Pérez',
