@@ -53,7 +53,8 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
           },
     genReqId: requestIdOf,
     bodyLimit: 2 * 1024 * 1024,
-    trustProxy: config.trustProxy,
+    // A number of proxies is the nth hop, as proxy-addr counts them (Fastify's types take it as a function).
+    trustProxy: typeof config.trustProxy === 'number' ? trustedHops(config.trustProxy) : config.trustProxy,
     requestTimeout: config.timeouts.requestMs,
     keepAliveTimeout: config.timeouts.keepAliveMs,
     clientErrorHandler: answerClientError,
@@ -145,4 +146,9 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
     );
   });
   return app;
+}
+
+/** Believes the X-Forwarded-For entries that `hops` proxies wrote, counted from the socket's peer. */
+function trustedHops(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
 }

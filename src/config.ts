@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import Joi from 'joi';
@@ -77,10 +78,18 @@ export interface Config {
   /** Failed authentications one client address may make in a window before it is answered 429. */
   authFailures: { max: number; windowMs: number };
   /**
-   * Which proxies' X-Forwarded-For to believe for the client address (Fastify's trustProxy): false,
-   * true (any), or addresses and CIDR ranges. Failed-attempt limits count by that address.
+   * Which proxies' X-Forwarded-For to believe for the client address (Fastify's trustProxy): none
+   * (false), the number of proxies in front of the service (their hops), or their addresses and
+   * CIDR ranges. Never every sender (true): every per-address limit is keyed on that address, and a
+   * client writes its own X-Forwarded-For as it likes.
    */
-  trustProxy: boolean | string;
+  trustProxy: false | number | string[];
+  /**
+   * The port, bound to 127.0.0.1 only, on which the local WhatsApp chat's operator needs no key
+   * (src/auth/operator-machine.ts); undefined when off. Its own listener, not the service's port:
+   * a reverse proxy on the same machine relays the service's port from loopback.
+   */
+  localChatPort: number | undefined;
   /** How long the server waits for a whole request, for its headers, and keeps an idle connection. */
   timeouts: { requestMs: number; headersMs: number; keepAliveMs: number };
   /**
@@ -154,6 +163,7 @@ interface ParsedEnv {
   SMS_PROVIDER_TOKEN?: string;
   SMS_PROVIDER_FROM?: string;
   TRUST_PROXY: string;
+  LOCAL_CHAT_PORT?: number | 'off';
   AUTH_FAILURES_MAX: number;
   AUTH_FAILURES_WINDOW_S: number;
   REQUEST_TIMEOUT_MS: number;
@@ -241,6 +251,10 @@ const envSchema = Joi.object<ParsedEnv>({
   SMS_PROVIDER_TOKEN: Joi.string(),
   SMS_PROVIDER_FROM: Joi.string(),
   TRUST_PROXY: Joi.string().default('false'),
+  LOCAL_CHAT_PORT: Joi.alternatives(Joi.number().integer().min(0).max(65535), Joi.string().valid('off')).messages({
+    'alternatives.types': '"LOCAL_CHAT_PORT" must be a port number or off',
+    'alternatives.match': '"LOCAL_CHAT_PORT" must be a port number or off',
+  }),
   AUTH_FAILURES_MAX: Joi.number().integer().min(1).default(30),
   AUTH_FAILURES_WINDOW_S: Joi.number().integer().min(1).max(86_400).default(60),
   REQUEST_TIMEOUT_MS: Joi.number().integer().min(1000).default(120_000),
@@ -276,8 +290,49 @@ const envSchema = Joi.object<ParsedEnv>({
 
 export class ConfigError extends Error {}
 
-function parseTrustProxy(value: string): boolean | string {
-  return value === 'true' || value === 'false' ? value === 'true' : value;
+/** One proxy address or CIDR range: `127.0.0.1`, `10.0.0.0/8`, `::1`, `fd00::/8`. */
+function isProxyAddress(entry: string): boolean {
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+function parseTrustProxy(value: string): false | number | string[] {
+  if (value === 'false') return false;
+  if (value === 'true') {
+    throw new ConfigError(
+      'Invalid configuration: TRUST_PROXY=true would believe the X-Forwarded-For of every client, who could then write any address and escape every per-address limit. ' +
+        'Set the number of proxies in front of the service (TRUST_PROXY=1 for one reverse proxy) or their addresses and CIDR ranges (TRUST_PROXY=127.0.0.1,10.0.0.0/8)',
+    );
+  }
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops < 1 || hops > 16) throw new ConfigError('Invalid configuration: "TRUST_PROXY" as a number of proxies must be from 1 to 16');
+    return hops;
+  }
+  const entries = value.split(',').map((entry) => entry.trim());
+  const wrong = entries.filter((entry) => !isProxyAddress(entry));
+  if (wrong.length > 0) {
+    throw new ConfigError(
+      `Invalid configuration: "TRUST_PROXY" must be false, a number of proxies, or proxy addresses and CIDR ranges separated by commas; not ${wrong.map((w) => JSON.stringify(w)).join(', ')}`,
+    );
+  }
+  return entries;
+}
+
+/** The local chat's operator port: PORT + 1 unless set (none when PORT is 0 or 65535), and none when off. */
+function parseLocalChatPort(value: number | 'off' | undefined, port: number): number | undefined {
+  if (value === 'off') return undefined;
+  if (value !== undefined) {
+    if (value === port && port !== 0)
+      throw new ConfigError(
+        `Invalid configuration: "LOCAL_CHAT_PORT" must not be the service's PORT (${port}): the local chat's operator has a port of its own`,
+      );
+    return value;
+  }
+  return port === 0 || port === 65535 ? undefined : port + 1;
 }
 
 /** Reads the environment once; the result is frozen and passed down, nothing else reads process.env. */
@@ -338,6 +393,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
           })
         : undefined,
     trustProxy: parseTrustProxy(parsed.TRUST_PROXY),
+    localChatPort: parsed.WHATSAPP_TOKEN === undefined ? parseLocalChatPort(parsed.LOCAL_CHAT_PORT, parsed.PORT) : undefined,
     authFailures: Object.freeze({ max: parsed.AUTH_FAILURES_MAX, windowMs: parsed.AUTH_FAILURES_WINDOW_S * 1000 }),
     timeouts: Object.freeze({ requestMs: parsed.REQUEST_TIMEOUT_MS, headersMs: parsed.HEADERS_TIMEOUT_MS, keepAliveMs: parsed.KEEP_ALIVE_TIMEOUT_MS }),
     faceMatcher: Object.freeze(

@@ -1,5 +1,7 @@
+import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { buildApp } from './app.js';
+import { listenForOperator, type OperatorListener } from './auth/operator-machine.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataFolderInUseError, lockDataFolder } from './db/data-folder-lock.js';
 import { createDeps, RECURRING_JOBS } from './deps.js';
@@ -21,6 +23,7 @@ async function main(): Promise<void> {
   await scheduleRecurringJobs(deps.db, deps.clock, RECURRING_JOBS);
   await app.listen({ port: config.port, host: config.host });
   app.log.info({ publicUrl: config.publicUrl, store: deps.dialect, files: deps.blobs.kind }, 'service started');
+  const operator = await operatorListener(app, config.localChatPort);
   if (deps.documentSigner.identity.replacedUnverifiable) {
     app.log.warn(
       'the self-signed certificate this service made before had a serial number verifiers cannot read, so documents sealed with it did not verify: it was replaced; trust the new one instead (it travels in every signature: see docs/api.md, Checking a signature yourself)',
@@ -41,6 +44,7 @@ async function main(): Promise<void> {
     stopping = true;
     app.log.info({ signal }, 'shutting down');
     // Stop taking requests, then let the worker finish its round and record it, then close the store.
+    await operator?.close();
     await app.close();
     await deps.close();
     folderLock?.release();
@@ -48,6 +52,23 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/** The local WhatsApp chat's keyless port, on 127.0.0.1 only (none with a WhatsApp provider, or LOCAL_CHAT_PORT=off). */
+async function operatorListener(app: FastifyInstance, port: number | undefined): Promise<OperatorListener | undefined> {
+  if (port === undefined) return undefined;
+  try {
+    const operator = await listenForOperator(app, port);
+    app.log.info({ page: `http://127.0.0.1:${operator.port}/whatsapp/local` }, 'the local WhatsApp chat page, for this machine only');
+    return operator;
+  } catch (error) {
+    if (error instanceof Error && 'code' in error && error.code === 'EADDRINUSE') {
+      throw new ConfigError(
+        `LOCAL_CHAT_PORT ${port} (the local chat page's port, PORT + 1 unless set) is in use: set LOCAL_CHAT_PORT to a free port, or to off`,
+      );
+    }
+    throw error;
+  }
 }
 
 main().catch((error: unknown) => {

@@ -83,6 +83,40 @@ describe('faces are compared on the machine unless FACE_MATCHER=manual', () => {
   });
 });
 
+describe('TRUST_PROXY believes a number of proxies or their addresses, never every sender', () => {
+  it('reads none by default, a hop count, or addresses and CIDR ranges', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,fd00::/8' }).trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8', 'fd00::/8']);
+  });
+
+  it('refuses true at start, saying what to set instead', () => {
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(ConfigError);
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow('Set the number of proxies in front of the service (TRUST_PROXY=1');
+  });
+
+  for (const value of ['0', '17', 'proxy.example.com', '10.0.0.0/33', '127.0.0.1/8/1', 'yes']) {
+    it(`refuses TRUST_PROXY=${value}`, () => {
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/Invalid configuration: "TRUST_PROXY"/);
+    });
+  }
+});
+
+describe("the local chat's keyless operator has a port of its own on 127.0.0.1, never the service's", () => {
+  it('is PORT + 1 by default, LOCAL_CHAT_PORT when set, and none when off or with a WhatsApp provider', () => {
+    expect(loadConfig({}).localChatPort).toBe(3001);
+    expect(loadConfig({ PORT: '8080' }).localChatPort).toBe(8081);
+    expect(loadConfig({ LOCAL_CHAT_PORT: '4100' }).localChatPort).toBe(4100);
+    expect(loadConfig({ LOCAL_CHAT_PORT: 'off' }).localChatPort).toBeUndefined();
+    expect(loadConfig({ WHATSAPP_TOKEN: 't', WHATSAPP_PHONE_NUMBER_ID: '1' }).localChatPort).toBeUndefined();
+  });
+
+  it("refuses the service's own port and a value that is not a port", () => {
+    expect(() => loadConfig({ PORT: '8080', LOCAL_CHAT_PORT: '8080' })).toThrow("must not be the service's PORT");
+    expect(() => loadConfig({ LOCAL_CHAT_PORT: 'on' })).toThrow('"LOCAL_CHAT_PORT" must be a port number or off');
+  });
+});
+
 describe('the service exits with a clear error on bad configuration', () => {
   it('prints the problem and exits with code 2', async () => {
     const root = path.resolve(import.meta.dirname, '..');

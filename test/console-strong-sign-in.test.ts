@@ -77,7 +77,8 @@ describe.each(dialects)("the console's stronger sign-in (%s)", (dialect) => {
       const done = await consoleCall(svc, 'POST', '/console/api/sign-in/totp', { cookie, body: { code }, remoteAddress });
       expect(done.statusCode, done.body).toBe(200);
       expect(String(done.headers['set-cookie'])).toContain('Max-Age=43200');
-      expect((await consoleCall(svc, 'GET', '/console/api/me', { cookie })).statusCode).toBe(200);
+      const opened = sessionCookieOf(done);
+      expect((await consoleCall(svc, 'GET', '/console/api/me', { cookie: opened })).statusCode).toBe(200);
 
       // The same code, replayed in the window it is good for, opens no other session.
       const second = await linkSignIn(svc.orgA, 'totp@acme.test');
@@ -88,6 +89,19 @@ describe.each(dialects)("the console's stronger sign-in (%s)", (dialect) => {
       });
       expect([replay.statusCode, replay.json()]).toEqual([400, { message: 'CONSOLE_TOTP_INVALID' }]);
       expect(await audit('totp@acme.test')).toEqual(expect.arrayContaining(['TOTP_ENROLLED', 'SIGN_IN_STARTED', 'SIGN_IN', 'SIGN_IN_REFUSED']));
+    });
+
+    it("the session's token is replaced when its second factor completes: the waiting token opens nothing afterwards", async () => {
+      const secret = await enrolled(svc.orgB, 'rotated@globex.test');
+      const { cookie, remoteAddress } = await linkSignIn(svc.orgB, 'rotated@globex.test');
+      const done = await consoleCall(svc, 'POST', '/console/api/sign-in/totp', { cookie, body: { code: await appCode(secret) }, remoteAddress });
+      expect(done.statusCode, done.body).toBe(200);
+      const opened = sessionCookieOf(done);
+      expect(opened).not.toBe(cookie);
+      // Whoever saw the cookie before the code was typed (a shared machine, a planted cookie) holds nothing.
+      expect((await consoleCall(svc, 'GET', '/console/api/me', { cookie })).statusCode).toBe(401);
+      const me = await consoleCall(svc, 'GET', '/console/api/me', { cookie: opened });
+      expect([me.statusCode, me.json().email]).toEqual([200, 'rotated@globex.test']);
     });
 
     it(`${MAX_TOTP_FAILURES} wrong codes end the waiting session, the right code included`, async () => {

@@ -28,6 +28,7 @@ describe.each(dialects)('a crash loses nothing already committed (%s)', (dialect
       PATH: process.env.PATH ?? '',
       DATA_DIR: dataDir,
       PORT: String(port),
+      LOCAL_CHAT_PORT: 'off',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       WEBHOOK_ALLOW_PRIVATE: 'true',

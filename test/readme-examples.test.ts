@@ -17,8 +17,9 @@ import { dialects } from './support/service.js';
  * things stand in for the reader: `curl` fails on an HTTP error (as `--fail-with-body` does) so a
  * broken example fails the test, and `npm` runs in the repository while the examples' files (the
  * `lease.pdf` the README writes, the webhook receiver's log) go to an empty folder of the test's
- * own, so an example that uses a file before a guide makes it fails. The service's address
- * replaces http://localhost:3000, and the service runs with WEBHOOK_ALLOW_PRIVATE=true, as the API
+ * own, so an example that uses a file before a guide makes it fails. The service runs on free
+ * ports given to the script as PORT and LOCAL_CHAT_PORT, which the examples' addresses follow (a
+ * pasted http://localhost:3000 would fail), and it runs with WEBHOOK_ALLOW_PRIVATE=true, as the API
  * guide asks before its local webhook receiver.
  */
 
@@ -104,13 +105,16 @@ describe("the README's and the guides' examples work when pasted, in order", () 
       let dataDir: string;
       let workDir: string;
       let base: string;
+      let port: number;
+      let chatPort: number;
       const schema = `readme_${crypto.randomBytes(6).toString('hex')}`;
       const store: Record<string, string> = dialect === 'postgres' && postgresUrl ? { DATABASE_URL: postgresUrl, DATABASE_SCHEMA: schema } : {};
 
       beforeAll(async () => {
         dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-data-'));
         workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-work-'));
-        const port = await closedPort();
+        port = await closedPort();
+        chatPort = await closedPort();
         base = `http://127.0.0.1:${port}`;
         service = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
           cwd: root,
@@ -118,6 +122,7 @@ describe("the README's and the guides' examples work when pasted, in order", () 
             PATH: process.env.PATH ?? '',
             DATA_DIR: dataDir,
             PORT: String(port),
+            LOCAL_CHAT_PORT: String(chatPort),
             HOST: '127.0.0.1',
             PUBLIC_URL: base,
             LOG_LEVEL: 'info',
@@ -151,11 +156,20 @@ describe("the README's and the guides' examples work when pasted, in order", () 
           "trap 'kill $(jobs -p) 2>/dev/null || true' EXIT",
           `npm() { command npm --prefix ${JSON.stringify(root)} "$@"; }`,
           'curl() { command curl -sS --fail-with-body "$@"; echo; }',
-          ...blocks.map(({ file, i, block }) => `echo "### ${file}, block ${i + 1}" >&2\n${block.replaceAll('http://localhost:3000', base)}`),
+          ...blocks.map(({ file, i, block }) => `echo "### ${file}, block ${i + 1}" >&2\n${block}`),
         ].join('\n');
         const result = spawnSync('bash', ['-c', script], {
           cwd: workDir,
-          env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? workDir, DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...store },
+          // The examples follow PORT and LOCAL_CHAT_PORT, as a reader's shell does after starting the service on other ports.
+          env: {
+            PATH: process.env.PATH ?? '',
+            HOME: process.env.HOME ?? workDir,
+            DATA_DIR: dataDir,
+            LOG_LEVEL: 'silent',
+            PORT: String(port),
+            LOCAL_CHAT_PORT: String(chatPort),
+            ...store,
+          },
           encoding: 'utf8',
           timeout: 150_000,
         });

@@ -15,13 +15,16 @@ const LUIS_IP = '181.49.7.12';
 describe.each(dialects)('GET /document/roadmap: author, addresses and empty keys (%s)', (dialect) => {
   let svc: TestService;
   let proxied: TestService;
+  let oneHop: TestService;
   beforeAll(async () => {
     svc = await startTestService(dialect);
     proxied = await startTestService(dialect, { TRUST_PROXY: '127.0.0.1' });
+    oneHop = await startTestService(dialect, { TRUST_PROXY: '1' });
   });
   afterAll(async () => {
     await svc.close();
     await proxied.close();
+    await oneHop.close();
   });
 
   /** A request of a person's page, from `remoteAddress`, with the headers given. */
@@ -137,6 +140,14 @@ describe.each(dialects)('GET /document/roadmap: author, addresses and empty keys
       const untrusted = await create(svc, svc.orgA);
       await readAndSign(svc, untrusted.participants[0]!.link_token, viaProxy);
       expect((await roadmap(svc, svc.orgA, untrusted.code)).participants[0]).toMatchObject({ ipAddress: '127.0.0.1' });
+    });
+
+    it('behind one proxy (TRUST_PROXY=1): the address that proxy saw is believed, never what the client wrote before it', async () => {
+      // The client wrote 198.51.100.7 itself; the proxy appended the address it saw, Ana's.
+      const forged = { remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': `198.51.100.7, ${ANA_IP}` } };
+      const process = await create(oneHop, oneHop.orgA);
+      await readAndSign(oneHop, process.participants[0]!.link_token, forged);
+      expect((await roadmap(oneHop, oneHop.orgA, process.code)).participants[0]).toMatchObject({ ipAddress: ANA_IP });
     });
   });
 });

@@ -30,6 +30,7 @@ describe.each(dialects)('a kill -9 after the 200 loses no WhatsApp message (%s)'
       PATH: process.env.PATH ?? '',
       DATA_DIR: dataDir,
       PORT: String(port),
+      LOCAL_CHAT_PORT: 'off',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       FACE_MATCHER: 'manual',

@@ -1,11 +1,12 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenForOperator, type OperatorListener } from '../src/auth/operator-machine.js';
 import { CHAT_WORDS } from '../src/people/words-chat.js';
 import { readWebhook } from '../src/whatsapp/inbound/meta-payload.js';
 import { metaEnvelope } from '../src/whatsapp/local/meta-envelope.js';
 import { identityCard } from './support/face-photos.js';
 import { startGraphApi } from './support/graph-api.js';
-import { call, dialects, startTestService, type TestOrganization, type TestService } from './support/service.js';
+import { loopbackRequest, type PlainResponse } from './support/operator-request.js';
+import { call, dialects, listenOnLoopback, startTestService, type TestOrganization, type TestService } from './support/service.js';
 import { PDF_BASE64 } from './support/signing.js';
 import { runOutbox, startWhatsAppService } from './support/whatsapp-service.js';
 
@@ -14,6 +15,7 @@ const ELSEWHERE = '203.0.113.24';
 
 interface LocalCall {
   key?: string;
+  /** Injected on the service's own port from this address, instead of the operator's listener. */
   remote?: string;
   query?: Record<string, string>;
   body?: Record<string, unknown>;
@@ -33,21 +35,32 @@ const es = CHAT_WORDS.es;
 
 describe.each(dialects)('the local WhatsApp chat page (%s)', (dialect) => {
   let svc: TestService;
+  let operator: OperatorListener;
 
   beforeAll(async () => {
     svc = await startTestService(dialect);
+    operator = await listenForOperator(svc.app, 0);
   });
-  afterAll(async () => svc?.close());
+  afterAll(async () => {
+    await operator?.close();
+    await svc?.close();
+  });
 
-  const local = (method: 'GET' | 'POST', url: string, options: LocalCall = {}): Promise<LightMyRequestResponse> =>
-    svc.app.inject({
+  /** With a key or an address, injected on the service's port; else through the operator's listener, as the operator's browser. */
+  const local = (method: 'GET' | 'POST', url: string, options: LocalCall = {}): Promise<PlainResponse> => {
+    const headers = { ...(options.key ? { authorization: options.key } : {}), ...options.headers };
+    if (options.key === undefined && options.remote === undefined) {
+      return loopbackRequest(operator.port, method, url, { headers, ...(options.query ? { query: options.query } : {}), body: options.body });
+    }
+    return svc.app.inject({
       method,
       url,
       ...(options.remote ? { remoteAddress: options.remote } : {}),
-      headers: { ...(options.key ? { authorization: options.key } : {}), ...options.headers },
+      headers,
       ...(options.query ? { query: options.query } : {}),
       ...(options.body ? { payload: options.body } : {}),
     });
+  };
   const chatOf = async (phone: string, options: LocalCall = {}): Promise<ChatView> => {
     const res = await local('GET', '/whatsapp/local/messages', { ...options, query: { phone: digits(phone) } });
     expect(res.statusCode, res.body).toBe(200);
@@ -82,7 +95,7 @@ describe.each(dialects)('the local WhatsApp chat page (%s)', (dialect) => {
     svc.deps.db.selectFrom('whatsapp_messages').selectAll().where('phone', '=', digits(phone)).where('direction', '=', 'in').orderBy('created_at').execute();
 
   describe("the operator at the service's machine sees every organization's conversations; from anywhere else a private key is needed", () => {
-    it('a request from the loopback address without a key lists the conversations of both organizations', async () => {
+    it("a request on the operator's own port (127.0.0.1) without a key lists the conversations of both organizations", async () => {
       const [ofA, ofB] = [await signing(svc.orgA), await signing(svc.orgB, { name: 'Ana Ruiz' })];
       const res = await local('GET', '/whatsapp/local/conversations');
       expect(res.statusCode, res.body).toBe(200);
@@ -108,9 +121,28 @@ describe.each(dialects)('the local WhatsApp chat page (%s)', (dialect) => {
         const res = await local('GET', '/whatsapp/local/conversations', options);
         expect([res.statusCode, res.json()], JSON.stringify(options)).toEqual([401, { message: 'UNAUTHORIZED' }]);
       }
-      for (const options of [{ headers: { host: '[::1]:3000' } }, { remote: '::1' }, { remote: '::ffff:127.0.0.1', headers: { host: '127.0.0.1:3000' } }]) {
+      for (const options of [{ headers: { host: '[::1]:3000' } }, { headers: { host: `127.0.0.1:${operator.port}` } }, { headers: { host: 'localhost' } }]) {
         expect((await local('GET', '/whatsapp/local/conversations', options)).statusCode, JSON.stringify(options)).toBe(200);
       }
+    });
+
+    it("the service's own port takes no keyless operator even from loopback: a reverse proxy on the same machine relays the internet from there", async () => {
+      const port = await listenOnLoopback(svc);
+      // What nginx's default `proxy_pass http://127.0.0.1:3000` sends: a loopback peer, a loopback Host, no forwarding header.
+      for (const host of [`127.0.0.1:${port}`, 'localhost']) {
+        const res = await loopbackRequest(port, 'GET', '/whatsapp/local/conversations', { headers: { host } });
+        expect([res.statusCode, res.json()], host).toEqual([401, { message: 'UNAUTHORIZED' }]);
+      }
+      const injected = await svc.app.inject({
+        method: 'GET',
+        url: '/whatsapp/local/conversations',
+        remoteAddress: '127.0.0.1',
+        headers: { host: '127.0.0.1:3000' },
+      });
+      expect([injected.statusCode, injected.json()]).toEqual([401, { message: 'UNAUTHORIZED' }]);
+      // A private key still opens the organization's own conversations there.
+      const withKey = await loopbackRequest(port, 'GET', '/whatsapp/local/conversations', { headers: { authorization: svc.orgA.privateKey } });
+      expect([withKey.statusCode, withKey.json().everyOrganization]).toEqual([200, false]);
     });
 
     it('the page itself holds nothing and is served to anyone, in the words of the browser’s language', async () => {

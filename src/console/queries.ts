@@ -142,10 +142,10 @@ export async function findPendingSession(
   return liveSession(db, { ...options, waiting: true }).executeTakeFirst();
 }
 
-export async function completeSessionFactor(db: Db, options: { id: string; now: string; expiresAt: string }): Promise<void> {
+export async function completeSessionFactor(db: Db, options: { id: string; tokenHash: string; now: string; expiresAt: string }): Promise<void> {
   await db
     .updateTable('console_sessions')
-    .set({ pending_factor: null, last_seen_at: options.now, expires_at: options.expiresAt })
+    .set({ pending_factor: null, token_hash: options.tokenHash, last_seen_at: options.now, expires_at: options.expiresAt })
     .where('id', '=', options.id)
     .execute();
 }

@@ -72,11 +72,21 @@ export async function resolvePendingSession(db: Db, clock: Clock, token: string)
   };
 }
 
-/** The second factor was given: the session opens, for SESSION_HOURS from now. */
-export async function completeFactor(db: Db, clock: Clock, sessionId: string): Promise<{ maxAgeSeconds: number }> {
+/**
+ * The second factor was given: the session opens, for SESSION_HOURS from now, under a new token.
+ * The waiting token was set before the second factor and may have been seen with it (a shared
+ * machine, a planted cookie): replacing it leaves whoever holds the old one with nothing.
+ */
+export async function completeFactor(db: Db, clock: Clock, sessionId: string): Promise<{ token: string; maxAgeSeconds: number }> {
   const now = clock.now();
-  await q.completeSessionFactor(db, { id: sessionId, now: now.toISOString(), expiresAt: new Date(now.getTime() + SESSION_HOURS * 3_600_000).toISOString() });
-  return { maxAgeSeconds: SESSION_HOURS * 3600 };
+  const token = newToken(32);
+  await q.completeSessionFactor(db, {
+    id: sessionId,
+    tokenHash: secretHash(token),
+    now: now.toISOString(),
+    expiresAt: new Date(now.getTime() + SESSION_HOURS * 3_600_000).toISOString(),
+  });
+  return { token, maxAgeSeconds: SESSION_HOURS * 3600 };
 }
 
 /** The user of an open session, its last use moved forward; undefined for anything else. */

@@ -14,8 +14,8 @@ import type Joi from 'joi';
  * - `signed-url`: no key; the URL carries the service's own signature and expiry (files);
  * - `link-token`: no key; the secret token of a person's link (a signer's or a face validation's)
  *   in the `X-Link-Token` header, so that it stays out of URLs, logs and Referer headers;
- * - `operator`: the operator at the service's own machine (a request from the loopback address of
- *   the socket, see src/auth/operator-machine.ts), who sees every organization, or else an
+ * - `operator`: the operator at the service's own machine (a loopback connection to the operator's
+ *   own listener on 127.0.0.1, see src/auth/operator-machine.ts), who sees every organization, or else an
  *   organization's private key, which sees that organization's only (the local WhatsApp chat);
  * - `console`: a user of the organization signed in to the operator console (src/console): the
  *   session's cookie, never a key or a link's token; a request that changes something must also come

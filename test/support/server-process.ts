@@ -21,12 +21,21 @@ export interface ServerProcess {
 export async function startServerProcess(options: { terminal: boolean }): Promise<ServerProcess> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-process-'));
   const port = await closedPort();
+  const chatPort = await closedPort();
   const command = `${process.execPath} --import tsx src/server.ts`;
   // `script` gives the service a terminal as its stdout, as a person running `npm start` has.
   const [file, args] = options.terminal ? ['script', ['-qfec', command, '/dev/null']] : [process.execPath, ['--import', 'tsx', 'src/server.ts']];
   const child = spawn(file, args, {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', TERM: 'dumb' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOCAL_CHAT_PORT: String(chatPort),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      TERM: 'dumb',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

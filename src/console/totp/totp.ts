@@ -98,7 +98,6 @@ export async function signInWithTotp(
 ): Promise<{ user: { email: string; role: ConsoleUser['role']; organization: { id: string; name: string } }; token: string; maxAgeSeconds: number }> {
   const session = options.token === undefined ? undefined : await resolvePendingSession(ctx.db, ctx.clock, options.token);
   if (!session || options.token === undefined) throw fail('CONSOLE_SECOND_FACTOR_OVER');
-  const token = options.token;
   const [row, user] = await Promise.all([q.findTotp(ctx.db, session), sessionQueries.findConsoleUser(ctx.db, session)]);
   if (!row?.confirmed_at || !user) throw fail('CONSOLE_SECOND_FACTOR_OVER');
   const secret = openSecret(ctx.dataKey, { totpOf: session.userId }, row.secret);
@@ -110,16 +109,16 @@ export async function signInWithTotp(
       await recordAudit(trx, ctx.clock, { ...audit, action: 'SIGN_IN_REFUSED', detail: { method: 'totp', reason: 'wrong or used code' } });
       return ended ? 'over' : 'wrong';
     }
-    const { maxAgeSeconds } = await completeFactor(trx, ctx.clock, session.sessionId);
+    const completed = await completeFactor(trx, ctx.clock, session.sessionId);
     await recordAudit(trx, ctx.clock, { ...audit, action: 'SIGN_IN', detail: { method: 'totp' } });
-    return maxAgeSeconds;
+    return completed;
   });
   if (opened === 'over') throw fail('CONSOLE_SECOND_FACTOR_OVER');
   if (opened === 'wrong') throw fail('CONSOLE_TOTP_INVALID');
   return {
     user: { email: user.email, role: user.role, organization: { id: user.organization_id, name: user.organization_name } },
-    token,
-    maxAgeSeconds: opened,
+    token: opened.token,
+    maxAgeSeconds: opened.maxAgeSeconds,
   };
 }
 

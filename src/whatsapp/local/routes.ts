@@ -30,8 +30,8 @@ const tag = 'local WhatsApp chat';
 const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
 
 const access =
-  "From the service's own machine (a request whose socket comes from a loopback address, with no proxy header, to a loopback host name) " +
-  "no key is needed and every organization's conversations are seen; from anywhere else, an organization's private key, which sees and " +
+  "On the operator's own port (LOCAL_CHAT_PORT, bound to 127.0.0.1; a loopback connection, with no proxy header, to a loopback host name) " +
+  "no key is needed and every organization's conversations are seen; on the service's port and from anywhere else, an organization's private key, which sees and " +
   'writes as the numbers of its own conversations only. Only on an instance without a WhatsApp provider.';
 
 const phone = Joi.string()
