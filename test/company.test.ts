@@ -216,8 +216,8 @@ describe.each(dialects)('GET and PUT /company (%s)', (dialect) => {
     });
   });
 
-  describe('the public key sits in web pages: GET /company with it never shows a header value, a webhook URL or a secret', () => {
-    it('name, logo, colours and each webhook id and description only', async () => {
+  describe("the public key sits in web pages: GET /company answers it the real service's shape, with no header value, no webhook URL's path or query and no secret", () => {
+    it('name, logo, colours, each webhook with its description, its URL as its origin and its header masked, and the legacy webhook and webhookHeader', async () => {
       await put(svc.orgA, {
         image: 'https://static.example.test/logo.png',
         webhooks: [hook('default', { description: 'Principal', header: { key: 'Authorization', value: 'Bearer never-shown' } }), hook('crm')],
@@ -227,12 +227,17 @@ describe.each(dialects)('GET and PUT /company (%s)', (dialect) => {
       expect(res.json()).toEqual({
         id: svc.orgA.id,
         name: expect.any(String),
-        webhooks: [{ id: 'crm' }, { id: 'default', description: 'Principal' }],
+        webhooks: [
+          { id: 'crm', url: 'https://hooks.example.test/********' },
+          { id: 'default', description: 'Principal', url: 'https://hooks.example.test/********', header: { key: 'Authorization', value: '********' } },
+        ],
         uxOptions: expect.any(Object),
         image: 'https://static.example.test/logo.png',
+        webhook: 'https://hooks.example.test/********',
+        webhookHeader: { key: 'Authorization', value: '********' },
       });
       expect(res.body).not.toContain('never-shown');
-      expect(res.body).not.toContain('hooks.example.test');
+      expect(res.body).not.toMatch(/hooks\.example\.test\/[^*]/);
       expect(res.body).not.toContain(await secretOf(svc.orgA, 'default'));
     });
 

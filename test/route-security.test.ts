@@ -762,7 +762,7 @@ const PUBLIC_KEY_COLUMN: Record<string, PublicKeyColumn> = {
   },
   'GET /v1.5/ext/template': { hidden: [], refused: [() => ({})] },
   'GET /v1.5/ext/veriface/documents': { hidden: [], refused: [] },
-  'GET /v1.5/ext/company': { hidden: ['url', 'header', 'format', 'webhook', 'webhookHeader'], refused: [] },
+  'GET /v1.5/ext/company': { hidden: ['format'], refused: [] },
 };
 
 /** Everything an organization owns, one of each kind, made through the API as an integrator would. */

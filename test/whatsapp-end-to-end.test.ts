@@ -73,9 +73,14 @@ describe.each(dialects)("WhatsApp end to end, through Meta's signed webhook and 
   const sentTo = (number: string) => graph.sent.filter((sent) => sent.to === number);
   const last = (number: string) => sentTo(number).at(-1);
 
+  /** Every body Meta delivered, as sent: what an attacker who captured the traffic would hold. */
+  const captured: { from: string; body: ReturnType<typeof webhookBody> }[] = [];
+
   /** The person writes: Meta's signed delivery, then the outbox's rounds (the conversation's job, the answers' sends). */
   async function deliver(message: Record<string, unknown>): Promise<void> {
-    const res = await postWebhook(svc.app, webhookBody({ messages: [message] }), { secret: APP_SECRET });
+    const body = webhookBody({ messages: [message] });
+    captured.push({ from: String(message.from), body });
+    const res = await postWebhook(svc.app, body, { secret: APP_SECRET });
     expect(res.statusCode, res.body).toBe(200);
     await runOutbox(svc);
   }
@@ -294,6 +299,37 @@ describe.each(dialects)("WhatsApp end to end, through Meta's signed webhook and 
       expect(answered).toBe(before + 1);
       await deliver(message);
       expect(sentTo(number)).toHaveLength(answered);
+    });
+  });
+
+  describe('a captured WhatsApp webhook replayed later changes nothing, whatever its age', () => {
+    it("a signer's whole signed conversation replayed at once and 40 days on: answered 200, stored once, no answer sent, the number's next process untouched", async () => {
+      const number = newNumber();
+      const first = await signer(svc.orgA, number, { options: { whatsapp: true } });
+      const from = captured.length;
+      await tap(number, es.start);
+      await tap(number, es.acceptAndSign);
+      expect((await stored(svc, svc.orgA, first)).process.status).toBe('FINISH');
+      const conversation = captured.slice(from).filter((delivery) => delivery.from === number);
+      expect(conversation.length).toBe(2);
+      // The same number is then asked to sign again, by the other organization.
+      const second = await signer(svc.orgB, number, { options: { whatsapp: true } });
+      const received = () => svc.deps.db.selectFrom('whatsapp_messages').select('id').where('phone', '=', number).where('direction', '=', 'in').execute();
+      const [storedBefore, sentBefore] = [(await received()).length, sentTo(number).length];
+
+      for (const days of [0, 40]) {
+        svc.clock.advance(days * 86_400_000);
+        for (const { body } of conversation) {
+          const res = await postWebhook(svc.app, body, { secret: APP_SECRET });
+          expect(res.statusCode, res.body).toBe(200);
+        }
+        await runOutbox(svc);
+        expect((await received()).length).toBe(storedBefore);
+        expect(sentTo(number)).toHaveLength(sentBefore);
+        const { process, participants } = await stored(svc, svc.orgB, second);
+        expect([process.status, participants[0]?.status]).not.toContain('FINISH');
+        expect((await stored(svc, svc.orgA, first)).process.status).toBe('FINISH');
+      }
     });
   });
 });

@@ -3,7 +3,7 @@ import type { ApiKeyKind } from '../db/schema.js';
 import { fail } from '../domain-error.js';
 import { findOrganization } from '../organizations/queries.js';
 import { listWebhooks } from '../webhooks/queries.js';
-import { maskedHeader } from '../webhooks/static-header.js';
+import { MASKED_HEADER_VALUE, maskedHeader } from '../webhooks/static-header.js';
 import { DEFAULT_WEBHOOK } from '../webhooks/webhooks.js';
 import { PAGE_DEFAULT_COLOURS, uxOptionsOf } from './ux-options.js';
 
@@ -26,39 +26,45 @@ export interface CompanyView {
 }
 
 /**
+ * A webhook URL as the public key sees it: its origin, the rest masked. The path or query of a
+ * receiver's URL is often the only secret it checks (`/hooks/<token>`, `?key=`), and the public
+ * key sits in web pages.
+ */
+function maskedUrl(url: string): string {
+  return `${new URL(url).origin}/${MASKED_HEADER_VALUE}`;
+}
+
+/**
  * GET /company (REFERENCE §10.1). A header's value is a secret (often `Authorization: Bearer …`):
- * no key reads it back, it shows masked, and a PUT that sends the mask keeps it. The public key sits
- * in web pages, so it gets what a page may show (name, logo, colours) and each webhook's id and
- * description only: a webhook URL can itself be the secret that lets anyone post to the receiver.
+ * no key reads it back, it shows masked, and a PUT that sends the mask keeps it. Both keys get the
+ * real service's shape (webhooks with `url` and `header`, and the legacy `webhook` and
+ * `webhookHeader`); the public key, which sits in web pages, gets each URL as its origin only
+ * (maskedUrl), and not the `format` this service adds.
  */
 export async function readCompany(db: Db, options: { organizationId: string; keyKind: ApiKeyKind | 'none' }): Promise<CompanyView> {
   const organization = await findOrganization(db, options.organizationId);
   if (!organization) throw fail('ORGANIZATION_NOT_FOUND');
   const webhooks = await listWebhooks(db, options.organizationId);
   const ux = { ...PAGE_DEFAULT_COLOURS, ...uxOptionsOf(organization.ux_options) };
-  const shared = {
-    id: organization.id,
-    name: organization.name,
-    uxOptions: { primaryColor: ux.primaryColor, alternateColor: ux.alternateColor },
-    image: organization.image ?? '',
-  };
-  if (options.keyKind !== 'private') {
-    return { ...shared, webhooks: webhooks.map((w) => ({ id: w.name, ...(w.description === null ? {} : { description: w.description }) })) };
-  }
+  const isPrivate = options.keyKind === 'private';
+  const urlOf = (url: string) => (isPrivate ? url : maskedUrl(url));
   const fallback = webhooks.find((w) => w.name === DEFAULT_WEBHOOK);
   return {
-    ...shared,
+    id: organization.id,
+    name: organization.name,
     webhooks: webhooks.map((w) => {
       const header = maskedHeader(w.header_key);
       return {
         id: w.name,
         ...(w.description === null ? {} : { description: w.description }),
-        url: w.url,
+        url: urlOf(w.url),
         ...(header === undefined ? {} : { header }),
-        format: w.format,
+        ...(isPrivate ? { format: w.format } : {}),
       };
     }),
-    webhook: fallback?.url ?? '',
+    uxOptions: { primaryColor: ux.primaryColor, alternateColor: ux.alternateColor },
+    image: organization.image ?? '',
+    webhook: fallback === undefined ? '' : urlOf(fallback.url),
     webhookHeader: maskedHeader(fallback?.header_key ?? null) ?? {},
   };
 }

@@ -14,7 +14,7 @@ export function companyRoutes(ctx: ServiceContext): ApiRoute[] {
       url: '/v1.5/ext/company',
       access: 'any-key',
       publicKey:
-        'id, name, uxOptions, image, and webhooks [{id, description}]. No webhook URL (one can be the only secret its receiver checks), header, format, webhook or webhookHeader.',
+        "The real service's shape: id, name, uxOptions, image, webhooks [{id, description, url, header}], webhook and webhookHeader, each header's value masked, and each webhook URL as its origin only (https://hooks.example.com/********: a URL's path or query can be the only secret its receiver checks). No format.",
       tag,
       summary: "The organization as the real service's GET /company shows it: name, webhooks, colours, logo",
       description: "A webhook header's value never shows: it is answered as ******** (send that back in PUT to keep it).",

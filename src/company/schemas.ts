@@ -70,7 +70,7 @@ export const companyResponse = Joi.object({
       Joi.object({
         id: webhookName.required(),
         description: Joi.string().example('Webhook principal'),
-        url: Joi.string().description('private key only').example('https://hooks.example.com/auco'),
+        url: Joi.string().description('with the public key, its origin only: https://hooks.example.com/********').example('https://hooks.example.com/auco'),
         header: maskedHeaderAnswer,
         format: webhookFormat.description('private key only'),
       }),
@@ -78,8 +78,6 @@ export const companyResponse = Joi.object({
     .required(),
   uxOptions: Joi.object({ primaryColor: Joi.string().required().example('#021C30'), alternateColor: Joi.string().required().example('#A557F2') }).required(),
   image: Joi.string().allow('').required().example('https://static.example.com/logo.png'),
-  webhook: Joi.string().allow('').description("legacy: the default webhook's URL (private key only)").example('https://hooks.example.com/auco'),
-  webhookHeader: Joi.object({ key: Joi.string(), value: Joi.string() }).description(
-    "legacy: the default webhook's header, its value masked (private key only)",
-  ),
+  webhook: Joi.string().allow('').description("legacy: the default webhook's URL (its origin only with the public key)").example('https://hooks.example.com/auco'),
+  webhookHeader: Joi.object({ key: Joi.string(), value: Joi.string() }).description("legacy: the default webhook's header, its value masked"),
 });
