@@ -78,6 +78,9 @@ export const companyResponse = Joi.object({
     .required(),
   uxOptions: Joi.object({ primaryColor: Joi.string().required().example('#021C30'), alternateColor: Joi.string().required().example('#A557F2') }).required(),
   image: Joi.string().allow('').required().example('https://static.example.com/logo.png'),
-  webhook: Joi.string().allow('').description("legacy: the default webhook's URL (its origin only with the public key)").example('https://hooks.example.com/auco'),
+  webhook: Joi.string()
+    .allow('')
+    .description("legacy: the default webhook's URL (its origin only with the public key)")
+    .example('https://hooks.example.com/auco'),
   webhookHeader: Joi.object({ key: Joi.string(), value: Joi.string() }).description("legacy: the default webhook's header, its value masked"),
 });
