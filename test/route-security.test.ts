@@ -4,12 +4,13 @@ import type { LightMyRequestResponse } from 'fastify';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
+import type { UserRole } from '../src/db/schema.js';
 import { giveAttachment } from '../src/documents/attachments/give-attachment.js';
 import { rejectDocument, requestOtp, verifyOtp } from '../src/documents/participant/signer-flow.js';
 import { listReaders } from '../src/documents/readers/queries.js';
 import { codeOf } from '../src/http/error-catalogue.js';
 import type { ApiRoute } from '../src/http/route.js';
-import { CONSOLE_ACCESS } from '../src/http/route-kinds.js';
+import { CONSOLE_ACCESS, CONSOLE_SESSION_ACCESS } from '../src/http/route-kinds.js';
 import { exampleOf } from '../src/http/schema-example.js';
 import { addUser, createApiKey } from '../src/organizations/organizations.js';
 import { updateSettings } from '../src/organizations/settings.js';
@@ -113,11 +114,11 @@ const SAMPLE_JPEG = jpeg().toString('base64');
 /** How many console sign-ins the success calls made, each from an address of its own (198.18.0.0/15, the benchmarking range). */
 let consoleAddresses = 0;
 
-/** Each organization's admin's and member's console sessions (cookie pairs), signed in before the suite runs. */
-const consoleSessions = new Map<string, { admin: string; member: string }>();
+/** Each organization's admin's, reviewer's and member's console sessions (cookie pairs), signed in before the suite runs. */
+const consoleSessions = new Map<string, { admin: string; reviewer: string; member: string }>();
 
 /** A console request as the console's page makes it: the organization's admin's session, from the service's own origin. */
-function consoleHeaders(org: TestOrganization, role: 'admin' | 'member' = 'admin'): Record<string, string> {
+function consoleHeaders(org: TestOrganization, role: UserRole = 'admin'): Record<string, string> {
   return { cookie: consoleSessions.get(org.id)?.[role] ?? '', origin: CONSOLE_ORIGIN, 'sec-fetch-site': 'same-origin' };
 }
 
@@ -263,6 +264,7 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
   'GET /console/api/process': (o, org) => ({ headers: consoleHeaders(org), query: { code: o.process } }),
   'GET /console/api/templates': (_o, org) => ({ headers: consoleHeaders(org) }),
   'GET /console/api/audit': (_o, org) => ({ headers: consoleHeaders(org) }),
+  'GET /console/api/audit/csv': (_o, org) => ({ headers: consoleHeaders(org) }),
   'GET /console/api/template': (o, org) => ({ headers: consoleHeaders(org, 'member'), query: { id: o.template } }),
   'GET /console/api/template/preview': (o, org) => ({ headers: consoleHeaders(org, 'member'), query: { id: o.template } }),
   'POST /console/api/template': (_o, org) => ({ headers: consoleHeaders(org, 'member'), body: sampleTemplate() }),
@@ -325,7 +327,7 @@ interface SuccessContext {
   /** A process of `org` with one participant as given; answers its code and the participant's token and id. */
   process(signer: Record<string, unknown>): Promise<{ code: string; token: string; participantId: string }>;
   /** A new console session of a user of `org`: the headers of the console's page. */
-  console(role?: 'admin' | 'member'): Promise<Record<string, string>>;
+  console(role?: UserRole): Promise<Record<string, string>>;
 }
 
 const link = (token: string) => ({ headers: { 'x-link-token': token } });
@@ -616,6 +618,7 @@ const SUCCESS: Record<string, (c: SuccessContext) => Promise<SuccessCall[]>> = {
   'GET /console/api/process': async (c) => [{ headers: await c.console('member'), query: { code: c.owned.process } }],
   'GET /console/api/templates': async (c) => [{ headers: await c.console() }],
   'GET /console/api/audit': async (c) => [{ headers: await c.console() }],
+  'GET /console/api/audit/csv': async (c) => [{ headers: await c.console() }],
   'GET /console/api/template': async (c) => [{ headers: await c.console('member'), query: { id: c.owned.template } }],
   'GET /console/api/template/preview': async (c) => [{ headers: await c.console('member'), query: { id: c.owned.template } }],
   'POST /console/api/template': async (c) => [{ headers: await c.console('member') }],
@@ -637,11 +640,11 @@ const SUCCESS: Record<string, (c: SuccessContext) => Promise<SuccessCall[]>> = {
   'POST /console/api/settings': async (c) => [{ headers: await c.console(), body: { sdkOrigins: [SDK_ORIGIN] } }],
   'GET /console/api/review': async (c) => {
     await photographedVeriface(c.svc, c.org, { finish: true });
-    return [{ headers: await c.console('member') }];
+    return [{ headers: await c.console('reviewer') }];
   },
   'GET /console/api/review/photo': async (c) => {
     const { code } = await photographedVeriface(c.svc, c.org, { finish: true });
-    const headers = await c.console('member');
+    const headers = await c.console('reviewer');
     return [
       { headers, query: { kind: 'validation', code, photo: 'face' } },
       { headers, query: { kind: 'validation', code, photo: 'documentFront' } },
@@ -649,7 +652,7 @@ const SUCCESS: Record<string, (c: SuccessContext) => Promise<SuccessCall[]>> = {
   },
   'POST /console/api/review/decide': async (c) => [
     {
-      headers: await c.console('member'),
+      headers: await c.console('reviewer'),
       body: { kind: 'validation', code: (await photographedVeriface(c.svc, c.org, { finish: true })).code, decision: 'approve', reason: 'Checked' },
     },
   ],
@@ -908,8 +911,9 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
     ownedByB = await own(svc, svc.orgB);
     for (const org of [svc.orgA, svc.orgB]) {
       const admin = await signedInUser(svc, org, org.email, 'admin', '198.51.100.10');
+      const reviewer = await signedInUser(svc, org, `reviewer@${org.email.split('@')[1]}`, 'reviewer', '198.51.100.10');
       const member = await signedInUser(svc, org, `member@${org.email.split('@')[1]}`, 'member', '198.51.100.10');
-      consoleSessions.set(org.id, { admin, member });
+      consoleSessions.set(org.id, { admin, reviewer, member });
     }
   });
   afterAll(async () => svc.close());
@@ -952,7 +956,7 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
   });
 
   describe("the console's routes open nothing without a console session of the organization, and never with a key or a person's link", () => {
-    const sessionRoutes = () => routes.filter((r) => r.access === 'console' || r.access === 'console-admin');
+    const sessionRoutes = () => routes.filter((r) => CONSOLE_SESSION_ACCESS.has(r.access));
 
     it('no cookie, a forged one, an API key or a link token is 401 CONSOLE_SIGN_IN_REQUIRED', async () => {
       expect(sessionRoutes().length).toBeGreaterThanOrEqual(6);
@@ -1003,6 +1007,21 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
         const res = await send(svc, route, undefined, { ...sample, headers: consoleHeaders(svc.orgB, 'member') });
         expect([res.statusCode, res.json()], routeKey(route)).toEqual([403, { message: 'CONSOLE_ADMIN_REQUIRED' }]);
         expect((await send(svc, route, undefined, { ...sample, headers: consoleHeaders(svc.orgB, 'admin') })).statusCode, routeKey(route)).toBe(200);
+      }
+    });
+
+    it('a member is refused every console-identity route with 403 CONSOLE_REVIEWER_REQUIRED; a reviewer and an admin are served', async () => {
+      const identityRoutes = routes.filter((r) => r.access === 'console-identity');
+      expect(identityRoutes.map(routeKey).sort()).toEqual(['GET /console/api/review', 'GET /console/api/review/photo', 'POST /console/api/review/decide']);
+      for (const route of identityRoutes) {
+        const sample = SAMPLES[routeKey(route)]!(ownedByB, svc.orgB);
+        const res = await send(svc, route, undefined, { ...sample, headers: consoleHeaders(svc.orgB, 'member') });
+        expect([res.statusCode, res.json()], routeKey(route)).toEqual([403, { message: 'CONSOLE_REVIEWER_REQUIRED' }]);
+        for (const role of ['reviewer', 'admin'] as const) {
+          const served = await send(svc, route, undefined, { ...sample, headers: consoleHeaders(svc.orgB, role) });
+          // The samples name identifiers nobody has queued: a role that passes reaches the handler, which answers them unknown.
+          expect(served.statusCode, `${routeKey(route)} as ${role}: ${served.body}`).not.toBe(403);
+        }
       }
     });
 

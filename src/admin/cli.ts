@@ -25,6 +25,7 @@ import {
 } from '../organizations/organizations.js';
 import { findOrganization, listApiKeys, listOrganizations, listUsers } from '../organizations/queries.js';
 import { type SettingsChanges, settingsChangesSchema, settingsOf, updateSettings } from '../organizations/settings.js';
+import { isUserRole } from '../organizations/user-roles.js';
 import { createWebhookSchema, updateWebhookSchema } from '../webhooks/schemas.js';
 import { createWebhook, deleteWebhook, listWebhooks, rotateWebhookSecret, updateWebhook } from '../webhooks/webhooks.js';
 
@@ -36,9 +37,9 @@ const USAGE = `Usage: npm run --silent admin -- <command>
              [--sdk-require-token on|off] [--language es|en|pt|fr] [--time-zone America/Bogota] [--photo-retention-days DAYS]
              [--form-processes-per-hour N] [--signer-delegation on|off]
              [--oidc-issuer https://idp.example --oidc-client-id ID --oidc-client-secret SECRET | --oidc-clear]
-  user add --org ORG_ID --email EMAIL [--name NAME] [--role member|admin]
+  user add --org ORG_ID --email EMAIL [--name NAME] [--role member|reviewer|admin]
   user rename --org ORG_ID --email EMAIL --name NAME   (an empty NAME removes it)
-  user role --org ORG_ID --email EMAIL --role member|admin
+  user role --org ORG_ID --email EMAIL --role member|reviewer|admin
   user list --org ORG_ID
   user totp-reset --org ORG_ID --email EMAIL   (the user signs in without a TOTP code again, and may enrol anew)
   key create --org ORG_ID [--kind private|public]
@@ -88,10 +89,10 @@ function keyKind(flags: Flags): ApiKeyKind {
   return kind;
 }
 
-/** Members see processes in the console; admins also manage keys, webhooks and users. */
+/** Members see processes in the console; reviewers also view identity data; admins also manage keys, webhooks and users. */
 function roleFlag(flags: Flags, fallback?: UserRole): UserRole {
   const role = optional(flags, 'role') ?? fallback;
-  if (role !== 'member' && role !== 'admin') throw new UsageError('--role must be member or admin');
+  if (role === undefined || !isUserRole(role)) throw new UsageError('--role must be member, reviewer or admin');
   return role;
 }
 

@@ -5,7 +5,8 @@ import { type ConsoleCookie, consoleCookie, sessionTokenOf } from '../console/co
 import { type ConsoleUser, resolveSession } from '../console/sessions.js';
 import type { Db } from '../db/schema.js';
 import { fail } from '../domain-error.js';
-import { CONSOLE_ACCESS } from '../http/route-kinds.js';
+import { type Access, CONSOLE_ACCESS } from '../http/route-kinds.js';
+import { mayViewIdentity } from '../organizations/user-roles.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -29,7 +30,7 @@ function fromConsolePage(request: FastifyRequest, origin: string): boolean {
 }
 
 /**
- * The console's routes (access `console`, `console-admin`, `console-sign-in`) take their session
+ * The console's routes (access `console`, `console-admin`, `console-identity`, `console-sign-in`) take their session
  * from the cookie only: an API key or a person's link token is no session, and opens nothing here.
  * Like authenticate.ts, one hook per route, built when the route is declared.
  */
@@ -41,30 +42,38 @@ export function consoleAccess(app: FastifyInstance, options: { db: Db; clock: Cl
     const access = route.config?.access;
     if (access === undefined || !CONSOLE_ACCESS.has(access)) return;
     const existing = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
-    const check = sessionCheck({ ...options, origin, cookie, admin: access === 'console-admin', session: access !== 'console-sign-in' });
+    const check = sessionCheck({ ...options, origin, cookie, access });
     route.onRequest = [check, ...existing];
   });
 }
 
-function sessionCheck(options: { db: Db; clock: Clock; origin: string; cookie: ConsoleCookie; admin: boolean; session: boolean }): onRequestHookHandler {
+/** What a role the route does not admit is answered, and recorded as, for the console's session kinds that want one. */
+const ROLE_REFUSALS = {
+  'console-admin': { admits: (user: ConsoleUser) => user.role === 'admin', action: 'ADMIN_REQUIRED', code: 'CONSOLE_ADMIN_REQUIRED' },
+  'console-identity': { admits: (user: ConsoleUser) => mayViewIdentity(user.role), action: 'REVIEWER_REQUIRED', code: 'CONSOLE_REVIEWER_REQUIRED' },
+} as const;
+
+function sessionCheck(options: { db: Db; clock: Clock; origin: string; cookie: ConsoleCookie; access: Access }): onRequestHookHandler {
+  const { access } = options;
+  const refusal = access === 'console-admin' || access === 'console-identity' ? ROLE_REFUSALS[access] : undefined;
   return async (request, reply) => {
     // What the console answers is the organization's: no cache, shared or the browser's, keeps it.
     reply.header('cache-control', 'no-store');
     if (!READS.has(request.method) && !fromConsolePage(request, options.origin)) throw fail('CONSOLE_ORIGIN_REFUSED');
-    if (!options.session) return;
+    if (access === 'console-sign-in') return;
     const token = sessionTokenOf(options.cookie, request.headers.cookie);
     const user = token === undefined ? undefined : await resolveSession(options.db, options.clock, token);
     if (!user) throw fail('CONSOLE_SIGN_IN_REQUIRED');
-    if (options.admin && user.role !== 'admin') {
+    if (refusal !== undefined && !refusal.admits(user)) {
       await recordAudit(options.db, options.clock, {
         organizationId: user.organizationId,
         userId: user.userId,
         email: user.email,
-        action: 'ADMIN_REQUIRED',
+        action: refusal.action,
         detail: { route: `${request.method} ${request.routeOptions.url ?? ''}` },
         address: request.ip,
       });
-      throw fail('CONSOLE_ADMIN_REQUIRED');
+      throw fail(refusal.code);
     }
     request.consoleUser = user;
     request.organizationId = user.organizationId;

@@ -12,7 +12,8 @@ import type { ConsoleUser } from './sessions.js';
  * TOTP code awaited), made or refused, each sign-out, each refusal of an admin's route to a member,
  * each passkey added or removed and each TOTP enrolment or reset, every change made from the console
  * (templates, reference links, resends, keys, settings) and each decision taken there (a review, a
- * process cancelled, reminded or reactivated), with who made it.
+ * process cancelled, reminded or reactivated), with who made it; and each view of identity data (a
+ * photo, an ID number, a phone: identity-views.ts) and each refusal of it to a member.
  */
 export const CONSOLE_ACTIONS = [
   'SIGN_IN_REQUESTED',
@@ -37,6 +38,9 @@ export const CONSOLE_ACTIONS = [
   'PASSKEY_REMOVED',
   'TOTP_ENROLLED',
   'TOTP_RESET',
+  'REVIEWER_REQUIRED',
+  'PHOTO_VIEWED',
+  'IDENTITY_VIEWED',
 ] as const;
 export type ConsoleAction = (typeof CONSOLE_ACTIONS)[number];
 
@@ -50,9 +54,8 @@ export interface AuditEntry {
   address: string;
 }
 
-export async function recordAudit(db: Db, clock: Clock, entry: AuditEntry): Promise<void> {
-  const now = clock.now();
-  await q.insertAudit(db, {
+function auditRow(now: Date, entry: AuditEntry): q.ConsoleAuditRow {
+  return {
     id: newObjectId(now),
     organization_id: entry.organizationId,
     user_id: entry.userId,
@@ -61,7 +64,21 @@ export async function recordAudit(db: Db, clock: Clock, entry: AuditEntry): Prom
     detail: entry.detail === undefined ? null : JSON.stringify(entry.detail),
     address: entry.address.slice(0, 64),
     created_at: now.toISOString(),
-  });
+  };
+}
+
+export async function recordAudit(db: Db, clock: Clock, entry: AuditEntry): Promise<void> {
+  await q.insertAudit(db, auditRow(clock.now(), entry));
+}
+
+/** Several entries at one instant, in one statement: a page that shows many people's data records each. */
+export async function recordAudits(db: Db, clock: Clock, entries: readonly AuditEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  const now = clock.now();
+  await q.insertAudit(
+    db,
+    entries.map((entry) => auditRow(now, entry)),
+  );
 }
 
 /** What a signed-in user did, recorded with who they are. */

@@ -178,8 +178,8 @@ export async function endSession(db: Db, id: string, now: string): Promise<void>
   await db.updateTable('console_sessions').set({ ended_at: now }).where('id', '=', id).where('ended_at', 'is', null).execute();
 }
 
-export async function insertAudit(db: Db, row: ConsoleAuditRow): Promise<void> {
-  await db.insertInto('console_audit').values(row).execute();
+export async function insertAudit(db: Db, rows: ConsoleAuditRow | readonly ConsoleAuditRow[]): Promise<void> {
+  await db.insertInto('console_audit').values(rows).execute();
 }
 
 /** The organization's audit log, newest first, page by page. */

@@ -1,6 +1,7 @@
+import { Readable } from 'node:stream';
 import type { Config } from '../config.js';
 import type { ServiceContext } from '../context.js';
-import { listProcesses, readProcess, readRoadmap } from '../documents/lifecycle/read-process.js';
+import { listProcesses } from '../documents/lifecycle/read-process.js';
 import { processListResponse } from '../documents/schemas.js';
 import { fail } from '../domain-error.js';
 import { type ApiRoute, defineRoute, noInput, type RouteInput } from '../http/route.js';
@@ -11,9 +12,11 @@ import { pageHeaders } from '../people/pages.js';
 import { listTemplates } from '../templates/read-templates.js';
 import { templateListResponse } from '../templates/schemas.js';
 import { readAudit, recordUserAction } from './audit.js';
+import { auditCsv } from './audit-csv.js';
 import { userOf } from './console-user.js';
 import { clearSessionCookie, consoleCookie } from './cookie.js';
 import { consoleShell } from './page.js';
+import { readProcessDetail } from './process-detail.js';
 import { signedInReply } from './route-helpers.js';
 import {
   auditQuery,
@@ -166,14 +169,13 @@ export function consoleRoutes(ctx: ServiceContext, options: { config: Config; as
       access: 'console',
       tag,
       summary: 'One process: its documents, its participants and their states, and its roadmap as a timeline',
+      description:
+        "Participants' phones are identity data: a reviewer or an admin reads them, each an IDENTITY_VIEWED row of the console's audit log; a member reads them masked to their last two digits.",
       body: noInput,
       query: processQuery,
       response: { json: processDetailResponse },
       errors: ['DOCUMENT_NOT_FOUND'],
-      handler: async ({ query, organizationId }) => ({
-        process: await readProcess(ctx, { organizationId, code: query.code }),
-        roadmap: await readRoadmap(ctx, { organizationId, code: query.code }),
-      }),
+      handler: (input) => readProcessDetail(ctx, { user: userOf(input), code: input.query.code, address: input.request.ip }),
     }),
     defineRoute({
       method: 'GET',
@@ -198,6 +200,29 @@ export function consoleRoutes(ctx: ServiceContext, options: { config: Config; as
       response: { json: auditResponse },
       errors: [],
       handler: ({ query, organizationId }) => readAudit(ctx.db, { organizationId, limit: query.limit, ...(query.cursor ? { cursor: query.cursor } : {}) }),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/console/api/audit/csv',
+      access: 'console-admin',
+      tag,
+      summary: "The organization's whole console audit log as a CSV file to download, newest first",
+      description:
+        "One line per entry: at, action, email, address, and the process, participant, person's name, photo and field a view of identity data names, then the rest of its detail as JSON. A cell that starts with = + - @, a tab or a carriage return is prefixed with an apostrophe, so a spreadsheet shows it as text.",
+      body: noInput,
+      query: noInput,
+      response: { raw: { mediaTypes: ['text/csv'], description: 'the audit log, UTF-8, as an attachment' } },
+      errors: [],
+      handler: async (input) => {
+        const day = ctx.clock.now().toISOString().slice(0, 10);
+        return input.reply
+          .headers({
+            'content-type': 'text/csv; charset=utf-8',
+            'content-disposition': `attachment; filename="console-audit-${day}.csv"`,
+            'x-content-type-options': 'nosniff',
+          })
+          .send(Readable.from(auditCsv(ctx.db, input.organizationId)));
+      },
     }),
   ];
 }

@@ -2,6 +2,7 @@ import Joi from 'joi';
 import type { ProcessStatus } from '../db/schema.js';
 import { PROCESS_STATUSES, processCode, processResponse, roadmapResponse } from '../documents/schemas.js';
 import { instantAnswer, instantJoi } from '../http/instant.js';
+import { USER_ROLES } from '../organizations/user-roles.js';
 import { templateId } from '../templates/schemas.js';
 import { CONSOLE_ACTIONS } from './audit.js';
 
@@ -28,7 +29,11 @@ export const sentResponse = Joi.object({
 
 export const signedInResponse = Joi.object({
   email: Joi.string().required().example('ana@acme.example'),
-  role: Joi.string().valid('admin', 'member').required().example('admin'),
+  role: Joi.string()
+    .valid(...USER_ROLES)
+    .required()
+    .description('admin: everything; reviewer: what a member sees, and identity data (photos, ID numbers, phones) and the review queue; member: the rest')
+    .example('admin'),
   organization: Joi.object({
     id: Joi.string().hex().length(24).required().example('65f1c0e2a4b5c6d7e8f90001'),
     name: Joi.string().required().example('Acme'),

@@ -33,8 +33,11 @@ export interface OrganizationsTable {
   created_at: string;
 }
 
-/** What a user may do in the operator console: members do not manage keys, webhooks or users. */
-export type UserRole = 'admin' | 'member';
+/**
+ * What a user may do in the operator console: members do not manage keys, webhooks or users, nor
+ * view identity data (photos, ID numbers, phones), which reviewers and admins may.
+ */
+export type UserRole = 'admin' | 'reviewer' | 'member';
 
 export interface UsersTable {
   id: string;

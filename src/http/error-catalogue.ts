@@ -269,6 +269,11 @@ export const ERROR_CATALOGUE = {
     status: [403],
     meaning: "The console user is a member: keys, settings, webhooks, users and the audit log are the organization's admins'",
   },
+  CONSOLE_REVIEWER_REQUIRED: {
+    status: [403],
+    meaning:
+      "The console user is a member: identity data (ID and face photos, ID numbers, phones) and the review queue's decisions are the organization's reviewers' and admins'",
+  },
   CONSOLE_ORIGIN_REFUSED: {
     status: [403],
     meaning: "A console request that changes something came from another site, or without an Origin header naming the service's own (PUBLIC_URL)",

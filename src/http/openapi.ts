@@ -2,7 +2,7 @@ import type { RouteShorthandOptions } from 'fastify';
 import type Joi from 'joi';
 import joiToJson from 'joi-to-json';
 import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.js';
-import { type Access, CONSOLE_ACCESS, type Method, type RouteResponse } from './route-kinds.js';
+import { type Access, CONSOLE_ACCESS, CONSOLE_SESSION_ACCESS, type Method, type RouteResponse } from './route-kinds.js';
 import { exampleOf } from './schema-example.js';
 
 // The package's types declare a named export, but at run time module.exports is the function itself.
@@ -34,8 +34,10 @@ const KEY_ACCESS: ReadonlySet<Access> = new Set(['private-key', 'any-key', 'oper
 const BODY_METHODS: ReadonlySet<Method> = new Set(['POST', 'PUT']);
 
 const CONSOLE_ACCESS_WORDS: Partial<Record<Access, string>> = {
-  console: "a console session of the organization's (admin or member); a change must come from the service's own origin",
+  console: "a console session of the organization's (any role); a change must come from the service's own origin",
   'console-admin': "a console session of one of the organization's admins; a change must come from the service's own origin",
+  'console-identity':
+    "a console session of one of the organization's reviewers or admins, who may view identity data (each view is in the audit log); a change must come from the service's own origin",
   'console-sign-in': "no session; a change must come from the service's own origin",
 };
 
@@ -47,10 +49,11 @@ export function answerableErrors(doc: Pick<RouteDoc, 'method' | 'access' | 'rawB
     codes.set('TOO_MANY_REQUESTS', 429);
   }
   if (doc.rateLimit !== undefined) codes.set('TOO_MANY_REQUESTS', 429);
-  // The console's (src/auth/console-access.ts): a change from another site, no session, a member on an admin's route.
+  // The console's (src/auth/console-access.ts): a change from another site, no session, a role the route does not admit.
   if (CONSOLE_ACCESS.has(doc.access) && doc.method !== 'GET') codes.set('CONSOLE_ORIGIN_REFUSED', 403);
-  if (doc.access === 'console' || doc.access === 'console-admin') codes.set('CONSOLE_SIGN_IN_REQUIRED', 401);
+  if (CONSOLE_SESSION_ACCESS.has(doc.access)) codes.set('CONSOLE_SIGN_IN_REQUIRED', 401);
   if (doc.access === 'console-admin') codes.set('CONSOLE_ADMIN_REQUIRED', 403);
+  if (doc.access === 'console-identity') codes.set('CONSOLE_REVIEWER_REQUIRED', 403);
   // A read kept for the private key tells a public key so (src/auth/authenticate.ts).
   if ((doc.access === 'private-key' || doc.access === 'operator') && doc.method === 'GET') codes.set('PRIVATE_KEY_REQUIRED', 403);
   if (BODY_METHODS.has(doc.method)) {
@@ -124,7 +127,7 @@ export function documentRoute(doc: RouteDoc): RouteShorthandOptions {
       ...(KEY_ACCESS.has(doc.access) ? { security: [{ apiKey: [] }] } : {}),
       ...(doc.access === 'any-key' ? { 'x-access': 'private or public key', 'x-public-key': doc.publicKey } : {}),
       ...(doc.access === 'operator' ? { 'x-access': "no key from the service's own machine (loopback), else the private key" } : {}),
-      ...(doc.access === 'console' || doc.access === 'console-admin' ? { security: [{ consoleSession: [] }] } : {}),
+      ...(CONSOLE_SESSION_ACCESS.has(doc.access) ? { security: [{ consoleSession: [] }] } : {}),
       ...(CONSOLE_ACCESS.has(doc.access) ? { 'x-access': CONSOLE_ACCESS_WORDS[doc.access] } : {}),
       ...(BODY_METHODS.has(doc.method) && !doc.rawBody && hasKeys(doc.body) ? { body: withExample(doc.body) } : {}),
       ...(hasKeys(doc.query) ? { querystring: parse(doc.query, 'open-api-3.1') } : {}),

@@ -6,6 +6,7 @@ import type { Language } from '../organizations/languages.js';
  */
 
 const es = {
+  roleReviewer: 'revisor',
   review: 'Revisión',
   reviewHeading: 'Cola de revisión',
   reviewIntro: 'Firmantes y validaciones de identidad bloqueados, los más recientes primero. Compara las fotos y decide.',
@@ -61,6 +62,7 @@ const es = {
 export type ConsoleReviewWords = { readonly [K in keyof typeof es]: string };
 
 const en: ConsoleReviewWords = {
+  roleReviewer: 'reviewer',
   review: 'Review',
   reviewHeading: 'Review queue',
   reviewIntro: 'Blocked signers and identity validations, newest first. Compare the photos and decide.',
@@ -114,6 +116,7 @@ const en: ConsoleReviewWords = {
 };
 
 const pt: ConsoleReviewWords = {
+  roleReviewer: 'revisor',
   review: 'Revisão',
   reviewHeading: 'Fila de revisão',
   reviewIntro: 'Signatários e validações de identidade bloqueados, os mais recentes primeiro. Compare as fotos e decida.',
@@ -167,6 +170,7 @@ const pt: ConsoleReviewWords = {
 };
 
 const fr: ConsoleReviewWords = {
+  roleReviewer: 'réviseur',
   review: 'Vérification',
   reviewHeading: 'File de vérification',
   reviewIntro: "Signataires et validations d'identité bloqués, les plus récents d'abord. Comparez les photos et décidez.",

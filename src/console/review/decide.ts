@@ -49,31 +49,34 @@ export async function decideReview(
   return { decided: true };
 }
 
-/** The photo's blob key, of an item waiting in the organization's queue only. */
-async function photoKey(ctx: ServiceContext, options: { organizationId: string; kind: ReviewKind; code: string; photo: ReviewPhoto }): Promise<string | null> {
+/** The photo's blob key and whose it is, of an item waiting in the organization's queue only. */
+async function photoKey(
+  ctx: ServiceContext,
+  options: { organizationId: string; kind: ReviewKind; code: string; photo: ReviewPhoto },
+): Promise<{ key: string | null; name: string }> {
   const { organizationId, code, photo } = options;
   if (options.kind === 'validation') {
     const row = await findBlockedVeriface(ctx.db, organizationId, code);
     if (!row) throw fail('REVIEW_NOT_FOUND');
-    if (row.photos_deleted_at !== null) return null;
-    return { documentFront: row.document_front, documentBack: row.document_back, face: row.face }[photo];
+    const key = row.photos_deleted_at !== null ? null : { documentFront: row.document_front, documentBack: row.document_back, face: row.face }[photo];
+    return { key, name: row.name };
   }
   const row = await findBlockedParticipant(ctx.db, organizationId, code.slice(0, PROCESS_CODE_LENGTH), code.slice(PROCESS_CODE_LENGTH));
   if (!row) throw fail('REVIEW_NOT_FOUND');
-  return { documentFront: row.document_front_key, documentBack: row.document_back_key, face: row.face_key }[photo];
+  return { key: { documentFront: row.document_front_key, documentBack: row.document_back_key, face: row.face_key }[photo], name: row.name };
 }
 
 /**
- * A photo of an item waiting in the organization's review queue, decrypted: only to a session of
- * that organization, and only while the item waits (a decided one, or another organization's,
- * answers REVIEW_NOT_FOUND).
+ * A photo of an item waiting in the organization's review queue, decrypted, with whose it is (for
+ * the audit log): only to a session of that organization, and only while the item waits (a decided
+ * one, or another organization's, answers REVIEW_NOT_FOUND).
  */
 export async function readReviewPhoto(
   ctx: ServiceContext,
   options: { organizationId: string; kind: ReviewKind; code: string; photo: ReviewPhoto },
-): Promise<{ image: Buffer; contentType: string }> {
-  const key = await photoKey(ctx, options);
+): Promise<{ image: Buffer; contentType: string; name: string }> {
+  const { key, name } = await photoKey(ctx, options);
   const image = key === null ? undefined : await ctx.photos.read(key);
   if (key === null || !image) throw fail('FILE_NOT_FOUND');
-  return { image, contentType: contentTypeOf(key) };
+  return { image, contentType: contentTypeOf(key), name };
 }

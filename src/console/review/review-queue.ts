@@ -1,8 +1,10 @@
 import type { ServiceContext } from '../../context.js';
 import type { IdentityAttemptRow, VerifaceRow } from '../../db/schema.js';
+import { PROCESS_CODE_LENGTH } from '../../documents/schemas.js';
 import { attemptFacts } from '../../identity-attempts/attempt-view.js';
 import { listAttempts } from '../../identity-attempts/queries.js';
-import type { ReviewItem, ReviewPhoto, SimilarityBand } from './contract.js';
+import type { IdentityView } from '../identity-views.js';
+import type { ReviewItem, ReviewKind, ReviewPhoto, SimilarityBand } from './contract.js';
 import { type BlockedParticipantRow, listBlockedParticipants, listBlockedVerifaces } from './queries.js';
 
 /** How many of each kind the queue shows: a longer queue is a matter for the organization, not for paging. */
@@ -90,4 +92,21 @@ export async function readReviewQueue(ctx: ServiceContext, options: { organizati
   ];
   items.sort((a, b) => (a.blockedAt < b.blockedAt ? 1 : a.blockedAt > b.blockedAt ? -1 : 0));
   return { data: items.slice(0, QUEUE_LIMIT) };
+}
+
+/** Whose item a queue code names: a validation's own code, or a signer's process and participant. */
+function whose(kind: ReviewKind, code: string, name: string): Pick<IdentityView, 'kind' | 'process' | 'participant' | 'name'> {
+  if (kind === 'validation') return { kind, process: code, name };
+  return { kind, process: code.slice(0, PROCESS_CODE_LENGTH), participant: code.slice(PROCESS_CODE_LENGTH), name };
+}
+
+/** The identity data an item of the queue shows: its ID numbers (declared, read), when it has any. */
+export function numbersShown(item: ReviewItem): IdentityView[] {
+  if (item.numberDeclared === undefined && item.numberRead === undefined) return [];
+  return [{ ...whose(item.kind, item.code, item.name), field: 'identification' }];
+}
+
+/** A photo of the queue served to a session. */
+export function photoViewed(options: { kind: ReviewKind; code: string; photo: ReviewPhoto; name: string }): IdentityView {
+  return { ...whose(options.kind, options.code, options.name), photo: options.photo };
 }

@@ -8,7 +8,7 @@ import { callJson, messageOf } from '../json-call.js';
 
 export interface Me {
   email: string;
-  role: 'admin' | 'member';
+  role: 'admin' | 'reviewer' | 'member';
   organization: { id: string; name: string };
   /** The sign-in waits for the code of the user's authenticator app before it opens anything. */
   secondFactor?: 'totp';

@@ -14,6 +14,8 @@ const LINK_FRAGMENT = '#sign-in=';
 const SECOND_FACTOR_FRAGMENT = '#second-factor';
 const REFUSED_FRAGMENT = '#sign-in-refused';
 
+const ROLE_WORDS = { admin: 'roleAdmin', reviewer: 'roleReviewer', member: 'roleMember' } as const satisfies Record<Me['role'], string>;
+
 /**
  * The operator console: sign-in, then the organization's processes and each one's timeline. The
  * session lives in an HttpOnly cookie; a refusal for want of one at any moment brings the sign-in
@@ -104,7 +106,7 @@ class Console {
       show(this.bar);
       return;
     }
-    const role = say(user.role === 'admin' ? 'roleAdmin' : 'roleMember');
+    const role = say(ROLE_WORDS[user.role]);
     show(
       this.bar,
       h('p', {}, say('signedInAs', { email: user.email, organization: user.organization.name }), ' ', h('span', { class: 'hint' }, `(${role})`)),
@@ -171,7 +173,7 @@ class Console {
       const actions = processActions(detail, {
         ...(notice ? { notice } : {}),
         reload: (said) => void this.openProcess(code, said),
-        review: () => void this.go('review'),
+        ...(this.user?.role === 'member' ? {} : { review: () => void this.go('review') }),
         refused: (error) => this.refused(error),
       });
       drawProcess(this.content, detail, () => void this.back(), actions);

@@ -6,7 +6,7 @@ import { say } from './words.js';
 /** What the process page may do now: remind whose turn it is, cancel with a reason, reactivate, review a block. */
 export function processActions(
   detail: ProcessDetail,
-  options: { notice?: string; reload(notice: string): void; review(): void; refused(error: unknown): void },
+  options: { notice?: string; reload(notice: string): void; review?: () => void; refused(error: unknown): void },
 ): HTMLElement | null {
   const { process } = detail;
   const status = statusLine();
@@ -37,8 +37,9 @@ export function processActions(
         );
         parts.push(button);
       }
-      if (participant.status === 'BLOCK')
-        parts.push(h('button', { type: 'button', class: 'secondary', onclick: () => options.review() }, say('reviewBlocked')));
+      // Only to whom the review queue opens (reviewers and admins): a member's would be refused.
+      const { review } = options;
+      if (participant.status === 'BLOCK' && review) parts.push(h('button', { type: 'button', class: 'secondary', onclick: review }, say('reviewBlocked')));
     }
     const reason = h('textarea', { id: 'cancel-reason', name: 'reason', rows: 2, maxlength: 1000, required: true });
     const cancel: HTMLButtonElement = h('button', { type: 'button', class: 'danger' }, say('cancelProcess'));

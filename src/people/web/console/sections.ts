@@ -9,12 +9,14 @@ import { WebhooksView } from './webhooks-view.js';
 import { say } from './words.js';
 
 /**
- * The console's sections besides the processes; webhooks and keys are the admins' (the service
- * refuses them to members too). Security is each user's own passkeys and app code.
+ * The console's sections besides the processes; webhooks and keys are the admins', the review
+ * queue (identity photos and numbers) the reviewers' and admins' (the service refuses them to
+ * members too). Security is each user's own passkeys and app code.
  */
 export type Section = 'review' | 'templates' | 'webhooks' | 'keys' | 'security';
 
 const ADMIN_SECTIONS: ReadonlySet<string> = new Set<Section>(['webhooks', 'keys']);
+const IDENTITY_SECTIONS: ReadonlySet<string> = new Set<Section>(['review']);
 
 /** The navigation between the sections, the one shown marked as the current page. */
 export function drawNav(nav: HTMLElement, options: { user: Me | undefined; current: Section | 'processes'; go(section: Section | 'processes'): void }): void {
@@ -22,9 +24,10 @@ export function drawNav(nav: HTMLElement, options: { user: Me | undefined; curre
     show(nav);
     return;
   }
-  const admin = options.user.role === 'admin';
+  const { role } = options.user;
+  const hidden = (section: string) => (ADMIN_SECTIONS.has(section) && role !== 'admin') || (IDENTITY_SECTIONS.has(section) && role === 'member');
   const item = (section: Section | 'processes', label: string) =>
-    ADMIN_SECTIONS.has(section) && !admin
+    hidden(section)
       ? null
       : h(
           'li',
