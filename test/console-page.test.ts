@@ -80,7 +80,15 @@ window.outcome = fetch('${base}/console/api/sign-out', { method: 'POST', mode: '
     await page.getByRole('heading', { name: 'Contrato de arriendo' }).waitFor();
     await page.getByRole('heading', { name: 'Línea de tiempo' }).waitFor();
     expect(await page.locator('ol.timeline li').count()).toBeGreaterThanOrEqual(1);
-    await expect(page.locator('ol.timeline').textContent()).resolves.toContain('CREATE');
+    // Events in words, never by their codes (CREATE, NOTIFICATION_SIGN).
+    const timeline = (await page.locator('ol.timeline').textContent()) ?? '';
+    expect(timeline).toContain('Proceso creado');
+    expect(timeline).toContain('Invitación a firmar enviada');
+    expect(timeline).not.toMatch(/CREATE|NOTIFICATION_SIGN/);
+    // The document downloads through the session, as an attachment.
+    const [saved] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Documento: Contrato de arriendo' }).click()]);
+    expect(saved.suggestedFilename()).toMatch(/\.pdf$/);
+    expect(await page.getByRole('link', { name: /^Firmado:/ }).count()).toBe(0);
     const participant = page.locator('.people li', { hasText: 'Juana Pérez' });
     await participant.getByText('Invitado').waitFor();
     await expectAccessible(page, 'process');
@@ -106,13 +114,16 @@ window.outcome = fetch('${base}/console/api/sign-out', { method: 'POST', mode: '
     expect(await status(page, `/console/api/process?code=${processOfB}`)).toBe(200);
   }, 120_000);
 
-  it('a member, signed in with the typed code, cannot reach the admins’ routes', async () => {
+  it('a member, signed in with the typed code, cannot reach the admins’ routes nor the review queue', async () => {
     const page = await (await browser.phone()).newPage();
     const { code } = await askForMail(page, 'miembro@acme.test');
     await page.getByLabel('Código del correo').fill(code);
     await page.getByRole('button', { name: 'Entrar con el código' }).click();
     await page.getByRole('heading', { name: 'Procesos' }).waitFor();
     await page.getByText('(miembro)').waitFor();
+    // Identity data is a reviewer's or an admin's: a member's page offers no review queue, and the service refuses it.
+    expect(await page.getByRole('button', { name: 'Revisión' }).count()).toBe(0);
+    expect(await status(page, '/console/api/review')).toBe(403);
     expect(await status(page, '/console/api/audit')).toBe(403);
     expect(await status(page, '/console/api/processes')).toBe(200);
   }, 120_000);

@@ -290,6 +290,7 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
   'POST /console/api/process/cancel': (o, org) => ({ headers: consoleHeaders(org), body: { code: o.process, reason: 'Stopped' } }),
   'POST /console/api/process/remind': (o, org) => ({ headers: consoleHeaders(org), body: { code: `${o.process}${o.participant}` } }),
   'POST /console/api/process/reactivate': (o, org) => ({ headers: consoleHeaders(org), body: { code: o.process } }),
+  'GET /console/api/process/file': (o, org) => ({ headers: consoleHeaders(org), query: { code: o.process, file: 'document' } }),
   'GET /console/api/totp': (_o, org) => ({ headers: consoleHeaders(org) }),
   'POST /console/api/totp/enrol': (_o, org) => ({ headers: consoleHeaders(org) }),
   'POST /console/api/totp/confirm': (_o, org) => ({ headers: consoleHeaders(org), body: { code: '000000' } }),
@@ -670,6 +671,7 @@ const SUCCESS: Record<string, (c: SuccessContext) => Promise<SuccessCall[]>> = {
     await rejectDocument(c.svc.deps, { token, reason: 'Not agreed' });
     return [{ headers: await c.console('member'), body: { code } }];
   },
+  'GET /console/api/process/file': async (c) => [{ headers: await c.console('member'), query: { code: c.owned.process, file: 'document' } }],
   'GET /console/api/totp': async (c) => [{ headers: await c.console('member') }],
   'POST /console/api/totp/enrol': async (c) => [{ headers: await c.console('member') }],
   'POST /console/api/totp/confirm': async (c) => {

@@ -76,7 +76,7 @@ export const ERROR_CATALOGUE = {
   // Signing processes
   DOCUMENT_NOT_FOUND: {
     status: [400, 404],
-    when: { uploadUrl: 404, embedding: 404, sealing: 404, elsewhere: 400 },
+    when: { uploadUrl: 404, embedding: 404, sealing: 404, download: 404, elsewhere: 400 },
     meaning: 'No process with this code in the organization',
   },
   PHOTOS_IN_USE: {

@@ -59,7 +59,10 @@ export interface ProcessDetail {
     status: ProcessStatus;
     createdAt: string;
     expiredDate?: string;
-    documents: { name: string; ready: boolean }[];
+    /** `signedUrl` says the signed PDF is made; the page downloads it through the console's own route. */
+    documents: { name: string; ready: boolean; signedUrl?: string }[];
+    /** Present once the final files are made. */
+    certificateUrl?: string;
     signProfile: Participant[];
   };
   roadmap: { participants: { id: string; name: string }[]; activityLog: TimelineEvent[] };

@@ -1,3 +1,4 @@
+import { hasProcessWords } from '../../words-console-process.js';
 import { h, show } from '../dom.js';
 import type { Participant, ProcessDetail, TimelineEvent } from './api.js';
 import { say, when } from './words.js';
@@ -19,6 +20,31 @@ function participantLine(participant: Participant): HTMLElement {
   );
 }
 
+/** What happened, in words; an action the page has no words for yet (a newer service's) by its name. */
+function eventWords(action: string): string {
+  const key = `event${action}`;
+  return hasProcessWords(key) ? say(key) : action;
+}
+
+/** The console's download of one of the process's files (src/console/process-actions/routes.ts): by the session, never a signed URL. */
+function fileLink(code: string, file: 'document' | 'signed' | 'certificate', label: string, index = 0): HTMLElement {
+  const query = new URLSearchParams({ code, file, document: String(index) });
+  return h('li', {}, h('a', { href: `/console/api/process/file?${query.toString()}`, download: '' }, label));
+}
+
+/** The documents, each to download as it is signed and, once finished, signed; and the evidence certificate. */
+function documentLinks(process: ProcessDetail['process']): HTMLElement {
+  return h(
+    'ul',
+    { class: 'documents' },
+    ...process.documents.flatMap((d, index) => [
+      d.ready ? fileLink(process.code, 'document', say('downloadDocument', { name: d.name }), index) : h('li', {}, d.name),
+      d.signedUrl === undefined ? null : fileLink(process.code, 'signed', say('downloadSigned', { name: d.name }), index),
+    ]),
+    process.certificateUrl === undefined ? null : fileLink(process.code, 'certificate', say('downloadCertificate')),
+  );
+}
+
 /** The roadmap as a timeline, oldest first: when, what, whose, by which platform. */
 function timeline(detail: ProcessDetail): HTMLElement {
   const names = new Map(detail.roadmap.participants.map((p) => [p.id, p.name]));
@@ -29,7 +55,7 @@ function timeline(detail: ProcessDetail): HTMLElement {
       'li',
       {},
       h('time', { datetime: event.timestamp }, when(event.timestamp)),
-      h('p', { class: 'event' }, h('code', {}, event.action)),
+      h('p', { class: 'event' }, eventWords(event.action)),
       h(
         'p',
         { class: 'hint' },
@@ -63,7 +89,7 @@ export function drawProcess(container: HTMLElement, detail: ProcessDetail, back:
     h('ul', { class: 'people' }, ...process.signProfile.map(participantLine)),
     actions,
     h('h2', {}, say('documents')),
-    h('ul', { class: 'documents' }, ...process.documents.map((d) => h('li', {}, d.name))),
+    documentLinks(process),
     h('h2', { id: 'timeline-heading' }, say('timeline')),
     timeline(detail),
   );
