@@ -1,5 +1,7 @@
+import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addUser } from '../src/organizations/organizations.js';
 import { launchBrowser, PHONE_VIEWPORT, type PhoneBrowser, screenshot } from './support/browser.js';
 import { expectAccessible, signInWithMailedLink } from './support/console-browser.js';
 import { photographedVeriface } from './support/photos.js';
@@ -70,6 +72,25 @@ describe("the console's review queue and process actions in Chromium", () => {
     // Organization B's validation is still waiting for B.
     const stillBlocked = await svc.deps.db.selectFrom('veriface_processes').select('status').where('code', '=', validationOfB).executeTakeFirstOrThrow();
     expect(stillBlocked.status).toBe('BLOCKED');
+  }, 180_000);
+
+  it("the admin's audit log shows whose photos were viewed and downloads as CSV, with nothing of another organization; axe finds nothing", async () => {
+    // An admin of their own: one address is sent at most three sign-in e-mails in a quarter of an hour.
+    await addUser(svc.deps.db, svc.clock, { organizationId: svc.orgA.id, email: 'auditor@acme.test', role: 'admin' });
+    const page = await signedInPage('auditor@acme.test');
+    await page.getByRole('button', { name: 'Registro' }).click();
+    await page.getByRole('heading', { name: 'Registro de la consola' }).waitFor();
+    const viewed = page.locator('ol.timeline li', { hasText: 'PHOTO_VIEWED' }).filter({ hasText: 'Marta Ruiz' });
+    await viewed.first().waitFor();
+    expect(await viewed.first().textContent()).toContain(`process: ${validationOfA}`);
+    expect(await page.getByText('Pedro Globex').count()).toBe(0);
+    await expectAccessible(page, 'audit log');
+    const [saved] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Descargar el registro (CSV)' }).click()]);
+    expect(saved.suggestedFilename()).toMatch(/^console-audit-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = await readFile(await saved.path(), 'utf8');
+    expect(csv).toMatch(new RegExp(`"PHOTO_VIEWED","${svc.orgA.email}",[^\\n]*"${validationOfA}","","Marta Ruiz","face"`));
+    expect(csv).not.toContain('Pedro Globex');
+    await page.context().close();
   }, 180_000);
 
   it('on a phone the frame leaves the first screen to the section: its heading in the top quarter, the sections one row of tabs, the current one in view', async () => {

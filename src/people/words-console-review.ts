@@ -6,6 +6,11 @@ import type { Language } from '../organizations/languages.js';
  */
 
 const es = {
+  auditNav: 'Registro',
+  auditHeading: 'Registro de la consola',
+  auditIntro: 'Quién entró, qué cambió y quién vio fotos, números de documento o teléfonos, los más recientes primero.',
+  auditDownload: 'Descargar el registro (CSV)',
+  auditMore: 'Ver más',
   roleReviewer: 'revisor',
   review: 'Revisión',
   reviewHeading: 'Cola de revisión',
@@ -62,6 +67,11 @@ const es = {
 export type ConsoleReviewWords = { readonly [K in keyof typeof es]: string };
 
 const en: ConsoleReviewWords = {
+  auditNav: 'Log',
+  auditHeading: 'Console log',
+  auditIntro: 'Who signed in, what changed, and who saw photos, ID numbers or phones, newest first.',
+  auditDownload: 'Download the log (CSV)',
+  auditMore: 'Show more',
   roleReviewer: 'reviewer',
   review: 'Review',
   reviewHeading: 'Review queue',
@@ -116,6 +126,11 @@ const en: ConsoleReviewWords = {
 };
 
 const pt: ConsoleReviewWords = {
+  auditNav: 'Registro',
+  auditHeading: 'Registro do console',
+  auditIntro: 'Quem entrou, o que mudou e quem viu fotos, números de documento ou telefones, os mais recentes primeiro.',
+  auditDownload: 'Baixar o registro (CSV)',
+  auditMore: 'Ver mais',
   roleReviewer: 'revisor',
   review: 'Revisão',
   reviewHeading: 'Fila de revisão',
@@ -170,6 +185,11 @@ const pt: ConsoleReviewWords = {
 };
 
 const fr: ConsoleReviewWords = {
+  auditNav: 'Journal',
+  auditHeading: 'Journal de la console',
+  auditIntro: 'Qui s’est connecté, ce qui a changé et qui a vu des photos, des numéros de pièce ou des téléphones, les plus récents en premier.',
+  auditDownload: 'Télécharger le journal (CSV)',
+  auditMore: 'Voir plus',
   roleReviewer: 'réviseur',
   review: 'Vérification',
   reviewHeading: 'File de vérification',

@@ -113,3 +113,15 @@ export const createKey = (kind: 'private' | 'public') => send<{ id: string; key:
 export const revokeKey = (id: string) => send<{ id: string }>('/console/api/keys/revoke', { body: { id } });
 export const settings = () => send<Settings>('/console/api/settings');
 export const saveSettings = (changes: Settings) => send<Settings>('/console/api/settings', { body: changes });
+
+export interface AuditEntry {
+  id: string;
+  at: string;
+  action: string;
+  email: string;
+  address?: string;
+  detail?: Record<string, unknown>;
+}
+
+export const auditLog = (cursor: string | null) =>
+  send<{ data: AuditEntry[]; next: string | null }>(`/console/api/audit?${query(cursor === null ? { limit: '50' } : { limit: '50', cursor })}`);

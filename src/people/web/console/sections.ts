@@ -1,6 +1,7 @@
 import { h, show } from '../dom.js';
 import { sayAdmin } from './admin-words.js';
 import type { Me } from './api.js';
+import { AuditView } from './audit-view.js';
 import { KeysView } from './keys-view.js';
 import { ReviewView } from './review-view.js';
 import { SecurityView } from './security-view.js';
@@ -9,13 +10,13 @@ import { WebhooksView } from './webhooks-view.js';
 import { say } from './words.js';
 
 /**
- * The console's sections besides the processes; webhooks and keys are the admins', the review
+ * The console's sections besides the processes; webhooks, keys and the audit log are the admins', the review
  * queue (identity photos and numbers) the reviewers' and admins' (the service refuses them to
  * members too). Security is each user's own passkeys and app code.
  */
-export type Section = 'review' | 'templates' | 'webhooks' | 'keys' | 'security';
+export type Section = 'review' | 'templates' | 'webhooks' | 'keys' | 'audit' | 'security';
 
-const ADMIN_SECTIONS: ReadonlySet<string> = new Set<Section>(['webhooks', 'keys']);
+const ADMIN_SECTIONS: ReadonlySet<string> = new Set<Section>(['webhooks', 'keys', 'audit']);
 const IDENTITY_SECTIONS: ReadonlySet<string> = new Set<Section>(['review']);
 
 /** The navigation between the sections, the one shown marked as the current page. */
@@ -49,6 +50,7 @@ export function drawNav(nav: HTMLElement, options: { user: Me | undefined; curre
       item('templates', sayAdmin('navTemplates')),
       item('webhooks', sayAdmin('navWebhooks')),
       item('keys', sayAdmin('navKeys')),
+      item('audit', say('auditNav')),
       item('security', say('security')),
     ),
   );
@@ -72,6 +74,7 @@ export class Sections {
       templates: new TemplatesView(options),
       webhooks: new WebhooksView(options),
       keys: new KeysView(options),
+      audit: new AuditView(options),
       security: new SecurityView(options),
     };
     this.review = new ReviewView(options);
