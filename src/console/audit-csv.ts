@@ -1,5 +1,6 @@
 import type { Db } from '../db/schema.js';
-import { type AuditView, readAudit } from './audit.js';
+import { readAudit } from './audit.js';
+import type { AuditView } from './audit-contract.js';
 
 /** Rows read from the database at a time while the export is written. */
 const EXPORT_PAGE = 500;

@@ -4,6 +4,7 @@ import type { Db } from '../db/schema.js';
 import type { Alongside } from '../db/transaction.js';
 import { decodeCursor, page } from '../http/cursor.js';
 import { newObjectId } from '../ids.js';
+import type { AuditView } from './audit-contract.js';
 import * as q from './queries.js';
 import type { ConsoleUser } from './sessions.js';
 
@@ -104,15 +105,6 @@ export function recordedAlongside(
   options: { user: ConsoleUser; action: ConsoleAction; address: string; detail: Record<string, string | number> },
 ): Alongside {
   return (trx) => recordUserAction(trx, clock, options);
-}
-
-export interface AuditView {
-  id: string;
-  at: string;
-  action: string;
-  email: string;
-  address?: string;
-  detail?: Record<string, unknown>;
 }
 
 /** The organization's audit log, newest first (`{data, next}`). */

@@ -4,6 +4,7 @@
  * RefusedError, which brings the sign-in back; any other carries the service's message, which names
  * what was refused (a field, a code).
  */
+import type { AuditView } from '../../../console/audit-contract.js';
 import type { FillPreview, FillQuestion } from '../../contract.js';
 import { messageOf } from '../json-call.js';
 import { RefusedError, type TemplateSummary } from './api.js';
@@ -114,14 +115,5 @@ export const revokeKey = (id: string) => send<{ id: string }>('/console/api/keys
 export const settings = () => send<Settings>('/console/api/settings');
 export const saveSettings = (changes: Settings) => send<Settings>('/console/api/settings', { body: changes });
 
-export interface AuditEntry {
-  id: string;
-  at: string;
-  action: string;
-  email: string;
-  address?: string;
-  detail?: Record<string, unknown>;
-}
-
 export const auditLog = (cursor: string | null) =>
-  send<{ data: AuditEntry[]; next: string | null }>(`/console/api/audit?${query(cursor === null ? { limit: '50' } : { limit: '50', cursor })}`);
+  send<{ data: AuditView[]; next: string | null }>(`/console/api/audit?${query(cursor === null ? { limit: '50' } : { limit: '50', cursor })}`);

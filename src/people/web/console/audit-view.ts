@@ -1,5 +1,6 @@
+import type { AuditView as AuditEntry } from '../../../console/audit-contract.js';
 import { alertLine, h, show } from '../dom.js';
-import { type AuditEntry, auditLog } from './admin-api.js';
+import { auditLog } from './admin-api.js';
 import { refusalTo, type ViewOptions } from './view-refusal.js';
 import { say, when } from './words.js';
 
