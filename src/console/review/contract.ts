@@ -17,7 +17,7 @@ export interface ReviewAttempt {
 
 /**
  * One blocked signer or face validation as the console's review queue shows it. The similarity is
- * given with its band: every console user is the organization's own staff, who read the number
+ * given with its band: every reviewer is the organization's own staff, who read the number
  * through the private key anyway; the band says what it means against the matcher's threshold.
  */
 export interface ReviewItem {
