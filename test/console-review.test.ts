@@ -11,7 +11,7 @@ import { CONSOLE_ORIGIN, consoleCall, signedInUser } from './support/console.js'
 import { verifaceBody } from './support/fixtures.js';
 import { jpeg, matcher } from './support/images.js';
 import { call, dialects, startTestService, type TestOrganization, type TestService } from './support/service.js';
-import { createProcess, endProcess, identifiedSigner, outbox, pdfProcess, stored } from './support/signing.js';
+import { createProcess, endProcess, identifiedSigner, outbox, pdfProcess, readAndSign, stored } from './support/signing.js';
 
 interface QueueItem {
   kind: 'signer' | 'validation';
@@ -364,6 +364,22 @@ describe.each(dialects)("the console's review queue (%s)", (dialect) => {
         detail: { kind: 'signer', process: withPhone, participant, name: 'Lucía Gómez', field: 'phone' },
       });
       expect((await auditOf(svc.orgB, 'IDENTITY_VIEWED')).map((row) => row.detail.process)).not.toContain(withPhone);
+    });
+  });
+
+  describe('webhook deliveries show phones and ID numbers masked: they are seen whole only where each view is recorded', () => {
+    it("an admin reads a signer's webhook with their phone masked to its last two digits, and another organization's admin does not see it", async () => {
+      const { code } = await processWithPhone(svc.orgA);
+      const token = (await stored(svc, svc.orgA, code)).participants[0]?.link_token ?? '';
+      await readAndSign(svc.deps, { token });
+      const listed = await consoleCall(svc, 'GET', '/console/api/webhook-deliveries', { cookie: admin(svc.orgA), query: { limit: '100' } });
+      expect(listed.statusCode, listed.body).toBe(200);
+      const ofProcess = listed.json().data.filter((delivery: { body: unknown }) => JSON.stringify(delivery.body).includes(code));
+      expect(ofProcess.length).toBeGreaterThan(0);
+      expect(JSON.stringify(ofProcess)).toContain('+••••••••••67');
+      expect(listed.body).not.toContain('3001234567');
+      const ofB = await consoleCall(svc, 'GET', '/console/api/webhook-deliveries', { cookie: admin(svc.orgB), query: { limit: '100' } });
+      expect(ofB.body).not.toContain(code);
     });
   });
 

@@ -41,9 +41,26 @@ export async function recordIdentityViews(
 }
 
 /**
- * A phone as a member sees it: the last two digits only, enough to tell two participants apart or
- * to confirm a number read out over the phone, not to call or identify the person.
+ * A phone (or an ID number) as the console shows it to whom it does not record a view of: the last
+ * two digits only, enough to tell two participants apart or to confirm a number read out, not to
+ * call or identify the person.
  */
 export function maskedPhone(phone: string): string {
   return `${phone.slice(0, -2).replace(/[0-9]/g, '•')}${phone.slice(-2)}`;
+}
+
+/** The keys under which webhook bodies carry a phone or an ID number (a signer's, a validation's, a flat body's `documentName`). */
+const IDENTITY_KEYS: ReadonlySet<string> = new Set(['phone', 'identification', 'documentNumber', 'documentName']);
+
+/**
+ * A webhook body with every phone and ID number masked (maskedPhone), however deep: the console
+ * shows deliveries to find why one failed, not to read people's numbers, which it shows whole only
+ * where each view is recorded (the process page, the review queue).
+ */
+export function withIdentityMasked(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withIdentityMasked);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [key, IDENTITY_KEYS.has(key) && typeof item === 'string' ? maskedPhone(item) : withIdentityMasked(item)]),
+  );
 }

@@ -4,6 +4,7 @@ import { listDeliveries, resendDelivery } from '../../webhooks/deliveries.js';
 import { deliveryListResponse, listDeliveriesQuery, resendDeliverySchema, resentDeliveryResponse, webhookListResponse } from '../../webhooks/schemas.js';
 import { listWebhooks } from '../../webhooks/webhooks.js';
 import { recordChange } from '../console-user.js';
+import { withIdentityMasked } from '../identity-views.js';
 
 const tag = 'console';
 
@@ -28,11 +29,19 @@ export function consoleWebhookRoutes(ctx: ServiceContext): ApiRoute[] {
       access: 'console-admin',
       tag,
       summary: 'Deliveries newest first with every attempt, by webhook and status; ?id= for one',
+      description:
+        'Each body as it was sent, with every phone and ID number in it masked to its last two digits: the process page and the review queue show them whole, each view recorded.',
       body: noInput,
       query: listDeliveriesQuery,
       response: { json: deliveryListResponse },
       errors: ['DELIVERY_NOT_FOUND', 'WEBHOOK_NOT_FOUND'],
-      handler: ({ query, organizationId }) => listDeliveries(ctx, { organizationId, ...query }),
+      handler: async ({ query, organizationId }) => {
+        const deliveries = await listDeliveries(ctx, { organizationId, ...query });
+        return {
+          ...deliveries,
+          data: deliveries.data.map((delivery) => ({ ...delivery, event: withIdentityMasked(delivery.event), body: withIdentityMasked(delivery.body) })),
+        };
+      },
     }),
     defineRoute({
       method: 'POST',
