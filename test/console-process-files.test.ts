@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONSOLE_ACTIONS } from '../src/console/audit-contract.js';
 import { PROCESS_ACTIONS } from '../src/documents/process-events.js';
 import { LANGUAGES } from '../src/organizations/languages.js';
 import { CONSOLE_WORDS } from '../src/people/words-console.js';
@@ -12,6 +13,19 @@ describe('the console names every event of a process in words, in each of its la
       const words: Record<string, string> = CONSOLE_WORDS[language];
       for (const action of PROCESS_ACTIONS) {
         const said = words[`event${action}`];
+        expect(said, `${language} ${action}`).toEqual(expect.any(String));
+        expect(said, `${language} ${action}`).not.toContain(action);
+      }
+    }
+  });
+});
+
+describe("the console's audit log names every action in words, in each of its languages", () => {
+  it('each action of the console audit log has its words in es, en, pt and fr, none of them the code itself', () => {
+    for (const language of LANGUAGES) {
+      const words: Record<string, string> = CONSOLE_WORDS[language];
+      for (const action of CONSOLE_ACTIONS) {
+        const said = words[`audit${action}`];
         expect(said, `${language} ${action}`).toEqual(expect.any(String));
         expect(said, `${language} ${action}`).not.toContain(action);
       }

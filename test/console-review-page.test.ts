@@ -80,7 +80,7 @@ describe("the console's review queue and process actions in Chromium", () => {
     const page = await signedInPage('auditor@acme.test');
     await page.getByRole('button', { name: 'Registro' }).click();
     await page.getByRole('heading', { name: 'Registro de la consola' }).waitFor();
-    const viewed = page.locator('ol.timeline li', { hasText: 'PHOTO_VIEWED' }).filter({ hasText: 'Marta Ruiz' });
+    const viewed = page.locator('ol.timeline li', { hasText: 'Vio una foto de identidad' }).filter({ hasText: 'Marta Ruiz' });
     await viewed.first().waitFor();
     expect(await viewed.first().textContent()).toContain(`process: ${validationOfA}`);
     expect(await page.getByText('Pedro Globex').count()).toBe(0);

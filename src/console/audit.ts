@@ -4,46 +4,9 @@ import type { Db } from '../db/schema.js';
 import type { Alongside } from '../db/transaction.js';
 import { decodeCursor, page } from '../http/cursor.js';
 import { newObjectId } from '../ids.js';
-import type { AuditView } from './audit-contract.js';
+import type { AuditView, ConsoleAction } from './audit-contract.js';
 import * as q from './queries.js';
 import type { ConsoleUser } from './sessions.js';
-
-/**
- * What the console's audit log records: each sign-in asked for, started (the first factor given, the
- * TOTP code awaited), made or refused, each sign-out, each refusal of an admin's route to a member,
- * each passkey added or removed and each TOTP enrolment or reset, every change made from the console
- * (templates, reference links, resends, keys, settings) and each decision taken there (a review, a
- * process cancelled, reminded or reactivated), with who made it; and each view of identity data (a
- * photo, an ID number, a phone: identity-views.ts) and each refusal of it to a member.
- */
-export const CONSOLE_ACTIONS = [
-  'SIGN_IN_REQUESTED',
-  'SIGN_IN_STARTED',
-  'SIGN_IN',
-  'SIGN_IN_REFUSED',
-  'SIGN_OUT',
-  'ADMIN_REQUIRED',
-  'TEMPLATE_CREATED',
-  'TEMPLATE_UPDATED',
-  'REFERENCE_CREATED',
-  'REFERENCE_UPDATED',
-  'DELIVERY_RESENT',
-  'KEY_CREATED',
-  'KEY_REVOKED',
-  'SETTINGS_CHANGED',
-  'REVIEW_DECIDED',
-  'PROCESS_CANCELLED',
-  'PARTICIPANT_REMINDED',
-  'PROCESS_REACTIVATED',
-  'PASSKEY_ADDED',
-  'PASSKEY_REMOVED',
-  'TOTP_ENROLLED',
-  'TOTP_RESET',
-  'REVIEWER_REQUIRED',
-  'PHOTO_VIEWED',
-  'IDENTITY_VIEWED',
-] as const;
-export type ConsoleAction = (typeof CONSOLE_ACTIONS)[number];
 
 export interface AuditEntry {
   organizationId: string;

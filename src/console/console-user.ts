@@ -3,7 +3,8 @@ import type { ServiceContext } from '../context.js';
 import type { Database } from '../db/schema.js';
 import { withTransaction } from '../db/transaction.js';
 import type { RouteInput } from '../http/route.js';
-import { type ConsoleAction, recordUserAction } from './audit.js';
+import { recordUserAction } from './audit.js';
+import type { ConsoleAction } from './audit-contract.js';
 import type { ConsoleUser } from './sessions.js';
 
 type ConsoleInput = Pick<RouteInput<unknown, unknown>, 'consoleUser' | 'request'>;

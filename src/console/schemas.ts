@@ -4,7 +4,7 @@ import { PROCESS_STATUSES, processCode, processResponse, roadmapResponse } from 
 import { instantAnswer, instantJoi } from '../http/instant.js';
 import { USER_ROLES } from '../organizations/user-roles.js';
 import { templateId } from '../templates/schemas.js';
-import { CONSOLE_ACTIONS } from './audit.js';
+import { CONSOLE_ACTIONS } from './audit-contract.js';
 
 const email = Joi.string().trim().email({ tlds: false }).max(254).example('ana@acme.example');
 

@@ -1,4 +1,5 @@
 import type { Language } from '../organizations/languages.js';
+import { CONSOLE_AUDIT_WORDS } from './words-console-audit.js';
 import { CONSOLE_PROCESS_WORDS } from './words-console-process.js';
 import { CONSOLE_REVIEW_WORDS } from './words-console-review.js';
 import { CONSOLE_SECURITY_WORDS } from './words-console-security.js';
@@ -12,6 +13,7 @@ import { CONSOLE_SECURITY_WORDS } from './words-console-security.js';
 const es = {
   ...CONSOLE_REVIEW_WORDS.es,
   ...CONSOLE_PROCESS_WORDS.es,
+  ...CONSOLE_AUDIT_WORDS.es,
   ...CONSOLE_SECURITY_WORDS.es,
   title: 'Consola',
   loading: 'Cargando…',
@@ -79,6 +81,7 @@ type ConsoleWords = { readonly [K in keyof typeof es]: string };
 const en: ConsoleWords = {
   ...CONSOLE_REVIEW_WORDS.en,
   ...CONSOLE_PROCESS_WORDS.en,
+  ...CONSOLE_AUDIT_WORDS.en,
   ...CONSOLE_SECURITY_WORDS.en,
   title: 'Console',
   loading: 'Loading…',
@@ -144,6 +147,7 @@ const en: ConsoleWords = {
 const pt: ConsoleWords = {
   ...CONSOLE_REVIEW_WORDS.pt,
   ...CONSOLE_PROCESS_WORDS.pt,
+  ...CONSOLE_AUDIT_WORDS.pt,
   ...CONSOLE_SECURITY_WORDS.pt,
   title: 'Console',
   loading: 'Carregando…',
@@ -209,6 +213,7 @@ const pt: ConsoleWords = {
 const fr: ConsoleWords = {
   ...CONSOLE_REVIEW_WORDS.fr,
   ...CONSOLE_PROCESS_WORDS.fr,
+  ...CONSOLE_AUDIT_WORDS.fr,
   ...CONSOLE_SECURITY_WORDS.fr,
   title: 'Console',
   loading: 'Chargement…',

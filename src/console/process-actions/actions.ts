@@ -5,7 +5,8 @@ import { reactivateProcess } from '../../documents/lifecycle/reactivate-process.
 import { remindParticipant } from '../../documents/lifecycle/remind-participant.js';
 import { findProcessByCode } from '../../documents/queries.js';
 import { fail } from '../../domain-error.js';
-import { type ConsoleAction, recordedAlongside } from '../audit.js';
+import { recordedAlongside } from '../audit.js';
+import type { ConsoleAction } from '../audit-contract.js';
 import type { ConsoleUser } from '../sessions.js';
 
 /*

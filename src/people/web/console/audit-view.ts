@@ -1,4 +1,5 @@
 import type { AuditView as AuditEntry } from '../../../console/audit-contract.js';
+import { hasAuditWords } from '../../words-console-audit.js';
 import { alertLine, h, show } from '../dom.js';
 import { auditLog } from './admin-api.js';
 import { refusalTo, type ViewOptions } from './view-refusal.js';
@@ -12,19 +13,26 @@ function detailLine(detail: Record<string, unknown> | undefined): string {
     .join(' · ');
 }
 
+/** What was done, in words; an action the page has no words for yet (a newer service's) by its name. */
+function actionWords(action: string): string {
+  const key = `audit${action}`;
+  return hasAuditWords(key) ? say(key) : action;
+}
+
 function entryItem(entry: AuditEntry): HTMLElement {
   return h(
     'li',
     {},
     h('time', { datetime: entry.at }, when(entry.at)),
-    h('p', { class: 'event' }, h('code', {}, entry.action), ' ', entry.email, entry.address ? ` · ${entry.address}` : ''),
+    h('p', { class: 'event' }, actionWords(entry.action), ' · ', entry.email, entry.address ? ` · ${entry.address}` : ''),
     entry.detail ? h('p', { class: 'hint' }, detailLine(entry.detail)) : null,
   );
 }
 
 /**
  * The organization's console audit log, newest first, page by page, with its CSV download: an
- * admin's page. Views of identity data (PHOTO_VIEWED, IDENTITY_VIEWED) show whose and what.
+ * admin's page, each action in words. Views of identity data (PHOTO_VIEWED, IDENTITY_VIEWED) show
+ * whose and what.
  */
 export class AuditView {
   private readonly alert = alertLine();
