@@ -6,7 +6,7 @@ import { expectAccessible } from './support/accessibility.js';
 import { launchBrowser, type PhoneBrowser, screenshot } from './support/browser.js';
 import { eventsOf, startHost } from './support/sdk-host.js';
 import { call, startServedService, type TestService } from './support/service.js';
-import { stored, templateWithHtml } from './support/signing.js';
+import { outbox, stored, templateWithHtml } from './support/signing.js';
 
 const LOOKUP = 'https://lookup.example.test';
 
@@ -93,6 +93,12 @@ const HTML = `<!doctype html>
  * organization's template, not the page, and no script can enter its frame (axe's included): it
  * is left out, and its frame's title is checked by the test itself.
  */
+/** The last code e-mailed to `to`: what the person who filled a form types back. */
+async function lastCode(svc: TestService, to: string): Promise<string> {
+  const sent = (await outbox(svc, 'email')).filter((row) => row.body.to === to && row.body.template === 'otp-code').at(-1);
+  return /\b(\d{6})\b/.exec(String(sent?.body.text))?.[1] ?? '';
+}
+
 describe('the questionnaire of a reference link, filled in Chromium on a phone', { timeout: 180_000 }, () => {
   let svc: TestService;
   let base: string;
@@ -247,6 +253,19 @@ describe('the questionnaire of a reference link, filled in Chromium on a phone',
     await page.mouse.up();
     await page.getByRole('button', { name: 'Enviar y firmar' }).click();
 
+    // Nothing leaves for anyone else until the person types the code sent to their own address.
+    await page.getByRole('heading', { level: 1, name: 'Confirma que eres tú' }).waitFor({ timeout: 20_000 });
+    await page.getByText('Te enviamos un código de 6 dígitos a ana@cliente.test.', { exact: false }).waitFor();
+    await screenshot(page, '41-fill-form-code');
+    await expectAccessible(page);
+    const codeInput = page.getByLabel('Código de 6 dígitos');
+    const right = await lastCode(svc, 'ana@cliente.test');
+    await codeInput.fill(right === '000000' ? '111111' : '000000');
+    await page.getByRole('button', { name: 'Confirmar' }).click();
+    await page.getByRole('alert').getByText('Ese código no es correcto. Revisa el mensaje e inténtalo de nuevo.').waitFor();
+    await codeInput.fill(right);
+    await page.getByRole('button', { name: 'Confirmar' }).click();
+
     // Sign now: straight to the person's own signing page.
     await page.waitForURL(/\/s\//, { timeout: 20_000 });
     const uses = (await call(svc.app, 'GET', '/template/reference/uses', { key: svc.orgA.privateKey, query: { id: created.json().id } })).json().data;
@@ -356,6 +375,10 @@ describe('the questionnaire of a reference link, filled in Chromium on a phone',
       // The signing page refuses a signature until the document was shown (DOCUMENT_NOT_OPENED): wait for it, as a person would read it.
       const documentOpened = page.waitForResponse((response) => new URL(response.url()).pathname === '/people/signing/opened', { timeout: 30_000 });
       await frame.getByRole('button', { name: 'Enviar y firmar' }).click();
+      // The field is shown once the process is made, and with it the code's e-mail.
+      await frame.getByLabel('Código de 6 dígitos').waitFor({ timeout: 20_000 });
+      await frame.getByLabel('Código de 6 dígitos').fill(await lastCode(svc, 'luis@cliente.test'));
+      await frame.getByRole('button', { name: 'Confirmar' }).click();
       // Signing in the frame: the signature typed in the form, offered once more, then consent.
       await frame.getByRole('img', { name: 'Tu firma, hecha en el formulario' }).waitFor({ timeout: 30_000 });
       await documentOpened;
