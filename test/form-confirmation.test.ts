@@ -1,9 +1,9 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expireDueProcesses } from '../src/documents/lifecycle/process-sweeps.js';
-import { updateSettings } from '../src/organizations/settings.js';
 import { ANSWERS } from './support/fixtures.js';
-import { call, dialects, startTestService, type TestOrganization, type TestService } from './support/service.js';
+import { addressesIn, sdkFormToken, startFormsService } from './support/forms.js';
+import { call, dialects, type TestOrganization, type TestService } from './support/service.js';
 import { outbox, stored, templateWithHtml } from './support/signing.js';
 
 const HOUR = 60 * 60 * 1000;
@@ -17,13 +17,11 @@ describe.each(dialects)(
   (dialect) => {
     let svc: TestService;
     beforeAll(async () => {
-      svc = await startTestService(dialect);
-      for (const org of [svc.orgA, svc.orgB]) await updateSettings(svc.deps.db, { organizationId: org.id, changes: { sdkOrigins: [ORIGIN] } });
+      svc = await startFormsService(dialect, ORIGIN);
     });
     afterAll(async () => svc.close());
 
-    let address = 0;
-    const from = () => `10.4.${Math.floor(++address / 250)}.${address % 250}`;
+    const from = addressesIn('10.4');
     const post = (url: string, token: string, payload: object): Promise<LightMyRequestResponse> =>
       svc.app.inject({ method: 'POST', url, headers: { 'x-link-token': token }, payload, remoteAddress: from() });
     let keys = 0;
@@ -36,16 +34,7 @@ describe.each(dialects)(
       const res = await call(svc.app, 'POST', '/template/reference', { key: org.privateKey, body: { template, ...settings } });
       return String(res.json().url).split('/r/')[1] ?? '';
     }
-    async function sdkForm(org: TestOrganization): Promise<string> {
-      const document = await templateWithHtml(svc, org);
-      const res = await svc.app.inject({
-        method: 'POST',
-        url: '/people/embed',
-        payload: { keyPublic: org.publicKey, parentOrigin: ORIGIN, document },
-        remoteAddress: from(),
-      });
-      return res.json().token;
-    }
+    const sdkForm = (org: TestOrganization) => sdkFormToken(svc, org, { origin: ORIGIN, remoteAddress: from() });
     /** The e-mails queued after the first `since`, oldest first: every message these forms send goes by e-mail. */
     async function sentSince(since: number): Promise<{ to: unknown; template: unknown; text: string }[]> {
       return (await outbox(svc, 'email')).slice(since).map((row) => ({ to: row.body.to, template: row.body.template, text: String(row.body.text) }));

@@ -1,8 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { updateSettings } from '../src/organizations/settings.js';
 import { ANSWERS, sampleTemplate } from './support/fixtures.js';
-import { call, dialects, startTestService, type TestOrganization, type TestService } from './support/service.js';
+import { addressesIn, sdkFormToken, startFormsService } from './support/forms.js';
+import { call, dialects, type TestOrganization, type TestService } from './support/service.js';
 import { templateWithHtml } from './support/signing.js';
 
 const HOUR = 60 * 60 * 1000;
@@ -11,14 +11,11 @@ const ORIGIN = 'https://shop.example';
 describe.each(dialects)("an organization's public forms make at most formProcessesPerHour processes an hour (%s)", (dialect) => {
   let svc: TestService;
   beforeAll(async () => {
-    svc = await startTestService(dialect);
-    for (const org of [svc.orgA, svc.orgB]) await updateSettings(svc.deps.db, { organizationId: org.id, changes: { sdkOrigins: [ORIGIN] } });
+    svc = await startFormsService(dialect, ORIGIN);
   });
   afterAll(async () => svc.close());
 
-  // Each request from an address of its own: the per-address limit is not what these tests are about.
-  let address = 0;
-  const from = () => `10.3.${Math.floor(++address / 250)}.${address % 250}`;
+  const from = addressesIn('10.3');
   const submit = (token: string, idempotencyKey = `key-${Math.random().toString(36).slice(2)}-submission`, data = ANSWERS): Promise<LightMyRequestResponse> =>
     svc.app.inject({
       method: 'POST',
@@ -32,17 +29,7 @@ describe.each(dialects)("an organization's public forms make at most formProcess
     const res = await call(svc.app, 'POST', '/template/reference', { key: org.privateKey, body: { template } });
     return String(res.json().url).split('/r/')[1] ?? '';
   }
-  async function sdkForm(org: TestOrganization): Promise<string> {
-    const document = await templateWithHtml(svc, org);
-    const res = await svc.app.inject({
-      method: 'POST',
-      url: '/people/embed',
-      payload: { keyPublic: org.publicKey, parentOrigin: ORIGIN, document },
-      remoteAddress: from(),
-    });
-    expect(res.json()).toMatchObject({ flow: 'fill' });
-    return res.json().token;
-  }
+  const sdkForm = (org: TestOrganization) => sdkFormToken(svc, org, { origin: ORIGIN, remoteAddress: from() });
   const setCap = (org: TestOrganization, formProcessesPerHour: number) =>
     call(svc.app, 'PUT', '/organization', { key: org.privateKey, body: { formProcessesPerHour } });
   const processCount = async (org: TestOrganization) =>
