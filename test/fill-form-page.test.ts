@@ -4,9 +4,10 @@ import { listDocuments } from '../src/documents/queries.js';
 import { updateSettings } from '../src/organizations/settings.js';
 import { expectAccessible } from './support/accessibility.js';
 import { launchBrowser, type PhoneBrowser, screenshot } from './support/browser.js';
+import { lastCode } from './support/forms.js';
 import { eventsOf, startHost } from './support/sdk-host.js';
 import { call, startServedService, type TestService } from './support/service.js';
-import { outbox, stored, templateWithHtml } from './support/signing.js';
+import { stored, templateWithHtml } from './support/signing.js';
 
 const LOOKUP = 'https://lookup.example.test';
 
@@ -93,12 +94,6 @@ const HTML = `<!doctype html>
  * organization's template, not the page, and no script can enter its frame (axe's included): it
  * is left out, and its frame's title is checked by the test itself.
  */
-/** The last code e-mailed to `to`: what the person who filled a form types back. */
-async function lastCode(svc: TestService, to: string): Promise<string> {
-  const sent = (await outbox(svc, 'email')).filter((row) => row.body.to === to && row.body.template === 'otp-code').at(-1);
-  return /\b(\d{6})\b/.exec(String(sent?.body.text))?.[1] ?? '';
-}
-
 describe('the questionnaire of a reference link, filled in Chromium on a phone', { timeout: 180_000 }, () => {
   let svc: TestService;
   let base: string;

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { updateSettings } from '../../src/organizations/settings.js';
 import { startTestService, type TestDialect, type TestOrganization, type TestService } from './service.js';
-import { templateWithHtml } from './signing.js';
+import { outbox, templateWithHtml } from './signing.js';
 
 /** Each request from an address of its own: the per-address limits are not what the forms' tests are about. */
 export function addressesIn(prefix: string): () => string {
@@ -27,4 +27,10 @@ export async function sdkFormToken(svc: TestService, org: TestOrganization, opti
   });
   expect(res.json()).toMatchObject({ flow: 'fill' });
   return res.json().token;
+}
+
+/** The last code e-mailed to `to`: what the person who filled a form types back. */
+export async function lastCode(svc: TestService, to: string): Promise<string> {
+  const sent = (await outbox(svc, 'email')).filter((row) => row.body.to === to && row.body.template === 'otp-code').at(-1);
+  return /\b(\d{6})\b/.exec(String(sent?.body.text))?.[1] ?? '';
 }
