@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expireDueProcesses } from '../src/documents/lifecycle/process-sweeps.js';
-import { ANSWERS } from './support/fixtures.js';
+import { ANSWERS, COMPLETE_HTML, sampleTemplate } from './support/fixtures.js';
 import { addressesIn, sdkFormToken, startFormsService } from './support/forms.js';
 import { call, dialects, type TestOrganization, type TestService } from './support/service.js';
 import { outbox, stored, templateWithHtml } from './support/signing.js';
@@ -96,6 +96,27 @@ describe.each(dialects)(
         const filler = participants.find((p) => p.email === FILLER);
         expect(confirmed.json()).toEqual({ code: made.json().code, signingUrl: `http://service.test/s/${filler?.link_token}` });
         expect((await sentSince(since)).slice(1).map((m) => [m.to, m.template])).toEqual([[OTHER, 'signing-invitation']]);
+      });
+
+      it('a code asked by phone goes to the phone the submitter typed, by SMS, and is the only message until it is typed back', async () => {
+        // A code by phone is asked of every signer, so the seller is given a phone too (the same one).
+        const signatureProfile = [
+          { type: 'buyer', name: 'buyer_name', email: 'buyer_email', phone: 'buyer_phone' },
+          { type: 'seller', name: 'seller_name', email: 'seller_email', phone: 'buyer_phone' },
+        ];
+        const template = await templateWithHtml(svc, svc.orgA, COMPLETE_HTML, sampleTemplate({ signatureProfile }));
+        const body = { template, otpCode: true, options: { otpCode: 'phone' } };
+        const token = String((await call(svc.app, 'POST', '/template/reference', { key: svc.orgA.privateKey, body })).json().url).split('/r/')[1] ?? '';
+        const since = await lastSeq();
+        const texts = (await outbox(svc, 'sms')).length;
+        const key = newKey();
+        const made = await submit(token, key);
+        expect(made.json()).toMatchObject({ confirmation: { medium: 'phone', to: '+573001234567' } });
+        const sms = (await outbox(svc, 'sms')).slice(texts);
+        expect(sms.map((row) => row.body.to)).toEqual(['+573001234567']);
+        expect(await sentSince(since)).toEqual([]);
+        expect((await confirm(token, key, codeIn(String(sms[0]?.body.text)))).json()).toEqual({ code: made.json().code });
+        expect((await sentSince(since)).map((m) => m.to).sort()).toEqual([FILLER, OTHER]);
       });
 
       it("the SDK's fill flow holds its process the same way", async () => {
