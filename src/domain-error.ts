@@ -37,6 +37,7 @@ export function failFor(
     | 'FACE_COMPARISON_UNDER_WAY'
     | 'FACE_COMPARISONS_PER_HOUR_EXCEEDED'
     | 'FORM_PROCESSES_PER_HOUR_EXCEEDED'
+    | 'REFERENCE_LINK_HOURLY_CAP_EXCEEDED'
     | 'REMINDER_TOO_SOON',
   seconds: number,
   detail: string,

@@ -206,7 +206,7 @@ describe('the admin command shares the service configuration', { timeout: 120_00
       language: 'es',
       timeZone: 'America/Bogota',
       photoRetentionDays: 180,
-      formProcessesPerHour: 100,
+      formProcessesPerHour: 30,
       signerDelegation: false,
     });
     const withPath = await admin('org', 'update', '--org', organization, '--sdk-origins', 'https://app.example.com/page');

@@ -131,8 +131,11 @@ describe('the console’s templates, reference links, webhooks and keys in Chrom
     await expectAccessible(page, 'template');
 
     await page.getByLabel('Nombre del enlace').fill('Sitio web');
+    await page.getByLabel('Respuestas por hora como máximo (vacío: 20)').fill('5');
+    await page.getByLabel('Respuestas en total como máximo (vacío: sin límite)').fill('50');
     await page.getByRole('button', { name: 'Publicar un enlace' }).click();
     await page.getByText('Enlace publicado.').waitFor();
+    await page.getByText('0 de 50 procesos hechos; hasta 5 por hora.').waitFor();
     const address = await page.getByLabel('Dirección del enlace Sitio web').inputValue();
     expect(address).toMatch(new RegExp(`^${base}/r/[A-Za-z0-9_-]{32}$`));
     const qr = page.getByRole('img', { name: 'Código QR del enlace Sitio web' });
@@ -154,7 +157,7 @@ describe('the console’s templates, reference links, webhooks and keys in Chrom
     const links = (
       await call(svc.app, 'GET', '/template/reference', { key: svc.orgA.privateKey, query: { template: (await templateIdNamed('Arriendo'))! } })
     ).json();
-    expect(links.data.map((l: { enabled: boolean }) => l.enabled)).toEqual([false]);
+    expect(links.data.map((l: { enabled: boolean; hourlyCap: number; maxUses: number }) => [l.enabled, l.hourlyCap, l.maxUses])).toEqual([[false, 5, 50]]);
   }, 180_000);
 
   it('an admin creates a key, seen once, and revokes it; changes the settings', async () => {

@@ -4,6 +4,7 @@ import { listDocuments } from '../src/documents/queries.js';
 import { updateSettings } from '../src/organizations/settings.js';
 import { expectAccessible } from './support/accessibility.js';
 import { launchBrowser, type PhoneBrowser, screenshot } from './support/browser.js';
+import { lastCode } from './support/forms.js';
 import { eventsOf, startHost } from './support/sdk-host.js';
 import { call, startServedService, type TestService } from './support/service.js';
 import { stored, templateWithHtml } from './support/signing.js';
@@ -247,6 +248,19 @@ describe('the questionnaire of a reference link, filled in Chromium on a phone',
     await page.mouse.up();
     await page.getByRole('button', { name: 'Enviar y firmar' }).click();
 
+    // Nothing leaves for anyone else until the person types the code sent to their own address.
+    await page.getByRole('heading', { level: 1, name: 'Confirma que eres tú' }).waitFor({ timeout: 20_000 });
+    await page.getByText('Te enviamos un código de 6 dígitos a ana@cliente.test.', { exact: false }).waitFor();
+    await screenshot(page, '41-fill-form-code');
+    await expectAccessible(page);
+    const codeInput = page.getByLabel('Código de 6 dígitos');
+    const right = await lastCode(svc, 'ana@cliente.test');
+    await codeInput.fill(right === '000000' ? '111111' : '000000');
+    await page.getByRole('button', { name: 'Confirmar' }).click();
+    await page.getByRole('alert').getByText('Ese código no es correcto. Revisa el mensaje e inténtalo de nuevo.').waitFor();
+    await codeInput.fill(right);
+    await page.getByRole('button', { name: 'Confirmar' }).click();
+
     // Sign now: straight to the person's own signing page.
     await page.waitForURL(/\/s\//, { timeout: 20_000 });
     const uses = (await call(svc.app, 'GET', '/template/reference/uses', { key: svc.orgA.privateKey, query: { id: created.json().id } })).json().data;
@@ -356,6 +370,10 @@ describe('the questionnaire of a reference link, filled in Chromium on a phone',
       // The signing page refuses a signature until the document was shown (DOCUMENT_NOT_OPENED): wait for it, as a person would read it.
       const documentOpened = page.waitForResponse((response) => new URL(response.url()).pathname === '/people/signing/opened', { timeout: 30_000 });
       await frame.getByRole('button', { name: 'Enviar y firmar' }).click();
+      // The field is shown once the process is made, and with it the code's e-mail.
+      await frame.getByLabel('Código de 6 dígitos').waitFor({ timeout: 20_000 });
+      await frame.getByLabel('Código de 6 dígitos').fill(await lastCode(svc, 'luis@cliente.test'));
+      await frame.getByRole('button', { name: 'Confirmar' }).click();
       // Signing in the frame: the signature typed in the form, offered once more, then consent.
       await frame.getByRole('img', { name: 'Tu firma, hecha en el formulario' }).waitFor({ timeout: 30_000 });
       await documentOpened;

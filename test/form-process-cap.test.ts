@@ -1,8 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { updateSettings } from '../src/organizations/settings.js';
 import { ANSWERS, sampleTemplate } from './support/fixtures.js';
-import { call, dialects, startTestService, type TestOrganization, type TestService } from './support/service.js';
+import { addressesIn, sdkFormToken, startFormsService } from './support/forms.js';
+import { call, dialects, type TestOrganization, type TestService } from './support/service.js';
 import { templateWithHtml } from './support/signing.js';
 
 const HOUR = 60 * 60 * 1000;
@@ -11,14 +11,11 @@ const ORIGIN = 'https://shop.example';
 describe.each(dialects)("an organization's public forms make at most formProcessesPerHour processes an hour (%s)", (dialect) => {
   let svc: TestService;
   beforeAll(async () => {
-    svc = await startTestService(dialect);
-    for (const org of [svc.orgA, svc.orgB]) await updateSettings(svc.deps.db, { organizationId: org.id, changes: { sdkOrigins: [ORIGIN] } });
+    svc = await startFormsService(dialect, ORIGIN);
   });
   afterAll(async () => svc.close());
 
-  // Each request from an address of its own: the per-address limit is not what these tests are about.
-  let address = 0;
-  const from = () => `10.3.${Math.floor(++address / 250)}.${address % 250}`;
+  const from = addressesIn('10.3');
   const submit = (token: string, idempotencyKey = `key-${Math.random().toString(36).slice(2)}-submission`, data = ANSWERS): Promise<LightMyRequestResponse> =>
     svc.app.inject({
       method: 'POST',
@@ -32,17 +29,7 @@ describe.each(dialects)("an organization's public forms make at most formProcess
     const res = await call(svc.app, 'POST', '/template/reference', { key: org.privateKey, body: { template } });
     return String(res.json().url).split('/r/')[1] ?? '';
   }
-  async function sdkForm(org: TestOrganization): Promise<string> {
-    const document = await templateWithHtml(svc, org);
-    const res = await svc.app.inject({
-      method: 'POST',
-      url: '/people/embed',
-      payload: { keyPublic: org.publicKey, parentOrigin: ORIGIN, document },
-      remoteAddress: from(),
-    });
-    expect(res.json()).toMatchObject({ flow: 'fill' });
-    return res.json().token;
-  }
+  const sdkForm = (org: TestOrganization) => sdkFormToken(svc, org, { origin: ORIGIN, remoteAddress: from() });
   const setCap = (org: TestOrganization, formProcessesPerHour: number) =>
     call(svc.app, 'PUT', '/organization', { key: org.privateKey, body: { formProcessesPerHour } });
   const processCount = async (org: TestOrganization) =>
@@ -56,11 +43,11 @@ describe.each(dialects)("an organization's public forms make at most formProcess
       ).n,
     );
 
-  describe('the setting: 100 at first, changed with PUT /organization by the private key only', () => {
-    it('GET /organization shows 100; PUT changes it for the caller only; a negative or fractional value is refused', async () => {
-      expect((await call(svc.app, 'GET', '/organization', { key: svc.orgB.privateKey })).json()).toMatchObject({ formProcessesPerHour: 100 });
+  describe('the setting: 30 at first, changed with PUT /organization by the private key only', () => {
+    it('GET /organization shows 30; PUT changes it for the caller only; a negative or fractional value is refused', async () => {
+      expect((await call(svc.app, 'GET', '/organization', { key: svc.orgB.privateKey })).json()).toMatchObject({ formProcessesPerHour: 30 });
       expect((await setCap(svc.orgB, 40)).json()).toMatchObject({ formProcessesPerHour: 40 });
-      expect((await call(svc.app, 'GET', '/organization', { key: svc.orgA.privateKey })).json()).toMatchObject({ formProcessesPerHour: 100 });
+      expect((await call(svc.app, 'GET', '/organization', { key: svc.orgA.privateKey })).json()).toMatchObject({ formProcessesPerHour: 30 });
       expect((await setCap(svc.orgB, -1)).json()).toEqual({ message: '"formProcessesPerHour" must be greater than or equal to 0' });
       expect((await setCap(svc.orgB, 1.5)).json()).toEqual({ message: '"formProcessesPerHour" must be an integer' });
       const withPublicKey = await call(svc.app, 'PUT', '/organization', { key: svc.orgB.publicKey, body: { formProcessesPerHour: 100_000 } });
@@ -124,6 +111,34 @@ describe.each(dialects)("an organization's public forms make at most formProcess
       const completed = await submit(String(prebuilt.json().url).split('/f/')[1] ?? '', 'prebuilt-completion-0001', rest);
       expect(completed.statusCode, completed.body).toBe(200);
       await setCap(svc.orgA, 100);
+    });
+  });
+
+  describe("the organization's cap holds for submissions that arrive together: exactly the cap is made, the rest are refused with 429", () => {
+    it("cap + 10 simultaneous submissions make exactly cap processes; the other organization's link, submitted at the same moment, is not counted with them", async () => {
+      const cap = 6;
+      svc.clock.advance(HOUR + 1000);
+      await setCap(svc.orgA, cap);
+      await setCap(svc.orgB, cap);
+      const links = [await referenceLink(svc.orgA), await referenceLink(svc.orgA)];
+      const sdk = await Promise.all([sdkForm(svc.orgA), sdkForm(svc.orgA), sdkForm(svc.orgA)]);
+      const theirs = await referenceLink(svc.orgB);
+      const before = { a: await processCount(svc.orgA), b: await processCount(svc.orgB) };
+      const ours = [...Array.from({ length: cap + 7 }, (_, i) => submit(links[i % 2] ?? '')), ...sdk.map((token) => submit(token))];
+      const others = Array.from({ length: 3 }, () => submit(theirs));
+      const answers = await Promise.all(ours);
+      const accepted = answers.filter((res) => res.statusCode === 200);
+      const refused = answers.filter((res) => res.statusCode !== 200);
+      expect(accepted).toHaveLength(cap);
+      expect(refused.map((res) => [res.statusCode, res.json().message.split(':')[0]])).toEqual(
+        Array.from({ length: 10 }, () => [429, 'FORM_PROCESSES_PER_HOUR_EXCEEDED']),
+      );
+      expect(refused.every((res) => Number(res.headers['retry-after']) > 0)).toBe(true);
+      expect(await processCount(svc.orgA)).toBe(before.a + cap);
+      expect((await Promise.all(others)).map((res) => res.statusCode)).toEqual([200, 200, 200]);
+      expect(await processCount(svc.orgB)).toBe(before.b + 3);
+      await setCap(svc.orgA, 100);
+      await setCap(svc.orgB, 100);
     });
   });
 });

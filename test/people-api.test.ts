@@ -309,7 +309,7 @@ describe.each(dialects)("the people's API, authorised by the link's token (%s)",
         language: 'es',
         timeZone: 'Europe/Madrid',
         photoRetentionDays: 180,
-        formProcessesPerHour: 100,
+        formProcessesPerHour: 30,
         signerDelegation: false,
       });
       expect((await call(svc.app, 'GET', '/organization', { key: svc.orgA.privateKey })).json()).toMatchObject({ timeZone: 'Europe/Madrid' });

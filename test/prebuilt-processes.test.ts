@@ -4,6 +4,7 @@ import { listDocuments } from '../src/documents/queries.js';
 import { listMailbox, mailboxDir } from '../src/messages/local-mailbox.js';
 import { updateSettings } from '../src/organizations/settings.js';
 import { ANSWERS, sampleTemplate } from './support/fixtures.js';
+import { lastCode } from './support/forms.js';
 import { call, dialects, startTestService, type TestOrganization, type TestService } from './support/service.js';
 import { stored, templateWithHtml } from './support/signing.js';
 
@@ -257,7 +258,11 @@ describe.each(dialects)('prebuilt processes: POST /document/prebuild and their f
       const { code } = res.json();
       const { process, participants } = await stored(svc, svc.orgA, code);
       expect(process.creator_email).toBe(svc.orgA.email);
-      expect(participants.every((p) => p.notification === 1 && p.status === 'NOTIFICATION')).toBe(true);
+      // Held until the person who filled it confirms their own address (test/form-confirmation.test.ts).
+      expect(participants.every((p) => p.notification === 1 && p.status === 'PENDING')).toBe(true);
+      const confirmed = await people('POST', 'fill/confirm', token, { idempotencyKey: 'sdk-submission-000001', code: await lastCode(svc, 'ana@buyer.test') });
+      expect(confirmed.json()).toEqual({ code });
+      expect((await stored(svc, svc.orgA, code)).participants.every((p) => p.status === 'NOTIFICATION')).toBe(true);
       expect((await submit(token, ANSWERS, 'sdk-submission-000001')).json()).toEqual({ code });
       expect((await submit(token, ANSWERS, 'sdk-submission-000002')).json()).toEqual({ message: 'FILL_SESSION_USED' });
     });

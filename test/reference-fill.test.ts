@@ -169,7 +169,7 @@ describe.each(dialects)('reference links people fill in (%s)', (dialect) => {
       const res = await submit(token, ANSWERS);
       expect(res.statusCode, res.body).toBe(200);
       const { code } = res.json();
-      expect(res.json()).toEqual({ code: expect.stringMatching(/^[A-Z0-9]{10}$/) });
+      expect(res.json()).toEqual({ code: expect.stringMatching(/^[A-Z0-9]{10}$/), confirmation: expect.objectContaining({ to: 'ana@buyer.test' }) });
       const { process, participants } = await stored(svc, svc.orgA, code);
       expect(process.creator_email).toBe(svc.orgA.email);
       const [document] = await listDocuments(svc.deps.db, process.id);
@@ -219,20 +219,25 @@ describe.each(dialects)('reference links people fill in (%s)', (dialect) => {
       expect((await call(svc.app, 'GET', '/template/reference/uses', { key: svc.orgA.privateKey, query: { id } })).json().data).toEqual([]);
     });
 
-    it('with sign now, the answer is the signing page of the person who filled it, who is not invited; the others are, and their links are never answered', async () => {
+    it('with sign now, the answer once confirmed is the signing page of the person who filled it, who is not invited; the others are, and their links are never answered', async () => {
       const { token } = await link(svc.orgA, { signNow: true });
       const before = (await outbox(svc, 'email')).length;
-      const res = await submit(token, ANSWERS, 'sign-now-submission-01');
-      const { code, signingUrl } = res.json();
-      const { participants } = await stored(svc, svc.orgA, code);
+      const submitted = await submit(token, ANSWERS, 'sign-now-submission-01');
+      const sent = (await outbox(svc, 'email')).slice(before);
+      expect(sent.map((row) => [row.body.to, row.body.template])).toEqual([['ana@buyer.test', 'otp-code']]);
+      const code = /\b(\d{6})\b/.exec(String(sent[0]?.body.text))?.[1];
+      const res = await people('POST', 'fill/confirm', token, { idempotencyKey: 'sign-now-submission-01', code });
+      expect(res.json().code).toBe(submitted.json().code);
+      const { signingUrl } = res.json();
+      const { participants } = await stored(svc, svc.orgA, res.json().code);
       const buyer = participants.find((p) => p.email === 'ana@buyer.test');
       const seller = participants.find((p) => p.email === 'luis@seller.test');
       expect(signingUrl).toBe(`http://service.test/s/${buyer?.link_token}`);
       expect(res.body).not.toContain(seller?.link_token);
-      const invited = (await outbox(svc, 'email')).slice(before).map((row) => row.body.to);
+      const invited = (await outbox(svc, 'email')).slice(before + 1).map((row) => row.body.to);
       expect(invited).toContain('luis@seller.test');
       expect(invited).not.toContain('ana@buyer.test');
-      expect((await submit(token, ANSWERS, 'sign-now-submission-01')).json()).toEqual({ code, signingUrl });
+      expect((await submit(token, ANSWERS, 'sign-now-submission-01')).json()).toEqual({ code: res.json().code, signingUrl });
     });
   });
 
@@ -260,6 +265,74 @@ describe.each(dialects)('reference links people fill in (%s)', (dialect) => {
       await submit(token, ANSWERS);
       expect((await call(svc.app, 'DELETE', '/template/reference', { key: svc.orgA.privateKey, query: { id } })).json()).toEqual({ id, deleted: true });
       expect((await people('GET', 'fill', token)).json()).toEqual({ message: 'REFERENCE_LINK_NOT_FOUND' });
+    });
+  });
+
+  describe('a link makes at most its maxUses processes in all, and its hourlyCap in any hour; it says so and makes nothing more', () => {
+    const HOUR = 60 * 60 * 1000;
+    const uses = async (org: TestOrganization, id: string) =>
+      (await call(svc.app, 'GET', '/template/reference/uses', { key: org.privateKey, query: { id } })).json().data.length;
+
+    it('without them a link has no total and 20 an hour; both are set on creation and changed by PUT, and bad values are 400 {message}', async () => {
+      const plain = (await link(svc.orgA)).id;
+      const listed = await call(svc.app, 'PUT', '/template/reference', { key: svc.orgA.privateKey, body: { id: plain, name: 'Plain' } });
+      expect(listed.json()).toMatchObject({ hourlyCap: 20, uses: 0 });
+      expect(listed.json()).not.toHaveProperty('maxUses');
+      const template = await templateWithHtml(svc, svc.orgA);
+      const set = await call(svc.app, 'POST', '/template/reference', { key: svc.orgA.privateKey, body: { template, maxUses: 3, hourlyCap: 2 } });
+      expect(set.json()).toMatchObject({ maxUses: 3, hourlyCap: 2, uses: 0 });
+      const cleared = await call(svc.app, 'PUT', '/template/reference', { key: svc.orgA.privateKey, body: { id: set.json().id, maxUses: null, hourlyCap: 5 } });
+      expect(cleared.json()).toMatchObject({ hourlyCap: 5 });
+      expect(cleared.json()).not.toHaveProperty('maxUses');
+      for (const [body, message] of [
+        [{ template, maxUses: 0 }, '"maxUses" must be greater than or equal to 1'],
+        [{ template, maxUses: null }, '"maxUses" must be a number'],
+        [{ template, hourlyCap: 0 }, '"hourlyCap" must be greater than or equal to 1'],
+        [{ template, hourlyCap: 2.5 }, '"hourlyCap" must be an integer'],
+      ] as const) {
+        const res = await call(svc.app, 'POST', '/template/reference', { key: svc.orgA.privateKey, body });
+        expect([res.statusCode, res.json()]).toEqual([400, { message }]);
+      }
+    });
+
+    it("maxUses: the link's uses past it are 410 REFERENCE_LINK_USED_UP on every route of the form, and make no process; another organization's link goes on", async () => {
+      svc.clock.advance(HOUR + 1000);
+      const ours = await link(svc.orgA, { maxUses: 2 });
+      const theirs = await link(svc.orgB, { maxUses: 2 });
+      for (const key of ['used-up-submission-0001', 'used-up-submission-0002']) expect((await submit(ours.token, ANSWERS, key)).statusCode).toBe(200);
+      const refused = await submit(ours.token, ANSWERS);
+      expect([refused.statusCode, refused.json()]).toEqual([410, { message: 'REFERENCE_LINK_USED_UP' }]);
+      expect((await people('GET', 'fill', ours.token)).json()).toEqual({ message: 'REFERENCE_LINK_USED_UP' });
+      expect((await submit(ours.token, ANSWERS, 'used-up-submission-0001')).statusCode).toBe(200);
+      expect(await uses(svc.orgA, ours.id)).toBe(2);
+      expect((await submit(theirs.token, ANSWERS)).statusCode).toBe(200);
+      expect(await uses(svc.orgB, theirs.id)).toBe(1);
+      const raised = await call(svc.app, 'PUT', '/template/reference', { key: svc.orgA.privateKey, body: { id: ours.id, maxUses: 3 } });
+      expect(raised.json()).toMatchObject({ maxUses: 3, uses: 2 });
+      expect((await submit(ours.token, ANSWERS)).statusCode).toBe(200);
+    });
+
+    it("hourlyCap: past it a submission is 429 REFERENCE_LINK_HOURLY_CAP_EXCEEDED with Retry-After, also when they arrive together; the organization's other links and another organization's go on; an hour later it takes answers again", async () => {
+      svc.clock.advance(HOUR + 1000);
+      const ours = await link(svc.orgA, { hourlyCap: 3 });
+      const other = await link(svc.orgA);
+      const theirs = await link(svc.orgB, { hourlyCap: 3 });
+      const together = await Promise.all([...Array.from({ length: 6 }, () => submit(ours.token, ANSWERS)), submit(theirs.token, ANSWERS)]);
+      expect(
+        together
+          .slice(0, 6)
+          .map((res) => res.statusCode)
+          .sort(),
+      ).toEqual([200, 200, 200, 429, 429, 429]);
+      expect(together[6]?.statusCode).toBe(200);
+      const refused = together.find((res) => res.statusCode === 429);
+      expect(refused?.json().message).toMatch(/^REFERENCE_LINK_HOURLY_CAP_EXCEEDED: /);
+      expect(Number(refused?.headers['retry-after'])).toBeGreaterThan(HOUR / 1000 - 60);
+      expect(await uses(svc.orgA, ours.id)).toBe(3);
+      expect((await submit(other.token, ANSWERS)).statusCode).toBe(200);
+      expect((await submit(theirs.token, ANSWERS)).statusCode).toBe(200);
+      svc.clock.advance(HOUR + 1000);
+      expect((await submit(ours.token, ANSWERS)).statusCode).toBe(200);
     });
   });
 

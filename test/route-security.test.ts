@@ -225,6 +225,7 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
   'GET /people/fill/preview': (o) => ({ headers: { 'x-link-token': o.referenceLink } }),
   'POST /people/fill/check': (o) => ({ headers: { 'x-link-token': o.referenceLink }, body: { data: ANSWERS } }),
   'POST /people/fill': (o) => ({ headers: { 'x-link-token': o.referenceLink }, body: { data: ANSWERS, idempotencyKey: 'sample-submission-0000' } }),
+  'POST /people/fill/confirm': (o) => ({ headers: { 'x-link-token': o.referenceLink }, body: { idempotencyKey: 'sample-submission-0000', code: '123456' } }),
   'GET /r/:token': () => ({}),
   'GET /f/:token': () => ({}),
   'GET /e/:token': () => ({}),
@@ -501,6 +502,12 @@ const SUCCESS: Record<string, (c: SuccessContext) => Promise<SuccessCall[]>> = {
   'GET /people/fill/preview': async ({ owned }) => [link(owned.referenceLink)],
   'POST /people/fill/check': async ({ owned }) => [{ ...link(owned.referenceLink), body: { data: ANSWERS } }],
   'POST /people/fill': async ({ owned }) => [{ ...link(owned.referenceLink), body: { data: ANSWERS, idempotencyKey: `success-${upper(16)}` } }],
+  'POST /people/fill/confirm': async ({ svc, owned }) => {
+    const idempotencyKey = `confirmed-${upper(16)}`;
+    await svc.app.inject({ method: 'POST', url: '/people/fill', ...link(owned.referenceLink), payload: { data: ANSWERS, idempotencyKey } });
+    const sent = (await outbox(svc, 'email')).filter((row) => row.body.to === 'ana@buyer.test' && row.body.template === 'otp-code').at(-1);
+    return [{ ...link(owned.referenceLink), body: { idempotencyKey, code: /\b(\d{6})\b/.exec(String(sent?.body.text))?.[1] } }];
+  },
   'GET /r/:token': async ({ owned }) => [{ url: `/r/${owned.referenceLink}` }],
   'GET /f/:token': async ({ owned }) => [{ url: `/f/${owned.prebuiltLink}` }],
   'GET /e/:token': async ({ owned }) => [{ url: `/e/${owned.referenceLink}` }],

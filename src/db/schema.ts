@@ -185,6 +185,30 @@ export interface ReferenceLinksTable {
   enabled: number;
   /** The user the link's processes are created by; null: the organization's first user. */
   creator_email: string | null;
+  /** The processes the link may ever make; null: no end. */
+  max_uses: number | null;
+  /** The processes it may make in any hour, whatever the organization's own cap leaves. */
+  hourly_cap: number;
+  /** The processes it made, counted in each one's transaction. */
+  uses: number;
+  created_at: string;
+}
+
+/**
+ * A public form's process held until the person who filled it confirms their own address with the
+ * code sent there: until then nobody else is invited, and it expires at `expires_at`.
+ */
+export interface FormConfirmationsTable {
+  process_id: string;
+  organization_id: string;
+  /** The participant who filled the form (their row id), whose address the code went to. */
+  participant_id: string;
+  medium: 'email' | 'phone';
+  sent_to: string;
+  code_hash: string;
+  expires_at: string;
+  failures: Generated<number>;
+  confirmed_at: string | null;
   created_at: string;
 }
 
@@ -791,6 +815,7 @@ export interface Database {
   templates: TemplatesTable;
   reference_links: ReferenceLinksTable;
   reference_link_uses: ReferenceLinkUsesTable;
+  form_confirmations: FormConfirmationsTable;
   processes: ProcessesTable;
   process_documents: ProcessDocumentsTable;
   folders: FoldersTable;
@@ -841,6 +866,7 @@ export type WhatsAppMessageRow = Selectable<WhatsAppMessagesTable>;
 export type WhatsAppStatusRow = Selectable<WhatsAppStatusesTable>;
 export type ReferenceLinkRow = Selectable<ReferenceLinksTable>;
 export type ReferenceLinkUseRow = Selectable<ReferenceLinkUsesTable>;
+export type FormConfirmationRow = Selectable<FormConfirmationsTable>;
 export type OrganizationRow = Selectable<OrganizationsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type UserRow = Selectable<UsersTable>;

@@ -53,6 +53,13 @@ export const ERROR_CATALOGUE = {
   },
   REFERENCE_LINK_DISABLED: { status: [410], meaning: 'The reference link was switched off by its organization: it creates nothing' },
   REFERENCE_LINK_EXPIRED: { status: [410], meaning: 'The reference link passed its expiry: it creates nothing' },
+  FILL_SUBMISSION_NOT_FOUND: { status: [404], meaning: 'No submission of this form was made under this key' },
+  FILL_CONFIRMATION_EXPIRED: {
+    status: [410],
+    meaning:
+      "The submitter's code was not typed in time, or was typed wrong three times: the process sent nothing to anyone else and expires; fill the form again",
+  },
+  REFERENCE_LINK_USED_UP: { status: [410], meaning: 'The reference link made the processes its `maxUses` allows: it creates nothing' },
   PDF_TEMPLATE_NOT_FOUND: {
     status: [400, 404],
     when: { readingOne: 404, elsewhere: 400 },
@@ -232,6 +239,10 @@ export const ERROR_CATALOGUE = {
     status: [429],
     meaning:
       "The organization's public forms (reference links, the SDK's fill flow) made the processes its `formProcessesPerHour` setting allows in the last hour; retry after the seconds of Retry-After",
+  },
+  REFERENCE_LINK_HOURLY_CAP_EXCEEDED: {
+    status: [429],
+    meaning: 'The reference link made the processes its `hourlyCap` allows in the last hour; retry after the seconds of Retry-After',
   },
   FACE_COMPARISONS_EXCEEDED: {
     status: [429],

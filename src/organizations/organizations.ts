@@ -5,6 +5,7 @@ import type { Db } from '../db/database.js';
 import type { ApiKeyKind, OrganizationsTable, UserRole } from '../db/schema.js';
 import { newObjectId } from '../ids.js';
 import * as q from './queries.js';
+import { FORM_PROCESSES_PER_HOUR_DEFAULT } from './settings.js';
 
 export class OrganizationError extends Error {}
 
@@ -37,6 +38,7 @@ export async function createOrganization(
     id: newObjectId(now),
     name: options.name,
     sdk_integration: options.sdkIntegration ? 1 : 0,
+    form_processes_per_hour: FORM_PROCESSES_PER_HOUR_DEFAULT,
     created_at: now.toISOString(),
   };
   return db.transaction().execute(async (trx) => {

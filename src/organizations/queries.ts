@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import type { Db } from '../db/database.js';
+import type { Db, Dialect } from '../db/database.js';
 import { reusableQuery } from '../db/reusable-query.js';
 import type { ApiKeyKind, ApiKeyRow, OrganizationRow, OrganizationsTable, UserRole, UserRow } from '../db/schema.js';
 
@@ -100,4 +100,15 @@ export async function revokeApiKey(db: Db, where: { id?: string; keyHash?: strin
 export async function listEmbeddingOrigins(db: Db): Promise<string[]> {
   const rows = await db.selectFrom('organizations').select('sdk_origins').where('sdk_origins', '!=', '[]').execute();
   return rows.map((r) => r.sdk_origins);
+}
+
+/**
+ * The organization's form cap, its row locked to the commit on PostgreSQL so that the forms'
+ * processes are counted one transaction after the other. NO KEY UPDATE, because the transaction
+ * already holds the KEY SHARE lock that inserting its process (a foreign key to this row) took:
+ * two such transactions asking for FOR UPDATE would each wait for the other's.
+ */
+export async function lockFormProcessesPerHour(db: Db, dialect: Dialect, id: string): Promise<number | undefined> {
+  const query = db.selectFrom('organizations').select('form_processes_per_hour').where('id', '=', id);
+  return (await (dialect === 'postgres' ? query.forNoKeyUpdate() : query).executeTakeFirst())?.form_processes_per_hour;
 }

@@ -28,7 +28,7 @@ export function organizationRoutes(ctx: ServiceContext): ApiRoute[] {
       tag,
       summary: "Change the organization's settings; those not sent stay as they are",
       description:
-        'sdkOrigins: the origins (scheme, host and port) allowed to embed the pages with the SDK; sdkRequireToken: embedding needs a token minted with the private key (POST /sdk/token); language: es, en, pt or fr, of the final documents and of every message sent to people; timeZone: an IANA zone; photoRetentionDays: 1 to 3650; formProcessesPerHour: processes its reference links and the SDK fill flow may create in an hour (0 to 100000, 0 closes them; 100 at first).',
+        'sdkOrigins: the origins (scheme, host and port) allowed to embed the pages with the SDK; sdkRequireToken: embedding needs a token minted with the private key (POST /sdk/token); language: es, en, pt or fr, of the final documents and of every message sent to people; timeZone: an IANA zone; photoRetentionDays: 1 to 3650; formProcessesPerHour: processes its reference links and the SDK fill flow may create in an hour (0 to 100000, 0 closes them; 30 at first).',
       body: settingsChangesSchema,
       query: noInput,
       response: { json: settingsResponse },

@@ -30,6 +30,9 @@ export interface OrganizationSettings {
 
 export type SettingsChanges = Partial<OrganizationSettings>;
 
+/** What a new organization's public forms may make in an hour: few enough that a leaked link cannot send thousands of messages a day. */
+export const FORM_PROCESSES_PER_HOUR_DEFAULT = 30;
+
 const SDK_ORIGINS_MAX = 20;
 
 /** An origin exactly as browsers send it in `event.origin` and `Origin`: no path, no trailing slash. */
@@ -64,7 +67,7 @@ export const settingsChangesSchema = Joi.object<SettingsChanges, true>({
     .messages({ 'string.timeZone': '{{#label}} must be an IANA time zone such as America/Bogota' })
     .example('America/Bogota'),
   photoRetentionDays: Joi.number().integer().min(1).max(3650).example(180),
-  formProcessesPerHour: Joi.number().integer().min(0).max(100_000).example(100),
+  formProcessesPerHour: Joi.number().integer().min(0).max(100_000).example(FORM_PROCESSES_PER_HOUR_DEFAULT),
   signerDelegation: Joi.boolean().example(false),
 });
 

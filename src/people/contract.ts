@@ -349,8 +349,26 @@ export interface FillSubmitInput {
   idempotencyKey: string;
 }
 
-/** The process made; with sign now, the address of the signing page of the person who filled it (theirs only). */
+/** Where the code that confirms the submitter's own address went, and until when it can be typed. */
+export interface FillConfirmation {
+  medium: 'email' | 'phone';
+  to: string;
+  expiresAt: string;
+}
+
+/**
+ * The process made. While its submitter's code is awaited, `confirmation` says where it went and
+ * nobody else is told of the process; once confirmed, with sign now, the address of the signing
+ * page of the person who filled it (theirs only).
+ */
 export interface FillSubmitted {
   code: string;
   signingUrl?: string;
+  confirmation?: FillConfirmation;
+}
+
+/** POST /people/fill/confirm: the submission's own key and the code sent to the submitter. */
+export interface FillConfirmInput {
+  idempotencyKey: string;
+  code: string;
 }

@@ -1,11 +1,12 @@
 import type { ServiceContext } from '../context.js';
 import { type ApiRoute, defineRoute, noInput, type RouteError } from '../http/route.js';
 import { readFillForm, readFillPreview } from '../references/fill/fill-form.js';
-import { checkFillAnswers, submitFill } from '../references/fill/submit-fill.js';
+import { checkFillAnswers, confirmFill, submitFill } from '../references/fill/submit-fill.js';
 import {
   FILL_BODY_LIMIT,
   fillCheckedResponse,
   fillCheckSchema,
+  fillConfirmSchema,
   fillFormResponse,
   fillPreviewResponse,
   fillSubmitSchema,
@@ -18,12 +19,15 @@ const MINUTE = 60_000;
 const FORM_LIMIT = { max: 120, windowMs: MINUTE };
 /** Each submission makes a process and invites its participants: a few per address, as the messages the pages send. */
 const SUBMIT_LIMIT = { max: 10, windowMs: 10 * MINUTE };
+/** Codes typed: a few tries for a person, each counted against the submission too (three wrong end it). */
+const CONFIRM_LIMIT = { max: 10, windowMs: MINUTE };
 
 const LINK_ERRORS: readonly RouteError[] = [
   'LINK_NOT_FOUND',
   'REFERENCE_LINK_NOT_FOUND',
   'REFERENCE_LINK_DISABLED',
   'REFERENCE_LINK_EXPIRED',
+  'REFERENCE_LINK_USED_UP',
   'PREBUILT_COMPLETED',
   'PREBUILT_CANCELLED',
   'PREBUILT_EXPIRED',
@@ -99,9 +103,24 @@ export function fillRoutes(ctx: ServiceContext): ApiRoute[] {
         'SIGNERS_REQUIRED',
         'SIGNER_EMAIL_DUPLICATED',
         'FORM_PROCESSES_PER_HOUR_EXCEEDED',
+        'REFERENCE_LINK_HOURLY_CAP_EXCEEDED',
       ],
       rateLimit: SUBMIT_LIMIT,
       handler: ({ linkToken, body }) => submitFill(ctx, { token: linkToken, data: body.data, idempotencyKey: body.idempotencyKey }),
+    }),
+    defineRoute({
+      ...base,
+      method: 'POST',
+      url: '/people/fill/confirm',
+      summary: "Confirm the submitter's own address with the code sent there; only then are the process's other participants invited",
+      description:
+        "A public form's process (a reference link's, or the SDK fill flow's) tells nobody but its submitter until this: `idempotencyKey` names the submission. Answers as POST /people/fill then does (with sign now, `signingUrl`). The third wrong code, or an hour gone by, ends the submission: FILL_CONFIRMATION_EXPIRED.",
+      body: fillConfirmSchema,
+      query: noInput,
+      response: { json: fillSubmittedResponse },
+      errors: [...LINK_ERRORS, 'FILL_SUBMISSION_NOT_FOUND', 'FILL_CONFIRMATION_EXPIRED', 'OTP_CODE_INVALID'],
+      rateLimit: CONFIRM_LIMIT,
+      handler: ({ linkToken, body, request }) => confirmFill(ctx, { token: linkToken, idempotencyKey: body.idempotencyKey, code: body.code, ip: request.ip }),
     }),
   ];
 }

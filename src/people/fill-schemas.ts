@@ -2,10 +2,14 @@ import Joi from 'joi';
 import { answersJoi, processCode } from '../documents/schemas.js';
 import { instantAnswer } from '../http/instant.js';
 import { QUESTION_TYPES } from '../templates/question-types.js';
-import type { FillCheckInput, FillSubmitInput } from './contract.js';
+import type { FillCheckInput, FillConfirmInput, FillSubmitInput } from './contract.js';
 
 /** Answers to `image` questions are data URIs of up to 8 MiB, as /document/save takes them. */
 export const FILL_BODY_LIMIT = 10 * 1024 * 1024;
+
+const submissionKey = Joi.string()
+  .pattern(/^[A-Za-z0-9_-]{16,64}$/)
+  .example('0b8f3c2e6a1d4f0e9c7b2d5e8a1f4c3b');
 
 export const fillCheckSchema = Joi.object<FillCheckInput, true>({
   data: answersJoi.required().description("the answers so far, {key: question name, value}, as /document/save's `data`"),
@@ -13,11 +17,18 @@ export const fillCheckSchema = Joi.object<FillCheckInput, true>({
 
 export const fillSubmitSchema = Joi.object<FillSubmitInput, true>({
   data: answersJoi.required().description("the answers, {key: question name, value}, as /document/save's `data`"),
-  idempotencyKey: Joi.string()
-    .pattern(/^[A-Za-z0-9_-]{16,64}$/)
+  idempotencyKey: submissionKey.required().description('made by the page for this submission: the same key answers the same process'),
+});
+
+export const fillConfirmSchema = Joi.object<FillConfirmInput, true>({
+  idempotencyKey: submissionKey.required().description('the key the submission was sent with'),
+  code: Joi.string()
+    .trim()
+    .pattern(/^\d{6}$/)
     .required()
-    .description('made by the page for this submission: the same key answers the same process')
-    .example('0b8f3c2e6a1d4f0e9c7b2d5e8a1f4c3b'),
+    .messages({ 'string.pattern.base': '{{#label}} must be the 6 digits of the code' })
+    .description("the code sent to the submitter's own address")
+    .example('482913'),
 });
 
 const option = Joi.object({ value: Joi.string().required(), label: Joi.string().required() });
@@ -104,5 +115,10 @@ export const fillCheckedResponse = Joi.object({
 
 export const fillSubmittedResponse = Joi.object({
   code: processCode.required(),
-  signingUrl: Joi.string().uri().description('with sign now: the signing page of the person who filled the form'),
+  signingUrl: Joi.string().uri().description('with sign now, once the submitter confirmed: the signing page of the person who filled the form'),
+  confirmation: Joi.object({
+    medium: Joi.string().valid('email', 'phone').required().example('email'),
+    to: Joi.string().required().description('the address the code went to, as the submitter typed it').example('ana@buyer.example'),
+    expiresAt: instantAnswer.required().description('after it the process expires, having sent nothing to anyone else'),
+  }).description("while the submitter's code is awaited (POST /people/fill/confirm): nobody else is told of the process"),
 });

@@ -90,6 +90,33 @@ export async function fillerLinkToken(db: Db, participantRowId: string): Promise
   return row?.link_token;
 }
 
+/**
+ * Counts one more use of the link unless it made its `max_uses` already, and answers its hourly cap
+ * as it is now; undefined when it is used up. The UPDATE keeps the link's row locked to the commit
+ * on PostgreSQL, so uses of one link are counted one transaction after the other.
+ */
+export async function takeReferenceLinkUse(db: Db, linkId: string): Promise<{ hourlyCap: number } | undefined> {
+  const row = await db
+    .updateTable('reference_links')
+    .set((eb) => ({ uses: eb('uses', '+', 1) }))
+    .where('id', '=', linkId)
+    .where((eb) => eb.or([eb('max_uses', 'is', null), eb('uses', '<', eb.ref('max_uses'))]))
+    .returning('hourly_cap')
+    .executeTakeFirst();
+  return row && { hourlyCap: row.hourly_cap };
+}
+
+/** The processes one link made since `since`, and the earliest of their times. */
+export async function countLinkUsesSince(db: Db, linkId: string, since: string): Promise<{ count: number; earliest: string | null }> {
+  const row = await db
+    .selectFrom('reference_link_uses')
+    .select((eb) => [eb.fn.countAll<string | number>().as('count'), eb.fn.min('created_at').as('earliest')])
+    .where('reference_link_id', '=', linkId)
+    .where('created_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), earliest: row.earliest };
+}
+
 /** The processes the organization's reference links made since `since`, and the earliest of their times. */
 export async function countReferenceUsesSince(db: Db, organizationId: string, since: string): Promise<{ count: number; earliest: string | null }> {
   const row = await db

@@ -10,7 +10,13 @@ import { findUserByEmail } from '../organizations/queries.js';
 import { lockTemplate } from '../templates/queries.js';
 import { findTemplate } from '../templates/read-templates.js';
 import * as q from './queries.js';
-import type { CreateReferenceInput, ReferenceSettingsInput, ReferenceUsesQuery, UpdateReferenceInput } from './schemas.js';
+import {
+  type CreateReferenceInput,
+  REFERENCE_LINK_HOURLY_CAP_DEFAULT,
+  type ReferenceSettingsInput,
+  type ReferenceUsesQuery,
+  type UpdateReferenceInput,
+} from './schemas.js';
 
 /** Public path of a reference link: anyone holding it fills the template's questionnaire. */
 export const REFERENCE_PATH_PREFIX = '/r/';
@@ -27,6 +33,9 @@ export interface ReferenceLink {
   signNow: boolean;
   expiresAt?: string;
   enabled: boolean;
+  maxUses?: number;
+  hourlyCap: number;
+  uses: number;
   created_at: string;
 }
 
@@ -58,6 +67,9 @@ function present(ctx: ServiceContext, row: ReferenceLinkRow): ReferenceLink {
     signNow: row.sign_now === 1,
     ...(row.expires_at === null ? {} : { expiresAt: row.expires_at }),
     enabled: row.enabled === 1,
+    ...(row.max_uses === null ? {} : { maxUses: row.max_uses }),
+    hourlyCap: row.hourly_cap,
+    uses: row.uses,
     created_at: row.created_at,
   };
 }
@@ -110,6 +122,9 @@ export async function createReferenceLink(ctx: ServiceContext, options: { organi
       expires_at: input.expiresAt ? input.expiresAt.toISOString() : null,
       enabled: input.enabled === false ? 0 : 1,
       creator_email: email ?? null,
+      max_uses: input.maxUses ?? null,
+      hourly_cap: input.hourlyCap ?? REFERENCE_LINK_HOURLY_CAP_DEFAULT,
+      uses: 0,
       created_at: now.toISOString(),
     };
     await q.insertReferenceLink(trx, row);
@@ -131,6 +146,8 @@ export async function updateReferenceLink(ctx: ServiceContext, options: { organi
     ...(settings.expiresAt === undefined ? {} : { expires_at: settings.expiresAt === null ? null : settings.expiresAt.toISOString() }),
     ...(settings.enabled === undefined ? {} : { enabled: settings.enabled ? 1 : 0 }),
     ...(email === undefined ? {} : { creator_email: email }),
+    ...(settings.maxUses === undefined ? {} : { max_uses: settings.maxUses }),
+    ...(settings.hourlyCap === undefined ? {} : { hourly_cap: settings.hourlyCap }),
   });
   if (!row) throw fail('REFERENCE_NOT_FOUND');
   return present(ctx, row);

@@ -24,7 +24,7 @@ export function referenceRoutes(ctx: ServiceContext): ApiRoute[] {
       tag,
       summary: 'Create a reference link to a template',
       description:
-        "Anyone holding the answered `url` fills the template's questionnaire, and each submission creates a process as POST /document/save would, by `email` (default: the organization's first user), with the link's identity validations (`camera`, `otpCode`, `options`: /document/save's root fields) for every signer. `signNow`: the person who fills it goes straight to their signing page. A link after `expiresAt`, or with `enabled: false`, creates nothing.",
+        "Anyone holding the answered `url` fills the template's questionnaire, and each submission creates a process as POST /document/save would, by `email` (default: the organization's first user), with the link's identity validations (`camera`, `otpCode`, `options`: /document/save's root fields) for every signer. `signNow`: the person who fills it goes straight to their signing page. A link after `expiresAt`, with `enabled: false`, or that made its `maxUses` processes (none unless given), creates nothing; it makes at most `hourlyCap` processes in any hour (20 unless given), within the organization's `formProcessesPerHour`.",
       body: createReferenceSchema,
       query: noInput,
       response: { json: referenceLinkResponse },

@@ -4,6 +4,9 @@ import { validationFields } from '../documents/schemas.js';
 import { instantAnswer, instantJoi } from '../http/instant.js';
 import { templateId } from '../templates/schemas.js';
 
+/** A leaked link makes at most this many processes an hour, unless its organization says otherwise. */
+export const REFERENCE_LINK_HOURLY_CAP_DEFAULT = 20;
+
 /** What a link fixes for the processes made through it: the identity validations, as /document/save's root fields, and the rest. */
 export interface ReferenceSettingsInput extends ValidationFieldsInput {
   name?: string;
@@ -13,6 +16,9 @@ export interface ReferenceSettingsInput extends ValidationFieldsInput {
   /** Null clears it (on a change). */
   expiresAt?: Date | null;
   enabled?: boolean;
+  /** Null clears it (on a change). */
+  maxUses?: number | null;
+  hourlyCap?: number;
 }
 
 export interface CreateReferenceInput extends ReferenceSettingsInput {
@@ -33,18 +39,28 @@ const settingsFields = {
   ...validationFields,
   signNow: Joi.boolean().description('the person who fills the form signs right away: the form takes them to their signing page').example(true),
   enabled: Joi.boolean().description('false: the link answers that it is switched off, and creates nothing').example(true),
+  hourlyCap: Joi.number()
+    .integer()
+    .min(1)
+    .max(100_000)
+    .description(`processes the link may make in any hour, within the organization's formProcessesPerHour; default ${REFERENCE_LINK_HOURLY_CAP_DEFAULT}`)
+    .example(REFERENCE_LINK_HOURLY_CAP_DEFAULT),
 };
+
+const maxUses = Joi.number().integer().min(1).max(100_000_000).description('processes the link may ever make; without it, no end');
 
 export const createReferenceSchema = Joi.object<CreateReferenceInput, true>({
   template: templateId.required(),
   ...settingsFields,
   expiresAt: instantJoi.description('after this instant the link answers that it expired'),
+  maxUses: maxUses.example(500),
 }).example({ template: '65f1c0e2a4b5c6d7e8f90123', name: 'Website', otpCode: true, options: { otpCode: 'email' }, signNow: true });
 
 export const updateReferenceSchema = Joi.object<UpdateReferenceInput, true>({
   id: templateId.required(),
   ...settingsFields,
   expiresAt: instantJoi.allow(null).description('null removes the expiry'),
+  maxUses: maxUses.allow(null).description('processes the link may ever make, those it made included; null removes the limit'),
 })
   .min(2)
   .messages({ 'object.min': '"value" must change at least one setting' })
@@ -90,6 +106,9 @@ export const referenceLinkResponse = Joi.object({
   signNow: Joi.boolean().required().example(true),
   expiresAt: instantAnswer.description('absent when it never expires'),
   enabled: Joi.boolean().required().example(true),
+  maxUses: Joi.number().integer().description('absent when it has no end').example(500),
+  hourlyCap: Joi.number().integer().required().example(REFERENCE_LINK_HOURLY_CAP_DEFAULT),
+  uses: Joi.number().integer().required().description('the processes it made').example(12),
   created_at: instantAnswer.required(),
 });
 

@@ -74,6 +74,11 @@ export interface ProcessDraft {
    * link that signs now. Not invited; the creation answers their link.
    */
   present?: number;
+  /**
+   * A public form's process, held until the person who filled it confirms their own address: made
+   * with nobody invited (as while a PDF is awaited), and expiring at this instant unless released.
+   */
+  heldUntil?: Date;
   /** The code reserved for the process beforehand: a prebuilt process keeps the code it was answered. */
   code?: string;
   /**
@@ -287,7 +292,8 @@ export async function createSigningProcess(ctx: ServiceContext, options: { organ
   if (!resolved.ok) throw new DomainError(answerMessage(resolved.message));
 
   const print = draft.print === true;
-  const startNow = !print && documents.every((d) => d.row.file_ready === 1);
+  const startNow = !print && draft.heldUntil === undefined && documents.every((d) => d.row.file_ready === 1);
+  const expiresAt = draft.heldUntil ?? fields.expiredDate;
   const process: ProcessRow = {
     id: processId,
     code: replacing?.code ?? draft.code ?? newCode(PROCESS_CODE_LENGTH),
@@ -298,7 +304,7 @@ export async function createSigningProcess(ctx: ServiceContext, options: { organ
     creator_email: normalizeEmail(fields.email),
     subject: fields.subject ?? fields.name,
     message: fields.message ?? '',
-    expires_at: fields.expiredDate ? fields.expiredDate.toISOString() : null,
+    expires_at: expiresAt ? expiresAt.toISOString() : null,
     remind_every_hours: fields.remember ?? null,
     next_reminder_at: startNow && fields.remember !== undefined ? nextReminderAt(now, fields.remember) : null,
     custom: fields.custom ? JSON.stringify(fields.custom) : null,

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { ServiceContext } from '../../context.js';
+import type { Db } from '../../db/database.js';
 import type { ParticipantRow } from '../../db/schema.js';
 import { type DomainError, fail } from '../../domain-error.js';
 import { renderMessage, templatedEmail } from '../../messages/message-templates.js';
@@ -22,30 +23,35 @@ export const OTP_RESEND_SECONDS = 30;
  * Salted with the participant's row id so that one hash says nothing about another participant's
  * code; the code itself exists only in the message that carries it.
  */
-function hashCode(participant: Pick<ParticipantRow, 'id'>, code: string): string {
+export function hashCode(participant: Pick<ParticipantRow, 'id'>, code: string): string {
   return crypto.createHash('sha256').update(`${participant.id}:${code}`).digest('hex');
 }
 
-function sameHash(stored: string, given: string): boolean {
+export function sameHash(stored: string, given: string): boolean {
   const a = Buffer.from(stored, 'hex');
   const b = Buffer.from(given, 'hex');
   return a.length === b.length && crypto.timingSafeEqual(a, b);
 }
 
-type OtpOutgoing =
+/** Six digits, as every code the service sends people. */
+export function newOtpCode(): string {
+  return crypto.randomInt(0, 1_000_000).toString().padStart(6, '0');
+}
+
+export type OtpOutgoing =
   | { platform: 'EMAIL' | 'SMS'; message: NewMessage }
   /** In the participant's WhatsApp conversation, where their flow runs and the code is typed back. */
   | { platform: 'WHATSAPP'; chat: { to: string; content: OutgoingChatContent } };
 
 /** The code by e-mail, or to the phone: in the WhatsApp conversation for participants who use it, by SMS otherwise. */
-async function otpMessage(
+export async function otpMessage(
   ctx: ServiceContext,
   signing: Signing,
-  options: { medium: OtpMedium; validations: EffectiveValidations; code: string },
+  options: { medium: OtpMedium; validations: EffectiveValidations; code: string; minutes: number },
 ): Promise<OtpOutgoing> {
   const { process, participant } = signing;
   const organizationId = process.organization_id;
-  const variables = { code: options.code, minutes: OTP_LIFETIME_MINUTES };
+  const variables = { code: options.code, minutes: options.minutes };
   const language = await organizationLanguage(ctx.db, organizationId);
   if (options.medium === 'email') {
     return {
@@ -62,6 +68,22 @@ async function otpMessage(
   return { platform: 'SMS', message: { kind: 'sms', organizationId, payload: { to: participant.phone, text } } };
 }
 
+/** Queues the code's message in the caller's transaction. */
+export async function queueOtp(db: Db, ctx: Pick<ServiceContext, 'clock'>, options: Signing & { outgoing: OtpOutgoing }): Promise<void> {
+  const { process, participant, outgoing } = options;
+  if ('chat' in outgoing) {
+    await queueChatMessage(db, ctx.clock, {
+      organizationId: process.organization_id,
+      purpose: 'code',
+      processId: process.id,
+      participantId: participant.id,
+      ...outgoing.chat,
+    });
+  } else {
+    await enqueue(db, ctx.clock, [outgoing.message]);
+  }
+}
+
 /**
  * Sends a new one-time code by the participant's medium. Only its SHA-256 is kept, for ten
  * minutes; a new code replaces the previous one. Failures are not reset by a new code, so asking
@@ -73,8 +95,8 @@ export async function requestOtp(ctx: ServiceContext, options: { token: string }
   const medium = validations.otpCode ? validations.options.otpCode : undefined;
   if (medium === undefined) throw fail('OTP_NOT_REQUIRED');
   if (signing.participant.otp_verified_at !== null) throw fail('OTP_ALREADY_VERIFIED');
-  const code = crypto.randomInt(0, 1_000_000).toString().padStart(6, '0');
-  const outgoing = await otpMessage(ctx, signing, { medium, validations, code });
+  const code = newOtpCode();
+  const outgoing = await otpMessage(ctx, signing, { medium, validations, code, minutes: OTP_LIFETIME_MINUTES });
   return changeSigning(ctx, signing, async ({ trx, fresh, now }) => {
     const participant = fresh.participant;
     if (participant.otp_verified_at !== null) throw fail('OTP_ALREADY_VERIFIED');
@@ -84,17 +106,7 @@ export async function requestOtp(ctx: ServiceContext, options: { token: string }
     if (!(await storeOtp(trx, participant.id, { hash: hashCode(participant, code), expiresAt, sentAt: now, sentBefore }))) {
       throw fail('OTP_TOO_SOON');
     }
-    if ('chat' in outgoing) {
-      await queueChatMessage(trx, ctx.clock, {
-        organizationId: fresh.process.organization_id,
-        purpose: 'code',
-        processId: fresh.process.id,
-        participantId: participant.id,
-        ...outgoing.chat,
-      });
-    } else {
-      await enqueue(trx, ctx.clock, [outgoing.message]);
-    }
+    await queueOtp(trx, ctx, { process: fresh.process, participant, outgoing });
     await recordProcessEvent(trx, ctx.clock, {
       process: fresh.process,
       action: 'OTP_SENT',

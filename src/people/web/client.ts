@@ -8,6 +8,7 @@ import type {
   EmbedInput,
   FillChecked,
   FillCheckInput,
+  FillConfirmInput,
   FillForm,
   FillPreview,
   FillSubmitInput,
@@ -111,6 +112,7 @@ export function peopleClient(token: string) {
     fillPreview: () => request<FillPreview>('GET', '/people/fill/preview', as),
     checkFill: (body: FillCheckInput) => request<FillChecked>('POST', '/people/fill/check', { ...as, body }),
     submitFill: (body: FillSubmitInput) => request<FillSubmitted>('POST', '/people/fill', { ...as, body }),
+    confirmFill: (body: FillConfirmInput) => request<FillSubmitted>('POST', '/people/fill/confirm', { ...as, body }),
   };
 }
 

@@ -1,25 +1,29 @@
 import type { Transaction } from 'kysely';
 import type { ServiceContext } from '../../context.js';
-import type { Database, ProcessRow, ReferenceLinkRow } from '../../db/schema.js';
+import type { Database, ParticipantRow, ProcessRow, ReferenceLinkRow } from '../../db/schema.js';
 import { createSigningProcess } from '../../documents/creating/create-process.js';
 import { draftFromTemplate } from '../../documents/creating/drafts.js';
 import { checkAnswers } from '../../documents/creating/template-answers.js';
 import { participantLink } from '../../documents/notify-participants.js';
+import type { FromAddress } from '../../documents/process-events.js';
+import { findProcessByCode } from '../../documents/queries.js';
 import { fail } from '../../domain-error.js';
 import { newObjectId } from '../../ids.js';
 import { firstUser } from '../../organizations/queries.js';
-import type { FillAnswer, FillChecked, FillSubmitted } from '../../people/contract.js';
+import type { FillAnswer, FillChecked, FillConfirmation, FillSubmitted } from '../../people/contract.js';
 import { completePrebuilt } from '../../prebuilt/complete-prebuilt.js';
 import { withPrefilled } from '../../prebuilt/prebuilt-answers.js';
 import { storedAnswers } from '../../prebuilt/stored-prebuilt.js';
 import { fillerLinkToken, findReferenceLinkUse, insertReferenceLinkUse } from '../queries.js';
 import { validationsOf } from '../reference-links.js';
+import { takeLinkUse } from './fill-link.js';
 import { markFillSessionUsed } from './fill-session-queries.js';
 import { checkOpen, type FillSource, findFillSource, openFillSource } from './fill-source.js';
 import { fillerPosition } from './filler.js';
-import { checkFormProcessCap } from './form-process-cap.js';
+import { checkFormProcessCap, takeFormProcessRoom } from './form-process-cap.js';
+import { confirmationDeadline, confirmHeldProcess, holdForConfirmation, pendingConfirmation } from './submitter-confirmation.js';
 
-type RecordUse = (trx: Transaction<Database>, process: ProcessRow) => Promise<void>;
+type RecordUse = (trx: Transaction<Database>, created: { process: ProcessRow; participants: ParticipantRow[] }) => Promise<void>;
 
 /** The answers a form sends, joined to what was filled in beforehand for a prebuilt process (src/prebuilt/prebuilt-answers.ts). */
 function answersOf(source: FillSource, data: readonly FillAnswer[]): FillAnswer[] {
@@ -45,22 +49,46 @@ async function creatorOf(ctx: ServiceContext, organizationId: string, link?: Ref
   return user.email;
 }
 
-/** The answer a use of a reference link gives, the first time and to every retry with its key. */
-async function answerOf(ctx: ServiceContext, use: { process_code: string; filler_participant_id: string | null }): Promise<FillSubmitted> {
-  const token = use.filler_participant_id === null ? undefined : await fillerLinkToken(ctx.db, use.filler_participant_id);
-  return { code: use.process_code, ...(token === undefined ? {} : { signingUrl: participantLink(ctx, { link_token: token }) }) };
+/** A public form's process, made under a submission's key: what a retry answers and the submitter confirms. */
+interface Made {
+  process: Pick<ProcessRow, 'id' | 'organization_id' | 'code'>;
+  /** With sign now, the person who filled it, whose signing page is answered once they confirmed. */
+  fillerParticipantId: string | null;
+}
+
+async function madeUnder(ctx: ServiceContext, source: FillSource, key: string): Promise<Made | undefined> {
+  const { target, session } = source;
+  if (target.kind === 'reference') {
+    const use = await findReferenceLinkUse(ctx.db, target.link.id, key);
+    if (use)
+      return { process: { id: use.process_id, organization_id: use.organization_id, code: use.process_code }, fillerParticipantId: use.filler_participant_id };
+  }
+  if (target.kind === 'template' && session && session.process_code !== null && session.idempotency_key === key) {
+    const process = await findProcessByCode(ctx.db, session.organization_id, session.process_code);
+    if (process) return { process, fillerParticipantId: null };
+  }
+  return undefined;
+}
+
+/** What a submission answers, the first time and to every retry with its key: where the submitter's code went, until they type it. */
+async function answerOf(ctx: ServiceContext, made: Made): Promise<FillSubmitted> {
+  const { process, fillerParticipantId } = made;
+  const confirmation = await pendingConfirmation(ctx, process);
+  if (confirmation) return { code: process.code, confirmation };
+  const token = fillerParticipantId === null ? undefined : await fillerLinkToken(ctx.db, fillerParticipantId);
+  return { code: process.code, ...(token === undefined ? {} : { signingUrl: participantLink(ctx, { link_token: token }) }) };
 }
 
 /** What an earlier submission with this key made, answered again: a retried submission makes no second process. */
 async function earlierAnswer(ctx: ServiceContext, source: FillSource, key: string): Promise<FillSubmitted | undefined> {
   const { target, session } = source;
-  if (target.kind === 'reference') {
-    const use = await findReferenceLinkUse(ctx.db, target.link.id, key);
-    if (use) return answerOf(ctx, use);
+  if (target.kind === 'prebuilt') {
+    if (target.prebuilt.status === 'COMPLETED' && target.prebuilt.completion_key === key) return { code: target.prebuilt.code };
+    if (session && session.process_code !== null && session.idempotency_key === key) return { code: session.process_code };
+    return undefined;
   }
-  if (target.kind === 'prebuilt' && target.prebuilt.status === 'COMPLETED' && target.prebuilt.completion_key === key) return { code: target.prebuilt.code };
-  if (session && session.process_code !== null && session.idempotency_key === key) return { code: session.process_code };
-  return undefined;
+  const made = await madeUnder(ctx, source, key);
+  return made && answerOf(ctx, made);
 }
 
 /**
@@ -89,7 +117,11 @@ async function submitToReference(
     draft: {
       ...draft,
       ...(signNow ? { present: filler } : {}),
+      heldUntil: confirmationDeadline(ctx.clock.now()),
       recordWith: async (trx, { process, participants }) => {
+        // The link's row is locked before the organization's, in every submission: never the other way round.
+        await takeLinkUse(trx, ctx, link);
+        await options.recordWith(trx, { process, participants });
         await insertReferenceLinkUse(trx, {
           id: newObjectId(ctx.clock.now()),
           organization_id: link.organization_id,
@@ -100,12 +132,10 @@ async function submitToReference(
           filler_participant_id: signNow ? (participants[filler]?.id ?? null) : null,
           created_at: process.created_at,
         });
-        await options.recordWith(trx, process);
       },
     },
   });
-  const url = signNow ? created.signProfile[filler]?.url : undefined;
-  return { code: created.code, ...(url === undefined ? {} : { signingUrl: url }) };
+  return { code: created.code };
 }
 
 /**
@@ -126,7 +156,7 @@ async function submitToTemplate(ctx: ServiceContext, options: { source: FillSour
   });
   const created = await createSigningProcess(ctx, {
     organizationId: source.organizationId,
-    draft: { ...draft, recordWith: (trx, { process }) => options.recordWith(trx, process) },
+    draft: { ...draft, heldUntil: confirmationDeadline(ctx.clock.now()), recordWith: options.recordWith },
   });
   return { code: created.code };
 }
@@ -146,17 +176,29 @@ export async function submitFill(ctx: ServiceContext, options: { token: string; 
   checkOpen(ctx, source);
   const { session, target } = source;
   if (target.kind !== 'prebuilt') await checkFormProcessCap(ctx, source.organizationId);
-  const recordWith: RecordUse = async (trx, process) => {
-    if (!session) return;
-    const used = { tokenHash: session.token_hash, idempotencyKey, processCode: process.code, at: process.created_at };
-    if (!(await markFillSessionUsed(trx, used))) throw fail('FILL_SESSION_USED');
+  let confirmation: FillConfirmation | undefined;
+  const recordWith: RecordUse = async (trx, { process, participants }) => {
+    if (target.kind !== 'prebuilt') await takeFormProcessRoom(trx, ctx, source.organizationId);
+    if (session) {
+      const used = { tokenHash: session.token_hash, idempotencyKey, processCode: process.code, at: process.created_at };
+      if (!(await markFillSessionUsed(trx, used))) throw fail('FILL_SESSION_USED');
+    }
+    // A prebuilt process's people were chosen by the integrator; a public form's are typed by a stranger.
+    if (target.kind === 'prebuilt') return;
+    const filler = participants[fillerPosition(source.body)];
+    if (!filler) throw new Error("a form's process without the participant who filled it");
+    confirmation = await holdForConfirmation(trx, ctx, { process, filler });
   };
   try {
-    if (target.kind === 'reference') return await submitToReference(ctx, { source, link: target.link, data: options.data, idempotencyKey, recordWith });
     if (target.kind === 'prebuilt') {
-      return await completePrebuilt(ctx, { prebuilt: target.prebuilt, template: source.template, data: options.data, idempotencyKey, recordWith });
+      const prebuilt = { prebuilt: target.prebuilt, template: source.template, data: options.data, idempotencyKey };
+      return await completePrebuilt(ctx, { ...prebuilt, recordWith: (trx, process) => recordWith(trx, { process, participants: [] }) });
     }
-    return await submitToTemplate(ctx, { source, data: options.data, recordWith });
+    const made =
+      target.kind === 'reference'
+        ? await submitToReference(ctx, { source, link: target.link, data: options.data, idempotencyKey, recordWith })
+        : await submitToTemplate(ctx, { source, data: options.data, recordWith });
+    return confirmation ? { code: made.code, confirmation } : made;
   } catch (error) {
     // The same key sent twice at once: the other submission's process stands, and is the answer;
     // another key that lost the race is told the form was used.
@@ -166,4 +208,17 @@ export async function submitFill(ctx: ServiceContext, options: { token: string; 
     checkOpen(ctx, now);
     throw error;
   }
+}
+
+/**
+ * POST /people/fill/confirm: the code the person who filled the form received at their own
+ * address, for the submission made under this key. Right, and the process's others are invited
+ * (with sign now, the answer is the filler's signing page); answered again once confirmed.
+ */
+export async function confirmFill(ctx: ServiceContext, options: { token: string; idempotencyKey: string; code: string } & FromAddress): Promise<FillSubmitted> {
+  const source = await findFillSource(ctx, options.token);
+  const made = await madeUnder(ctx, source, options.idempotencyKey);
+  if (!made) throw fail('FILL_SUBMISSION_NOT_FOUND');
+  await confirmHeldProcess(ctx, { process: made.process, code: options.code, ...(options.ip === undefined ? {} : { ip: options.ip }) });
+  return answerOf(ctx, made);
 }

@@ -27,6 +27,16 @@ export interface ReferenceLink {
   name?: string;
   url: string;
   enabled: boolean;
+  hourlyCap: number;
+  uses: number;
+  maxUses?: number;
+}
+
+/** What the console publishes a link with: blank fields keep the service's defaults. */
+export interface ReferenceSettings {
+  name: string;
+  hourlyCap?: number;
+  maxUses?: number;
 }
 
 export interface Webhook {
@@ -99,8 +109,15 @@ export async function uploadFile(url: string, file: Blob): Promise<void> {
 }
 
 export const references = async (template: string) => (await send<{ data: ReferenceLink[] }>(`/console/api/references?${query({ template })}`)).data;
-export const publishReference = (template: string, name: string) =>
-  send<ReferenceLink>('/console/api/reference', { body: { template, ...(name === '' ? {} : { name }) } });
+export const publishReference = (template: string, settings: ReferenceSettings) =>
+  send<ReferenceLink>('/console/api/reference', {
+    body: {
+      template,
+      ...(settings.name === '' ? {} : { name: settings.name }),
+      ...(settings.hourlyCap === undefined ? {} : { hourlyCap: settings.hourlyCap }),
+      ...(settings.maxUses === undefined ? {} : { maxUses: settings.maxUses }),
+    },
+  });
 export const switchReference = (id: string, enabled: boolean) => send<ReferenceLink>('/console/api/reference/update', { body: { id, enabled } });
 export const referenceQr = async (id: string) => (await send<{ svg: string }>(`/console/api/reference/qr?${query({ id })}`)).svg;
 

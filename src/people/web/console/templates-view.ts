@@ -162,17 +162,32 @@ export class TemplatesView {
 
   private referenceList(container: HTMLElement, detail: TemplateDetail, links: ReferenceLink[]): HTMLElement {
     const name = h('input', { id: 'reference-name', type: 'text', autocomplete: 'off' });
+    // Blank: the service's defaults (a few an hour, no total), so that a leaked link can send little.
+    const count = (id: string) => h('input', { id, type: 'number', inputmode: 'numeric', min: 1, step: 1, autocomplete: 'off' });
+    const hourlyCap = count('reference-hourly-cap');
+    const maxUses = count('reference-max-uses');
     const publish = h(
       'form',
       { class: 'admin-form inline' },
       h('label', { for: 'reference-name' }, sayAdmin('referenceName')),
       name,
+      h('label', { for: 'reference-hourly-cap' }, sayAdmin('referenceHourlyCap')),
+      hourlyCap,
+      h('label', { for: 'reference-max-uses' }, sayAdmin('referenceMaxUses')),
+      maxUses,
       h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, sayAdmin('publish'))),
     );
+    const numberIn = (input: HTMLInputElement) => (input.value.trim() === '' ? undefined : Number(input.value));
     publish.addEventListener('submit', async (event) => {
       event.preventDefault();
       try {
-        await publishReference(detail.id, name.value.trim());
+        const hourly = numberIn(hourlyCap);
+        const total = numberIn(maxUses);
+        await publishReference(detail.id, {
+          name: name.value.trim(),
+          ...(hourly === undefined ? {} : { hourlyCap: hourly }),
+          ...(total === undefined ? {} : { maxUses: total }),
+        });
         await this.open(container, detail.id, sayAdmin('published'));
       } catch (error) {
         refusalTo(this.alert, this.options, error);
@@ -222,6 +237,15 @@ export class TemplatesView {
         label,
         ' ',
         h('span', { class: `badge ${link.enabled ? 'finish' : 'reject'}` }, sayAdmin(link.enabled ? 'enabled' : 'disabled')),
+      ),
+      h(
+        'p',
+        { class: 'hint' },
+        sayAdmin(link.maxUses === undefined ? 'referenceUses' : 'referenceUsesOf', {
+          uses: link.uses,
+          hourly: link.hourlyCap,
+          ...(link.maxUses === undefined ? {} : { total: link.maxUses }),
+        }),
       ),
       h('label', { for: `url-${link.id}` }, sayAdmin('linkAddress', { name: label })),
       address,

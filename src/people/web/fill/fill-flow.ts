@@ -1,6 +1,6 @@
 import { applicability } from '../../../templates/question-applicability.js';
 import { OPTION_TYPES } from '../../../templates/question-types.js';
-import type { FillAnswer, FillError, FillForm, FillPreview, FillSubmitted } from '../../contract.js';
+import type { FillAnswer, FillConfirmation, FillError, FillForm, FillPreview, FillSubmitted } from '../../contract.js';
 import type { FillWordKey } from '../../words-fill.js';
 import { ApiFailure, base64Of, linkTokenOf, NetworkFailure, type PeopleClient } from '../client.js';
 import { alertLine, h, redraw, show } from '../dom.js';
@@ -41,6 +41,7 @@ const UNAVAILABLE: Partial<Record<string, FillWordKey>> = {
   LINK_NOT_FOUND: 'linkNotFound',
   REFERENCE_LINK_DISABLED: 'linkDisabled',
   REFERENCE_LINK_EXPIRED: 'linkExpired',
+  REFERENCE_LINK_USED_UP: 'linkUsedUp',
   PREBUILT_COMPLETED: 'prebuiltCompleted',
   PREBUILT_CANCELLED: 'prebuiltCancelled',
   PREBUILT_EXPIRED: 'linkExpired',
@@ -52,7 +53,8 @@ const UNAVAILABLE: Partial<Record<string, FillWordKey>> = {
 function refusalWords(error: unknown): string {
   if (error instanceof NetworkFailure) return tf('offline');
   if (!(error instanceof ApiFailure)) return wordsFor(error);
-  if (error.is('FORM_PROCESSES_PER_HOUR_EXCEEDED')) return tf('formBusy', { minutes: Math.ceil((error.retryAfterSeconds ?? 60) / 60) });
+  if (error.is('FORM_PROCESSES_PER_HOUR_EXCEEDED', 'REFERENCE_LINK_HOURLY_CAP_EXCEEDED'))
+    return tf('formBusy', { minutes: Math.ceil((error.retryAfterSeconds ?? 60) / 60) });
   return error.status === 400 ? error.message : wordsFor(error);
 }
 
@@ -83,6 +85,8 @@ export class FillFlow {
   private readonly alert = alertLine();
   private signature: { question: string; input: SignatureInput } | undefined;
   private readonly token: string;
+  /** A submission made and held until the person types the code sent to their own address. */
+  private awaiting: { confirmation: FillConfirmation; key: string; image?: FormSignature } | undefined;
 
   constructor(
     private readonly root: HTMLElement,
@@ -121,6 +125,10 @@ export class FillFlow {
   private draw(): void {
     const form = this.form;
     if (!form) return;
+    if (this.awaiting) {
+      this.drawCode(this.awaiting);
+      return;
+    }
     const signature = this.signatureOf(form);
     const events = {
       changed: () => this.changed(),
@@ -302,20 +310,12 @@ export class FillFlow {
       this.saved = { ...this.saved, submissionKey };
       saveFill(this.token, this.saved);
       const done = await this.client.submitFill({ data, idempotencyKey: submissionKey });
-      const signingToken = done.signingUrl === undefined ? undefined : linkTokenOf(done.signingUrl);
-      if (signature.image && signingToken) keepFormSignature(signingToken, signature.image);
-      clearFill(this.token);
-      this.saved = { answers: {} };
-      // The SDK's frame is told first; with sign now it goes on to the signing flow itself.
-      this.options.onDone?.(done);
-      if (this.options.onDone && done.signingUrl !== undefined) return;
-      if (done.signingUrl !== undefined) {
-        show(this.root, h('h1', {}, tf('doneTitle')), h('p', { role: 'status' }, tf('goingToSign')));
-        window.location.assign(done.signingUrl);
+      if (done.confirmation) {
+        this.awaiting = { confirmation: done.confirmation, key: submissionKey, ...(signature.image ? { image: signature.image } : {}) };
+        this.drawCode(this.awaiting);
         return;
       }
-      show(this.root, h('h1', { tabindex: -1 }, tf('doneTitle')), h('p', {}, tf('doneInvited', { code: done.code })));
-      this.root.querySelector('h1')?.focus();
+      this.finish(done, signature.image);
     } catch (error) {
       const words = unavailableWords(error);
       if (words !== undefined) return this.unavailable(error);
@@ -324,5 +324,95 @@ export class FillFlow {
       button.disabled = false;
       button.textContent = label;
     }
+  }
+
+  /** The process is made and its people told: the answers leave the device, and the person goes on to sign or is told so. */
+  private finish(done: FillSubmitted, image: FormSignature | undefined): void {
+    const signingToken = done.signingUrl === undefined ? undefined : linkTokenOf(done.signingUrl);
+    if (image && signingToken) keepFormSignature(signingToken, image);
+    clearFill(this.token);
+    this.saved = { answers: {} };
+    this.awaiting = undefined;
+    // The SDK's frame is told first; with sign now it goes on to the signing flow itself.
+    this.options.onDone?.(done);
+    if (this.options.onDone && done.signingUrl !== undefined) return;
+    if (done.signingUrl !== undefined) {
+      show(this.root, h('h1', {}, tf('doneTitle')), h('p', { role: 'status' }, tf('goingToSign')));
+      window.location.assign(done.signingUrl);
+      return;
+    }
+    show(this.root, h('h1', { tabindex: -1 }, tf('doneTitle')), h('p', {}, tf('doneInvited', { code: done.code })));
+    this.root.querySelector('h1')?.focus();
+  }
+
+  /**
+   * Asks for the code sent to the person's own address: until they type it, nobody else hears of
+   * the process. The answers stay on the device, so a reload asks again (the same key answers where the code went).
+   */
+  private drawCode(awaiting: { confirmation: FillConfirmation; key: string; image?: FormSignature }): void {
+    const { confirmation } = awaiting;
+    const alert = alertLine();
+    const input = h('input', {
+      id: 'fill-code',
+      name: 'code',
+      type: 'text',
+      inputmode: 'numeric',
+      autocomplete: 'one-time-code',
+      maxlength: 6,
+      required: true,
+      'aria-describedby': 'fill-code-sent',
+    });
+    const button = h('button', { type: 'submit', class: 'primary' }, tf('confirmSend'));
+    const form = h(
+      'form',
+      { novalidate: true, class: 'fill-form' },
+      h('label', { for: 'fill-code' }, tf('confirmCodeLabel')),
+      input,
+      alert.element,
+      h('div', { class: 'actions' }, button),
+    );
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      void this.confirm(awaiting, { input, button, alert });
+    });
+    const sent = confirmation.medium === 'email' ? 'confirmSentEmail' : 'confirmSentPhone';
+    show(this.root, h('h1', { tabindex: -1 }, tf('confirmTitle')), h('p', { id: 'fill-code-sent' }, tf(sent, { to: confirmation.to })), form);
+    input.focus();
+  }
+
+  private async confirm(
+    awaiting: { key: string; image?: FormSignature },
+    view: { input: HTMLInputElement; button: HTMLButtonElement; alert: { say(text: string): void } },
+  ): Promise<void> {
+    const code = view.input.value.trim();
+    if (!/^\d{6}$/.test(code)) {
+      view.alert.say(tf('confirmDigits'));
+      view.input.focus();
+      return;
+    }
+    view.button.disabled = true;
+    view.alert.say('');
+    try {
+      this.finish(await this.client.confirmFill({ idempotencyKey: awaiting.key, code }), awaiting.image);
+    } catch (error) {
+      if (error instanceof ApiFailure && error.is('FILL_CONFIRMATION_EXPIRED')) return this.confirmationEnded();
+      const words = unavailableWords(error);
+      if (words !== undefined) return this.unavailable(error);
+      view.alert.say(error instanceof ApiFailure && error.is('OTP_CODE_INVALID') ? tf('confirmWrong') : refusalWords(error));
+      view.input.select();
+    } finally {
+      view.button.disabled = false;
+    }
+  }
+
+  /** The code's time or tries ran out: nothing went to anyone; the answers are still here, to send again as a new submission. */
+  private confirmationEnded(): void {
+    this.awaiting = undefined;
+    this.saved = { answers: this.saved.answers };
+    saveFill(this.token, this.saved);
+    const again = h('button', { type: 'button', class: 'primary' }, tf('confirmFillAgain'));
+    again.addEventListener('click', () => this.draw());
+    show(this.root, h('h1', { tabindex: -1 }, tf('confirmEndedTitle')), h('p', { role: 'alert' }, tf('confirmEnded')), again);
+    this.root.querySelector('h1')?.focus();
   }
 }
