@@ -42,6 +42,7 @@ import { participantAttachments } from './migrations/039_participant_attachments
 import { attachmentReviewsAndPrinting } from './migrations/040_attachment_reviews_and_printing.js';
 import { whatsappRetryAfter } from './migrations/041_whatsapp_retry_after.js';
 import { outboxRecipient } from './migrations/042_outbox_recipient.js';
+import { personLanguages } from './migrations/045_person_languages.js';
 import { namingPool } from './prepared-statements.js';
 import type { Database, Db, Dialect } from './schema.js';
 import { SchemaScopedPostgresDialect } from './schema-scoped-postgres.js';
@@ -114,6 +115,7 @@ const migrations: MigrationProvider = {
       '040_attachment_reviews_and_printing': attachmentReviewsAndPrinting,
       '041_whatsapp_retry_after': whatsappRetryAfter,
       '042_outbox_recipient': outboxRecipient,
+      '045_person_languages': personLanguages,
     };
   },
 };

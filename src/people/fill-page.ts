@@ -1,6 +1,8 @@
 import type { Config } from '../config.js';
 import type { ServiceContext } from '../context.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
+import type { Language } from '../organizations/languages.js';
+import { organizationLanguage } from '../organizations/settings.js';
 import { findFillSource } from '../references/fill/fill-source.js';
 import type { PageAssets } from './assets.js';
 import { type FillPagePolicy, pageAnswer, sendPage } from './pages.js';
@@ -14,14 +16,19 @@ const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
  * for a form the SDK opened, the one origin it was opened from may frame it. An unknown form gets
  * neither (its page only says so).
  */
-async function policyOf(ctx: ServiceContext, token: string): Promise<{ fill: FillPagePolicy; frameAncestors: string[] }> {
+async function policyOf(ctx: ServiceContext, token: string): Promise<{ fill: FillPagePolicy; frameAncestors: string[]; language?: Language }> {
   const source = TOKEN.test(token) ? await findFillSource(ctx, token).catch(() => undefined) : undefined;
   if (!source) return { fill: { endpoints: [] }, frameAncestors: [] };
   const endpoints = new Set<string>();
   for (const question of source.body.config) {
     if (question.type === 'request' && question.endpoint !== undefined) endpoints.add(new URL(question.endpoint).origin);
   }
-  return { fill: { endpoints: [...endpoints] }, frameAncestors: source.session ? [source.session.origin] : [] };
+  return {
+    fill: { endpoints: [...endpoints] },
+    frameAncestors: source.session ? [source.session.origin] : [],
+    // Whoever fills a form is nobody the organization named yet: the form speaks the organization's language.
+    language: await organizationLanguage(ctx.db, source.organizationId),
+  };
 }
 
 function fillPage(
@@ -46,7 +53,7 @@ function fillPage(
       const policy = await policyOf(ctx, token);
       // Only the SDK's form is framed, and only by the page that opened it; links' forms by nobody.
       const frameAncestors = options.mode === 'embedded-fill' ? policy.frameAncestors : [];
-      return sendPage(config, assets, request, reply, options.mode, frameAncestors, policy.fill);
+      return sendPage(config, assets, request, reply, { mode: options.mode, frameAncestors, fill: policy.fill, stored: policy.language });
     },
   });
 }
