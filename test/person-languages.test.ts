@@ -89,6 +89,33 @@ describe.each(dialects)('one language per person (issue 41) (%s)', (dialect) => 
     });
   });
 
+  describe("the SDK's `language` is kept as the person's whose flow its frame opens", () => {
+    it("a frame opened with language 'en' makes the signer's later code e-mail English; another organization's key changes nothing", async () => {
+      const parentOrigin = 'https://app.example.com';
+      await updateSettings(svc.deps.db, { organizationId: svc.orgA.id, changes: { sdkOrigins: [parentOrigin] } });
+      await updateSettings(svc.deps.db, { organizationId: svc.orgB.id, changes: { sdkOrigins: [parentOrigin] } });
+      const code = await createProcess(
+        svc,
+        svc.orgA,
+        '/document/upload',
+        pdfProcess(svc.orgA, { otpCode: true, options: { otpCode: 'email' }, signProfile: [{ name: 'Sam', email: 'sam@people.test' }] }),
+      );
+      const [sam] = (await stored(svc, svc.orgA, code)).participants;
+      if (!sam) throw new Error('participant not stored');
+      const embed = (keyPublic: string, language: string) =>
+        svc.app.inject({ method: 'POST', url: '/people/embed', payload: { keyPublic, document: `${code}${sam.participant_id}`, parentOrigin, language } });
+      expect((await embed(svc.orgB.publicKey, 'fr')).statusCode).toBe(404);
+      expect((await stored(svc, svc.orgA, code)).participants[0]?.language).toBeNull();
+
+      expect((await embed(svc.orgA.publicKey, 'en')).statusCode).toBe(200);
+      expect((await stored(svc, svc.orgA, code)).participants[0]?.language).toBe('en');
+      await requestOtp(svc.deps, { token: sam.link_token });
+      const otp = (await emailsTo('sam@people.test')).find((body) => body.template === 'otp-code');
+      expect(otp?.subject).toBe(renderMessage('otp-code', { code: '', minutes: 10 }, 'en').subject);
+      expect((await embed(svc.orgA.publicKey, 'de')).statusCode).toBe(400);
+    });
+  });
+
   describe('a language the service does not speak is a 400 naming the field', () => {
     const cases: [string, string, () => Record<string, unknown>, string][] = [
       [
@@ -134,6 +161,21 @@ describe.each(dialects)('one language per person (issue 41) (%s)', (dialect) => 
     const read = async (key: string | undefined) => pdftotext((await readBlobBytes(svc.deps.blobs, key ?? '')) ?? Buffer.alloc(0));
     return { document: await read(keys?.documents[0]), certificate: await read(keys?.certificate) };
   }
+
+  describe("the certificate's times name the organization's time zone beside each time", () => {
+    it.runIf(pdfToolsInstalled)(
+      'an organization in Europe/Madrid: every time of the certificate is followed by Europe/Madrid, then the UTC instant',
+      async () => {
+        await updateSettings(svc.deps.db, { organizationId: svc.orgA.id, changes: { timeZone: 'Europe/Madrid' } });
+        const signProfile = [{ name: 'Emma', email: 'emma@people.test', language: 'en' }];
+        const { certificate } = await sealedTexts(await createProcess(svc, svc.orgA, '/document/upload', pdfProcess(svc.orgA, { signProfile })));
+        const times = [...certificate.matchAll(/\d\d:\d\d:\d\d(.{0,40}?)\(\d{4}-\d\d-\d\dT/g)].map((match) => match[1]?.trim());
+        expect(times.length).toBeGreaterThanOrEqual(3);
+        for (const zone of times) expect(zone).toMatch(/Europe\/Madrid$/);
+        expect(certificate).not.toContain('America/Bogota');
+      },
+    );
+  });
 
   describe("the final files speak the participants' language when they all share one, else the organization's", () => {
     it.runIf(pdfToolsInstalled)('every signer English in a Spanish organization: an English footer and certificate', async () => {

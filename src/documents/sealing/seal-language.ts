@@ -24,7 +24,7 @@ export interface SealLocale {
   labels: SealLabels;
   /** `5 de marzo de 2025, 09:03:22 GMT-5`, in the organization's time zone. */
   dateTime(iso: string): string;
-  /** The readable time followed by the stored UTC instant. */
+  /** The readable time, the time zone's name beside it (the offset alone names no zone), then the stored UTC instant. */
   dateTimeWithUtc(iso: string): string;
   /**
    * The `signDate` text, of the day in the time zone: `05 de marzo de 2025` (docs/real-service.md §2.5),
@@ -78,7 +78,7 @@ function makeSealLocale(language: Language, timeZone: string): SealLocale {
     timeZone,
     labels,
     dateTime,
-    dateTimeWithUtc: (iso) => `${dateTime(iso)} (${iso})`,
+    dateTimeWithUtc: (iso) => `${dateTime(iso)} ${timeZone} (${iso})`,
     signDate(iso) {
       const date = parseInstant(iso);
       if (!date) return iso;
