@@ -5,7 +5,7 @@ import type { Language } from '../organizations/languages.js';
 import { organizationLanguage } from '../organizations/settings.js';
 import { findFillSource } from '../references/fill/fill-source.js';
 import type { PageAssets } from './assets.js';
-import { type FillPagePolicy, pageAnswer, sendPage } from './pages.js';
+import { type FillPagePolicy, pageAnswer, sendPage, tokenParam } from './pages.js';
 
 /** Tokens are random bytes in base64url; anything else opens no form and is not looked up. */
 const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
@@ -48,9 +48,7 @@ function fillPage(
     response: pageAnswer,
     errors: [],
     handler: async ({ request, reply }) => {
-      const params = request.params;
-      const token = typeof params === 'object' && params !== null && 'token' in params && typeof params.token === 'string' ? params.token : '';
-      const policy = await policyOf(ctx, token);
+      const policy = await policyOf(ctx, tokenParam(request));
       // Only the SDK's form is framed, and only by the page that opened it; links' forms by nobody.
       const frameAncestors = options.mode === 'embedded-fill' ? policy.frameAncestors : [];
       return sendPage(config, assets, request, reply, { mode: options.mode, frameAncestors, fill: policy.fill, stored: policy.language });

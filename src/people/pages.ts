@@ -89,7 +89,7 @@ export function sendPage(
 }
 
 /** The token of a page's path (`/s/:token`), empty when the path has none. */
-function tokenParam(request: FastifyRequest): string {
+export function tokenParam(request: FastifyRequest): string {
   const params = request.params;
   return typeof params === 'object' && params !== null && 'token' in params && typeof params.token === 'string' ? params.token : '';
 }
