@@ -64,7 +64,7 @@ export function routeTable(config: Config, deps: Deps): ApiRoute[] {
     ...photoRoutes(deps),
     ...peopleRoutes(deps),
     ...fillRoutes(deps),
-    ...pageRoutes(config, deps.pageAssets, deps.embeddingOrigins),
+    ...pageRoutes(config, deps.pageAssets, deps.embeddingOrigins, deps.db),
     ...fillPageRoutes(config, deps.pageAssets, deps),
     ...consoleRoutes(deps, { config, assets: deps.pageAssets }),
     ...consoleTemplateRoutes(deps),

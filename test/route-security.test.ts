@@ -261,6 +261,8 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
   'POST /console/api/sign-in/code': (_o, org) => ({ headers: { origin: CONSOLE_ORIGIN }, body: { email: org.email, code: '000000' } }),
   'POST /console/api/sign-out': (_o, org) => ({ headers: consoleHeaders(org) }),
   'GET /console/api/me': (_o, org) => ({ headers: consoleHeaders(org) }),
+  'GET /console/api/me/language': (_o, org) => ({ headers: consoleHeaders(org) }),
+  'PUT /console/api/me/language': (_o, org) => ({ headers: consoleHeaders(org), body: { language: 'en' } }),
   'GET /console/api/processes': (o, org) => ({ headers: consoleHeaders(org), query: { q: o.process } }),
   'GET /console/api/process': (o, org) => ({ headers: consoleHeaders(org), query: { code: o.process } }),
   'GET /console/api/templates': (_o, org) => ({ headers: consoleHeaders(org) }),
@@ -618,6 +620,11 @@ const SUCCESS: Record<string, (c: SuccessContext) => Promise<SuccessCall[]>> = {
   },
   'POST /console/api/sign-out': async (c) => [{ headers: await c.console() }],
   'GET /console/api/me': async (c) => [{ headers: await c.console() }, { headers: await c.console('member') }],
+  'GET /console/api/me/language': async (c) => [{ headers: await c.console('member') }],
+  'PUT /console/api/me/language': async (c) => [
+    { headers: await c.console('member'), body: { language: 'pt' } },
+    { headers: await c.console('member'), body: { language: null } },
+  ],
   'GET /console/api/processes': async (c): Promise<SuccessCall[]> => [
     { headers: await c.console() },
     { headers: await c.console('member'), query: { q: 'people.test', status: 'CREATED', from: '2020-01-01T00:00:00.000Z', to: '2100-01-01T00:00:00.000Z' } },

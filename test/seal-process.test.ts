@@ -271,8 +271,10 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
         expect(pages).toBeGreaterThan(2);
         const pagesWithImages = new Set(pdfImages(sealed).map((line) => line.trim().split(/\s+/)[0]));
         expect(pagesWithImages).toEqual(new Set(Array.from({ length: pages }, (_, i) => String(i + 1))));
-        // Only the certificate's pages, which the service laid out with room for it, are numbered.
-        expect(content).toContain(`Página 1 de ${pages - 2}`);
+        // Only the certificate's pages, which the service laid out with room for it, are numbered,
+        // counting every page of the file: the upload's two come first.
+        expect(content).toContain(`Página 3 de ${pages}`);
+        expect(content).not.toContain(`Página 1 de`);
       },
     );
 

@@ -188,3 +188,14 @@ export async function listAudit(db: Db, organizationId: string, options: { limit
   if (options.after) query = query.where(olderThan(options.after));
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
 }
+
+/** The console language a user chose, null for the organization's; answers whether the user is the organization's. */
+export async function setUserLanguage(db: Db, options: { userId: string; organizationId: string; language: string | null }): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ language: options.language })
+    .where('id', '=', options.userId)
+    .where('organization_id', '=', options.organizationId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

@@ -22,6 +22,8 @@ import {
   auditQuery,
   auditResponse,
   codeBody,
+  consoleLanguageResponse,
+  languageChoiceBody,
   linkBody,
   processDetailResponse,
   processQuery,
@@ -34,6 +36,7 @@ import {
 } from './schemas.js';
 import { endSession } from './sessions.js';
 import { type NewSession, requestSignIn, signInWithCode, signInWithLink } from './sign-in.js';
+import { chooseConsoleLanguage, readConsoleLanguage } from './user-language.js';
 
 const tag = 'console';
 
@@ -71,7 +74,7 @@ export function consoleRoutes(ctx: ServiceContext, options: { config: Config; as
       tag,
       summary: 'Ask for a sign-in e-mail: a link and a code, once each, for 15 minutes',
       description:
-        "Each user going by the e-mail (one per organization) is sent one, in the organization's language. The answer is the same for an e-mail no user has, and past 3 e-mails to one address in 15 minutes nothing more is sent, with the same answer.",
+        "Each user going by the e-mail (one per organization) is sent one, in the language the user chose (PUT /console/api/me/language), else the organization's. The answer is the same for an e-mail no user has, and past 3 e-mails to one address in 15 minutes nothing more is sent, with the same answer.",
       body: signInBody,
       query: noInput,
       response: { json: sentResponse },
@@ -140,6 +143,30 @@ export function consoleRoutes(ctx: ServiceContext, options: { config: Config; as
         if (!organization) throw fail('ORGANIZATION_NOT_FOUND');
         return { email: user.email, role: user.role, organization: { id: organization.id, name: organization.name } };
       },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/console/api/me/language',
+      access: 'console',
+      tag,
+      summary: "The console's language for the session's user (their choice, else the organization's) and the organization's time zone",
+      body: noInput,
+      query: noInput,
+      response: { json: consoleLanguageResponse },
+      errors: ['ORGANIZATION_NOT_FOUND'],
+      handler: (input) => readConsoleLanguage(ctx.db, userOf(input)),
+    }),
+    defineRoute({
+      method: 'PUT',
+      url: '/console/api/me/language',
+      access: 'console',
+      tag,
+      summary: "Choose the console's language for the session's user, or null to follow the organization's; their sign-in e-mails follow it too",
+      body: languageChoiceBody,
+      query: noInput,
+      response: { json: consoleLanguageResponse },
+      errors: ['ORGANIZATION_NOT_FOUND'],
+      handler: (input) => chooseConsoleLanguage(ctx.db, { user: userOf(input), language: input.body.language }),
     }),
     defineRoute({
       method: 'GET',

@@ -3,6 +3,8 @@ import type { ProcessStatus } from '../db/schema.js';
 import { PROCESS_STATUSES, processCode, processResponse, roadmapResponse } from '../documents/schemas.js';
 import { instantAnswer, instantJoi } from '../http/instant.js';
 import { USER_ROLES } from '../organizations/user-roles.js';
+import { languageJoi } from '../organizations/language-joi.js';
+import type { Language } from '../organizations/languages.js';
 import { templateId } from '../templates/schemas.js';
 import { CONSOLE_ACTIONS } from './audit-contract.js';
 
@@ -104,4 +106,15 @@ export const auditResponse = Joi.object({
     )
     .required(),
   next: Joi.string().allow(null).required().description('cursor of the next page, null on the last').example(null),
+});
+
+/** PUT /console/api/me/language: the user's console language, or null to follow the organization's. */
+export const languageChoiceBody = Joi.object<{ language: Language | null }, true>({
+  language: languageJoi.allow(null).required().description("es, en, pt or fr; null: the organization's language"),
+});
+
+export const consoleLanguageResponse = Joi.object({
+  language: languageJoi.required().description("the console's language for this user: their choice, else the organization's"),
+  chosen: Joi.boolean().required().description("whether the user chose it (false: it is the organization's)").example(true),
+  timeZone: Joi.string().required().description("the organization's IANA time zone, in which the console shows every time").example('America/Bogota'),
 });

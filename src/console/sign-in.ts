@@ -6,7 +6,7 @@ import { fail } from '../domain-error.js';
 import { newObjectId, newToken } from '../ids.js';
 import { templatedEmail } from '../messages/message-templates.js';
 import { normalizeEmail } from '../organizations/organizations.js';
-import { organizationLanguage } from '../organizations/settings.js';
+import { languageOfPerson } from '../organizations/settings.js';
 import { enqueue } from '../outbox/enqueue.js';
 import { recordAudit } from './audit.js';
 import * as q from './queries.js';
@@ -63,8 +63,8 @@ export async function requestSignIn(ctx: ServiceContext, options: { email: strin
 }
 
 /**
- * Sends each user going by this e-mail (one per organization) a link and a code, in the
- * organization's language; past SIGN_INS_PER_EMAIL in SIGN_IN_MINUTES nothing more is sent.
+ * Sends each user going by this e-mail (one per organization) a link and a code, in the language
+ * the user chose for the console, else the organization's; past SIGN_INS_PER_EMAIL in SIGN_IN_MINUTES nothing more is sent.
  */
 export async function sendSignIns(ctx: ServiceContext, options: { email: string; address: string }): Promise<void> {
   const email = normalizeEmail(options.email);
@@ -74,7 +74,12 @@ export async function sendSignIns(ctx: ServiceContext, options: { email: string;
   const since = new Date(now.getTime() - SIGN_IN_MINUTES * 60_000).toISOString();
   const limited = (await q.countSignInsSince(ctx.db, email, since)) >= SIGN_INS_PER_EMAIL * users.length;
   const outgoing = await Promise.all(
-    users.map(async (user) => ({ user, language: await organizationLanguage(ctx.db, user.organization_id), token: newToken(32), id: newObjectId(now) })),
+    users.map(async (user) => ({
+      user,
+      language: await languageOfPerson(ctx.db, user.organization_id, user.language),
+      token: newToken(32),
+      id: newObjectId(now),
+    })),
   );
   await withTransaction(ctx, async (trx) => {
     for (const { user, language, token, id } of outgoing) {

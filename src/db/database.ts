@@ -43,6 +43,7 @@ import { attachmentReviewsAndPrinting } from './migrations/040_attachment_review
 import { whatsappRetryAfter } from './migrations/041_whatsapp_retry_after.js';
 import { outboxRecipient } from './migrations/042_outbox_recipient.js';
 import { formLimits } from './migrations/044_form_limits.js';
+import { personLanguages } from './migrations/045_person_languages.js';
 import { namingPool } from './prepared-statements.js';
 import type { Database, Db, Dialect } from './schema.js';
 import { SchemaScopedPostgresDialect } from './schema-scoped-postgres.js';
@@ -116,6 +117,7 @@ const migrations: MigrationProvider = {
       '041_whatsapp_retry_after': whatsappRetryAfter,
       '042_outbox_recipient': outboxRecipient,
       '044_form_limits': formLimits,
+      '045_person_languages': personLanguages,
     };
   },
 };

@@ -46,6 +46,8 @@ export interface UsersTable {
   /** Shown as the author of the processes they create (the roadmap's `author.name`); null when not given. */
   name: string | null;
   role: UserRole;
+  /** The console's language the user chose (es, en, pt, fr); null: the organization's. */
+  language: string | null;
   created_at: string;
 }
 
@@ -354,6 +356,8 @@ export interface ParticipantsTable {
   rejected_at: string | null;
   reject_reason: string | null;
   block_reason: string | null;
+  /** What the participant reads (es, en, pt, fr), given at creation; null: the organization's. */
+  language: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -592,6 +596,8 @@ export interface VerifaceProcessesTable {
   review_reason: string | null;
   /** When the identity photos were deleted (retention or on request). */
   photos_deleted_at: string | null;
+  /** What the person reads (es, en, pt, fr), given at creation; null: the organization's. */
+  language: string | null;
   created_at: string;
   updated_at: string;
 }

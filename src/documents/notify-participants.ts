@@ -3,6 +3,7 @@ import type { Db } from '../db/database.js';
 import { parseJson } from '../db/json-column.js';
 import type { ParticipantRow, ProcessRow } from '../db/schema.js';
 import { templatedEmail } from '../messages/message-templates.js';
+import { personLanguage } from '../organizations/languages.js';
 import { findOrganization } from '../organizations/queries.js';
 import { type Language, organizationLanguage, settingsOf } from '../organizations/settings.js';
 import { enqueue, type NewMessage } from '../outbox/enqueue.js';
@@ -28,8 +29,10 @@ export function validationsOf(participant: Pick<ParticipantRow, 'validations'>):
 
 type Occasion = 'invitation' | 'reminder';
 
-function emailFor(ctx: NotifyContext, process: ProcessRow, participant: ParticipantRow, occasion: Occasion, language: Language): NewMessage {
+/** `organization` is the organization's language, which a participant created without one reads. */
+function emailFor(ctx: NotifyContext, process: ProcessRow, participant: ParticipantRow, occasion: Occasion, organization: Language): NewMessage {
   const link = participantLink(ctx, participant);
+  const language = personLanguage(participant.language, organization);
   const payload =
     occasion === 'invitation'
       ? templatedEmail(
@@ -99,7 +102,7 @@ export async function notifyCancellation(
           processName: process.name,
           message: reason,
         },
-        language,
+        personLanguage(participant.language, language),
       ),
     })),
   );

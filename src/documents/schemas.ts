@@ -2,6 +2,8 @@ import Joi from 'joi';
 import type { ProcessStatus } from '../db/schema.js';
 import { instantAnswer, instantJoi } from '../http/instant.js';
 import { attemptsSchema, identityHashSchema, ocrDataSchema } from '../identity-attempts/schemas.js';
+import { languageJoi } from '../organizations/language-joi.js';
+import type { Language } from '../organizations/languages.js';
 import { DEFAULT_PAGE_SIZE, templateId } from '../templates/schemas.js';
 import { phoneJoi } from '../veriface/phone.js';
 import { webhookName } from '../webhooks/schemas.js';
@@ -46,6 +48,8 @@ export interface SignerInput extends ValidationFieldsInput {
   label?: boolean;
   /** Attachments asked of the participant, given on their signing page. */
   files?: FileAskedInput[];
+  /** What the participant reads: their messages, their page, and the final files when everyone shares it. Absent: the organization's. */
+  language?: Language;
 }
 
 /** A box on an uploaded PDF's page: its bottom-right corner relative to the page (y from the top), its size in points. */
@@ -174,6 +178,9 @@ const signer = Joi.object<SignerInput, true>({
   ...validationFields,
   ...placementFields,
   files: filesAskedJoi,
+  language: languageJoi.description(
+    "es, en, pt or fr: the participant's e-mails, SMS, WhatsApp texts and page, and the final files when every participant has the same; absent, the organization's",
+  ),
 });
 
 const signProfile = Joi.array()

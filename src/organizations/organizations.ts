@@ -78,7 +78,7 @@ export async function addUser(db: Db, clock: Clock, options: { organizationId: s
   const id = newObjectId(now);
   const name = userName(options.name);
   const role = options.role ?? 'member';
-  await q.insertUser(db, { id, organization_id: options.organizationId, email, name: name ?? null, role, created_at: now.toISOString() });
+  await q.insertUser(db, { id, organization_id: options.organizationId, email, name: name ?? null, role, language: null, created_at: now.toISOString() });
   return { id, email, ...(name === undefined ? {} : { name }), role };
 }
 

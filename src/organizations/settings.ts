@@ -1,7 +1,8 @@
 import Joi from 'joi';
 import type { Db } from '../db/database.js';
 import type { OrganizationRow } from '../db/schema.js';
-import { LANGUAGES, type Language } from './languages.js';
+import { languageJoi } from './language-joi.js';
+import { isLanguage, LANGUAGES, type Language } from './languages.js';
 import * as q from './queries.js';
 
 export { LANGUAGES, type Language };
@@ -58,9 +59,7 @@ const origin = Joi.string()
 export const settingsChangesSchema = Joi.object<SettingsChanges, true>({
   sdkOrigins: Joi.array().items(origin).max(SDK_ORIGINS_MAX).unique().example(['https://app.example.com']),
   sdkRequireToken: Joi.boolean().example(false),
-  language: Joi.string()
-    .valid(...LANGUAGES)
-    .example('es'),
+  language: languageJoi,
   timeZone: Joi.string()
     .max(64)
     .custom((value: string, helpers) => (isTimeZone(value) ? value : helpers.error('string.timeZone')))
@@ -76,10 +75,6 @@ export const settingsResponse = settingsChangesSchema.fork(
   ['sdkOrigins', 'sdkRequireToken', 'language', 'timeZone', 'photoRetentionDays', 'formProcessesPerHour', 'signerDelegation'],
   (field) => field.required(),
 );
-
-function isLanguage(value: string): value is Language {
-  return (LANGUAGES as readonly string[]).includes(value);
-}
 
 export function originsOf(stored: string): string[] {
   const parsed: unknown = JSON.parse(stored);
@@ -121,4 +116,9 @@ export async function readSettings(db: Db, organizationId: string): Promise<Orga
 /** The language of everything the organization's processes send people; Spanish when it says none. */
 export async function organizationLanguage(db: Db, organizationId: string): Promise<Language> {
   return (await readSettings(db, organizationId))?.language ?? 'es';
+}
+
+/** What one person of the organization reads: the language stored for them, else the organization's. */
+export async function languageOfPerson(db: Db, organizationId: string, stored: string | null): Promise<Language> {
+  return isLanguage(stored) ? stored : organizationLanguage(db, organizationId);
 }

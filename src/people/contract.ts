@@ -107,6 +107,8 @@ export interface EmbedInput extends EmbedFillInput {
   parentOrigin: string;
   /** A token the organization's backend minted for this document and origin (POST /sdk/token), through the SDK's `onSDKToken`. */
   token?: string;
+  /** The SDK's `language`: kept as the person's, so their messages speak what their frame does. */
+  language?: Language;
 }
 
 // What the routes answer.

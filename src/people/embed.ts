@@ -11,7 +11,7 @@ import { isFillDocument, openFillSession } from '../references/fill/fill-session
 import { findVerifaceByCode } from '../veriface/queries.js';
 import { VERIFACE_CODE_LENGTH } from '../veriface/schemas.js';
 import type { EmbeddedFlow, EmbedFillInput, EmbedInput } from './contract.js';
-import { useSdkToken } from './queries.js';
+import { keepEmbeddedLanguage, useSdkToken } from './queries.js';
 
 export type { EmbeddedFlow, EmbedFlow, EmbedInput } from './contract.js';
 
@@ -110,6 +110,8 @@ export async function openEmbeddedFlow(
     await failures.fail(organization.id);
     throw refused;
   }
+  if (input.language !== undefined && flow.flow !== 'fill')
+    await keepEmbeddedLanguage(ctx.db, { flow: flow.flow, token: flow.token, language: input.language });
   return flow;
 }
 

@@ -1,9 +1,11 @@
 import type { Config } from '../config.js';
 import type { ServiceContext } from '../context.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
+import type { Language } from '../organizations/languages.js';
+import { organizationLanguage } from '../organizations/settings.js';
 import { findFillSource } from '../references/fill/fill-source.js';
 import type { PageAssets } from './assets.js';
-import { type FillPagePolicy, pageAnswer, sendPage } from './pages.js';
+import { type FillPagePolicy, pageAnswer, sendPage, tokenParam } from './pages.js';
 
 /** Tokens are random bytes in base64url; anything else opens no form and is not looked up. */
 const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
@@ -14,14 +16,19 @@ const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
  * for a form the SDK opened, the one origin it was opened from may frame it. An unknown form gets
  * neither (its page only says so).
  */
-async function policyOf(ctx: ServiceContext, token: string): Promise<{ fill: FillPagePolicy; frameAncestors: string[] }> {
+async function policyOf(ctx: ServiceContext, token: string): Promise<{ fill: FillPagePolicy; frameAncestors: string[]; language?: Language }> {
   const source = TOKEN.test(token) ? await findFillSource(ctx, token).catch(() => undefined) : undefined;
   if (!source) return { fill: { endpoints: [] }, frameAncestors: [] };
   const endpoints = new Set<string>();
   for (const question of source.body.config) {
     if (question.type === 'request' && question.endpoint !== undefined) endpoints.add(new URL(question.endpoint).origin);
   }
-  return { fill: { endpoints: [...endpoints] }, frameAncestors: source.session ? [source.session.origin] : [] };
+  return {
+    fill: { endpoints: [...endpoints] },
+    frameAncestors: source.session ? [source.session.origin] : [],
+    // Whoever fills a form is nobody the organization named yet: the form speaks the organization's language.
+    language: await organizationLanguage(ctx.db, source.organizationId),
+  };
 }
 
 function fillPage(
@@ -41,12 +48,10 @@ function fillPage(
     response: pageAnswer,
     errors: [],
     handler: async ({ request, reply }) => {
-      const params = request.params;
-      const token = typeof params === 'object' && params !== null && 'token' in params && typeof params.token === 'string' ? params.token : '';
-      const policy = await policyOf(ctx, token);
+      const policy = await policyOf(ctx, tokenParam(request));
       // Only the SDK's form is framed, and only by the page that opened it; links' forms by nobody.
       const frameAncestors = options.mode === 'embedded-fill' ? policy.frameAncestors : [];
-      return sendPage(config, assets, request, reply, options.mode, frameAncestors, policy.fill);
+      return sendPage(config, assets, request, reply, { mode: options.mode, frameAncestors, fill: policy.fill, stored: policy.language });
     },
   });
 }

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Joi from 'joi';
 import type { Config } from '../config.js';
+import type { Db } from '../db/database.js';
 import { fail } from '../domain-error.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
 import type { Language } from '../organizations/languages.js';
@@ -9,6 +10,7 @@ import type { PageAssets } from './assets.js';
 import type { EmbeddingOrigins } from './embed.js';
 import { htmlShell } from './html-shell.js';
 import { pageLanguage } from './page-language.js';
+import { linkLanguage } from './person-page-language.js';
 import { WORDS } from './words.js';
 
 export type PageMode = 'sign' | 'validation' | 'embed' | 'fill' | 'embedded-fill' | 'read';
@@ -70,16 +72,37 @@ export function pageShell(assets: PageAssets, options: { mode: PageMode; languag
   });
 }
 
+/**
+ * `stored` is the language of the link's person (issue 41): a page opens in it whatever the
+ * browser asks, since their messages and final files speak it too. Without one (no link, or one
+ * that opens nothing) the page follows Accept-Language; the picker changes either.
+ */
 export function sendPage(
   config: Config,
   assets: PageAssets,
   request: FastifyRequest,
   reply: FastifyReply,
-  mode: PageMode,
-  frameAncestors: string[],
-  fill?: FillPagePolicy,
+  page: { mode: PageMode; frameAncestors: string[]; fill?: FillPagePolicy; stored?: Language | undefined },
 ): FastifyReply {
-  return reply.headers(pageHeaders(config, frameAncestors, fill)).send(pageShell(assets, { mode, language: pageLanguage(request.headers['accept-language']) }));
+  const language = page.stored ?? pageLanguage(request.headers['accept-language']);
+  return reply.headers(pageHeaders(config, page.frameAncestors, page.fill)).send(pageShell(assets, { mode: page.mode, language }));
+}
+
+/** The token of a page's path (`/s/:token`), empty when the path has none. */
+export function tokenParam(request: FastifyRequest): string {
+  const params = request.params;
+  return typeof params === 'object' && params !== null && 'token' in params && typeof params.token === 'string' ? params.token : '';
+}
+
+async function sendLinkPage(
+  db: Db,
+  config: Config,
+  assets: PageAssets,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  mode: 'sign' | 'read' | 'validation',
+): Promise<FastifyReply> {
+  return sendPage(config, assets, request, reply, { mode, frameAncestors: [], stored: await linkLanguage(db, mode, tokenParam(request)) });
 }
 
 const tag = "people's pages";
@@ -95,7 +118,7 @@ const sdkFrameQuery = Joi.object<{ id?: string }, true>({ id: Joi.string().max(1
  * The pages people open: a participant's link (/s/<token>), a reader's (/read/<token>), a face validation's link (/v/<token>),
  * and at the root the app the SDK embeds, which only the origins organizations allowed may frame.
  */
-export function pageRoutes(config: Config, assets: PageAssets, origins: EmbeddingOrigins): ApiRoute[] {
+export function pageRoutes(config: Config, assets: PageAssets, origins: EmbeddingOrigins, db: Db): ApiRoute[] {
   return [
     defineRoute({
       method: 'GET',
@@ -107,7 +130,7 @@ export function pageRoutes(config: Config, assets: PageAssets, origins: Embeddin
       query: noInput,
       response: pageAnswer,
       errors: [],
-      handler: ({ request, reply }) => sendPage(config, assets, request, reply, 'sign', []),
+      handler: ({ request, reply }) => sendLinkPage(db, config, assets, request, reply, 'sign'),
     }),
     defineRoute({
       method: 'GET',
@@ -119,7 +142,7 @@ export function pageRoutes(config: Config, assets: PageAssets, origins: Embeddin
       query: noInput,
       response: pageAnswer,
       errors: [],
-      handler: ({ request, reply }) => sendPage(config, assets, request, reply, 'read', []),
+      handler: ({ request, reply }) => sendLinkPage(db, config, assets, request, reply, 'read'),
     }),
     defineRoute({
       method: 'GET',
@@ -131,7 +154,7 @@ export function pageRoutes(config: Config, assets: PageAssets, origins: Embeddin
       query: noInput,
       response: pageAnswer,
       errors: [],
-      handler: ({ request, reply }) => sendPage(config, assets, request, reply, 'validation', []),
+      handler: ({ request, reply }) => sendLinkPage(db, config, assets, request, reply, 'validation'),
     }),
     defineRoute({
       method: 'GET',
@@ -143,7 +166,7 @@ export function pageRoutes(config: Config, assets: PageAssets, origins: Embeddin
       query: sdkFrameQuery,
       response: pageAnswer,
       errors: [],
-      handler: async ({ request, reply }) => sendPage(config, assets, request, reply, 'embed', await origins.all()),
+      handler: async ({ request, reply }) => sendPage(config, assets, request, reply, { mode: 'embed', frameAncestors: await origins.all() }),
     }),
     defineRoute({
       method: 'GET',

@@ -1,5 +1,6 @@
 import type { Db } from '../db/database.js';
 import type { SdkTokenRow } from '../db/schema.js';
+import type { Language } from '../organizations/languages.js';
 
 export async function insertSdkToken(db: Db, row: SdkTokenRow): Promise<void> {
   await db.insertInto('sdk_tokens').values(row).execute();
@@ -29,4 +30,14 @@ export async function useSdkToken(
     .where('used_at', 'is', null)
     .executeTakeFirst();
   return Number(used.numUpdatedRows) === 1;
+}
+
+/**
+ * The SDK's language kept as the person's whose flow the frame opened (a participant's or a face
+ * validation's, by the link token the lookup found in the organization), so that what is sent
+ * to them afterwards (the code, the reminders, the end) speaks the language their frame speaks.
+ */
+export async function keepEmbeddedLanguage(db: Db, options: { flow: 'sign' | 'validation'; token: string; language: Language }): Promise<void> {
+  const table = options.flow === 'sign' ? 'participants' : 'veriface_processes';
+  await db.updateTable(table).set({ language: options.language }).where('link_token', '=', options.token).execute();
 }

@@ -12,6 +12,7 @@ import {
   processStatus,
 } from '../documents/schemas.js';
 import { instantAnswer } from '../http/instant.js';
+import { languageJoi } from '../organizations/language-joi.js';
 import { SIGNATURE_KINDS } from '../templates/signature-kinds.js';
 import { UNUSABLE_PHOTO_REASONS } from '../veriface/face-matcher.js';
 import { IMAGE_MAX_BYTES } from '../veriface/images.js';
@@ -157,6 +158,7 @@ export const embedSchema = Joi.object<EmbedInput, true>({
   document: embedDocument.required(),
   parentOrigin: Joi.string().max(300).required().example('https://app.example.com'),
   token: Joi.string().pattern(SDK_TOKEN_PATTERN).messages({ 'string.pattern.base': '{{#label}} must be a token answered by POST /sdk/token' }),
+  language: languageJoi.description("the SDK's language: kept as the signer's or the validated person's, for their messages and pages"),
   ...embedFillFields,
 })
   .oxor('code', 'reference')

@@ -5,7 +5,7 @@ import { findSigning } from '../documents/participant/signer-access.js';
 import { fail } from '../domain-error.js';
 import { renderMessage, templatedEmail } from '../messages/message-templates.js';
 import { whatsAppMessage } from '../messages/whatsapp-message.js';
-import { type Language, organizationLanguage } from '../organizations/settings.js';
+import { type Language, languageOfPerson } from '../organizations/settings.js';
 import { enqueue, type NewMessage } from '../outbox/enqueue.js';
 import type { WhatsAppAbout } from '../outbox/types.js';
 import { verifaceLink } from '../veriface/create-veriface.js';
@@ -58,7 +58,7 @@ export async function sendSigningLinkToPhone(ctx: ServiceContext, options: { tok
       name: participant.name,
       processName: process.name,
       link: participantLink(ctx, participant),
-      language: await organizationLanguage(ctx.db, process.organization_id),
+      language: await languageOfPerson(ctx.db, process.organization_id, participant.language),
       about: { purpose: 'link', processId: process.id, participantId: participant.id },
     }),
   );
@@ -76,7 +76,7 @@ export async function sendValidationLinkToPhone(ctx: ServiceContext, options: { 
       name: process.name,
       processName: process.name,
       link: verifaceLink(ctx, process),
-      language: await organizationLanguage(ctx.db, process.organization_id),
+      language: await languageOfPerson(ctx.db, process.organization_id, process.language),
       about: { purpose: 'link', verifaceId: process.id },
     }),
   );
@@ -92,7 +92,7 @@ export async function emailSigningCopy(ctx: ServiceContext, options: { token: st
       participant.email,
       'document-copy',
       { signerName: participant.name, processName: process.name, link: participantLink(ctx, participant) },
-      await organizationLanguage(ctx.db, process.organization_id),
+      await languageOfPerson(ctx.db, process.organization_id, participant.language),
     ),
   });
 }

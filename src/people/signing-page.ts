@@ -11,6 +11,7 @@ import type { FromAddress } from '../documents/process-events.js';
 import { findProcessById, listDocuments, listParticipants } from '../documents/queries.js';
 import { DomainError } from '../domain-error.js';
 import { awaitsReview } from '../identity-attempts/check-identity.js';
+import { personLanguage } from '../organizations/languages.js';
 import { findOrganization } from '../organizations/queries.js';
 import { settingsOf } from '../organizations/settings.js';
 import type { SigningPage, SigningPageState } from './contract.js';
@@ -91,7 +92,7 @@ export async function readSigningPage(ctx: PreviewContext, options: { token: str
   participants.sort((a, b) => a.sign_order - b.sign_order || a.position - b.position);
   const participant = participants.find((p) => p.id === found.id) ?? found;
   const acting = participants.filter((p) => p.status === 'NOTIFICATION' && p.id !== found.id);
-  const language = organization ? settingsOf(organization).language : 'es';
+  const language = personLanguage(participant.language, organization ? settingsOf(organization).language : 'es');
   const delegation =
     opened &&
     participant.role === 'SIGNER' &&

@@ -2,6 +2,7 @@ import { organizationColours } from '../company/organization-colours.js';
 import type { ServiceContext } from '../context.js';
 import type { VerifaceRow } from '../db/schema.js';
 import { fail } from '../domain-error.js';
+import { personLanguage } from '../organizations/languages.js';
 import { findOrganization } from '../organizations/queries.js';
 import { settingsOf } from '../organizations/settings.js';
 import { openVeriface } from '../veriface/person-flow.js';
@@ -33,7 +34,7 @@ export async function readValidationPage(ctx: ServiceContext, options: { token: 
   const organization = await findOrganization(ctx.db, process.organization_id);
   return {
     state,
-    language: organization ? settingsOf(organization).language : 'es',
+    language: personLanguage(process.language, organization ? settingsOf(organization).language : 'es'),
     ...organizationColours(organization),
     code: process.code,
     name: process.name,

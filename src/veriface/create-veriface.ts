@@ -6,6 +6,7 @@ import { answerMessage } from '../http/error-catalogue.js';
 import { newCode, newObjectId, newToken } from '../ids.js';
 import { templatedEmail } from '../messages/message-templates.js';
 import { checkCreation } from '../organizations/creation-checks.js';
+import { personLanguage } from '../organizations/languages.js';
 import { normalizeEmail } from '../organizations/organizations.js';
 import { findOrganization } from '../organizations/queries.js';
 import { settingsOf } from '../organizations/settings.js';
@@ -79,11 +80,12 @@ export async function createVeriface(ctx: ServiceContext, options: { organizatio
     email_validated: null,
     review_reason: null,
     photos_deleted_at: null,
+    language: input.language ?? null,
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };
   const link = verifaceLink(ctx, process);
-  const language = organization ? settingsOf(organization).language : 'es';
+  const language = personLanguage(process.language, organization ? settingsOf(organization).language : 'es');
   const channel = process.platform === 'whatsapp' ? 'whatsapp' : organization?.sdk_integration === 1 && process.user_email ? 'email' : undefined;
 
   await withTransaction(ctx, async (trx) => {

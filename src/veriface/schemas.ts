@@ -1,6 +1,8 @@
 import Joi from 'joi';
 import { instantAnswer, instantJoi } from '../http/instant.js';
 import { attemptsSchema, documentDataSchema, identityHashSchema, numberCheckSchema, ocrDataSchema } from '../identity-attempts/schemas.js';
+import { languageJoi } from '../organizations/language-joi.js';
+import type { Language } from '../organizations/languages.js';
 import { webhookName } from '../webhooks/schemas.js';
 import { UNUSABLE_PHOTO_REASONS } from './face-matcher.js';
 import { phoneJoi } from './phone.js';
@@ -20,6 +22,8 @@ export interface CreateVerifaceInput {
   expiredDate?: Date;
   targetWebhooks?: string[];
   tags?: string[];
+  /** What the person reads: their messages and their page. Absent: the organization's. */
+  language?: Language;
 }
 
 /** The contract's table: seven required fields, then the optional ones, each with its format. */
@@ -47,6 +51,7 @@ export const createVerifaceSchema = Joi.object<CreateVerifaceInput, true>({
   expiredDate: instantJoi,
   targetWebhooks: Joi.array().items(webhookName).min(1).unique(),
   tags: Joi.array().items(Joi.string().min(1).max(100)).unique(),
+  language: languageJoi.description("es, en, pt or fr: the person's messages and validation page; absent, the organization's"),
 });
 
 const verifaceCode = Joi.string()

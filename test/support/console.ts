@@ -12,7 +12,7 @@ export const CONSOLE_ORIGIN = new URL(PUBLIC_URL).origin;
 /** A request as the console's page makes it: same origin, with the session's cookie when there is one. */
 export async function consoleCall(
   svc: TestService,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'PUT',
   url: string,
   options: { cookie?: string; body?: Record<string, unknown>; query?: Record<string, string>; headers?: Record<string, string>; remoteAddress?: string } = {},
 ): Promise<LightMyRequestResponse> {
@@ -20,7 +20,7 @@ export async function consoleCall(
     method,
     url,
     headers: {
-      ...(method === 'POST' ? { origin: CONSOLE_ORIGIN, 'sec-fetch-site': 'same-origin' } : {}),
+      ...(method === 'GET' ? {} : { origin: CONSOLE_ORIGIN, 'sec-fetch-site': 'same-origin' }),
       ...(options.cookie ? { cookie: options.cookie } : {}),
       ...options.headers,
     },

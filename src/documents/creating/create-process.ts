@@ -251,6 +251,7 @@ function participantRows(options: {
     rejected_at: null,
     reject_reason: null,
     block_reason: null,
+    language: signer.language ?? null,
     created_at: now,
     updated_at: now,
   }));

@@ -1,6 +1,7 @@
 import { withTransaction } from '../../db/transaction.js';
 import { downloadName } from '../../files/download-headers.js';
 import { templatedEmail } from '../../messages/message-templates.js';
+import { personLanguage } from '../../organizations/languages.js';
 import { organizationLanguage } from '../../organizations/settings.js';
 import { enqueue } from '../../outbox/enqueue.js';
 import type { EmailAttachment } from '../../outbox/types.js';
@@ -46,7 +47,7 @@ export async function printProcess(ctx: PreviewContext, options: { processId: st
             participant.email,
             'document-for-printing',
             { signerName: participant.name, processName: process.name, message: process.message },
-            language,
+            personLanguage(participant.language, language),
           ),
           attachments: files,
         },

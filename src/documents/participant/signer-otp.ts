@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.js';
 import type { ParticipantRow } from '../../db/schema.js';
 import { type DomainError, fail } from '../../domain-error.js';
 import { renderMessage, templatedEmail } from '../../messages/message-templates.js';
-import { organizationLanguage } from '../../organizations/settings.js';
+import { languageOfPerson } from '../../organizations/settings.js';
 import { enqueue, type NewMessage } from '../../outbox/enqueue.js';
 import type { OutgoingChatContent } from '../../whatsapp/chat-message.js';
 import { codeContent } from '../../whatsapp/conversation/invitations.js';
@@ -52,7 +52,7 @@ export async function otpMessage(
   const { process, participant } = signing;
   const organizationId = process.organization_id;
   const variables = { code: options.code, minutes: options.minutes };
-  const language = await organizationLanguage(ctx.db, organizationId);
+  const language = await languageOfPerson(ctx.db, organizationId, participant.language);
   if (options.medium === 'email') {
     return {
       platform: 'EMAIL',

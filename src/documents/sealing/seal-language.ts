@@ -1,4 +1,5 @@
-import type { Language } from '../../organizations/settings.js';
+import type { ParticipantRow } from '../../db/schema.js';
+import { type Language, personLanguage } from '../../organizations/languages.js';
 import { spanishDate } from '../../text/spanish-dates.js';
 import { en } from './labels/en.js';
 import { es } from './labels/es.js';
@@ -23,7 +24,7 @@ export interface SealLocale {
   labels: SealLabels;
   /** `5 de marzo de 2025, 09:03:22 GMT-5`, in the organization's time zone. */
   dateTime(iso: string): string;
-  /** The readable time followed by the stored UTC instant. */
+  /** The readable time, the time zone's name beside it (the offset alone names no zone), then the stored UTC instant. */
   dateTimeWithUtc(iso: string): string;
   /**
    * The `signDate` text, of the day in the time zone: `05 de marzo de 2025` (docs/real-service.md §2.5),
@@ -77,7 +78,7 @@ function makeSealLocale(language: Language, timeZone: string): SealLocale {
     timeZone,
     labels,
     dateTime,
-    dateTimeWithUtc: (iso) => `${dateTime(iso)} (${iso})`,
+    dateTimeWithUtc: (iso) => `${dateTime(iso)} ${timeZone} (${iso})`,
     signDate(iso) {
       const date = parseInstant(iso);
       if (!date) return iso;
@@ -87,4 +88,15 @@ function makeSealLocale(language: Language, timeZone: string): SealLocale {
       return spanishDate({ year: part('year'), month: part('month'), day: part('day') }, { twoDigitDay: true }) ?? iso;
     },
   };
+}
+
+/**
+ * The language of a process's final files (the sealed PDFs' mark and certificate, the stand-alone
+ * certificate): the participants' own when they all read the same one, else the organization's,
+ * which is what their organization answers for whatever each person reads (issue 41).
+ */
+export function finalFilesLanguage(participants: readonly Pick<ParticipantRow, 'language'>[], organization: Language): Language {
+  const languages = new Set(participants.map((participant) => personLanguage(participant.language, organization)));
+  const [only] = languages;
+  return languages.size === 1 && only !== undefined ? only : organization;
 }

@@ -59,12 +59,18 @@ function qrOf(mark: PageMark): QrModules {
 }
 
 /**
- * The mark over what the pages show, in their bottom-left corner (and their number at the right),
- * but for the first `skip` pages, which are still counted.
+ * The mark over what `pages` show, in their bottom-left corner (and their number at the right).
+ * Numbers count the pages of the whole file a reader holds, not of the certificate alone (issue
+ * 41): `before` pages come ahead of these, `total` is every page of the file.
  */
-async function stampPages(document: PDFDocument, allPages: PDFPage[], mark: PageMark, place: typeof ON_RENDERED, skip = 0): Promise<void> {
-  const numbers = allPages.map((_, index) => (place.numbered ? mark.pageNumber(index + 1, allPages.length) : undefined)).slice(skip);
-  const pages = allPages.slice(skip);
+async function stampPages(
+  document: PDFDocument,
+  pages: PDFPage[],
+  mark: PageMark,
+  place: typeof ON_RENDERED,
+  numbering = { before: 0, total: pages.length },
+): Promise<void> {
+  const numbers = pages.map((_, index) => (place.numbered ? mark.pageNumber(numbering.before + index + 1, numbering.total) : undefined));
   const texts = [...mark.lines, ...numbers.filter((text) => text !== undefined)];
   const faces = await DocumentFaces.for(
     document,
@@ -125,7 +131,9 @@ export async function sealRenderedPdf(
   const { document } = update;
   const own = document.getPageCount();
   for (const page of await document.copyPages(options.certificate, options.certificate.getPageIndices())) document.addPage(page);
-  await stampPages(document, document.getPages(), options.mark, ON_RENDERED, options.markDocument ? 0 : own);
+  const all = document.getPages();
+  const skip = options.markDocument ? 0 : own;
+  await stampPages(document, all.slice(skip), options.mark, ON_RENDERED, { before: skip, total: all.length });
   return sign(update, options.seal, lastPage(update));
 }
 
@@ -155,12 +163,14 @@ export async function sealUploadedPdf(
 ): Promise<Buffer | undefined> {
   const update = await IncrementalUpdate.open(original);
   if (!update) return undefined;
+  const own = update.document.getPageCount();
   if (!update.alreadySigned) {
     await drawSignatureStamps(update.document, options.stamps);
     await stampPages(update.document, update.document.getPages(), options.mark, ON_UPLOADED);
   }
   // The certificate's pages are new, never under an earlier signature: they always get the mark.
   const appended = await update.appendPages(options.certificate);
-  await stampPages(update.document, appended, options.mark, ON_RENDERED);
+  // Numbered within the whole file: the upload's own pages come first.
+  await stampPages(update.document, appended, options.mark, ON_RENDERED, { before: own, total: own + appended.length });
   return sign(update, options.seal, appended.at(-1) ?? lastPage(update));
 }

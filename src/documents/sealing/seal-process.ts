@@ -5,7 +5,8 @@ import { readBlobBytes } from '../../files/blob-bytes.js';
 import { listAttempts } from '../../identity-attempts/queries.js';
 import { newObjectId } from '../../ids.js';
 import { templatedEmail } from '../../messages/message-templates.js';
-import { type Language, readSettings } from '../../organizations/settings.js';
+import { type Language, personLanguage } from '../../organizations/languages.js';
+import { readSettings } from '../../organizations/settings.js';
 import type { Claim } from '../../outbox/claim.js';
 import { enqueue, type NewMessage } from '../../outbox/enqueue.js';
 import { queueSignedDocuments } from '../../whatsapp/conversation/invitations.js';
@@ -24,7 +25,7 @@ import { placedStamps } from './placed-stamps.js';
 import { type FinalFile, type SealEvidence, signingTrail } from './seal-evidence.js';
 import { sealTemplateHtml } from './seal-html.js';
 import { documentCertificate, drawableImages, finishCertificate, type SealContext, type SealJob, standaloneCertificate } from './seal-job.js';
-import { sealLocale } from './seal-language.js';
+import { finalFilesLanguage, sealLocale } from './seal-language.js';
 import { signaturesSection, stampMarkup } from './seal-markup.js';
 import { sealRenderedPdf, sealUploadedPdf } from './seal-pdf.js';
 import { startEarly } from './start-early.js';
@@ -83,7 +84,8 @@ async function sealDocument(job: SealJob, document: ProcessDocumentRow, original
   return sealRenderedPdf(rendered, { certificate: await documentCertificate(job), mark: job.mark, seal: job.seal, markDocument: !layout?.footer });
 }
 
-function finishedEmails(ctx: ServiceContext, process: ProcessRow, participants: ParticipantRow[], language: Language, withDocument: boolean): NewMessage[] {
+/** Each participant is told in their own language (`organization`'s when none was given for them). */
+function finishedEmails(ctx: ServiceContext, process: ProcessRow, participants: ParticipantRow[], organization: Language, withDocument: boolean): NewMessage[] {
   // A process without a document (POST /package/upload) ends when its files are approved: nobody signed anything.
   const template = withDocument ? 'process-finished' : 'attachments-approved';
   return participants
@@ -91,7 +93,12 @@ function finishedEmails(ctx: ServiceContext, process: ProcessRow, participants: 
     .map((participant) => ({
       kind: 'email' as const,
       organizationId: process.organization_id,
-      payload: templatedEmail(participant.email, template, { processName: process.name, link: participantLink(ctx, participant) }, language),
+      payload: templatedEmail(
+        participant.email,
+        template,
+        { processName: process.name, link: participantLink(ctx, participant) },
+        personLanguage(participant.language, organization),
+      ),
     }));
 }
 
@@ -122,7 +129,8 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
   const signed: { row: ProcessDocumentRow; bytes: Buffer; sha256: string }[] = [];
   for (const row of documents) signed.push({ row, ...(await signedBytes(ctx, row)) });
 
-  const locale = sealLocale(settings?.language ?? 'es', settings?.timeZone ?? 'UTC');
+  const organizationLanguage = settings?.language ?? 'es';
+  const locale = sealLocale(finalFilesLanguage(participants, organizationLanguage), settings?.timeZone ?? 'UTC');
   const trail = signingTrail(allEvents);
   const evidence: SealEvidence = {
     process,
@@ -186,15 +194,16 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
       // Told once: only the run whose mark commits gets here, and its files are recorded just above.
       await recordProcessEvent(trx, ctx.clock, { process, action: 'SIGNED_FILES_READY' });
       await enqueue(trx, ctx.clock, [
-        ...finishedEmails(ctx, process, participants, locale.language, documents.length > 0),
-        ...(await finalCopies(trx, ctx, { process, language: locale.language })),
+        ...finishedEmails(ctx, process, participants, organizationLanguage, documents.length > 0),
+        // Readers and CC addresses are nobody's participants: they read the organization's language.
+        ...(await finalCopies(trx, ctx, { process, language: organizationLanguage })),
       ]);
       await queueSignedDocuments(trx, ctx, {
         process,
         recipients: participants.filter((participant) => participant.notification === 1 && validationsOf(participant).options.whatsapp),
         documents,
         files,
-        language: locale.language,
+        organizationLanguage,
       });
       return true;
     });

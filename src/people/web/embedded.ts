@@ -93,8 +93,9 @@ export function runEmbedded(root: HTMLElement): void {
       ...(typeof init.preBuild === 'boolean' ? { preBuild: init.preBuild } : {}),
       ...(typeof init.reference === 'string' ? { reference: init.reference } : {}),
     };
+    const language = isLanguage(init.language) ? { language: init.language } : {};
     const open = (token?: string) =>
-      openEmbedded({ keyPublic, document, parentOrigin: parent, ...fill, ...(token === undefined ? {} : { token }) }).catch(() => undefined);
+      openEmbedded({ keyPublic, document, parentOrigin: parent, ...fill, ...language, ...(token === undefined ? {} : { token }) }).catch(() => undefined);
     const unknown = () => shown.show(() => showUnknownLink(root));
     let opened = await open();
     if (!opened) {

@@ -11,6 +11,8 @@ export function isLanguage(value: unknown): value is Language {
  */
 export function pageWords<K extends string>(catalogue: Readonly<Record<Language, Readonly<Record<K | 'title', string>>>>) {
   let current: Language = 'es';
+  // Undefined: the browser's own zone, unnamed (the local chat's). The console sets its organization's.
+  let zone: string | undefined;
   /** The words for `key` in the page's language, with `{name}` replaced by the values given. */
   const say = (key: K, values: Record<string, string | number> = {}): string =>
     catalogue[current][key].replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
@@ -22,7 +24,15 @@ export function pageWords<K extends string>(catalogue: Readonly<Record<Language,
       document.documentElement.lang = language;
       document.title = catalogue[current].title;
     },
-    /** A date and time as people of the page's language write them. */
-    when: (instant: string): string => new Date(instant).toLocaleString(current, { dateStyle: 'medium', timeStyle: 'short' }),
+    /** Every time shown from now on is in this IANA zone, named beside it, so that all of them read as one clock. */
+    setTimeZone: (timeZone: string): void => {
+      zone = timeZone;
+    },
+    /** A date and time as people of the page's language write them, with the zone's name when one was set. */
+    when: (instant: string): string => {
+      const date = new Date(instant);
+      if (zone === undefined) return date.toLocaleString(current, { dateStyle: 'medium', timeStyle: 'short' });
+      return `${date.toLocaleString(current, { dateStyle: 'medium', timeStyle: 'short', timeZone: zone })} (${zone})`;
+    },
   };
 }

@@ -44,12 +44,18 @@ export async function openFlowsOf(ctx: ServiceContext, phone: string): Promise<F
   for (const { participant, process } of signings) {
     if (pastExpiry(process.expires_at, now) || !validationsOf(participant).options.whatsapp) continue;
     const chat = await ensureChatFlow(ctx.db, { owner: { participantRowId: participant.id }, phone, organizationId: process.organization_id, now });
-    flows.push({ kind: 'signing', chat, process, participant, voice: await voiceOf(ctx, process.organization_id, process.creator_email) });
+    flows.push({
+      kind: 'signing',
+      chat,
+      process,
+      participant,
+      voice: await voiceOf(ctx, process.organization_id, process.creator_email, participant.language),
+    });
   }
   for (const veriface of verifaces) {
     if (pastExpiry(veriface.expires_at, now)) continue;
     const chat = await ensureChatFlow(ctx.db, { owner: { verifaceId: veriface.id }, phone, organizationId: veriface.organization_id, now });
-    flows.push({ kind: 'veriface', chat, veriface, voice: await voiceOf(ctx, veriface.organization_id, veriface.creator_email) });
+    flows.push({ kind: 'veriface', chat, veriface, voice: await voiceOf(ctx, veriface.organization_id, veriface.creator_email, veriface.language) });
   }
   return flows.sort((a, b) => (a.chat.created_at < b.chat.created_at ? -1 : a.chat.created_at > b.chat.created_at ? 1 : a.chat.id < b.chat.id ? -1 : 1));
 }

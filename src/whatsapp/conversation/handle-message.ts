@@ -121,7 +121,7 @@ async function endedAnswer(ctx: ChatContext, chat: ChatFlowRow): Promise<string 
     const participant = await findParticipantRow(ctx.db, chat.participant_row_id);
     const process = participant && (await findProcessById(ctx.db, participant.process_id));
     if (!participant || !process) return undefined;
-    const voice = await voiceOf(ctx, process.organization_id, process.creator_email);
+    const voice = await voiceOf(ctx, process.organization_id, process.creator_email, participant.language);
     const key: WordKey =
       participant.status === 'FINISH'
         ? 'alreadySigned'
@@ -137,7 +137,7 @@ async function endedAnswer(ctx: ChatContext, chat: ChatFlowRow): Promise<string 
   if (chat.veriface_id !== null) {
     const veriface = await findVerifaceRow(ctx.db, chat.veriface_id);
     if (!veriface) return undefined;
-    const voice = await voiceOf(ctx, veriface.organization_id, veriface.creator_email);
+    const voice = await voiceOf(ctx, veriface.organization_id, veriface.creator_email, veriface.language);
     const key: WordKey =
       veriface.status === 'APPROVED'
         ? 'verifaceApproved'

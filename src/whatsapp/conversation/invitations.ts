@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.js';
 import type { WhatsAppTemplates } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import type { FinalFileRow, OrganizationRow, ParticipantRow, ProcessDocumentRow, ProcessRow, VerifaceRow } from '../../db/schema.js';
-import type { Language } from '../../organizations/languages.js';
+import { type Language, personLanguage } from '../../organizations/languages.js';
 import { say } from '../../people/words-chat.js';
 import type { OutgoingChatContent } from '../chat-message.js';
 import { queueChatMessage } from '../queue-chat.js';
@@ -46,7 +46,7 @@ export async function queueSigningInvitation(
   const now = ctx.clock.now().toISOString();
   const organizationId = process.organization_id;
   const chat = await ensureChatFlow(db, { owner: { participantRowId: participant.id }, phone: participant.phone, organizationId, now });
-  const voice = voiceFrom(options.organization, process.creator_email);
+  const voice = voiceFrom(options.organization, process.creator_email, participant.language);
   const content = invitation(ctx, ctx.whatsappTemplates.signingInvitation, {
     parameters: [participant.name, process.name, link],
     text: say(voice.language, participant.role === 'APPROVER' ? 'approvingInvitation' : 'signingInvitation', {
@@ -82,7 +82,7 @@ export async function queueVerifaceInvitation(
   const now = ctx.clock.now().toISOString();
   const organizationId = veriface.organization_id;
   const chat = await newChatFlow(db, { owner: { verifaceId: veriface.id }, phone: veriface.phone, organizationId, now });
-  const voice = voiceFrom(options.organization, veriface.creator_email);
+  const voice = voiceFrom(options.organization, veriface.creator_email, veriface.language);
   const content = invitation(ctx, ctx.whatsappTemplates.verifaceInvitation, {
     parameters: [veriface.name, link],
     text: say(voice.language, 'verifaceInvitation', { name: veriface.name, organization: voice.organization }),
@@ -112,10 +112,11 @@ export async function queueSignedDocuments(
     recipients: ParticipantRow[];
     documents: ProcessDocumentRow[];
     files: Pick<FinalFileRow, 'file_key' | 'document_position'>[];
-    language: Language;
+    /** Each recipient's caption is in their own language, this one when none was given for them. */
+    organizationLanguage: Language;
   },
 ): Promise<void> {
-  const { process, language } = options;
+  const { process } = options;
   const signed = options.files.flatMap((file) => {
     const document = options.documents.find((d) => d.position === file.document_position);
     return document ? [{ file, document }] : [];
@@ -133,7 +134,7 @@ export async function queueSignedDocuments(
           blobKey: file.file_key,
           filename,
           mimeType: 'application/pdf',
-          caption: say(language, 'signedDocument', { process: process.name }),
+          caption: say(personLanguage(participant.language, options.organizationLanguage), 'signedDocument', { process: process.name }),
         },
         processId: process.id,
         participantId: participant.id,

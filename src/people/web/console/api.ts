@@ -144,6 +144,22 @@ export async function me(): Promise<Me> {
   return (await call('/console/api/me')).json();
 }
 
+/** The console's language for the user (their choice, else the organization's) and the organization's time zone. */
+export interface ConsoleLanguage {
+  language: string;
+  chosen: boolean;
+  timeZone: string;
+}
+
+export async function myLanguage(): Promise<ConsoleLanguage> {
+  return (await call('/console/api/me/language')).json();
+}
+
+/** Keeps the user's choice of language for the console and its sign-in e-mails. */
+export async function chooseMyLanguage(language: string): Promise<ConsoleLanguage> {
+  return (await callJson('/console/api/me/language', { method: 'PUT', body: { language } }, async (res) => new RefusedError(await refusalOf(res)))).json();
+}
+
 export async function askForSignIn(email: string): Promise<void> {
   await call('/console/api/sign-in', { email });
 }

@@ -1,13 +1,13 @@
 import { LANGUAGES } from '../../../organizations/languages.js';
 import { LANGUAGE_NAMES } from '../../words.js';
 import { alertLine, h, show } from '../dom.js';
-import { type Me, me, processDetail, RefusedError, signInWithLink, signOut, templates } from './api.js';
+import { chooseMyLanguage, type Me, me, myLanguage, processDetail, RefusedError, signInWithLink, signOut, templates } from './api.js';
 import { processActions } from './process-actions-view.js';
 import { drawProcess } from './process-view.js';
 import { ProcessesView } from './processes-view.js';
 import { drawNav, type Section, Sections } from './sections.js';
 import { drawSecondFactor, drawSignIn, refusalWords } from './sign-in-view.js';
-import { currentLanguage, isLanguage, say, setLanguage } from './words.js';
+import { currentLanguage, isLanguage, say, setLanguage, setTimeZone } from './words.js';
 
 const LINK_FRAGMENT = '#sign-in=';
 /** Where the single sign-on's way back lands (src/console/oidc/routes.ts). */
@@ -83,6 +83,8 @@ class Console {
     select.addEventListener('change', () => {
       if (!isLanguage(select.value)) return;
       setLanguage(select.value);
+      // Signed in, the choice is the user's: kept for their next visit and their sign-in e-mails.
+      if (this.user) chooseMyLanguage(select.value).catch((error: unknown) => this.refused(error));
       this.frame();
       this.root.querySelector<HTMLElement>('#language')?.focus();
       void this.redraw();
@@ -145,8 +147,23 @@ class Console {
     this.waitsForCode = false;
     this.alert.say('');
     this.view = { kind: 'processes' };
-    this.drawBar();
-    void this.processes.draw(this.content, true).then(() => this.content.querySelector<HTMLElement>('#processes-heading')?.focus());
+    void this.adoptLanguage().then(() => {
+      this.drawBar();
+      return this.processes.draw(this.content, true).then(() => this.content.querySelector<HTMLElement>('#processes-heading')?.focus());
+    });
+  }
+
+  /**
+   * The user's language (their choice, else the organization's) replaces the browser's, and every
+   * time is shown in the organization's zone, named: what they read is what their colleagues read.
+   */
+  private async adoptLanguage(): Promise<void> {
+    const chosen = await myLanguage().catch(() => undefined);
+    if (!chosen) return;
+    setTimeZone(chosen.timeZone);
+    if (!isLanguage(chosen.language) || chosen.language === currentLanguage()) return;
+    setLanguage(chosen.language);
+    this.frame();
   }
 
   private async redraw(): Promise<void> {

@@ -3,4 +3,4 @@ import { pageWords } from '../page-words.js';
 
 export { isLanguage } from '../page-words.js';
 
-export const { say, currentLanguage, setLanguage, when } = pageWords<ConsoleWordKey>(CONSOLE_WORDS);
+export const { say, currentLanguage, setLanguage, setTimeZone, when } = pageWords<ConsoleWordKey>(CONSOLE_WORDS);
