@@ -254,6 +254,15 @@ describe('the questionnaire of a reference link, filled in Chromium on a phone',
     await screenshot(page, '41-fill-form-code');
     await expectAccessible(page);
     const codeInput = page.getByLabel('Código de 6 dígitos');
+    // A code that did not arrive: a new one is asked for on the page, half a minute after the last.
+    const first = await lastCode(svc, 'ana@cliente.test');
+    await page.getByRole('button', { name: 'Enviarme un código nuevo' }).click();
+    await page.getByRole('alert').getByText('Espera medio minuto antes de pedir otro código.').waitFor();
+    svc.clock.advance(31_000);
+    await page.getByRole('button', { name: 'Enviarme un código nuevo' }).click();
+    await page.getByRole('status').getByText('Te enviamos un código nuevo a ana@cliente.test. El anterior ya no sirve.').waitFor();
+    await expectAccessible(page);
+    await expect.poll(() => lastCode(svc, 'ana@cliente.test')).not.toBe(first);
     const right = await lastCode(svc, 'ana@cliente.test');
     await codeInput.fill(right === '000000' ? '111111' : '000000');
     await page.getByRole('button', { name: 'Confirmar' }).click();

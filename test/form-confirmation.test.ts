@@ -159,6 +159,43 @@ describe.each(dialects)(
       });
     });
 
+    describe('a submitter whose code did not arrive asks for a new one: the one before stops working, three at most, 30 seconds apart', () => {
+      it('a new code goes to the same address only, the old one is refused, the new one confirms; too soon and a fourth are refused; the other organization cannot ask for ours', async () => {
+        const resend = (token: string, idempotencyKey: string) => post('/people/fill/resend', token, { idempotencyKey });
+        const token = await referenceLink(svc.orgA);
+        const theirs = await referenceLink(svc.orgB);
+        const since = await lastSeq();
+        const key = newKey();
+        const made = await submit(token, key);
+        const first = await sentCode(since);
+        const tooSoon = await resend(token, key);
+        expect([tooSoon.statusCode, tooSoon.json()]).toEqual([400, { message: 'OTP_TOO_SOON' }]);
+        expect((await resend(theirs, key)).json()).toEqual({ message: 'FILL_SUBMISSION_NOT_FOUND' });
+
+        const codes = [first];
+        for (let i = 0; i < 3; i++) {
+          svc.clock.advance(31_000);
+          const again = await resend(token, key);
+          expect(again.statusCode, again.body).toBe(200);
+          expect(again.json()).toEqual(made.json());
+          codes.push(await sentCode(since));
+        }
+        svc.clock.advance(31_000);
+        const fourth = await resend(token, key);
+        expect([fourth.statusCode, fourth.json()]).toEqual([429, { message: 'FILL_CODE_RESENDS_USED_UP' }]);
+        expect((await sentSince(since)).map((m) => [m.to, m.template])).toEqual(Array.from({ length: 4 }, () => [FILLER, 'otp-code']));
+
+        const latest = codes.at(-1) ?? '';
+        const stale = codes.find((code) => code !== latest) ?? '';
+        expect((await confirm(token, key, stale)).json()).toEqual({ message: 'OTP_CODE_INVALID: 2 attempts left' });
+        expect((await confirm(token, key, latest)).json()).toEqual({ code: made.json().code });
+        expect((await sentSince(since)).filter((m) => m.to === OTHER && m.template === 'signing-invitation')).toHaveLength(1);
+        const done = await resend(token, key);
+        expect([done.statusCode, done.json()]).toEqual([200, { code: made.json().code }]);
+        expect((await sentSince(since)).filter((m) => m.template === 'otp-code')).toHaveLength(4);
+      });
+    });
+
     describe('an unconfirmed process expires after an hour, having sent nothing to anyone else', () => {
       it('an hour on, the code is refused and the expiry sweep ends the process; no invitation ever left', async () => {
         const token = await referenceLink(svc.orgA);

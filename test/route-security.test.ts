@@ -226,6 +226,7 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
   'POST /people/fill/check': (o) => ({ headers: { 'x-link-token': o.referenceLink }, body: { data: ANSWERS } }),
   'POST /people/fill': (o) => ({ headers: { 'x-link-token': o.referenceLink }, body: { data: ANSWERS, idempotencyKey: 'sample-submission-0000' } }),
   'POST /people/fill/confirm': (o) => ({ headers: { 'x-link-token': o.referenceLink }, body: { idempotencyKey: 'sample-submission-0000', code: '123456' } }),
+  'POST /people/fill/resend': (o) => ({ headers: { 'x-link-token': o.referenceLink }, body: { idempotencyKey: 'sample-submission-0000' } }),
   'GET /r/:token': () => ({}),
   'GET /f/:token': () => ({}),
   'GET /e/:token': () => ({}),
@@ -509,6 +510,15 @@ const SUCCESS: Record<string, (c: SuccessContext) => Promise<SuccessCall[]>> = {
     await svc.app.inject({ method: 'POST', url: '/people/fill', ...link(owned.referenceLink), payload: { data: ANSWERS, idempotencyKey } });
     const sent = (await outbox(svc, 'email')).filter((row) => row.body.to === 'ana@buyer.test' && row.body.template === 'otp-code').at(-1);
     return [{ ...link(owned.referenceLink), body: { idempotencyKey, code: /\b(\d{6})\b/.exec(String(sent?.body.text))?.[1] } }];
+  },
+  'POST /people/fill/resend': async ({ svc, owned }) => {
+    // A new code may be asked for 30 seconds after the last: a submission asks at once only once it is confirmed (and then sends nothing).
+    const idempotencyKey = `resent-${upper(16)}`;
+    await svc.app.inject({ method: 'POST', url: '/people/fill', ...link(owned.referenceLink), payload: { data: ANSWERS, idempotencyKey } });
+    const sent = (await outbox(svc, 'email')).filter((row) => row.body.to === 'ana@buyer.test' && row.body.template === 'otp-code').at(-1);
+    const code = /\b(\d{6})\b/.exec(String(sent?.body.text))?.[1];
+    await svc.app.inject({ method: 'POST', url: '/people/fill/confirm', ...link(owned.referenceLink), payload: { idempotencyKey, code } });
+    return [{ ...link(owned.referenceLink), body: { idempotencyKey } }];
   },
   'GET /r/:token': async ({ owned }) => [{ url: `/r/${owned.referenceLink}` }],
   'GET /f/:token': async ({ owned }) => [{ url: `/f/${owned.prebuiltLink}` }],

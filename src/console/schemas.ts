@@ -2,9 +2,9 @@ import Joi from 'joi';
 import type { ProcessStatus } from '../db/schema.js';
 import { PROCESS_STATUSES, processCode, processResponse, roadmapResponse } from '../documents/schemas.js';
 import { instantAnswer, instantJoi } from '../http/instant.js';
-import { USER_ROLES } from '../organizations/user-roles.js';
 import { languageJoi } from '../organizations/language-joi.js';
 import type { Language } from '../organizations/languages.js';
+import { USER_ROLES } from '../organizations/user-roles.js';
 import { templateId } from '../templates/schemas.js';
 import { CONSOLE_ACTIONS } from './audit-contract.js';
 

@@ -210,6 +210,10 @@ export interface FormConfirmationsTable {
   code_hash: string;
   expires_at: string;
   failures: Generated<number>;
+  /** When the code now valid was sent: a new one is sent at most every OTP_RESEND_SECONDS. */
+  sent_at: string;
+  /** New codes sent after the first, at most MAX_CONFIRMATION_RESENDS. */
+  resends: Generated<number>;
   confirmed_at: string | null;
   created_at: string;
 }

@@ -59,6 +59,10 @@ export const ERROR_CATALOGUE = {
     meaning:
       "The submitter's code was not typed in time, or was typed wrong three times: the process sent nothing to anyone else and expires; fill the form again",
   },
+  FILL_CODE_RESENDS_USED_UP: {
+    status: [429],
+    meaning: 'The submitter asked for a new code three times already: type the last one sent, or fill the form again once the hour is over',
+  },
   REFERENCE_LINK_USED_UP: { status: [410], meaning: 'The reference link made the processes its `maxUses` allows: it creates nothing' },
   PDF_TEMPLATE_NOT_FOUND: {
     status: [400, 404],

@@ -374,3 +374,8 @@ export interface FillConfirmInput {
   idempotencyKey: string;
   code: string;
 }
+
+/** POST /people/fill/resend: a new code for the submission `idempotencyKey` names. */
+export interface FillResendInput {
+  idempotencyKey: string;
+}

@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../context.js';
 import { type ApiRoute, defineRoute, noInput, type RouteError } from '../http/route.js';
 import { readFillForm, readFillPreview } from '../references/fill/fill-form.js';
-import { checkFillAnswers, confirmFill, submitFill } from '../references/fill/submit-fill.js';
+import { checkFillAnswers, confirmFill, resendFillCode, submitFill } from '../references/fill/submit-fill.js';
 import {
   FILL_BODY_LIMIT,
   fillCheckedResponse,
@@ -9,6 +9,7 @@ import {
   fillConfirmSchema,
   fillFormResponse,
   fillPreviewResponse,
+  fillResendSchema,
   fillSubmitSchema,
   fillSubmittedResponse,
 } from './fill-schemas.js';
@@ -21,6 +22,8 @@ const FORM_LIMIT = { max: 120, windowMs: MINUTE };
 const SUBMIT_LIMIT = { max: 10, windowMs: 10 * MINUTE };
 /** Codes typed: a few tries for a person, each counted against the submission too (three wrong end it). */
 const CONFIRM_LIMIT = { max: 10, windowMs: MINUTE };
+/** New codes asked for: the submission allows three, this bounds an address asking across submissions. */
+const RESEND_LIMIT = { max: 6, windowMs: 10 * MINUTE };
 
 const LINK_ERRORS: readonly RouteError[] = [
   'LINK_NOT_FOUND',
@@ -121,6 +124,20 @@ export function fillRoutes(ctx: ServiceContext): ApiRoute[] {
       errors: [...LINK_ERRORS, 'FILL_SUBMISSION_NOT_FOUND', 'FILL_CONFIRMATION_EXPIRED', 'OTP_CODE_INVALID'],
       rateLimit: CONFIRM_LIMIT,
       handler: ({ linkToken, body, request }) => confirmFill(ctx, { token: linkToken, idempotencyKey: body.idempotencyKey, code: body.code, ip: request.ip }),
+    }),
+    defineRoute({
+      ...base,
+      method: 'POST',
+      url: '/people/fill/resend',
+      summary: 'Send the submitter a new code at the same address, for a code that did not arrive',
+      description:
+        'The code before it stops working. At most three new codes a submission, 30 seconds apart (OTP_TOO_SOON), within the hour the submission has; answers as POST /people/fill did (`confirmation`). A confirmed submission sends nothing.',
+      body: fillResendSchema,
+      query: noInput,
+      response: { json: fillSubmittedResponse },
+      errors: [...LINK_ERRORS, 'FILL_SUBMISSION_NOT_FOUND', 'FILL_CONFIRMATION_EXPIRED', 'FILL_CODE_RESENDS_USED_UP', 'OTP_TOO_SOON'],
+      rateLimit: RESEND_LIMIT,
+      handler: ({ linkToken, body }) => resendFillCode(ctx, { token: linkToken, idempotencyKey: body.idempotencyKey }),
     }),
   ];
 }

@@ -2,7 +2,7 @@ import Joi from 'joi';
 import { answersJoi, processCode } from '../documents/schemas.js';
 import { instantAnswer } from '../http/instant.js';
 import { QUESTION_TYPES } from '../templates/question-types.js';
-import type { FillCheckInput, FillConfirmInput, FillSubmitInput } from './contract.js';
+import type { FillCheckInput, FillConfirmInput, FillResendInput, FillSubmitInput } from './contract.js';
 
 /** Answers to `image` questions are data URIs of up to 8 MiB, as /document/save takes them. */
 export const FILL_BODY_LIMIT = 10 * 1024 * 1024;
@@ -18,6 +18,10 @@ export const fillCheckSchema = Joi.object<FillCheckInput, true>({
 export const fillSubmitSchema = Joi.object<FillSubmitInput, true>({
   data: answersJoi.required().description("the answers, {key: question name, value}, as /document/save's `data`"),
   idempotencyKey: submissionKey.required().description('made by the page for this submission: the same key answers the same process'),
+});
+
+export const fillResendSchema = Joi.object<FillResendInput, true>({
+  idempotencyKey: submissionKey.required().description('the key the submission was sent with'),
 });
 
 export const fillConfirmSchema = Joi.object<FillConfirmInput, true>({

@@ -33,6 +33,10 @@ const es = {
   confirmSend: 'Confirmar',
   confirmDigits: 'Escribe los 6 dígitos del código.',
   confirmWrong: 'Ese código no es correcto. Revisa el mensaje e inténtalo de nuevo.',
+  confirmResend: 'Enviarme un código nuevo',
+  confirmResent: 'Te enviamos un código nuevo a {to}. El anterior ya no sirve.',
+  confirmResendWait: 'Espera medio minuto antes de pedir otro código.',
+  confirmResendsUsedUp: 'Ya pediste tres códigos nuevos. Escribe el último que te llegó.',
   confirmEndedTitle: 'No se envió nada',
   confirmEnded:
     'Pasó el tiempo para escribir el código o se escribió mal demasiadas veces: no enviamos el documento a nadie. Tus respuestas siguen guardadas; puedes enviarlas de nuevo.',
@@ -100,6 +104,10 @@ const en: FillWords = {
   confirmSend: 'Confirm',
   confirmDigits: 'Type the 6 digits of the code.',
   confirmWrong: 'That code is not right. Check the message and try again.',
+  confirmResend: 'Send me a new code',
+  confirmResent: 'We sent a new code to {to}. The one before no longer works.',
+  confirmResendWait: 'Wait half a minute before asking for another code.',
+  confirmResendsUsedUp: 'You have asked for three new codes already. Type the last one you received.',
   confirmEndedTitle: 'Nothing was sent',
   confirmEnded:
     'The time to type the code ran out, or it was typed wrong too many times: the document was sent to nobody. Your answers are still kept; you can send them again.',
@@ -164,6 +172,10 @@ const pt: FillWords = {
   confirmSend: 'Confirmar',
   confirmDigits: 'Digite os 6 dígitos do código.',
   confirmWrong: 'Esse código não está correto. Confira a mensagem e tente de novo.',
+  confirmResend: 'Enviar-me um código novo',
+  confirmResent: 'Enviamos um código novo para {to}. O anterior já não funciona.',
+  confirmResendWait: 'Espere meio minuto antes de pedir outro código.',
+  confirmResendsUsedUp: 'Você já pediu três códigos novos. Digite o último que recebeu.',
   confirmEndedTitle: 'Nada foi enviado',
   confirmEnded:
     'O tempo para digitar o código acabou, ou ele foi digitado errado vezes demais: não enviamos o documento a ninguém. Suas respostas continuam guardadas; você pode enviá-las de novo.',
@@ -229,6 +241,10 @@ const fr: FillWords = {
   confirmSend: 'Confirmer',
   confirmDigits: 'Saisissez les 6 chiffres du code.',
   confirmWrong: "Ce code n'est pas le bon. Vérifiez le message et réessayez.",
+  confirmResend: "M'envoyer un nouveau code",
+  confirmResent: "Nous avons envoyé un nouveau code à {to}. L'ancien ne fonctionne plus.",
+  confirmResendWait: 'Attendez une demi-minute avant de demander un autre code.',
+  confirmResendsUsedUp: 'Vous avez déjà demandé trois nouveaux codes. Saisissez le dernier reçu.',
   confirmEndedTitle: "Rien n'a été envoyé",
   confirmEnded:
     "Le temps pour saisir le code est écoulé, ou il a été mal saisi trop de fois : le document n'a été envoyé à personne. Vos réponses restent gardées ; vous pouvez les renvoyer.",

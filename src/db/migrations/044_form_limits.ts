@@ -39,6 +39,8 @@ export const formLimits: Migration = {
       .addColumn('code_hash', 'varchar(64)', (c) => c.notNull())
       .addColumn('expires_at', 'varchar(24)', (c) => c.notNull())
       .addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('sent_at', 'varchar(24)', (c) => c.notNull())
+      .addColumn('resends', 'integer', (c) => c.notNull().defaultTo(0))
       .addColumn('confirmed_at', 'varchar(24)')
       .addColumn('created_at', 'varchar(24)', (c) => c.notNull())
       .execute();

@@ -11,6 +11,7 @@ import type {
   FillConfirmInput,
   FillForm,
   FillPreview,
+  FillResendInput,
   FillSubmitInput,
   FillSubmitted,
   FinishInput,
@@ -113,6 +114,7 @@ export function peopleClient(token: string) {
     checkFill: (body: FillCheckInput) => request<FillChecked>('POST', '/people/fill/check', { ...as, body }),
     submitFill: (body: FillSubmitInput) => request<FillSubmitted>('POST', '/people/fill', { ...as, body }),
     confirmFill: (body: FillConfirmInput) => request<FillSubmitted>('POST', '/people/fill/confirm', { ...as, body }),
+    resendFillCode: (body: FillResendInput) => request<FillSubmitted>('POST', '/people/fill/resend', { ...as, body }),
   };
 }
 

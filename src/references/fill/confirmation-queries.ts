@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import type { FormConfirmationRow } from '../../db/schema.js';
 
-export async function insertFormConfirmation(db: Db, row: Omit<FormConfirmationRow, 'failures'>): Promise<void> {
+export async function insertFormConfirmation(db: Db, row: Omit<FormConfirmationRow, 'failures' | 'resends'>): Promise<void> {
   await db.insertInto('form_confirmations').values(row).execute();
 }
 
@@ -39,4 +39,25 @@ export async function countFormConfirmationFailure(db: Db, options: { processId:
 /** A confirmed form's process loses the expiry that held it: forms' processes have none of their own. */
 export async function clearHoldExpiry(db: Db, processId: string): Promise<void> {
   await db.updateTable('processes').set({ expires_at: null }).where('id', '=', processId).execute();
+}
+
+/**
+ * Replaces the code with a new one if a new one may be sent now (still awaited, in time, attempts
+ * and resends left, the last sent before `sentBefore`); answers whether this call replaced it.
+ */
+export async function replaceFormCode(
+  db: Db,
+  options: { processId: string; codeHash: string; now: string; sentBefore: string; maxFailures: number; maxResends: number },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('form_confirmations')
+    .set((eb) => ({ code_hash: options.codeHash, sent_at: options.now, resends: eb('resends', '+', 1) }))
+    .where('process_id', '=', options.processId)
+    .where('confirmed_at', 'is', null)
+    .where('expires_at', '>', options.now)
+    .where('failures', '<', options.maxFailures)
+    .where('resends', '<', options.maxResends)
+    .where('sent_at', '<=', options.sentBefore)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }

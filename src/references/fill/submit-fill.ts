@@ -21,7 +21,7 @@ import { markFillSessionUsed } from './fill-session-queries.js';
 import { checkOpen, type FillSource, findFillSource, openFillSource } from './fill-source.js';
 import { fillerPosition } from './filler.js';
 import { checkFormProcessCap, takeFormProcessRoom } from './form-process-cap.js';
-import { confirmationDeadline, confirmHeldProcess, holdForConfirmation, pendingConfirmation } from './submitter-confirmation.js';
+import { confirmationDeadline, confirmHeldProcess, holdForConfirmation, pendingConfirmation, resendConfirmationCode } from './submitter-confirmation.js';
 
 type RecordUse = (trx: Transaction<Database>, created: { process: ProcessRow; participants: ParticipantRow[] }) => Promise<void>;
 
@@ -215,6 +215,15 @@ export async function submitFill(ctx: ServiceContext, options: { token: string; 
  * address, for the submission made under this key. Right, and the process's others are invited
  * (with sign now, the answer is the filler's signing page); answered again once confirmed.
  */
+/** Sends the submitter of the submission `idempotencyKey` names a new code, and answers as the submission did. */
+export async function resendFillCode(ctx: ServiceContext, options: { token: string; idempotencyKey: string }): Promise<FillSubmitted> {
+  const source = await findFillSource(ctx, options.token);
+  const made = await madeUnder(ctx, source, options.idempotencyKey);
+  if (!made) throw fail('FILL_SUBMISSION_NOT_FOUND');
+  await resendConfirmationCode(ctx, { process: made.process });
+  return answerOf(ctx, made);
+}
+
 export async function confirmFill(ctx: ServiceContext, options: { token: string; idempotencyKey: string; code: string } & FromAddress): Promise<FillSubmitted> {
   const source = await findFillSource(ctx, options.token);
   const made = await madeUnder(ctx, source, options.idempotencyKey);

@@ -4,7 +4,7 @@ import type { FormConfirmationRow, ParticipantRow, ProcessRow } from '../../db/s
 import { withTransaction } from '../../db/transaction.js';
 import { validationsOf } from '../../documents/notify-participants.js';
 import { MAX_FAILURES } from '../../documents/participant/signer-access.js';
-import { hashCode, newOtpCode, otpMessage, queueOtp, sameHash } from '../../documents/participant/signer-otp.js';
+import { hashCode, newOtpCode, OTP_RESEND_SECONDS, otpMessage, queueOtp, sameHash } from '../../documents/participant/signer-otp.js';
 import { startNextTurn } from '../../documents/participant/turns.js';
 import { addressDetail, type FromAddress, recordProcessEvent } from '../../documents/process-events.js';
 import { findProcessById, listParticipants } from '../../documents/queries.js';
@@ -12,10 +12,20 @@ import { inviteReaders } from '../../documents/readers/notify-readers.js';
 import { listReaders } from '../../documents/readers/queries.js';
 import { fail } from '../../domain-error.js';
 import type { FillConfirmation } from '../../people/contract.js';
-import { clearHoldExpiry, countFormConfirmationFailure, findFormConfirmation, insertFormConfirmation, markFormConfirmed } from './confirmation-queries.js';
+import {
+  clearHoldExpiry,
+  countFormConfirmationFailure,
+  findFormConfirmation,
+  insertFormConfirmation,
+  markFormConfirmed,
+  replaceFormCode,
+} from './confirmation-queries.js';
 
 /** How long the person who filled a form has to type the code; after it the process expires, having sent nothing to anyone else. */
 export const CONFIRMATION_MINUTES = 60;
+
+/** New codes a submitter may ask for after the first: a mailbox slow to deliver, not a way to message an address at will. */
+export const MAX_CONFIRMATION_RESENDS = 3;
 
 /** The instant until which a form's process made now waits for its submitter's code. */
 export function confirmationDeadline(now: Date): Date {
@@ -56,6 +66,7 @@ export async function holdForConfirmation(trx: Db, ctx: ServiceContext, options:
     medium,
     sent_to: medium === 'phone' ? (filler.phone ?? filler.email) : filler.email,
     code_hash: hashCode(filler, code),
+    sent_at: ctx.clock.now().toISOString(),
     expires_at: process.expires_at ?? confirmationDeadline(ctx.clock.now()).toISOString(),
     confirmed_at: null,
     created_at: process.created_at,
@@ -69,6 +80,51 @@ export async function holdForConfirmation(trx: Db, ctx: ServiceContext, options:
     detail: { medium, confirms: 'form' },
   });
   return presented(row);
+}
+
+/**
+ * Sends the person who filled the form a new code at the same address, the one before it no longer
+ * valid: at most MAX_CONFIRMATION_RESENDS times, OTP_RESEND_SECONDS apart, while the submission is
+ * still awaited (the hour it has does not grow). A confirmed submission sends nothing.
+ */
+export async function resendConfirmationCode(ctx: ServiceContext, options: { process: Pick<ProcessRow, 'id' | 'organization_id'> }): Promise<void> {
+  const { process } = options;
+  const row = await findFormConfirmation(ctx.db, process.organization_id, process.id);
+  if (!row) throw fail('FILL_SUBMISSION_NOT_FOUND');
+  if (row.confirmed_at !== null) return;
+  const at = ctx.clock.now();
+  const now = at.toISOString();
+  if (row.expires_at <= now || row.failures >= MAX_FAILURES) throw fail('FILL_CONFIRMATION_EXPIRED');
+  if (row.resends >= MAX_CONFIRMATION_RESENDS) throw fail('FILL_CODE_RESENDS_USED_UP');
+  const filler = (await listParticipants(ctx.db, process.id)).find((participant) => participant.id === row.participant_id);
+  const held = await findProcessById(ctx.db, process.id);
+  if (!filler || !held) throw new Error('a form confirmation without its participant or process');
+  const code = newOtpCode();
+  const outgoing = await otpMessage(
+    ctx,
+    { process: held, participant: filler },
+    { medium: row.medium, validations: validationsOf(filler), code, minutes: CONFIRMATION_MINUTES },
+  );
+  await withTransaction(ctx, async (trx) => {
+    const sentBefore = new Date(at.getTime() - OTP_RESEND_SECONDS * 1000).toISOString();
+    const replaced = await replaceFormCode(trx, {
+      processId: row.process_id,
+      codeHash: hashCode(filler, code),
+      now,
+      sentBefore,
+      maxFailures: MAX_FAILURES,
+      maxResends: MAX_CONFIRMATION_RESENDS,
+    });
+    if (!replaced) throw fail('OTP_TOO_SOON');
+    await queueOtp(trx, ctx, { process: held, participant: filler, outgoing });
+    await recordProcessEvent(trx, ctx.clock, {
+      process: held,
+      action: 'OTP_SENT',
+      participant: filler,
+      platform: outgoing.platform,
+      detail: { medium: row.medium, confirms: 'form', resent: 1 },
+    });
+  });
 }
 
 /** What a form's submission answers while its code is awaited: the code's medium and address instead of any link. */

@@ -363,18 +363,22 @@ export class FillFlow {
       'aria-describedby': 'fill-code-sent',
     });
     const button = h('button', { type: 'submit', class: 'primary' }, tf('confirmSend'));
+    const resend = h('button', { type: 'button', class: 'secondary' }, tf('confirmResend'));
+    const status = h('p', { role: 'status', class: 'status' });
     const form = h(
       'form',
       { novalidate: true, class: 'fill-form' },
       h('label', { for: 'fill-code' }, tf('confirmCodeLabel')),
       input,
       alert.element,
-      h('div', { class: 'actions' }, button),
+      status,
+      h('div', { class: 'actions' }, button, resend),
     );
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       void this.confirm(awaiting, { input, button, alert });
     });
+    resend.addEventListener('click', () => void this.resend(awaiting, { input, button: resend, alert, status }));
     const sent = confirmation.medium === 'email' ? 'confirmSentEmail' : 'confirmSentPhone';
     show(this.root, h('h1', { tabindex: -1 }, tf('confirmTitle')), h('p', { id: 'fill-code-sent' }, tf(sent, { to: confirmation.to })), form);
     input.focus();
@@ -402,6 +406,33 @@ export class FillFlow {
       view.input.select();
     } finally {
       view.button.disabled = false;
+    }
+  }
+
+  /** A code that did not arrive: a new one to the same address, the last one the only one that works. */
+  private async resend(
+    awaiting: { key: string },
+    view: { input: HTMLInputElement; button: HTMLButtonElement; alert: { say(text: string): void }; status: HTMLElement },
+  ): Promise<void> {
+    view.button.disabled = true;
+    view.alert.say('');
+    view.status.textContent = '';
+    try {
+      const done = await this.client.resendFillCode({ idempotencyKey: awaiting.key });
+      view.status.textContent = done.confirmation ? tf('confirmResent', { to: done.confirmation.to }) : '';
+      view.button.disabled = false;
+      view.input.value = '';
+      view.input.focus();
+    } catch (error) {
+      if (error instanceof ApiFailure && error.is('FILL_CONFIRMATION_EXPIRED')) return this.confirmationEnded();
+      if (unavailableWords(error) !== undefined) return this.unavailable(error);
+      const usedUp = error instanceof ApiFailure && error.is('FILL_CODE_RESENDS_USED_UP');
+      view.button.disabled = usedUp;
+      view.button.hidden = usedUp;
+      view.alert.say(
+        usedUp ? tf('confirmResendsUsedUp') : error instanceof ApiFailure && error.is('OTP_TOO_SOON') ? tf('confirmResendWait') : refusalWords(error),
+      );
+      view.input.focus();
     }
   }
 
