@@ -215,19 +215,22 @@ export async function submitFill(ctx: ServiceContext, options: { token: string; 
  * address, for the submission made under this key. Right, and the process's others are invited
  * (with sign now, the answer is the filler's signing page); answered again once confirmed.
  */
+/** The submission the form's link made under `idempotencyKey`: the confirmation's calls name it so. */
+async function submissionUnder(ctx: ServiceContext, token: string, idempotencyKey: string): Promise<Made> {
+  const made = await madeUnder(ctx, await findFillSource(ctx, token), idempotencyKey);
+  if (!made) throw fail('FILL_SUBMISSION_NOT_FOUND');
+  return made;
+}
+
 /** Sends the submitter of the submission `idempotencyKey` names a new code, and answers as the submission did. */
 export async function resendFillCode(ctx: ServiceContext, options: { token: string; idempotencyKey: string }): Promise<FillSubmitted> {
-  const source = await findFillSource(ctx, options.token);
-  const made = await madeUnder(ctx, source, options.idempotencyKey);
-  if (!made) throw fail('FILL_SUBMISSION_NOT_FOUND');
+  const made = await submissionUnder(ctx, options.token, options.idempotencyKey);
   await resendConfirmationCode(ctx, { process: made.process });
   return answerOf(ctx, made);
 }
 
 export async function confirmFill(ctx: ServiceContext, options: { token: string; idempotencyKey: string; code: string } & FromAddress): Promise<FillSubmitted> {
-  const source = await findFillSource(ctx, options.token);
-  const made = await madeUnder(ctx, source, options.idempotencyKey);
-  if (!made) throw fail('FILL_SUBMISSION_NOT_FOUND');
+  const made = await submissionUnder(ctx, options.token, options.idempotencyKey);
   await confirmHeldProcess(ctx, { process: made.process, code: options.code, ...(options.ip === undefined ? {} : { ip: options.ip }) });
   return answerOf(ctx, made);
 }

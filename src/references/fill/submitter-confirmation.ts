@@ -83,22 +83,36 @@ export async function holdForConfirmation(trx: Db, ctx: ServiceContext, options:
 }
 
 /**
+ * The submission's confirmation while its code can still be typed, with the person who filled the
+ * form; undefined once confirmed (both calls then answer as confirmed and do nothing).
+ */
+async function awaitedConfirmation(
+  ctx: ServiceContext,
+  process: Pick<ProcessRow, 'id' | 'organization_id'>,
+): Promise<{ row: FormConfirmationRow; filler: ParticipantRow } | undefined> {
+  const row = await findFormConfirmation(ctx.db, process.organization_id, process.id);
+  if (!row) throw fail('FILL_SUBMISSION_NOT_FOUND');
+  if (row.confirmed_at !== null) return undefined;
+  if (row.expires_at <= ctx.clock.now().toISOString() || row.failures >= MAX_FAILURES) throw fail('FILL_CONFIRMATION_EXPIRED');
+  const filler = (await listParticipants(ctx.db, process.id)).find((participant) => participant.id === row.participant_id);
+  if (!filler) throw new Error('a form confirmation without its participant');
+  return { row, filler };
+}
+
+/**
  * Sends the person who filled the form a new code at the same address, the one before it no longer
  * valid: at most MAX_CONFIRMATION_RESENDS times, OTP_RESEND_SECONDS apart, while the submission is
  * still awaited (the hour it has does not grow). A confirmed submission sends nothing.
  */
 export async function resendConfirmationCode(ctx: ServiceContext, options: { process: Pick<ProcessRow, 'id' | 'organization_id'> }): Promise<void> {
-  const { process } = options;
-  const row = await findFormConfirmation(ctx.db, process.organization_id, process.id);
-  if (!row) throw fail('FILL_SUBMISSION_NOT_FOUND');
-  if (row.confirmed_at !== null) return;
+  const awaited = await awaitedConfirmation(ctx, options.process);
+  if (!awaited) return;
+  const { row, filler } = awaited;
+  if (row.resends >= MAX_CONFIRMATION_RESENDS) throw fail('FILL_CODE_RESENDS_USED_UP');
+  const held = await findProcessById(ctx.db, row.process_id);
+  if (!held) throw new Error('a form confirmation without its process');
   const at = ctx.clock.now();
   const now = at.toISOString();
-  if (row.expires_at <= now || row.failures >= MAX_FAILURES) throw fail('FILL_CONFIRMATION_EXPIRED');
-  if (row.resends >= MAX_CONFIRMATION_RESENDS) throw fail('FILL_CODE_RESENDS_USED_UP');
-  const filler = (await listParticipants(ctx.db, process.id)).find((participant) => participant.id === row.participant_id);
-  const held = await findProcessById(ctx.db, process.id);
-  if (!filler || !held) throw new Error('a form confirmation without its participant or process');
   const code = newOtpCode();
   const outgoing = await otpMessage(
     ctx,
@@ -156,13 +170,10 @@ export async function confirmHeldProcess(
   options: { process: Pick<ProcessRow, 'id' | 'organization_id'>; code: string } & FromAddress,
 ): Promise<void> {
   const { process } = options;
-  const row = await findFormConfirmation(ctx.db, process.organization_id, process.id);
-  if (!row) throw fail('FILL_SUBMISSION_NOT_FOUND');
-  if (row.confirmed_at !== null) return;
+  const awaited = await awaitedConfirmation(ctx, process);
+  if (!awaited) return;
+  const { row, filler } = awaited;
   const now = ctx.clock.now().toISOString();
-  if (row.expires_at <= now || row.failures >= MAX_FAILURES) throw fail('FILL_CONFIRMATION_EXPIRED');
-  const filler = (await listParticipants(ctx.db, process.id)).find((participant) => participant.id === row.participant_id);
-  if (!filler) throw new Error('a form confirmation without its participant');
   const given = hashCode(filler, options.code);
   if (sameHash(row.code_hash, given)) {
     await withTransaction(ctx, async (trx) => {
