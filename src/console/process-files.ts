@@ -5,7 +5,7 @@ import { finalFileNames } from '../documents/sealing/final-file-names.js';
 import { finalFileKeys } from '../documents/sealing/final-file-queries.js';
 import { fail } from '../domain-error.js';
 import { contentDisposition, downloadHeaders } from '../files/download-headers.js';
-import { readSettings } from '../organizations/settings.js';
+import { organizationLanguage } from '../organizations/settings.js';
 
 /** Which file of a process: a document as it is signed, its signed PDF, or the evidence certificate. */
 export type ProcessFileKind = 'document' | 'signed' | 'certificate';
@@ -26,7 +26,7 @@ async function fileOf(
   }
   const sealed = process.sealed_at === null ? undefined : await finalFileKeys(ctx.db, process.id);
   if (!sealed) throw fail('FILE_NOT_FOUND');
-  const names = finalFileNames(process, documents, (await readSettings(ctx.db, process.organization_id))?.language ?? 'es');
+  const names = finalFileNames(process, documents, await organizationLanguage(ctx.db, process.organization_id));
   if (options.file === 'certificate') return { key: sealed.certificate, name: names.certificate };
   const key = sealed.documents[options.document];
   const name = names.documents[options.document];
