@@ -1,8 +1,8 @@
 import type { Db } from '../db/database.js';
 import { findParticipantByToken, findProcessById } from '../documents/queries.js';
 import { findReaderByToken } from '../documents/readers/queries.js';
-import { type Language, personLanguage } from '../organizations/languages.js';
-import { organizationLanguage } from '../organizations/settings.js';
+import type { Language } from '../organizations/languages.js';
+import { languageOfPerson, organizationLanguage } from '../organizations/settings.js';
 import { findVerifaceByToken } from '../veriface/queries.js';
 
 /** Tokens are random bytes in base64url; anything else opens nothing and is not looked up. */
@@ -17,13 +17,13 @@ export async function linkLanguage(db: Db, mode: 'sign' | 'read' | 'validation',
   if (!TOKEN.test(token)) return undefined;
   if (mode === 'validation') {
     const veriface = await findVerifaceByToken(db, token);
-    return veriface && personLanguage(veriface.language, await organizationLanguage(db, veriface.organization_id));
+    return veriface && languageOfPerson(db, veriface.organization_id, veriface.language);
   }
   if (mode === 'sign') {
     const participant = await findParticipantByToken(db, token);
     const process = participant && (await findProcessById(db, participant.process_id));
     if (!participant || !process) return undefined;
-    return personLanguage(participant.language, await organizationLanguage(db, process.organization_id));
+    return languageOfPerson(db, process.organization_id, participant.language);
   }
   const reader = await findReaderByToken(db, token);
   const process = reader && (await findProcessById(db, reader.process_id));
