@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { numberedCard, type PassportHolder, passportPage } from './support/document-photos.js';
 import { identityCard, selfie } from './support/face-photos.js';
 import { verifaceBody } from './support/fixtures.js';
+import { peopleCalls } from './support/people-calls.js';
 import { call, dialects, localPath, startTestService, type TestOrganization, type TestService } from './support/service.js';
 import { identifiedSigner } from './support/signing.js';
 
@@ -48,10 +49,7 @@ describe.each(dialects)('the declared identification number is checked in every 
   });
   afterAll(async () => svc.close());
 
-  const people = (token: string, method: 'GET' | 'POST', path: string, body?: Record<string, unknown>) =>
-    svc.app.inject({ method, url: `/people${path}`, headers: { 'x-link-token': token }, ...(body ? { payload: body } : {}) });
-  const photo = (token: string, flow: 'signing' | 'validation', kind: string, image: Buffer) =>
-    people(token, 'POST', `/${flow}/photo`, { kind, image: image.toString('base64') });
+  const { people, photo } = peopleCalls(() => svc);
 
   const signer = (org: TestOrganization, identification: string) => identifiedSigner(svc, org, identification);
 

@@ -3,6 +3,7 @@ import { DEFAULT_LIVENESS_THRESHOLD } from '../src/config.js';
 import { listParticipants } from '../src/documents/queries.js';
 import { identityCard, selfie } from './support/face-photos.js';
 import { verifaceBody } from './support/fixtures.js';
+import { peopleCalls } from './support/people-calls.js';
 import { call, dialects, startTestService, type TestOrganization, type TestService } from './support/service.js';
 import { identifiedSigner } from './support/signing.js';
 import { printedPhoto } from './support/spoof-photos.js';
@@ -27,10 +28,7 @@ describe.each(dialects)('a selfie below the liveness line is never approved auto
   });
   afterAll(async () => svc.close());
 
-  const people = (token: string, method: 'GET' | 'POST', path: string, body?: Record<string, unknown>) =>
-    svc.app.inject({ method, url: `/people${path}`, headers: { 'x-link-token': token }, ...(body ? { payload: body } : {}) });
-  const photo = (token: string, flow: 'signing' | 'validation', kind: string, image: Buffer) =>
-    people(token, 'POST', `/${flow}/photo`, { kind, image: image.toString('base64') });
+  const { people, photo } = peopleCalls(() => svc);
   const readVeriface = (code: string, org: TestOrganization) => call(svc.app, 'GET', '/veriface', { key: org.privateKey, query: { code } });
   const readDocument = (code: string, org: TestOrganization) => call(svc.app, 'GET', '/document', { key: org.privateKey, query: { code, image: 'true' } });
 

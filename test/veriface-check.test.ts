@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DocumentReader } from '../src/veriface/document/document-reader.js';
 import { machineZoneIn } from '../src/veriface/document/machine-zone.js';
+import { photographCard, SHOTS } from './support/card-photos.js';
 import { cedulaBack, numberedCard, type PassportHolder, passportPage, td1Lines, td3Lines } from './support/document-photos.js';
 import { notAnImage } from './support/face-photos.js';
 import { call, dialects, startTestService, type TestService } from './support/service.js';
@@ -200,5 +202,31 @@ describe('a machine-readable zone is parsed from OCR text with the letters OCR s
       givenNames: 'JUAN CARLOS',
       valid: true,
     });
+  });
+});
+
+describe('a document photographed turned is read as one photographed level', { timeout: 120_000 }, () => {
+  const reader = new DocumentReader();
+  afterAll(async () => reader.close());
+  const shot = (name: string) => {
+    const found = SHOTS.find((s) => s.name === name);
+    if (!found) throw new Error(`no shot ${name}`);
+    return found;
+  };
+
+  it("the back's barcode is found askew by 5°, turned a quarter and three quarters (zxing alone finds it only level or upside down)", async () => {
+    const back = await cedulaBack({ number: '52123456', surnames: ['PEREZ', 'GOMEZ'], names: ['ANA', 'LUCIA'], sex: 'F', birth: '19850309' });
+    for (const name of ['askew on a table', 'turned a quarter', 'turned three quarters']) {
+      const reading = await reader.readNumber(await photographCard(back, shot(name)));
+      expect(reading, name).toMatchObject({ source: 'PDF417', data: { personalNumber: '52123456' } });
+    }
+  });
+
+  it("the front's printed number is read turned three quarters and upside down (tesseract reads only level text)", async () => {
+    const front = await numberedCard({ number: '52.123.456', person: 'authorSelected' });
+    for (const name of ['turned three quarters', 'upside down']) {
+      const reading = await reader.readNumber(await photographCard(front, shot(name)));
+      expect(reading, name).toMatchObject({ source: 'OCR', dotted: ['52123456'] });
+    }
   });
 });

@@ -34,7 +34,7 @@ const VERIFACE_DETAILS: Record<(typeof VERIFACE_STAGES)[number], { summary: stri
   blocked: {
     summary: 'Manual review: no automatic decision, a matching face whose liveness score is suspect, or the third failed check',
     details: {
-      reason: { enum: ['MANUAL_REVIEW_REQUIRED', 'LIVENESS_SUSPECT', 'FACE_MISMATCH', 'DOCUMENT_NUMBER_MISMATCH'] },
+      reason: { enum: ['MANUAL_REVIEW_REQUIRED', 'LIVENESS_SUSPECT', 'DOCUMENT_FAKE', 'FACE_MISMATCH', 'DOCUMENT_NUMBER_MISMATCH'] },
       failures: { type: 'integer', minimum: 3 },
       similarity: { type: 'number', minimum: 0, maximum: 100 },
       liveness: { type: 'number', minimum: 0, maximum: 1 },

@@ -4,6 +4,7 @@ import type { PhotoVault } from '../photos/photo-vault.js';
 import type { DocumentReader } from '../veriface/document/document-reader.js';
 import { checkNumber, type DeclaredIdentity, type DocumentReading, dataWithNumber, type NumberCheck } from '../veriface/document/number-check.js';
 import type { DocumentData } from '../veriface/document/read-number.js';
+import { checkSides, type SidesCheck } from '../veriface/document/sides-check.js';
 import type { FaceComparison, PhotoRole, UnusablePhotoReason } from '../veriface/face-matcher.js';
 import type { AttemptError, AttemptPhotoNames, AttemptRecord } from './attempt-record.js';
 
@@ -16,12 +17,17 @@ export type IdentityVerdict =
   | { kind: 'unusable'; reason: UnusablePhotoReason; photo: PhotoRole }
   | { kind: 'match'; similarity: number; liveness?: number }
   /**
-   * The faces match but the face photo's liveness score is below the line (a printed or on-screen
-   * face, perhaps): never approved by a machine, a person reviews (LIVENESS_SUSPECT). The person
-   * is told only that their validation is under review.
+   * The faces match but something says the photos may not be honest: the face photo's liveness
+   * score is below the line (LIVENESS_SUSPECT: a printed or on-screen face, perhaps), or the
+   * document's two sides say different numbers (DOCUMENT_FAKE: src/veriface/document/sides-check.ts).
+   * Never approved by a machine, a person reviews; the person is told only that their validation
+   * is under review.
    */
-  | { kind: 'livenessSuspect'; similarity: number; liveness: number }
+  | { kind: 'suspect'; reason: SuspectReason; similarity: number; liveness?: number }
   | { kind: 'faceMismatch'; similarity: number; liveness?: number };
+
+/** Why a match still goes to a person. */
+export type SuspectReason = 'LIVENESS_SUSPECT' | 'DOCUMENT_FAKE';
 
 export interface IdentityCheck {
   verdict: IdentityVerdict;
@@ -58,15 +64,17 @@ function dataOf(readings: readonly DocumentReading[]): DocumentData {
   return merged;
 }
 
-function errorsOf(verdict: IdentityVerdict, numberCheck: NumberCheck): AttemptError[] {
+function errorsOf(verdict: IdentityVerdict, numberCheck: NumberCheck, sides: SidesCheck): AttemptError[] {
   const errors: AttemptError[] = [];
   if (numberCheck.result === 'MISMATCH') errors.push({ key: 'ID_NUMBER', error: 'DOCUMENT_NUMBER_MISMATCH' });
+  // Recorded whatever the faces gave: the integrator sees that the sides disagreed.
+  if (sides.result === 'DISAGREE') errors.push({ key: 'ID_BACK', error: 'DOCUMENT_FAKE' });
   // Recorded even when the attempt succeeds: the integrator sees what could not be checked.
   if (numberCheck.result === 'UNREAD' && numberCheck.reason !== 'NOT_DECLARED') errors.push({ key: 'ID_NUMBER', error: 'DOCUMENT_NUMBER_UNREADABLE' });
   if (verdict.kind === 'unusable') errors.push({ key: verdict.photo === 'document' ? 'ID_FRONT' : 'PHOTO', error: verdict.reason });
   if (verdict.kind === 'faceMismatch') errors.push({ key: 'PHOTO', error: 'FACE_MISMATCH' });
   if (verdict.kind === 'manual') errors.push({ key: 'PHOTO', error: 'MANUAL_REVIEW_REQUIRED' });
-  if (verdict.kind === 'livenessSuspect') errors.push({ key: 'PHOTO', error: 'LIVENESS_SUSPECT' });
+  if (verdict.kind === 'suspect' && verdict.reason === 'LIVENESS_SUSPECT') errors.push({ key: 'PHOTO', error: 'LIVENESS_SUSPECT' });
   return errors;
 }
 
@@ -74,7 +82,7 @@ function errorsOf(verdict: IdentityVerdict, numberCheck: NumberCheck): AttemptEr
  * One identity check on stored photos: the document's number (read since the photo was stored,
  * src/veriface/document/document-reader.ts) compared with the declared one, then, unless it
  * differs, the face compared with the document's portrait and its liveness scored; a match whose
- * liveness is suspect goes to a person. Runs outside any transaction: the
+ * liveness is suspect, or whose document's two sides say different numbers, goes to a person. Runs outside any transaction: the
  * readers and the matcher may be slow. A number that cannot be read decides nothing, and is
  * recorded.
  */
@@ -93,6 +101,8 @@ export async function checkIdentity(
     ...(photos.documentBack !== null && back !== undefined ? [ctx.documentReader.readingOf(photos.documentBack, async () => back)] : []),
   ]);
   const numberCheck = checkNumber(options.declared, readings);
+  const [frontReading, backReading] = readings;
+  const sides = frontReading ? checkSides(options.declared, frontReading, backReading) : ({ result: 'UNCHECKED' } as const);
   const verdict = await (async (): Promise<IdentityVerdict> => {
     if (numberCheck.result === 'MISMATCH') return { kind: 'numberMismatch' };
     const comparison = await options.compare({ documentPhoto: front, facePhoto: face });
@@ -102,7 +112,8 @@ export async function checkIdentity(
     const similarity = Math.round(comparison.similarity * 100) / 100;
     const { liveness } = comparison;
     if (!comparison.matches) return { kind: 'faceMismatch', similarity, ...(liveness ? { liveness: liveness.score } : {}) };
-    if (liveness?.suspect) return { kind: 'livenessSuspect', similarity, liveness: liveness.score };
+    if (sides.result === 'DISAGREE') return { kind: 'suspect', reason: 'DOCUMENT_FAKE', similarity, ...(liveness ? { liveness: liveness.score } : {}) };
+    if (liveness?.suspect) return { kind: 'suspect', reason: 'LIVENESS_SUSPECT', similarity, liveness: liveness.score };
     return { kind: 'match', similarity, ...(liveness ? { liveness: liveness.score } : {}) };
   })();
   const photoSha256: AttemptPhotoNames<string> = {
@@ -120,7 +131,7 @@ export async function checkIdentity(
       numberCheck,
       data: dataWithNumber(dataOf(readings), numberCheck),
       successful: verdict.kind === 'match',
-      errorMessages: errorsOf(verdict, numberCheck),
+      errorMessages: errorsOf(verdict, numberCheck, sides),
     },
   };
 }
@@ -130,7 +141,7 @@ export async function checkIdentity(
  * validation is under review, never why (a suspect liveness score is not theirs to learn, nor to
  * work around).
  */
-export const REVIEW_REASONS: readonly string[] = ['MANUAL_REVIEW_REQUIRED', 'LIVENESS_SUSPECT'];
+export const REVIEW_REASONS: readonly string[] = ['MANUAL_REVIEW_REQUIRED', 'LIVENESS_SUSPECT', 'DOCUMENT_FAKE'];
 
 export const awaitsReview = (reason: string | null): boolean => reason !== null && REVIEW_REASONS.includes(reason);
 

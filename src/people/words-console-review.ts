@@ -24,6 +24,8 @@ const es = {
   reasonFACE_MISMATCH: 'El rostro no coincidió con la foto del documento.',
   reasonDOCUMENT_NUMBER_MISMATCH: 'El número leído en el documento no es el declarado.',
   reasonLIVENESS_SUSPECT: 'El rostro coincide, pero la foto puede ser de una foto impresa o de una pantalla.',
+  reasonDOCUMENT_FAKE:
+    'El rostro coincide, pero el número impreso al frente del documento no es el que guarda su reverso: puede ser de dos documentos distintos o estar alterado.',
   reasonMANUAL_REVIEW_REQUIRED: 'Ninguna máquina pudo decidir: una persona debe revisar.',
   reasonOTP_CODE_INVALID: 'Escribió mal el código de verificación demasiadas veces.',
   similarityLabel: 'Similitud',
@@ -85,6 +87,8 @@ const en: ConsoleReviewWords = {
   reasonFACE_MISMATCH: 'The face did not match the photo on the document.',
   reasonDOCUMENT_NUMBER_MISMATCH: 'The number read on the document is not the one declared.',
   reasonLIVENESS_SUSPECT: 'The face matches, but the photo may be of a printed picture or a screen.',
+  reasonDOCUMENT_FAKE:
+    'The face matches, but the number printed on the front of the document is not the one its back holds: the sides may be of two documents, or altered.',
   reasonMANUAL_REVIEW_REQUIRED: 'No machine could decide: a person must review.',
   reasonOTP_CODE_INVALID: 'The verification code was typed wrong too many times.',
   similarityLabel: 'Similarity',
@@ -144,6 +148,8 @@ const pt: ConsoleReviewWords = {
   reasonFACE_MISMATCH: 'O rosto não coincidiu com a foto do documento.',
   reasonDOCUMENT_NUMBER_MISMATCH: 'O número lido no documento não é o declarado.',
   reasonLIVENESS_SUSPECT: 'O rosto coincide, mas a foto pode ser de uma foto impressa ou de uma tela.',
+  reasonDOCUMENT_FAKE:
+    'O rosto coincide, mas o número impresso na frente do documento não é o que o verso guarda: os lados podem ser de dois documentos, ou estar alterados.',
   reasonMANUAL_REVIEW_REQUIRED: 'Nenhuma máquina pôde decidir: uma pessoa deve revisar.',
   reasonOTP_CODE_INVALID: 'O código de verificação foi digitado errado vezes demais.',
   similarityLabel: 'Semelhança',
@@ -203,6 +209,8 @@ const fr: ConsoleReviewWords = {
   reasonFACE_MISMATCH: 'Le visage ne correspondait pas à la photo du document.',
   reasonDOCUMENT_NUMBER_MISMATCH: "Le numéro lu sur le document n'est pas celui déclaré.",
   reasonLIVENESS_SUSPECT: "Le visage correspond, mais la photo peut être celle d'une image imprimée ou d'un écran.",
+  reasonDOCUMENT_FAKE:
+    "Le visage correspond, mais le numéro imprimé au recto du document n'est pas celui que garde son verso : les faces peuvent venir de deux documents, ou être modifiées.",
   reasonMANUAL_REVIEW_REQUIRED: "Aucune machine n'a pu décider : une personne doit vérifier.",
   reasonOTP_CODE_INVALID: 'Le code de vérification a été mal saisi trop de fois.',
   similarityLabel: 'Similarité',

@@ -153,7 +153,8 @@ export interface FinishView {
  * BLOCKS it for a person to review, as the real service blocks after too many attempts, its
  * reason saying which; a photo that could not be used is recorded (stage `photo_unusable`) and
  * answered 422 with its reason, without counting; a matcher that cannot decide, or a match whose
- * face photo's liveness score is suspect (LIVENESS_SUSPECT), BLOCKS it at once for a person to review. Every check is recorded as an attempt with its photos, kept as evidence.
+ * face photo's liveness score is suspect (LIVENESS_SUSPECT) or whose document's sides say different
+ * numbers (DOCUMENT_FAKE), BLOCKS it at once for a person to review. Every check is recorded as an attempt with its photos, kept as evidence.
  */
 export async function finishVeriface(ctx: PersonFlowContext, options: { token: string }): Promise<FinishView> {
   const process = await openProcess(ctx, options.token);
@@ -192,13 +193,13 @@ export async function finishVeriface(ctx: PersonFlowContext, options: { token: s
       });
       return { code: process.code, status: 'APPROVED', failures: earlier, similarity };
     }
-    case 'livenessSuspect': {
-      // The faces match, but the photo may be of a picture: a person decides, as with MANUAL_REVIEW_REQUIRED.
-      const { similarity, liveness } = verdict;
+    case 'suspect': {
+      // The faces match, but the photos may not be honest: a person decides, as with MANUAL_REVIEW_REQUIRED.
+      const { reason, similarity, liveness } = verdict;
       await advance(ctx, process, {
-        patch: { status: 'BLOCKED', result_reason: 'LIVENESS_SUSPECT', similarity },
+        patch: { status: 'BLOCKED', result_reason: reason, similarity },
         stage: 'blocked',
-        detail: { reason: 'LIVENESS_SUSPECT', similarity, liveness, documentNumber: number },
+        detail: { reason, similarity, ...(liveness === undefined ? {} : { liveness }), documentNumber: number },
         ...decision,
       });
       return { code: process.code, status: 'BLOCKED', failures: earlier, similarity };

@@ -134,7 +134,9 @@ const publicVerifaceFields = {
   name: Joi.string().required().example('Juan Pérez'),
   expiredDate: instantAnswer,
   similarity,
-  reason: Joi.string().description('why it did not end APPROVED: FACE_MISMATCH, DOCUMENT_NUMBER_MISMATCH, MANUAL_REVIEW_REQUIRED, LIVENESS_SUSPECT'),
+  reason: Joi.string().description(
+    "why it did not end APPROVED: FACE_MISMATCH, DOCUMENT_NUMBER_MISMATCH, MANUAL_REVIEW_REQUIRED, LIVENESS_SUSPECT, DOCUMENT_FAKE (the front's printed number and the number the back holds differ)",
+  ),
   createdAt: instantAnswer.required(),
   updatedAt: instantAnswer.required(),
 };

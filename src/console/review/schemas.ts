@@ -61,7 +61,7 @@ export const reviewQueueResponse = Joi.object({
         blockedAt: instantAnswer.required(),
         reason: Joi.string()
           .required()
-          .description('why it waits: FACE_MISMATCH, DOCUMENT_NUMBER_MISMATCH, LIVENESS_SUSPECT, MANUAL_REVIEW_REQUIRED, OTP_CODE_INVALID')
+          .description('why it waits: FACE_MISMATCH, DOCUMENT_NUMBER_MISMATCH, LIVENESS_SUSPECT, DOCUMENT_FAKE, MANUAL_REVIEW_REQUIRED, OTP_CODE_INVALID')
           .example('LIVENESS_SUSPECT'),
         similarity: Joi.number().min(0).max(100).description('0 to 100, the face against the document’s portrait').example(62),
         band: Joi.string()

@@ -1,7 +1,7 @@
 import type { ParticipantRow } from '../../db/schema.js';
 import { type DomainError, fail } from '../../domain-error.js';
 import { attemptRow } from '../../identity-attempts/attempt-record.js';
-import { type CheckedPhotos, checkIdentity, NUMBER_MISMATCH_EXPLANATION } from '../../identity-attempts/check-identity.js';
+import { type CheckedPhotos, checkIdentity, NUMBER_MISMATCH_EXPLANATION, type SuspectReason } from '../../identity-attempts/check-identity.js';
 import { insertAttempt } from '../../identity-attempts/queries.js';
 import { newToken } from '../../ids.js';
 import { countPhotoSent } from '../../photos/photo-attempts.js';
@@ -65,7 +65,8 @@ type CompareOutcome = { signing: Signing } | { refused: DomainError };
  * the page asks for the document's photo again. A photo that could not be used is kept on the
  * audit trail and answered 422 with its reason, so the page asks for a retake, without counting
  * against the person; a matcher that cannot decide, or a match whose face photo's liveness score is
- * suspect (LIVENESS_SUSPECT), blocks at once for a person to review.
+ * suspect (LIVENESS_SUSPECT), or whose document's sides say different numbers (DOCUMENT_FAKE), blocks
+ * at once for a person to review.
  */
 async function checkPhotos(ctx: SignerContext, signing: Signing, photos: CheckedPhotos): Promise<SigningView> {
   const { participant: asked } = signing;
@@ -89,7 +90,7 @@ async function checkPhotos(ctx: SignerContext, signing: Signing, photos: Checked
       attemptRow(ctx.clock, { organizationId: process.organization_id, ownerId: process.id, participantRowId: participant.id, record: attempt }),
     );
     const block = async (
-      reason: 'FACE_MISMATCH' | 'DOCUMENT_NUMBER_MISMATCH' | 'MANUAL_REVIEW_REQUIRED' | 'LIVENESS_SUSPECT',
+      reason: 'FACE_MISMATCH' | 'DOCUMENT_NUMBER_MISMATCH' | 'MANUAL_REVIEW_REQUIRED' | SuspectReason,
       patch: ParticipantPatch,
       detail?: Record<string, unknown>,
     ): Promise<CompareOutcome> => {
@@ -107,10 +108,14 @@ async function checkPhotos(ctx: SignerContext, signing: Signing, photos: Checked
         await recordProcessEvent(trx, ctx.clock, { process, action: 'PHOTO_UNUSABLE', participant: noted, message: reason, detail: { reason, photo } });
         return { refused: fail(reason, UNUSABLE_PHOTO_EXPLANATIONS[reason]) };
       }
-      case 'livenessSuspect': {
-        // The faces match, but the photo may be of a picture: a person reviews, as with MANUAL_REVIEW_REQUIRED.
-        const { similarity, liveness } = verdict;
-        return block('LIVENESS_SUSPECT', { similarity, camera_last_failure: null }, { similarity, liveness, documentNumber: number });
+      case 'suspect': {
+        // The faces match, but the photos may not be honest: a person reviews, as with MANUAL_REVIEW_REQUIRED.
+        const { reason, similarity, liveness } = verdict;
+        return block(
+          reason,
+          { similarity, camera_last_failure: null },
+          { similarity, ...(liveness === undefined ? {} : { liveness }), documentNumber: number },
+        );
       }
       case 'match': {
         const { similarity } = verdict;

@@ -1,13 +1,8 @@
 import { BinaryBitmap, DecodeHintType, HybridBinarizer, PDF417Reader, RGBLuminanceSource } from '@zxing/library';
+import { dominantSkew, type GreyImage, rotatedGrey } from './grey-rotation.js';
 
-/**
- * The text of the first PDF417 barcode in a grey image (the back of Colombia's older yellow
- * cédula carries one), decoded by @zxing/library in plain JavaScript; undefined when none is
- * found. Characters are ISO-8859-1, as the cédula's barcode writes them. A search takes hundreds
- * of milliseconds: it runs in the barcode reader's worker thread (barcode-reader.ts), never on the
- * service's event loop.
- */
-export function decodePdf417(luminances: Uint8ClampedArray, width: number, height: number): string | undefined {
+/** The text of a PDF417 barcode lying level (or upside down) in the image, by @zxing/library; undefined when none is found. */
+function decodeLevel({ luminances, width, height }: GreyImage): string | undefined {
   const bitmap = new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(luminances, width, height)));
   try {
     const hints = new Map<DecodeHintType, unknown>([[DecodeHintType.TRY_HARDER, true]]);
@@ -16,6 +11,29 @@ export function decodePdf417(luminances: Uint8ClampedArray, width: number, heigh
     // zxing reports "no barcode here" by throwing; nothing else is thrown by a decode.
     return undefined;
   }
+}
+
+/**
+ * The text of the first PDF417 barcode in a grey image (the back of Colombia's older yellow
+ * cédula carries one), decoded by @zxing/library in plain JavaScript; undefined when none is
+ * found. Characters are ISO-8859-1, as the cédula's barcode writes them. zxing finds a barcode
+ * only within a degree or two of level or of upside down: on the sample backs it missed one
+ * photographed askew by 5° and every one turned a quarter. So an image where none is found level
+ * is turned by its edges' skew (grey-rotation.ts), and by that and a quarter, and searched again:
+ * two more searches of about 50 ms, with the turns, where the first found nothing. A search takes
+ * up to a few hundred milliseconds: it runs in the barcode reader's worker thread
+ * (barcode-reader.ts), never on the service's event loop.
+ */
+export function decodePdf417(luminances: Uint8ClampedArray, width: number, height: number): string | undefined {
+  const image = { luminances, width, height };
+  const level = decodeLevel(image);
+  if (level !== undefined) return level;
+  const skew = dominantSkew(image);
+  for (const turn of [-skew, 90 - skew]) {
+    const text = decodeLevel(rotatedGrey(image, turn));
+    if (text !== undefined) return text;
+  }
+  return undefined;
 }
 
 /** What the older cédula's barcode holds, in the field names of docs/real-service.md §8.3. */

@@ -46,7 +46,7 @@ export function canonicalNumber(text: string): string {
  */
 const DOTTED_NUMBER_DOCUMENTS: Readonly<Record<string, readonly string[]>> = { CO: ['CC', 'CE', 'TI'] };
 
-function printsDottedNumber(declared: DeclaredIdentity): boolean {
+export function printsDottedNumber(declared: DeclaredIdentity): boolean {
   if (declared.country === null || declared.type === null) return false;
   return DOTTED_NUMBER_DOCUMENTS[declared.country.toUpperCase()]?.includes(declared.type.toUpperCase()) ?? false;
 }
