@@ -2,32 +2,11 @@ import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import Joi from 'joi';
+import type { S3Config } from './files/s3-blob-store.js';
 import { TWILIO_API_URL } from './messages/twilio-sms.js';
 import { WHATSAPP_CLOUD_API_URL } from './messages/whatsapp-cloud.js';
+import type { WhatsAppTemplates } from './messages/whatsapp-message.js';
 import { parsePhotoKey } from './photos/photo-cipher.js';
-
-export interface S3Config {
-  bucket: string;
-  region: string;
-  endpoint: string | undefined;
-  forcePathStyle: boolean;
-  accessKeyId: string | undefined;
-  secretAccessKey: string | undefined;
-}
-
-/**
- * Meta delivers business-initiated WhatsApp messages only through approved templates: the names of
- * ours, when the operator has them approved (otherwise free text, fine for the local mailbox).
- */
-export interface WhatsAppTemplates {
-  /** Parameters: the person's name, the link. */
-  verifaceInvitation: string | undefined;
-  /** Parameters: the signer's name, the process name, the link. */
-  signingInvitation: string | undefined;
-  /** An authentication template; parameter: the code. */
-  otpCode: string | undefined;
-  language: string;
-}
 
 export interface Config {
   port: number;

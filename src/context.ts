@@ -1,7 +1,7 @@
 import type { Clock } from './clock.js';
-import type { WhatsAppTemplates } from './config.js';
 import type { Db, Dialect } from './db/database.js';
 import type { BlobStore } from './files/blob-store.js';
+import type { WhatsAppTemplates } from './messages/whatsapp-message.js';
 import type { OutboxSignal } from './outbox/enqueue.js';
 import type { PhotoVault } from './photos/photo-vault.js';
 import type { TemplateCache } from './templates/template-cache.js';

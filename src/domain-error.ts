@@ -1,4 +1,4 @@
-import type { CodeMessage, ErrorCode, FieldMessage, SituatedCode, SituationOf } from './http/error-catalogue.js';
+import type { CodeMessage, ErrorCode, FieldMessage, SituatedCode, SituationOf } from './error-catalogue.js';
 
 /**
  * Why the service refuses a request, in the error catalogue's words: a code (optionally with a

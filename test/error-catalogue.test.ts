@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DomainError, fail, invalid, tooManyRequests } from '../src/domain-error.js';
-import { answerMessage, codeOf, ERROR_CATALOGUE, type ErrorCode } from '../src/http/error-catalogue.js';
+import { answerMessage, codeOf, ERROR_CATALOGUE, type ErrorCode } from '../src/error-catalogue.js';
 import { withErrorTable } from '../src/http/error-table.js';
 import { errorAnswer } from '../src/http/errors.js';
 

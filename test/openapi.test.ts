@@ -1,6 +1,6 @@
 import type Joi from 'joi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeOf } from '../src/http/error-catalogue.js';
+import { codeOf } from '../src/error-catalogue.js';
 import { routeTable } from '../src/routes.js';
 import { startTestService, type TestService } from './support/service.js';
 

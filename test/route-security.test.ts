@@ -8,7 +8,7 @@ import type { UserRole } from '../src/db/schema.js';
 import { giveAttachment } from '../src/documents/attachments/give-attachment.js';
 import { rejectDocument, requestOtp, verifyOtp } from '../src/documents/participant/signer-flow.js';
 import { listReaders } from '../src/documents/readers/queries.js';
-import { codeOf } from '../src/http/error-catalogue.js';
+import { codeOf } from '../src/error-catalogue.js';
 import type { ApiRoute } from '../src/http/route.js';
 import { CONSOLE_ACCESS, CONSOLE_SESSION_ACCESS } from '../src/http/route-kinds.js';
 import { exampleOf } from '../src/http/schema-example.js';

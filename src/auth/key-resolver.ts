@@ -1,8 +1,8 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import type { ApiKeyKind } from '../db/schema.js';
+import { hashApiKey } from '../organizations/api-keys.js';
 import { findActiveKeyByHash } from '../organizations/queries.js';
-import { hashApiKey } from './keys.js';
 
 export interface ResolvedKey {
   organizationId: string;

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import type { WebhookFormat } from '../db/schema.js';
-import { webUrl } from '../http/web-url.js';
+import { webUrl } from '../fields/web-url.js';
 import { maskedHeaderAnswer, webhookDescription, webhookFormat, webhookName, webhookUrl } from '../webhooks/schemas.js';
 import { type StaticHeader, staticHeaderSchema } from '../webhooks/static-header.js';
 import { DEFAULT_WEBHOOK } from '../webhooks/webhooks.js';

@@ -1,8 +1,8 @@
 import type { Clock } from '../clock.js';
+import { decodeCursor, page } from '../db/cursor.js';
 import { parseJson } from '../db/json-column.js';
 import type { Db } from '../db/schema.js';
 import type { Alongside } from '../db/transaction.js';
-import { decodeCursor, page } from '../http/cursor.js';
 import { newObjectId } from '../ids.js';
 import type { AuditView, ConsoleAction } from './audit-contract.js';
 import * as q from './queries.js';

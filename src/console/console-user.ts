@@ -2,15 +2,18 @@ import type { Transaction } from 'kysely';
 import type { ServiceContext } from '../context.js';
 import type { Database } from '../db/schema.js';
 import { withTransaction } from '../db/transaction.js';
-import type { RouteInput } from '../http/route.js';
 import { recordUserAction } from './audit.js';
 import type { ConsoleAction } from './audit-contract.js';
 import type { ConsoleUser } from './sessions.js';
 
-type ConsoleInput = Pick<RouteInput<unknown, unknown>, 'consoleUser' | 'request'>;
+/** The two fields these read of a route's input (RouteInput has them): the console's own modules stay below the route layer. */
+interface ConsoleInput {
+  readonly consoleUser: ConsoleUser | null;
+  readonly request: { readonly ip: string };
+}
 
 /** The console's access hook let the request in with a session (src/auth/console-access.ts). */
-export function userOf(input: Pick<RouteInput<unknown, unknown>, 'consoleUser'>): ConsoleUser {
+export function userOf(input: Pick<ConsoleInput, 'consoleUser'>): ConsoleUser {
   if (input.consoleUser === null) throw new Error('a console route ran without its session');
   return input.consoleUser;
 }

@@ -1,7 +1,7 @@
+import type { CursorPosition } from '../db/cursor.js';
 import { toCount } from '../db/database.js';
 import { olderThan } from '../db/keyset.js';
 import type { ConsoleAuditTable, ConsoleSessionsTable, ConsoleSignInsTable, Db, UserRole, UserRow } from '../db/schema.js';
-import type { CursorPosition } from '../http/cursor.js';
 
 export type ConsoleSignInRow = ConsoleSignInsTable;
 export type ConsoleAuditRow = ConsoleAuditTable;

@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import type { ProcessStatus } from '../db/schema.js';
 import { PROCESS_STATUSES, processCode, processResponse, roadmapResponse } from '../documents/schemas.js';
-import { instantAnswer, instantJoi } from '../http/instant.js';
+import { instantAnswer, instantJoi } from '../fields/instant.js';
 import { languageJoi } from '../organizations/language-joi.js';
 import type { Language } from '../organizations/languages.js';
 import { USER_ROLES } from '../organizations/user-roles.js';

@@ -1,5 +1,5 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
-import type { CursorPosition } from '../http/cursor.js';
+import type { CursorPosition } from './cursor.js';
 
 /**
  * The rows after `after` in a newest-first list ordered by (created_at, id): the keyset condition

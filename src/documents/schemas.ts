@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import type { ProcessStatus } from '../db/schema.js';
-import { instantAnswer, instantJoi } from '../http/instant.js';
+import { instantAnswer, instantJoi } from '../fields/instant.js';
 import { attemptsSchema, identityHashSchema, ocrDataSchema } from '../identity-attempts/schemas.js';
 import { languageJoi } from '../organizations/language-joi.js';
 import type { Language } from '../organizations/languages.js';

@@ -12,7 +12,6 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Clock } from '../clock.js';
-import type { S3Config } from '../config.js';
 import {
   BlobEmptyError,
   BlobExistsError,
@@ -24,6 +23,15 @@ import {
   type WriteOptions,
 } from './blob-store.js';
 import { contentDisposition, isHtmlKey } from './download-headers.js';
+
+export interface S3Config {
+  bucket: string;
+  region: string;
+  endpoint: string | undefined;
+  forcePathStyle: boolean;
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+}
 
 /** Any S3-compatible store; uploads and downloads by URL go straight to it through presigned URLs. */
 export class S3BlobStore implements BlobStore {

@@ -1,6 +1,6 @@
 import Joi from 'joi';
+import { parsesAsUrl, WHATWG_URL_RULE } from '../fields/web-url.js';
 import { isRecord } from '../is-record.js';
-import { parsesAsUrl, WHATWG_URL_RULE } from './web-url.js';
 
 /**
  * A fast path in front of Joi. Joi walks its schema tree on every call, which on a whole template

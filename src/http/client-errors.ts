@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { CodeMessage } from './error-catalogue.js';
+import type { CodeMessage } from '../error-catalogue.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 
 /**

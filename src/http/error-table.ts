@@ -1,4 +1,4 @@
-import { ERROR_CATALOGUE } from './error-catalogue.js';
+import { ERROR_CATALOGUE } from '../error-catalogue.js';
 
 export const TABLE_START = '<!-- error-catalogue:start (written by npm run docs:errors) -->';
 export const TABLE_END = '<!-- error-catalogue:end -->';

@@ -1,5 +1,5 @@
 import type { DomainError } from '../domain-error.js';
-import { type CatalogueEntry, codeOf, ERROR_CATALOGUE } from './error-catalogue.js';
+import { type CatalogueEntry, codeOf, ERROR_CATALOGUE } from '../error-catalogue.js';
 
 /** How a refusal is answered: `{message}` at its status, with the headers it comes with. */
 export interface ErrorAnswer {

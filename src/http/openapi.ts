@@ -1,7 +1,7 @@
 import type { RouteShorthandOptions } from 'fastify';
 import type Joi from 'joi';
 import joiToJson from 'joi-to-json';
-import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.js';
+import { ERROR_CATALOGUE, type ErrorCode } from '../error-catalogue.js';
 import { type Access, CONSOLE_ACCESS, CONSOLE_SESSION_ACCESS, type Method, type RouteResponse } from './route-kinds.js';
 import { exampleOf } from './schema-example.js';
 

@@ -3,7 +3,7 @@ import Joi from 'joi';
 import type { ConsoleUser } from '../console/sessions.js';
 import type { ApiKeyKind } from '../db/schema.js';
 import { fail } from '../domain-error.js';
-import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.js';
+import { ERROR_CATALOGUE, type ErrorCode } from '../error-catalogue.js';
 import { checkInput } from './json-body.js';
 import { answerableErrors, documentRoute } from './openapi.js';
 import type { Access, Method, RouteResponse } from './route-kinds.js';

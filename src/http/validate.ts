@@ -1,7 +1,7 @@
 import type Joi from 'joi';
 import { DomainError } from '../domain-error.js';
+import { answerMessage } from '../error-catalogue.js';
 import { canonicalValue, UNDECIDED } from './canonical-input.js';
-import { answerMessage } from './error-catalogue.js';
 
 /** Validates with Joi and answers the first problem as a 400 in Joi's own words. */
 export function validate<T>(schema: Joi.Schema<T>, input: unknown): T {

@@ -1,9 +1,9 @@
 import type { Insertable } from 'kysely';
-import { generateApiKey, hashApiKey, keyHint } from '../auth/keys.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import type { ApiKeyKind, OrganizationsTable, UserRole } from '../db/schema.js';
 import { newObjectId } from '../ids.js';
+import { generateApiKey, hashApiKey, keyHint } from './api-keys.js';
 import * as q from './queries.js';
 import { FORM_PROCESSES_PER_HOUR_DEFAULT } from './settings.js';
 

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import { answersJoi, processCode } from '../documents/schemas.js';
-import { instantAnswer } from '../http/instant.js';
+import { instantAnswer } from '../fields/instant.js';
 import { QUESTION_TYPES } from '../templates/question-types.js';
 import type { FillCheckInput, FillConfirmInput, FillResendInput, FillSubmitInput } from './contract.js';
 

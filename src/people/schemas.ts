@@ -11,7 +11,7 @@ import {
   processCode,
   processStatus,
 } from '../documents/schemas.js';
-import { instantAnswer } from '../http/instant.js';
+import { instantAnswer } from '../fields/instant.js';
 import { languageJoi } from '../organizations/language-joi.js';
 import { SIGNATURE_KINDS } from '../templates/signature-kinds.js';
 import { UNUSABLE_PHOTO_REASONS } from '../veriface/face-matcher.js';

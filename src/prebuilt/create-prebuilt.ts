@@ -5,7 +5,7 @@ import { parsedTemplateBody } from '../documents/creating/template-body.js';
 import { resolveValidations } from '../documents/identity-validations.js';
 import { PROCESS_CODE_LENGTH } from '../documents/schemas.js';
 import { DomainError, fail } from '../domain-error.js';
-import { answerMessage } from '../http/error-catalogue.js';
+import { answerMessage } from '../error-catalogue.js';
 import { newCode, newObjectId, newToken } from '../ids.js';
 import { templatedEmail } from '../messages/message-templates.js';
 import { checkCreation } from '../organizations/creation-checks.js';

@@ -1,7 +1,7 @@
 import { checkAnswers } from '../documents/creating/template-answers.js';
 import type { Answer } from '../documents/schemas.js';
 import { DomainError, fail, invalid } from '../domain-error.js';
-import { answerMessage } from '../http/error-catalogue.js';
+import { answerMessage } from '../error-catalogue.js';
 import type { TemplateBody } from '../templates/schemas.js';
 
 /**

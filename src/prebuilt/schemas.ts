@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import { type Answer, answersJoi, email, type ProcessFieldsInput, processCode, processFields } from '../documents/schemas.js';
-import { instantAnswer } from '../http/instant.js';
+import { instantAnswer } from '../fields/instant.js';
 import { templateId } from '../templates/schemas.js';
 
 /** POST /document/prebuild: /document/save's root fields, the answers filled in now, and who completes the rest. */

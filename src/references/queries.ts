@@ -1,9 +1,9 @@
 import type { Updateable } from 'kysely';
+import type { CursorPosition } from '../db/cursor.js';
 import type { Db } from '../db/database.js';
 import { olderThan } from '../db/keyset.js';
 import { reusableQuery } from '../db/reusable-query.js';
 import type { ReferenceLinkRow, ReferenceLinksTable, ReferenceLinkUseRow } from '../db/schema.js';
-import type { CursorPosition } from '../http/cursor.js';
 
 export async function insertReferenceLink(db: Db, row: ReferenceLinkRow): Promise<void> {
   await db.insertInto('reference_links').values(row).execute();

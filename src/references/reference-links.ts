@@ -1,9 +1,9 @@
 import type { ServiceContext } from '../context.js';
+import { decodeCursor, page } from '../db/cursor.js';
 import type { ReferenceLinkRow } from '../db/schema.js';
 import { resolveValidations, type ValidationFieldsInput, type ValidationOptionsInput } from '../documents/identity-validations.js';
 import { DomainError, fail, invalid } from '../domain-error.js';
-import { decodeCursor, page } from '../http/cursor.js';
-import { answerMessage } from '../http/error-catalogue.js';
+import { answerMessage } from '../error-catalogue.js';
 import { newObjectId, newToken } from '../ids.js';
 import { normalizeEmail } from '../organizations/organizations.js';
 import { findUserByEmail } from '../organizations/queries.js';

@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import type { ValidationFieldsInput } from '../documents/identity-validations.js';
 import { validationFields } from '../documents/schemas.js';
-import { instantAnswer, instantJoi } from '../http/instant.js';
+import { instantAnswer, instantJoi } from '../fields/instant.js';
 import { templateId } from '../templates/schemas.js';
 
 /** A leaked link makes at most this many processes an hour, unless its organization says otherwise. */

@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../context.js';
+import { decodeCursor, page } from '../db/cursor.js';
 import type { TemplateRow } from '../db/schema.js';
 import { fail } from '../domain-error.js';
-import { decodeCursor, page } from '../http/cursor.js';
 import { KeptBesideRows } from './kept-beside-rows.js';
 import * as q from './queries.js';
 import type { TemplateCache } from './template-cache.js';

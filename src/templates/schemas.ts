@@ -1,6 +1,6 @@
 import Joi from 'joi';
-import { instantAnswer } from '../http/instant.js';
-import { webUrl } from '../http/web-url.js';
+import { instantAnswer } from '../fields/instant.js';
+import { webUrl } from '../fields/web-url.js';
 import { compileAnswerPattern, MAX_PATTERN_PROGRAM_SIZE, type PatternProblem } from './answer-pattern.js';
 import { type TemplateLayout, templateLayoutSchema } from './page-layout.js';
 import { QUESTION_TYPES, type QuestionType } from './question-types.js';

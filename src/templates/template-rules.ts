@@ -1,5 +1,5 @@
 import { invalid } from '../domain-error.js';
-import type { FieldMessage } from '../http/error-catalogue.js';
+import type { FieldMessage } from '../error-catalogue.js';
 import type { Question, QuestionType, SignerProfile, TemplateBody } from './schemas.js';
 
 /** Joi's wording for a value outside a list, so cross-field errors read like the schema's own. */

@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../context.js';
 import { fail } from '../domain-error.js';
-import type { UploadPolicy } from '../files/routes.js';
+import type { UploadPolicy } from '../files/upload-policy.js';
 import { templateExists } from './queries.js';
 import { TEMPLATE_UPLOAD_CONTENT_TYPES, templateIdOfKey } from './template-files.js';
 import { writeTemplate } from './template-writes.js';

@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../context.js';
 import { DomainError, fail } from '../domain-error.js';
-import { answerMessage } from '../http/error-catalogue.js';
+import { answerMessage } from '../error-catalogue.js';
 import { newCode } from '../ids.js';
 import type { DocumentReader } from './document/document-reader.js';
 import { documentPhotoQuality } from './document/image-quality.js';

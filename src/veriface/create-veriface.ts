@@ -2,7 +2,7 @@ import type { ServiceContext } from '../context.js';
 import type { VerifaceRow } from '../db/schema.js';
 import { withTransaction } from '../db/transaction.js';
 import { DomainError } from '../domain-error.js';
-import { answerMessage } from '../http/error-catalogue.js';
+import { answerMessage } from '../error-catalogue.js';
 import { newCode, newObjectId, newToken } from '../ids.js';
 import { templatedEmail } from '../messages/message-templates.js';
 import { checkCreation } from '../organizations/creation-checks.js';

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { instantAnswer, instantJoi } from '../http/instant.js';
+import { instantAnswer, instantJoi } from '../fields/instant.js';
 import { attemptsSchema, documentDataSchema, identityHashSchema, numberCheckSchema, ocrDataSchema } from '../identity-attempts/schemas.js';
 import { languageJoi } from '../organizations/language-joi.js';
 import type { Language } from '../organizations/languages.js';

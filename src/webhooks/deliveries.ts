@@ -1,10 +1,10 @@
 import type { Clock } from '../clock.js';
+import { decodeCursor, page } from '../db/cursor.js';
 import type { Db } from '../db/database.js';
 import type { DeliveryAttemptRow, OutboxRow, WebhookFormat, WebhookRow } from '../db/schema.js';
 import { withTransaction } from '../db/transaction.js';
 import { fail } from '../domain-error.js';
 import type { BlobStore } from '../files/blob-store.js';
-import { decodeCursor, page } from '../http/cursor.js';
 import type { OutboxSignal } from '../outbox/enqueue.js';
 import { listAttempts, requeueMessage } from '../outbox/queries.js';
 import { emitEvent } from './emit-event.js';

@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import type { WebhookFormat } from '../db/schema.js';
-import { instantAnswer } from '../http/instant.js';
-import { webUrl } from '../http/web-url.js';
+import { instantAnswer } from '../fields/instant.js';
+import { webUrl } from '../fields/web-url.js';
 import { templateId } from '../templates/schemas.js';
 import { WEBHOOK_SECRET_PATTERN } from './secret.js';
 import { MASKED_HEADER_VALUE, type StaticHeader, staticHeaderSchema } from './static-header.js';

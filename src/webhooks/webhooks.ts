@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import type { WebhookFormat, WebhookRow } from '../db/schema.js';
 import { DomainError, fail } from '../domain-error.js';
-import { answerMessage } from '../http/error-catalogue.js';
+import { answerMessage } from '../error-catalogue.js';
 import { newObjectId } from '../ids.js';
 import * as q from './queries.js';
 import type { CreateWebhookInput, UpdateWebhookInput } from './schemas.js';

@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import type { ServiceContext } from '../../context.js';
 import { fail } from '../../domain-error.js';
-import { instantAnswer } from '../../http/instant.js';
+import { instantAnswer } from '../../fields/instant.js';
 import { type ApiRoute, defineRoute, noInput } from '../../http/route.js';
 import { readSettings, settingsChangesSchema, settingsResponse, updateSettings } from '../../organizations/settings.js';
 import { changeRecorded } from '../console-user.js';

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { instantAnswer } from '../../http/instant.js';
+import { instantAnswer } from '../../fields/instant.js';
 import type { ReviewKind, ReviewPhoto } from './contract.js';
 import type { ReviewDecisionInput } from './decide.js';
 

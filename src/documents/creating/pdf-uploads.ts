@@ -2,7 +2,7 @@ import type { ServiceContext } from '../../context.js';
 import { withTransaction } from '../../db/transaction.js';
 import { DomainError, fail } from '../../domain-error.js';
 import { readBlobBytes, writeBlobBytes } from '../../files/blob-bytes.js';
-import type { UploadPolicy } from '../../files/routes.js';
+import type { UploadPolicy } from '../../files/upload-policy.js';
 import { isDocumentPdfKey, sha256 } from '../document-files.js';
 import { startNextTurn } from '../participant/turns.js';
 import { deleteAwaitedPlacements, findAwaitedPlacements } from '../placement/awaited-placements.js';

@@ -1,4 +1,5 @@
 import type { ServiceContext } from '../../context.js';
+import { decodeCursor, page } from '../../db/cursor.js';
 import { parseJson } from '../../db/json-column.js';
 import type {
   IdentityAttemptRow,
@@ -12,7 +13,6 @@ import type {
 } from '../../db/schema.js';
 import { fail } from '../../domain-error.js';
 import { DOCUMENT_URL_LIFETIME_SECONDS } from '../../files/document-url-lifetime.js';
-import { decodeCursor, page } from '../../http/cursor.js';
 import { type AttemptView, attemptViews, identityHash, type OcrData, ocrDataOf, participantHashSubject } from '../../identity-attempts/attempt-view.js';
 import { listAttempts } from '../../identity-attempts/queries.js';
 import { isRecord } from '../../is-record.js';

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { instantAnswer } from '../../http/instant.js';
+import { instantAnswer } from '../../fields/instant.js';
 import { templateId } from '../../templates/schemas.js';
 import { MAX_BOXES_PER_SIGNER, type PositionInput, positionJoi } from '../schemas.js';
 

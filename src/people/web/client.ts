@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../../http/error-catalogue.js';
+import type { ErrorCode } from '../../error-catalogue.js';
 import type {
   AttachmentInput,
   Delegated,

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../../http/error-catalogue.js';
+import type { ErrorCode } from '../../error-catalogue.js';
 import type { SigningRequirements } from '../contract.js';
 import { ApiFailure, NetworkFailure } from './client.js';
 import { type MessageKey, t } from './i18n.js';

@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
-import type { WhatsAppTemplates } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import type { FinalFileRow, OrganizationRow, ParticipantRow, ProcessDocumentRow, ProcessRow, VerifaceRow } from '../../db/schema.js';
+import type { WhatsAppTemplates } from '../../messages/whatsapp-message.js';
 import { type Language, personLanguage } from '../../organizations/languages.js';
 import { say } from '../../people/words-chat.js';
 import type { OutgoingChatContent } from '../chat-message.js';

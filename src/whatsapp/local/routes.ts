@@ -3,7 +3,7 @@ import Joi from 'joi';
 import type { Config } from '../../config.js';
 import type { ServiceContext } from '../../context.js';
 import { fail } from '../../domain-error.js';
-import { instantAnswer } from '../../http/instant.js';
+import { instantAnswer } from '../../fields/instant.js';
 import { type ApiRoute, defineRoute, noInput, type RouteInput } from '../../http/route.js';
 import { mailboxDir } from '../../messages/local-mailbox.js';
 import type { PageAssets } from '../../people/assets.js';

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import type { ServiceContext } from '../../context.js';
-import { instantAnswer } from '../../http/instant.js';
+import { instantAnswer } from '../../fields/instant.js';
 import { type ApiRoute, defineRoute, noInput } from '../../http/route.js';
 import { MAX_RECORDS, readParticipantRecords } from './read-records.js';
 

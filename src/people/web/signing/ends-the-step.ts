@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../../../http/error-catalogue.js';
+import type { ErrorCode } from '../../../error-catalogue.js';
 
 /** Refusals after which the page has nothing more to offer in this step: it reloads to show why. */
 export const ENDS_THE_STEP: readonly ErrorCode[] = [
