@@ -5,8 +5,8 @@ import Joi from 'joi';
 import type { S3Config } from './files/s3-blob-store.js';
 import { TWILIO_API_URL } from './messages/twilio-sms.js';
 import { WHATSAPP_CLOUD_API_URL } from './messages/whatsapp-cloud.js';
-import type { WhatsAppTemplates } from './messages/whatsapp-message.js';
 import { parsePhotoKey } from './photos/photo-cipher.js';
+import type { WhatsAppTemplates } from './whatsapp/message/approved-templates.js';
 
 export interface Config {
   port: number;

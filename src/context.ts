@@ -1,10 +1,10 @@
 import type { Clock } from './clock.js';
 import type { Db, Dialect } from './db/database.js';
 import type { BlobStore } from './files/blob-store.js';
-import type { WhatsAppTemplates } from './messages/whatsapp-message.js';
 import type { OutboxSignal } from './outbox/enqueue.js';
 import type { PhotoVault } from './photos/photo-vault.js';
-import type { TemplateCache } from './templates/template-cache.js';
+import type { TemplateCache } from './templates/cache/template-cache.js';
+import type { WhatsAppTemplates } from './whatsapp/message/approved-templates.js';
 
 /** What a domain operation may touch: the store, the time and the outside world, chosen in one place (deps.ts). */
 export interface ServiceContext {

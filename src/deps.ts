@@ -9,7 +9,7 @@ import { type Config, ConfigError } from './config.js';
 import { CONSOLE_SIGN_IN_JOB, sendSignIns } from './console/sign-in.js';
 import type { ServiceContext } from './context.js';
 import { type Db, openDatabase } from './db/database.js';
-import { dataKeyOf, keptSetting, replaceKeptSetting } from './db/kept-settings.js';
+import { keptSetting, replaceKeptSetting } from './db/kept-settings.js';
 import { collectUploadedPdfs } from './documents/creating/pdf-uploads.js';
 import { PRINT_PROCESS_JOB, printProcess } from './documents/creating/print-process.js';
 import { expireDueProcesses, remindDueParticipants } from './documents/lifecycle/process-sweeps.js';
@@ -40,11 +40,12 @@ import {
 import { httpTimestampClient } from './pdf-signing/timestamp-client.js';
 import { type PageAssets, pageAssets } from './people/assets.js';
 import { EmbeddingOrigins } from './people/embed.js';
+import { dataKeyOf } from './photos/data-key.js';
+import { purgeDuePhotos } from './photos/deletion/purge-photos.js';
 import { PhotoVault } from './photos/photo-vault.js';
-import { purgeDuePhotos } from './photos/purge-photos.js';
 import type { PdfRenderer } from './rendering/renderer.js';
 import { RendererThread } from './rendering/renderer-thread.js';
-import { TemplateCache } from './templates/template-cache.js';
+import { TemplateCache } from './templates/cache/template-cache.js';
 import { DocumentReader } from './veriface/document/document-reader.js';
 import { expireDueVerifaces } from './veriface/expire-verifaces.js';
 import { LocalFaceMatcher } from './veriface/face/local-matcher.js';
@@ -52,13 +53,13 @@ import { type FaceMatcher, manualReview } from './veriface/face-matcher.js';
 import { webhookDeliveryHandler } from './webhooks/deliver-webhook.js';
 import { guardedLookup } from './webhooks/url-guard.js';
 import type { HandleChatMessage } from './whatsapp/chat-context.js';
-import type { ChatMedia } from './whatsapp/chat-message.js';
 import { handleChatMessage } from './whatsapp/conversation/handle-message.js';
 import { drainConversation } from './whatsapp/inbound/drain.js';
 import { CONVERSATION_JOB } from './whatsapp/inbound/receive.js';
 import type { WhatsAppWebhookSecrets } from './whatsapp/inbound/routes.js';
 import { CloudChatMedia } from './whatsapp/media/cloud-media.js';
 import { LocalChatMedia } from './whatsapp/media/local-media.js';
+import type { ChatMedia } from './whatsapp/message/chat-message.js';
 import { whatsAppDeliveryRecords } from './whatsapp/records/delivery-records.js';
 
 /** Scheduled work every instance keeps going (one pending row each, shared through the outbox). */

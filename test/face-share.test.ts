@@ -8,7 +8,7 @@ import { ApiFailure } from '../src/people/web/client.js';
 import { setLanguage } from '../src/people/web/i18n.js';
 import { wordsFor } from '../src/people/web/refusals.js';
 import { WORDS } from '../src/people/words.js';
-import { purgeDuePhotos } from '../src/photos/purge-photos.js';
+import { purgeDuePhotos } from '../src/photos/deletion/purge-photos.js';
 import { LocalFaceMatcher } from '../src/veriface/face/local-matcher.js';
 import type { FaceComparison, MatcherFlow } from '../src/veriface/face-matcher.js';
 import { FACE_COMPARISONS_PER_FLOW, FACE_COMPARISONS_PER_HOUR } from '../src/veriface/face-share/matcher-share.js';

@@ -4,7 +4,7 @@ import { RECURRING_JOBS } from '../src/deps.js';
 import { readBlobBytes, writeBlobBytes } from '../src/files/blob-bytes.js';
 import { updateSettings } from '../src/organizations/settings.js';
 import { scheduleRecurringJobs } from '../src/outbox/jobs.js';
-import { PURGE_BATCH, purgeDuePhotos } from '../src/photos/purge-photos.js';
+import { PURGE_BATCH, purgeDuePhotos } from '../src/photos/deletion/purge-photos.js';
 import { jpeg } from './support/images.js';
 import { photographedProcess, photographedVeriface } from './support/photos.js';
 import { call, dialects, localPath, startTestService, type TestOrganization, type TestService } from './support/service.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import type { TemplateRow } from '../src/db/schema.js';
 import { parsedTemplateBody } from '../src/documents/creating/template-body.js';
-import { TemplateCache } from '../src/templates/template-cache.js';
+import { TemplateCache } from '../src/templates/cache/template-cache.js';
 
 function row(question: string): TemplateRow {
   const body = { config: [{ name: question, type: 'text', description: 'A question' }], sign: [], signatureProfile: [], preBuild: false };

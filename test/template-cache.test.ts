@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import type { TemplateRow } from '../src/db/schema.js';
 import { newObjectId } from '../src/ids.js';
+import { TEMPLATE_CACHE_TTL_MS, TemplateCache } from '../src/templates/cache/template-cache.js';
 import { KeptBesideRows } from '../src/templates/kept-beside-rows.js';
-import { TEMPLATE_CACHE_TTL_MS, TemplateCache } from '../src/templates/template-cache.js';
 import { sampleTemplate } from './support/fixtures.js';
 import { call, dialects, localPath, startTestService, type TestService } from './support/service.js';
 

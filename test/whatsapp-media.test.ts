@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChatMediaError } from '../src/whatsapp/chat-message.js';
 import { CloudChatMedia } from '../src/whatsapp/media/cloud-media.js';
 import { LocalChatMedia, storeLocalChatMedia } from '../src/whatsapp/media/local-media.js';
+import { ChatMediaError } from '../src/whatsapp/message/chat-message.js';
 import { type GraphApiStandIn, startGraphApi } from './support/graph-api.js';
 import { startHttpReceiver } from './support/http-receiver.js';
 import { jpeg, png } from './support/images.js';

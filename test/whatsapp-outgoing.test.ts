@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../src/db/transaction.js';
 import { writeBlobBytes } from '../src/files/blob-bytes.js';
 import { listMailbox, mailboxDir } from '../src/messages/local-mailbox.js';
-import type { OutgoingChatContent } from '../src/whatsapp/chat-message.js';
+import type { OutgoingChatContent } from '../src/whatsapp/message/chat-message.js';
 import { queueChatMessage } from '../src/whatsapp/queue-chat.js';
 import { type GraphApiStandIn, startGraphApi } from './support/graph-api.js';
 import { dialects, startTestService, type TestService } from './support/service.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EARLIEST_RETRY_MS } from '../src/outbox/retry-schedule.js';
-import type { InboundChatMessage } from '../src/whatsapp/chat-message.js';
 import { MAX_HANDLING_ATTEMPTS } from '../src/whatsapp/inbound/drain.js';
+import type { InboundChatMessage } from '../src/whatsapp/message/chat-message.js';
 import { type GraphApiStandIn, startGraphApi } from './support/graph-api.js';
 import {
   buttonReply,

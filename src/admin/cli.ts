@@ -6,7 +6,6 @@ import { type Config, ConfigError, loadConfig } from '../config.js';
 import { type OidcChange, setOrganizationOidc } from '../console/oidc/settings.js';
 import { resetTotp } from '../console/totp/totp.js';
 import { type Db, openDatabase, sqliteFileOf } from '../db/database.js';
-import { dataKeyOf } from '../db/kept-settings.js';
 import type { ApiKeyKind, UserRole } from '../db/schema.js';
 import { queueSeal } from '../documents/sealing/queue-seal.js';
 import { DomainError } from '../domain-error.js';
@@ -26,6 +25,7 @@ import {
 import { findOrganization, listApiKeys, listOrganizations, listUsers } from '../organizations/queries.js';
 import { type SettingsChanges, settingsChangesSchema, settingsOf, updateSettings } from '../organizations/settings.js';
 import { isUserRole } from '../organizations/user-roles.js';
+import { dataKeyOf } from '../photos/data-key.js';
 import { createWebhookSchema, updateWebhookSchema } from '../webhooks/schemas.js';
 import { createWebhook, deleteWebhook, listWebhooks, rotateWebhookSecret, updateWebhook } from '../webhooks/webhooks.js';
 

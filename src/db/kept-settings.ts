@@ -1,5 +1,3 @@
-import crypto from 'node:crypto';
-import { PHOTO_KEY_BYTES } from '../photos/photo-cipher.js';
 import type { Db } from './schema.js';
 
 /**
@@ -28,13 +26,4 @@ export async function replaceKeptSetting(db: Db, key: string, current: string, m
     .execute();
   const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirstOrThrow();
   return row.value;
-}
-
-/**
- * The service's data key: what identity photos and the console's secrets (TOTP secrets, OIDC client
- * secrets) are encrypted with. Shared by every instance through the database unless the operator
- * sets PHOTO_ENCRYPTION_KEY.
- */
-export async function dataKeyOf(db: Db, configured: Buffer | undefined): Promise<Buffer> {
-  return configured ?? Buffer.from(await keptSetting(db, 'photo_encryption_key', () => crypto.randomBytes(PHOTO_KEY_BYTES).toString('hex')), 'hex');
 }

@@ -278,3 +278,16 @@ export async function reopenProcess(
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/** A prebuilt process still waiting for its filler, cancelled by its code as POST /document/cancel cancels a process: if it has not expired; answers whether it did. */
+export async function cancelPendingPrebuilt(db: Db, options: { organizationId: string; code: string; now: string }): Promise<boolean> {
+  const result = await db
+    .updateTable('prebuilt_processes')
+    .set({ status: 'CANCELLED', updated_at: options.now })
+    .where('organization_id', '=', options.organizationId)
+    .where('code', '=', options.code)
+    .where('status', '=', 'PENDING')
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', options.now)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

@@ -2,7 +2,7 @@ import { readBlobBytes } from '../files/blob-bytes.js';
 import type { BlobStore } from '../files/blob-store.js';
 import { MAX_ATTEMPTS } from '../outbox/retry-schedule.js';
 import type { DeliveryOutcome, EmailPayload, OutboxHandler, OutboxMessage, SmsPayload, WhatsAppPayload } from '../outbox/types.js';
-import { phoneDigits } from '../whatsapp/records/phone.js';
+import { phoneDigits } from '../whatsapp/message/phone.js';
 import type { Mailer, MailFile } from './mailer.js';
 import { isEmailPayload, isSmsPayload, isWhatsAppPayload } from './payloads.js';
 import { safeExcerpt } from './redact.js';

@@ -1,6 +1,6 @@
 import { isRecord } from '../is-record.js';
 import type { ChatPayload, EmailAttachment, EmailPayload, SmsPayload, WhatsAppAbout, WhatsAppPayload } from '../outbox/types.js';
-import { type ChatPurpose, MAX_BUTTON_TITLE, MAX_BUTTONS, type OutgoingChatContent } from '../whatsapp/chat-message.js';
+import { type ChatPurpose, MAX_BUTTON_TITLE, MAX_BUTTONS, type OutgoingChatContent } from '../whatsapp/message/chat-message.js';
 
 /*
  * Payloads come back from the database as parsed JSON. They are checked before use: a malformed one

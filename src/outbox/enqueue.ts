@@ -3,7 +3,7 @@ import type { Db } from '../db/database.js';
 import type { OutboxRow } from '../db/schema.js';
 import { newObjectId } from '../ids.js';
 import type { WebhookPayload } from '../webhooks/event.js';
-import { phoneDigits } from '../whatsapp/records/phone.js';
+import { phoneDigits } from '../whatsapp/message/phone.js';
 import { recordQueuedWhatsApp } from '../whatsapp/records/record-queued.js';
 import { insertOutboxRowOnce, insertOutboxRows } from './queries.js';
 import type { EmailPayload, JobPayload, OutboxKind, SmsPayload, WhatsAppPayload } from './types.js';

@@ -1,4 +1,4 @@
-import type { ChatPurpose, OutgoingChatContent } from '../whatsapp/chat-message.js';
+import type { ChatPurpose, OutgoingChatContent } from '../whatsapp/message/chat-message.js';
 import type { Claim } from './claim.js';
 
 /** What the outbox carries: each kind has one handler that delivers it to the outside world. */

@@ -1,7 +1,6 @@
 import type { ApiKeyResolver } from '../auth/key-resolver.js';
 import { giveAttachment } from '../documents/attachments/give-attachment.js';
 import { delegateSigning } from '../documents/participant/delegate-signing.js';
-import { MAX_FAILURES } from '../documents/participant/signer-access.js';
 import {
   approveDocument,
   openDocument,
@@ -14,6 +13,7 @@ import {
 } from '../documents/participant/signer-flow.js';
 import type { PreviewContext } from '../documents/preview/document-preview.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
+import { MAX_FAILURES } from '../identity-attempts/max-failures.js';
 import { finishVeriface, submitDocumentPhoto, submitFacePhoto } from '../veriface/person-flow.js';
 import type { OtpSent, ValidationFinished } from './contract.js';
 import { openEmbeddedFlow } from './embed.js';

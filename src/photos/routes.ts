@@ -8,7 +8,7 @@ import { isValidBlobKey } from '../files/local-blob-store.js';
 import type { UrlSigner } from '../files/url-signer.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
 import { verifaceCodeQuery } from '../veriface/schemas.js';
-import { deleteProcessPhotosOnRequest, deleteVerifacePhotosOnRequest } from './delete-photos.js';
+import { deleteProcessPhotosOnRequest, deleteVerifacePhotosOnRequest } from './deletion/delete-photos.js';
 import { PHOTOS_ROUTE_PREFIX } from './photo-vault.js';
 
 /** The signer judges these, whatever their shape: a URL altered in any way is a 403, not a 400. */

@@ -35,16 +35,3 @@ export async function markCompleted(db: Db, options: { id: string; key: string; 
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
-
-/** Cancels it if it still waits and has not expired; answers whether it did. */
-export async function cancelPendingPrebuilt(db: Db, options: { organizationId: string; code: string; now: string }): Promise<boolean> {
-  const result = await db
-    .updateTable('prebuilt_processes')
-    .set({ status: 'CANCELLED', updated_at: options.now })
-    .where('organization_id', '=', options.organizationId)
-    .where('code', '=', options.code)
-    .where('status', '=', 'PENDING')
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', options.now)]))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}

@@ -1,5 +1,5 @@
 import type { TemplateRow } from '../db/schema.js';
-import type { BesideRows, TemplateCache } from './template-cache.js';
+import type { BesideRows, TemplateCache } from './cache/template-cache.js';
 
 /**
  * Values made from a row the template cache keeps (a parse of its HTML or body, the text of its

@@ -2,9 +2,9 @@ import type { ServiceContext } from '../context.js';
 import { decodeCursor, page } from '../db/cursor.js';
 import type { TemplateRow } from '../db/schema.js';
 import { fail } from '../domain-error.js';
+import type { TemplateCache } from './cache/template-cache.js';
 import { KeptBesideRows } from './kept-beside-rows.js';
 import * as q from './queries.js';
-import type { TemplateCache } from './template-cache.js';
 import { templateFileUrls } from './template-files.js';
 
 export interface TemplateSummary {

@@ -3,7 +3,7 @@ import { requirePrivateKey } from '../auth/key-kind.js';
 import type { ServiceContext } from '../context.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
 import { createTemplate } from './create-template.js';
-import { deleteTemplate } from './delete-template.js';
+import { deleteTemplate } from './deleting/delete-template.js';
 import { getTemplateJson, listTemplates } from './read-templates.js';
 import {
   createTemplateSchema,

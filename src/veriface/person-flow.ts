@@ -1,10 +1,10 @@
 import type { ServiceContext } from '../context.js';
 import type { VerifaceRow } from '../db/schema.js';
 import { withTransaction } from '../db/transaction.js';
-import { MAX_FAILURES } from '../documents/participant/signer-access.js';
 import { fail } from '../domain-error.js';
 import { type AttemptRecord, attemptRow } from '../identity-attempts/attempt-record.js';
 import { checkIdentity, NUMBER_MISMATCH_EXPLANATION } from '../identity-attempts/check-identity.js';
+import { MAX_FAILURES } from '../identity-attempts/max-failures.js';
 import { insertAttempt } from '../identity-attempts/queries.js';
 import { newToken } from '../ids.js';
 import { countPhotoSent } from '../photos/photo-attempts.js';

@@ -2,7 +2,7 @@ import type { ServiceContext } from '../context.js';
 import type { PdfRenderer } from '../rendering/renderer.js';
 import type { DocumentReader } from '../veriface/document/document-reader.js';
 import type { FaceMatcher } from '../veriface/face-matcher.js';
-import type { ChatMedia, InboundChatMessage } from './chat-message.js';
+import type { ChatMedia, InboundChatMessage } from './message/chat-message.js';
 
 /**
  * What the conversation may touch: the service, the face matcher and the document readers, the provider's media, and the

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import { enqueue } from '../outbox/enqueue.js';
-import type { ChatPurpose, OutgoingChatContent } from './chat-message.js';
+import type { ChatPurpose, OutgoingChatContent } from './message/chat-message.js';
 
 /**
  * Queues one message of the conversation in the caller's transaction: it goes out exactly when the

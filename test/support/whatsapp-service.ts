@@ -1,5 +1,5 @@
 import type { HandleChatMessage } from '../../src/whatsapp/chat-context.js';
-import type { InboundChatMessage } from '../../src/whatsapp/chat-message.js';
+import type { InboundChatMessage } from '../../src/whatsapp/message/chat-message.js';
 import type { GraphApiStandIn } from './graph-api.js';
 import { startTestService, type TestDialect, type TestService } from './service.js';
 

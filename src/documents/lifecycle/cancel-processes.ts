@@ -3,9 +3,8 @@ import { type Alongside, withTransaction } from '../../db/transaction.js';
 import { fail } from '../../domain-error.js';
 import { normalizeEmail } from '../../organizations/organizations.js';
 import { findUserByEmail } from '../../organizations/queries.js';
-import { cancelPendingPrebuilt } from '../../prebuilt/queries.js';
 import { notifyCancellation } from '../notify-participants.js';
-import { findProcessByCode, listParticipants } from '../queries.js';
+import { cancelPendingPrebuilt, findProcessByCode, listParticipants } from '../queries.js';
 import type { CancelInput } from '../schemas.js';
 import { closeProcess } from './close-process.js';
 

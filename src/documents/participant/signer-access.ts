@@ -27,9 +27,6 @@ export interface Signing {
   participant: ParticipantRow;
 }
 
-/** Three wrong codes, or three identity checks that fail (a face or a document number that does not match), block the participant. */
-export const MAX_FAILURES = 3;
-
 /** Why the participant cannot act now, if they cannot. */
 function refusal(signing: Signing, now: string): DomainError | undefined {
   const { process, participant } = signing;

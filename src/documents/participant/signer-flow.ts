@@ -19,7 +19,7 @@ import { documentsOpened, everyoneFinished, markOpened } from './signer-queries.
 import type { SigningOutcome } from './signing-view.js';
 import { startNextTurn } from './turns.js';
 
-export { MAX_FAILURES, type SignerContext, type SigningRequirements, type SigningView } from './signer-access.js';
+export type { SignerContext, SigningRequirements, SigningView } from './signer-access.js';
 /**
  * The operations a participant's signing page calls, authorised by the secret token of their
  * link. Each refuses unless the process is in signature, before its expiry date, and it is the

@@ -2,6 +2,7 @@ import type { ParticipantRow } from '../../db/schema.js';
 import { type DomainError, fail } from '../../domain-error.js';
 import { attemptRow } from '../../identity-attempts/attempt-record.js';
 import { type CheckedPhotos, checkIdentity, NUMBER_MISMATCH_EXPLANATION, type SuspectReason } from '../../identity-attempts/check-identity.js';
+import { MAX_FAILURES } from '../../identity-attempts/max-failures.js';
 import { insertAttempt } from '../../identity-attempts/queries.js';
 import { newToken } from '../../ids.js';
 import { countPhotoSent } from '../../photos/photo-attempts.js';
@@ -13,7 +14,7 @@ import type { EffectiveValidations } from '../identity-validations.js';
 import { validationsOf } from '../notify-participants.js';
 import { addressDetail, type FromAddress, recordProcessEvent } from '../process-events.js';
 import type { ParticipantPatch } from '../queries.js';
-import { changeSigning, loadSigning, MAX_FAILURES, type SignerContext, type Signing, type SigningView, signingView } from './signer-access.js';
+import { changeSigning, loadSigning, type SignerContext, type Signing, type SigningView, signingView } from './signer-access.js';
 import { countFailure } from './signer-queries.js';
 
 export type PhotoKind = 'face' | 'documentFront' | 'documentBack';

@@ -3,7 +3,6 @@ import type { Db } from '../../db/database.js';
 import type { FormConfirmationRow, ParticipantRow, ProcessRow } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
 import { validationsOf } from '../../documents/notify-participants.js';
-import { MAX_FAILURES } from '../../documents/participant/signer-access.js';
 import { hashCode, newOtpCode, OTP_RESEND_SECONDS, otpMessage, queueOtp, sameHash } from '../../documents/participant/signer-otp.js';
 import { startNextTurn } from '../../documents/participant/turns.js';
 import { addressDetail, type FromAddress, recordProcessEvent } from '../../documents/process-events.js';
@@ -11,6 +10,7 @@ import { findProcessById, listParticipants } from '../../documents/queries.js';
 import { inviteReaders } from '../../documents/readers/notify-readers.js';
 import { listReaders } from '../../documents/readers/queries.js';
 import { fail } from '../../domain-error.js';
+import { MAX_FAILURES } from '../../identity-attempts/max-failures.js';
 import type { FillConfirmation } from '../../people/contract.js';
 import {
   clearHoldExpiry,

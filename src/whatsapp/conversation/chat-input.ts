@@ -1,6 +1,6 @@
 import { LANGUAGES } from '../../organizations/languages.js';
 import { CHAT_WORDS, HELP_WORDS, type WordKey } from '../../people/words-chat.js';
-import type { InboundChatMessage } from '../chat-message.js';
+import type { InboundChatMessage } from '../message/chat-message.js';
 
 /** What a person can ask for by button (or by typing the button's title). */
 export type ChatAction = 'start' | 'sign' | 'approve' | 'reject' | 'back' | 'resend' | 'choose';

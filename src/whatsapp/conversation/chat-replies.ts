@@ -1,7 +1,7 @@
 import type { ChatFlowRow } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
 import type { ChatContext } from '../chat-context.js';
-import type { ChatPurpose, OutgoingChatContent } from '../chat-message.js';
+import type { ChatPurpose, OutgoingChatContent } from '../message/chat-message.js';
 import { queueChatMessage } from '../queue-chat.js';
 import type { Flow } from './chat-flows.js';
 import { updateChatFlow } from './chat-queries.js';

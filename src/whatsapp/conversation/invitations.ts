@@ -1,10 +1,10 @@
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
 import type { FinalFileRow, OrganizationRow, ParticipantRow, ProcessDocumentRow, ProcessRow, VerifaceRow } from '../../db/schema.js';
-import type { WhatsAppTemplates } from '../../messages/whatsapp-message.js';
 import { type Language, personLanguage } from '../../organizations/languages.js';
 import { say } from '../../people/words-chat.js';
-import type { OutgoingChatContent } from '../chat-message.js';
+import type { WhatsAppTemplates } from '../message/approved-templates.js';
+import type { OutgoingChatContent } from '../message/chat-message.js';
 import { queueChatMessage } from '../queue-chat.js';
 import { buttonId } from './chat-input.js';
 import { ensureChatFlow, newChatFlow } from './chat-queries.js';

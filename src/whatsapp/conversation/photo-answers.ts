@@ -2,7 +2,7 @@ import { DomainError } from '../../domain-error.js';
 import type { WordKey } from '../../people/words-chat.js';
 import { IMAGE_MAX_BYTES } from '../../veriface/images.js';
 import type { ChatContext } from '../chat-context.js';
-import { ChatMediaError } from '../chat-message.js';
+import { ChatMediaError } from '../message/chat-message.js';
 
 /** The catalogue code of a refusal (`CODE: detail`), or undefined for anything that is not one. */
 function refusalCode(error: unknown): string | undefined {

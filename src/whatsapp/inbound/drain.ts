@@ -6,7 +6,7 @@ import { safeExcerpt } from '../../messages/redact.js';
 import type { Claim } from '../../outbox/claim.js';
 import { EARLIEST_RETRY_MS } from '../../outbox/retry-schedule.js';
 import type { ChatContext, HandleChatMessage } from '../chat-context.js';
-import type { InboundChatMessage } from '../chat-message.js';
+import type { InboundChatMessage } from '../message/chat-message.js';
 import { applyStatuses } from '../records/apply-statuses.js';
 import {
   countHandlingFailure,

@@ -1,5 +1,5 @@
 import { isRecord } from '../../is-record.js';
-import type { InboundChatMessage } from '../chat-message.js';
+import type { InboundChatMessage } from '../message/chat-message.js';
 
 /** A status Meta reports for a message the business sent. */
 export interface InboundStatus {

@@ -4,7 +4,7 @@ import type { WhatsAppMessageRow } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
 import { newObjectId } from '../../ids.js';
 import { enqueue } from '../../outbox/enqueue.js';
-import type { InboundChatMessage } from '../chat-message.js';
+import type { InboundChatMessage } from '../message/chat-message.js';
 import { findMessageByWamid, insertReceivedMessage, insertStatuses, latestFlowMessage } from '../records/queries.js';
 import type { WebhookContents } from './meta-payload.js';
 

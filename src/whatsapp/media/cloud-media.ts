@@ -1,5 +1,5 @@
 import { isRecord } from '../../is-record.js';
-import { type ChatMedia, ChatMediaError } from '../chat-message.js';
+import { type ChatMedia, ChatMediaError } from '../message/chat-message.js';
 
 export interface CloudChatMediaOptions {
   token: string;

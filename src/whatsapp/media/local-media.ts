@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { BlobStore } from '../../files/blob-store.js';
-import { type ChatMedia, ChatMediaError } from '../chat-message.js';
+import { type ChatMedia, ChatMediaError } from '../message/chat-message.js';
 
 /**
  * Where the local chat page's photos are kept, each under a random id, as Meta keeps media by id.

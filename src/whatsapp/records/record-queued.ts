@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import type { WhatsAppMessageRow } from '../../db/schema.js';
 import type { WhatsAppPayload } from '../../outbox/types.js';
-import { phoneDigits } from './phone.js';
+import { phoneDigits } from '../message/phone.js';
 import { insertMessageRecords } from './queries.js';
 
 /** What kind of message the payload is, as its record says: the conversation's kinds, or a template or text. */

@@ -1,10 +1,10 @@
-import type { ServiceContext } from '../context.js';
-import { countProcessesInSignature } from '../documents/queries.js';
-import { fail } from '../domain-error.js';
-import { deleteReferenceLinksOfTemplate } from '../references/queries.js';
-import * as q from './queries.js';
-import { templateFileKeys } from './template-files.js';
-import { type TemplateWrites, writeTemplate } from './template-writes.js';
+import type { ServiceContext } from '../../context.js';
+import { countProcessesInSignature } from '../../documents/queries.js';
+import { fail } from '../../domain-error.js';
+import { deleteReferenceLinksOfTemplate } from '../../references/queries.js';
+import * as q from '../queries.js';
+import { templateFileKeys } from '../template-files.js';
+import { type TemplateWrites, writeTemplate } from '../template-writes.js';
 
 export interface DeletedTemplate {
   id: string;

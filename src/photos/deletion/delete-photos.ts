@@ -1,12 +1,13 @@
-import type { ServiceContext } from '../context.js';
-import type { ProcessRow, VerifaceRow } from '../db/schema.js';
-import { withTransaction } from '../db/transaction.js';
-import { recordProcessEvent } from '../documents/process-events.js';
-import { findProcessByCode } from '../documents/queries.js';
-import { fail } from '../domain-error.js';
-import { findVerifaceByCode } from '../veriface/queries.js';
-import { recordStage } from '../veriface/stages.js';
-import { clearProcessPhotos, clearVerifacePhotos, forgetPhotoBlobs, listPhotoKeys } from './queries.js';
+import type { ServiceContext } from '../../context.js';
+import type { ProcessRow, VerifaceRow } from '../../db/schema.js';
+import { withTransaction } from '../../db/transaction.js';
+import { recordProcessEvent } from '../../documents/process-events.js';
+import { findProcessByCode } from '../../documents/queries.js';
+import { fail } from '../../domain-error.js';
+import { findVerifaceByCode } from '../../veriface/queries.js';
+import { recordStage } from '../../veriface/stages.js';
+import { forgetPhotoBlobs, listPhotoKeys } from '../queries.js';
+import { clearProcessPhotos, clearVerifacePhotos } from './queries.js';
 
 /** Why photos were deleted, as the audit trail says it. */
 export type DeletionReason = 'retention' | 'on request';

@@ -1,7 +1,8 @@
-import type { ServiceContext } from '../context.js';
-import { forgetEndedMatcherUses } from '../veriface/face-share/queries.js';
+import type { ServiceContext } from '../../context.js';
+import { forgetEndedMatcherUses } from '../../veriface/face-share/queries.js';
+import { forgetPhotoAttemptsBefore } from '../queries.js';
 import { deleteProcessPhotos, deleteVerifacePhotos } from './delete-photos.js';
-import { forgetPhotoAttemptsBefore, processesWithDuePhotos, retentionPeriods, verifacesWithDuePhotos } from './queries.js';
+import { processesWithDuePhotos, retentionPeriods, verifacesWithDuePhotos } from './queries.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Processes handled per query; a run handles at most MAX_BATCHES of them per kind and period, the next run the rest. */

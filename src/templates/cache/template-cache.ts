@@ -1,5 +1,5 @@
-import type { Clock } from '../clock.js';
-import type { TemplateRow } from '../db/schema.js';
+import type { Clock } from '../../clock.js';
+import type { TemplateRow } from '../../db/schema.js';
 
 /**
  * How long a template read from the database is answered from memory. Writes made through this
