@@ -11,8 +11,8 @@
  * (src/people/web) stands apart and imports only modules a browser can run.
  *
  * A path names a folder (its files and every subfolder not named on a floor of its own), a file,
- * or with `/*` a folder's own files only. A file not on any floor is refused too, so a new folder
- * is given its floor when it is made.
+ * or with `/*` a folder's own files only. A file on no floor cannot import or be imported, so a
+ * new folder is given its floor when it is made. ARCHITECTURE.md numbers the floors in this order.
  */
 
 /** Route declarations: each resource's routes.ts (or <part>-routes.ts), and the people's page routes. */
@@ -41,8 +41,8 @@ const FLOORS = [
     ['src/pdf-signing'],
     ['src/health'],
     ['src/whatsapp/message'],
-    // the face matcher's port: the interface src/veriface/face implements, beside the verification
-    // flows that use it (src/veriface/face, which imports it, is being edited elsewhere)
+    // the face matcher's port: the interface src/veriface/face implements and the flows above use;
+    // it stays beside those flows until src/veriface/face, which imports it, can follow a move
     ['src/veriface/face-matcher.ts', 'src/veriface/unusable-photos.ts'],
     // the console's contracts with its browser code: the actions of the audit log, the review queue's shapes
     ['src/console/audit-contract.ts', 'src/console/review/contract.ts'],
@@ -59,8 +59,8 @@ const FLOORS = [
     ['src/messages'],
     // a conversation's start, which a process or a verification asks for (the invitation and its
     // code, the chat's records); the rest of src/whatsapp/conversation answers the person and
-    // drives the processes. It moves to a folder of its own once src/documents/sealing, which
-    // imports invitations.ts, is not being edited elsewhere.
+    // drives the processes. It gets a folder of its own once src/documents/sealing, which imports
+    // invitations.ts, can follow a move.
     [
       'src/whatsapp/conversation/invitations.ts',
       'src/whatsapp/conversation/chat-queries.ts',
