@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.js';
 import type { ProcessDocumentRow, ProcessRow } from '../db/schema.js';
 import { organizationLanguage } from '../organizations/settings.js';
-import { type FileLinkSlot, fileLink } from '../webhooks/file-links.js';
+import { type FileLinkSlot, fileLink } from '../webhooks/payload/file-links.js';
 import { isDocumentPdfKey } from './document-files.js';
 import { listDocuments } from './queries.js';
 import { finalFileNames } from './sealing/final-file-names.js';

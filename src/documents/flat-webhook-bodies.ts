@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.js';
 import type { ProcessRow } from '../db/schema.js';
-import type { FlatBody } from '../webhooks/event.js';
+import type { FlatBody } from '../webhooks/payload/event.js';
 import type { EventDocument } from './event-files.js';
 import { listDocuments } from './queries.js';
 

@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import type { OutboxRow } from '../db/schema.js';
 import { newObjectId } from '../ids.js';
-import type { WebhookPayload } from '../webhooks/event.js';
+import type { WebhookPayload } from '../webhooks/payload/event.js';
 import { phoneDigits } from '../whatsapp/message/phone.js';
 import { recordQueuedWhatsApp } from '../whatsapp/records/record-queued.js';
 import { insertOutboxRowOnce, insertOutboxRows } from './queries.js';

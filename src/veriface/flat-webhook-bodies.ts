@@ -1,5 +1,5 @@
 import type { VerifaceRow } from '../db/schema.js';
-import type { FlatBody } from '../webhooks/event.js';
+import type { FlatBody } from '../webhooks/payload/event.js';
 
 /**
  * The stages the real service sends a veriface webhook for (REFERENCE §11.4), with its status and

@@ -8,8 +8,8 @@ import type { BlobStore } from '../files/blob-store.js';
 import type { OutboxSignal } from '../outbox/enqueue.js';
 import { listAttempts, requeueMessage } from '../outbox/queries.js';
 import { emitEvent } from './emit-event.js';
-import { bodyOf, type FlatBody, type WebhookEvent, type WebhookPayload } from './event.js';
-import { withFileLinks } from './file-links.js';
+import { bodyOf, type FlatBody, type WebhookEvent, type WebhookPayload } from './payload/event.js';
+import { withFileLinks } from './payload/file-links.js';
 import * as q from './queries.js';
 
 export interface DeliveryStore {

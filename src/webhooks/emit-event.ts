@@ -1,8 +1,8 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';
 import { enqueue, type NewMessage } from '../outbox/enqueue.js';
-import type { FlatBody, WebhookEvent } from './event.js';
-import { type FileLink, takeFileLinks } from './file-links.js';
+import type { FlatBody, WebhookEvent } from './payload/event.js';
+import { type FileLink, takeFileLinks } from './payload/file-links.js';
 import { findEnabledWebhooks } from './queries.js';
 import { DEFAULT_WEBHOOK } from './webhooks.js';
 

@@ -1,6 +1,6 @@
-import type { BlobStore } from '../files/blob-store.js';
-import { DOCUMENT_URL_LIFETIME_SECONDS } from '../files/document-url-lifetime.js';
-import { isRecord } from '../is-record.js';
+import type { BlobStore } from '../../files/blob-store.js';
+import { DOCUMENT_URL_LIFETIME_SECONDS } from '../../files/document-url-lifetime.js';
+import { isRecord } from '../../is-record.js';
 
 /**
  * A stored file a webhook body points to: its download URL is signed when each attempt is sent, so
