@@ -103,8 +103,8 @@ export interface Config {
   renderConcurrency: number;
   /** The PKCS#12 final documents are signed with (a path, or its bytes in base64); a self-signed certificate when unset. */
   signingP12: { source: string; password: string } | undefined;
-  /** An RFC 3161 timestamp authority for the documents' signatures (PAdES B-T). */
-  tsaUrl: string | undefined;
+  /** RFC 3161 timestamp authorities for the documents' signatures (PAdES B-T and up), tried in this order; none when empty. */
+  tsaUrls: readonly string[];
   /** Requests to /verify one client address may make per minute. */
   verifyRateLimit: { max: number; windowMs: number };
 }
@@ -179,6 +179,7 @@ interface ParsedEnv {
   SIGNING_P12?: string;
   SIGNING_P12_PASSWORD?: string;
   TSA_URL?: string;
+  TSA_URLS?: string;
   VERIFY_RATE_LIMIT: number;
 }
 
@@ -281,6 +282,7 @@ const envSchema = Joi.object<ParsedEnv>({
   SIGNING_P12: Joi.string(),
   SIGNING_P12_PASSWORD: Joi.string(),
   TSA_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  TSA_URLS: Joi.string(),
   VERIFY_RATE_LIMIT: Joi.number().integer().min(1).max(100_000).default(30),
 })
   .and('AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY')
@@ -333,6 +335,24 @@ function parseLocalChatPort(value: number | 'off' | undefined, port: number): nu
     return value;
   }
   return port === 0 || port === 65535 ? undefined : port + 1;
+}
+
+/**
+ * TSA_URLS, the timestamp authorities separated by commas, tried in that order; TSA_URL, the one
+ * setting there was before, is a list of one. Both at once would leave unsaid which comes first.
+ */
+function parseTsaUrls(list: string | undefined, single: string | undefined): string[] {
+  if (list !== undefined && single !== undefined)
+    throw new ConfigError('Invalid configuration: set TSA_URLS or TSA_URL, not both (TSA_URL is a TSA_URLS of one)');
+  if (list === undefined) return single === undefined ? [] : [single];
+  const urls = list.split(',').map((entry) => entry.trim());
+  const wrong = urls.filter((url) => !URL.canParse(url) || !['http:', 'https:'].includes(new URL(url).protocol));
+  if (wrong.length > 0) {
+    throw new ConfigError(
+      `Invalid configuration: "TSA_URLS" must be http or https URLs separated by commas; not ${wrong.map((w) => JSON.stringify(w)).join(', ')}`,
+    );
+  }
+  return urls;
 }
 
 /** Reads the environment once; the result is frozen and passed down, nothing else reads process.env. */
@@ -410,7 +430,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
     chromiumPath: parsed.CHROMIUM_PATH,
     renderConcurrency: parsed.RENDER_CONCURRENCY,
     signingP12: parsed.SIGNING_P12 ? Object.freeze({ source: parsed.SIGNING_P12, password: parsed.SIGNING_P12_PASSWORD ?? '' }) : undefined,
-    tsaUrl: parsed.TSA_URL,
+    tsaUrls: Object.freeze(parseTsaUrls(parsed.TSA_URLS, parsed.TSA_URL)),
     verifyRateLimit: Object.freeze({ max: parsed.VERIFY_RATE_LIMIT, windowMs: 60_000 }),
   });
 }

@@ -8,7 +8,10 @@ export interface TimestampAuthority {
   identity: SigningIdentity;
   /** Requests answered so far. */
   issued: number;
+  /** Stops answering: its port refuses connections. */
   close(): Promise<void>;
+  /** Answers again, at the same URL. */
+  reopen(): Promise<void>;
 }
 
 async function tokenFor(request: pkijs.TimeStampReq, identity: SigningIdentity, now: Date): Promise<pkijs.ContentInfo> {
@@ -38,18 +41,21 @@ async function tokenFor(request: pkijs.TimeStampReq, identity: SigningIdentity, 
         }),
       }),
     ],
-    ...(request.certReq ? { certificates: [identity.certificate] } : {}),
+    ...(request.certReq ? { certificates: [identity.certificate, ...identity.chain] } : {}),
   });
   await signed.sign(identity.privateKey, 0, 'SHA-256');
   return new pkijs.ContentInfo({ contentType: OID.signedData, content: signed.toSchema(true) });
 }
 
-/** An RFC 3161 timestamp authority on loopback, signing with a self-signed timeStamping certificate. */
-export async function startTimestampAuthority(): Promise<TimestampAuthority> {
-  const identity = await identityFromStored(
-    await makeSelfSignedIdentity({ commonName: 'Test TSA', now: new Date(Date.now() - 60_000), years: 1, timeStamping: true }),
-  );
-  const authority: TimestampAuthority = { url: '', identity, issued: 0, close: async () => undefined };
+/**
+ * An RFC 3161 timestamp authority on loopback, signing with `identity` (a certificate of a test CA)
+ * or else a self-signed timeStamping certificate.
+ */
+export async function startTimestampAuthority(options: { identity?: SigningIdentity } = {}): Promise<TimestampAuthority> {
+  const identity =
+    options.identity ??
+    (await identityFromStored(await makeSelfSignedIdentity({ commonName: 'Test TSA', now: new Date(Date.now() - 60_000), years: 1, timeStamping: true })));
+  const authority: TimestampAuthority = { url: '', identity, issued: 0, close: async () => undefined, reopen: async () => undefined };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -68,10 +74,17 @@ export async function startTimestampAuthority(): Promise<TimestampAuthority> {
       })();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const listen = (port: number) => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  await listen(0);
   const address = server.address();
   if (!address || typeof address === 'string') throw new Error('the timestamp authority has no port');
   authority.url = `http://127.0.0.1:${address.port}/tsa`;
-  authority.close = () => new Promise((resolve) => server.close(() => resolve()));
+  authority.close = () =>
+    new Promise((resolve) => {
+      server.close(() => resolve());
+      // Kept-alive connections would otherwise hold it open and keep answering.
+      server.closeAllConnections();
+    });
+  authority.reopen = () => listen(address.port);
   return authority;
 }
