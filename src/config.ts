@@ -4,6 +4,7 @@ import path from 'node:path';
 import Joi from 'joi';
 import { TWILIO_API_URL } from './messages/twilio-sms.js';
 import { WHATSAPP_CLOUD_API_URL } from './messages/whatsapp-cloud.js';
+import { isPadesLevel, needsTimestamps, PADES_LEVELS, type PadesLevel } from './pdf-signing/pades-level.js';
 import { parsePhotoKey } from './photos/photo-cipher.js';
 
 export interface S3Config {
@@ -105,6 +106,8 @@ export interface Config {
   signingP12: { source: string; password: string } | undefined;
   /** RFC 3161 timestamp authorities for the documents' signatures (PAdES B-T and up), tried in this order; none when empty. */
   tsaUrls: readonly string[];
+  /** The PAdES level final documents are sealed at when their organization chose none (PADES_LEVEL). */
+  padesLevel: PadesLevel;
   /** Requests to /verify one client address may make per minute. */
   verifyRateLimit: { max: number; windowMs: number };
 }
@@ -180,6 +183,7 @@ interface ParsedEnv {
   SIGNING_P12_PASSWORD?: string;
   TSA_URL?: string;
   TSA_URLS?: string;
+  PADES_LEVEL?: string;
   VERIFY_RATE_LIMIT: number;
 }
 
@@ -283,6 +287,7 @@ const envSchema = Joi.object<ParsedEnv>({
   SIGNING_P12_PASSWORD: Joi.string(),
   TSA_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   TSA_URLS: Joi.string(),
+  PADES_LEVEL: Joi.string().valid(...PADES_LEVELS),
   VERIFY_RATE_LIMIT: Joi.number().integer().min(1).max(100_000).default(30),
 })
   .and('AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY')
@@ -355,12 +360,28 @@ function parseTsaUrls(list: string | undefined, single: string | undefined): str
   return urls;
 }
 
+/**
+ * PADES_LEVEL: B-T when a timestamp authority is set, as before the setting existed, else B-B.
+ * Every level above B-B needs one: the service does not start promising what it cannot seal.
+ */
+function parsePadesLevel(value: string | undefined, tsaUrls: string[]): PadesLevel {
+  if (value === undefined) return tsaUrls.length > 0 ? 'B-T' : 'B-B';
+  if (!isPadesLevel(value)) throw new ConfigError(`Invalid configuration: "PADES_LEVEL" must be one of ${PADES_LEVELS.join(', ')}`);
+  if (needsTimestamps(value) && tsaUrls.length === 0) {
+    throw new ConfigError(
+      `Invalid configuration: PADES_LEVEL=${value} needs a timestamp authority: set TSA_URLS (RFC 3161 servers, tried in order), or PADES_LEVEL=B-B`,
+    );
+  }
+  return value;
+}
+
 /** Reads the environment once; the result is frozen and passed down, nothing else reads process.env. */
 export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
   const blankless = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
   const { value, error } = envSchema.validate(blankless, { abortEarly: false, convert: true });
   if (error) throw new ConfigError(`Invalid configuration: ${error.details.map((d) => d.message).join('; ')}`);
   const parsed = value;
+  const tsaUrls = parseTsaUrls(parsed.TSA_URLS, parsed.TSA_URL);
   const publicUrl = (parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, '');
   return Object.freeze({
     port: parsed.PORT,
@@ -430,7 +451,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
     chromiumPath: parsed.CHROMIUM_PATH,
     renderConcurrency: parsed.RENDER_CONCURRENCY,
     signingP12: parsed.SIGNING_P12 ? Object.freeze({ source: parsed.SIGNING_P12, password: parsed.SIGNING_P12_PASSWORD ?? '' }) : undefined,
-    tsaUrls: Object.freeze(parseTsaUrls(parsed.TSA_URLS, parsed.TSA_URL)),
+    tsaUrls: Object.freeze(tsaUrls),
+    padesLevel: parsePadesLevel(parsed.PADES_LEVEL, tsaUrls),
     verifyRateLimit: Object.freeze({ max: parsed.VERIFY_RATE_LIMIT, windowMs: 60_000 }),
   });
 }

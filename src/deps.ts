@@ -216,6 +216,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   const documentSigner: DocumentSigner = {
     identity,
     timestamps: config.tsaUrls.length > 0 ? failoverTimestampClient({ urls: config.tsaUrls, timeoutMs: TSA_TIMEOUT_MS }) : undefined,
+    defaultLevel: config.padesLevel,
   };
   // One browser per instance, in a thread of its own, started on the first render.
   const renderer = new RendererThread({

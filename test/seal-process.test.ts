@@ -21,6 +21,7 @@ import { IncrementalUpdate } from '../src/pdf-signing/incremental-update.js';
 import { asn1js, OID, parseDer, pkijs, sha256Of } from '../src/pdf-signing/pki.js';
 import { fillSignature } from '../src/pdf-signing/seal-signature.js';
 import { certificatePem, identityFromStored, makeSelfSignedIdentity } from '../src/pdf-signing/signing-identity.js';
+import { RevocationAnswers } from '../src/pdf-signing/validation-data.js';
 import { ANSWERS, sampleTemplate } from './support/fixtures.js';
 import { pdfWithoutXref } from './support/pdf-files.js';
 import { lastSignature, opensslVerify, pdfImages, pdfsig, pdfToolsInstalled, pdftotext, qpdfCheck, trustStore } from './support/pdf-tools.js';
@@ -589,7 +590,11 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
       location: 'l',
       signedAt: new Date(),
     });
-    const signedBefore = await fillSignature(await update.bytes(), { identity: earlier, timestamps: undefined });
+    const signedBefore = await fillSignature(await update.bytes(), {
+      signer: { identity: earlier, timestamps: undefined, defaultLevel: 'B-B' },
+      level: 'B-B',
+      revocations: new RevocationAnswers(1000),
+    });
     const code = await createPdfProcess([{ name: 'Second Signer', email: 'second@people.test' }], signedBefore);
     const processId = await finish(code);
     expect(await sealProcess(svc.deps, { processId })).toBe(true);
@@ -954,6 +959,22 @@ describe.each(dialects)('a process whose document cannot be sealed gets no final
     expect(receivers.a.received.map((hook) => hook.body.data.code)).not.toContain(process.code);
     const verified = await svc.app.inject({ method: 'POST', url: '/verify', headers: { 'content-type': 'application/pdf' }, payload: legacy });
     expect(verified.json()).toEqual({ result: 'unknown', sha256: sha256(legacy) });
+  });
+
+  it('an organization that chose B-LT on an instance without a timestamp authority gets no final file at a lower level: the seal fails and says what to set', async () => {
+    await updateSettings(svc.deps.db, { organizationId: svc.orgB.id, changes: { padesLevel: 'B-LT' } });
+    try {
+      const { process, token } = await pdfProcessOf(svc.orgB, await makePdf(1));
+      await readAndSign(svc.deps, { token, ip: '192.0.2.1' });
+      await runOutbox();
+      expect(await finalFileKeys(svc.deps.db, process.id)).toBeUndefined();
+      const message = 'PAdES B-LT needs a timestamp authority and this instance has none (set TSA_URLS)';
+      expect((await call(svc.app, 'GET', '/document', { key: svc.orgB.privateKey, query: { code: process.code } })).json().sealFailure.message).toBe(message);
+      expect(receivers.b.received.filter((hook) => hook.body.data.code === process.code).map((hook) => hook.body.data.message)).toContain(message);
+      expect(receivers.a.received.map((hook) => hook.body.data.code)).not.toContain(process.code);
+    } finally {
+      await updateSettings(svc.deps.db, { organizationId: svc.orgB.id, changes: { padesLevel: null } });
+    }
   });
 });
 

@@ -9,6 +9,7 @@ import { type Language, personLanguage } from '../../organizations/languages.js'
 import { readSettings } from '../../organizations/settings.js';
 import type { Claim } from '../../outbox/claim.js';
 import { enqueue, type NewMessage } from '../../outbox/enqueue.js';
+import { RevocationAnswers } from '../../pdf-signing/validation-data.js';
 import { queueSignedDocuments } from '../../whatsapp/conversation/invitations.js';
 import { listProcessAttachments } from '../attachments/queries.js';
 import { documentLabel, sha256, signedBytes, UnusableDocumentFile } from '../document-files.js';
@@ -31,6 +32,9 @@ import { sealRenderedPdf, sealUploadedPdf } from './seal-pdf.js';
 import { startEarly } from './start-early.js';
 
 export type { SealContext } from './seal-job.js';
+
+/** Each OCSP responder or CRL a B-LT seal asks gets this long before the next is tried. */
+const REVOCATION_TIMEOUT_MS = 5_000;
 
 /**
  * Where one seal run writes the final files of a process: a folder of its own (the run's id), so
@@ -154,7 +158,15 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
       lines: [`${locale.labels.verifyAt} ${url}`, `${locale.labels.code}: ${process.code}`],
       pageNumber: (page, pages) => `${locale.labels.page} ${page} ${locale.labels.of} ${pages}`,
     },
-    seal: { signer: ctx.documentSigner, signedAt: new Date(evidence.finishedAt), reason: locale.labels.sealReason, location: ctx.publicUrl, verifyUrl: url },
+    seal: {
+      signer: ctx.documentSigner,
+      level: settings?.padesLevel ?? ctx.documentSigner.defaultLevel,
+      revocations: new RevocationAnswers(REVOCATION_TIMEOUT_MS),
+      signedAt: new Date(evidence.finishedAt),
+      reason: locale.labels.sealReason,
+      location: ctx.publicUrl,
+      verifyUrl: url,
+    },
   };
 
   const folder = runFolder(process.id, newObjectId(ctx.clock.now()));
