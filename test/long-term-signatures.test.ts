@@ -9,7 +9,7 @@ import { parseDer, pkijs } from '../src/pdf-signing/pki.js';
 import { signaturesOf } from '../src/pdf-signing/signature-contents.js';
 import { identityFromP12 } from '../src/pdf-signing/signing-identity.js';
 import { onePagePdf } from './support/pdf-files.js';
-import { opensslOcspRead, opensslTimestampVerify, pdfsig, pdfToolsInstalled, trustStore } from './support/pdf-tools.js';
+import { opensslOcspRead, opensslTimestampVerify, pdfsig, pdfToolsInstalled, pdftotext, trustStore } from './support/pdf-tools.js';
 import { call, dialects, startTestService, type TestOrganization, type TestService } from './support/service.js';
 import { readAndSign } from './support/signing.js';
 import { P12_PASSWORD, startTestCa, type TestCa } from './support/test-ca.js';
@@ -177,6 +177,53 @@ describe.each(dialects)('long-term signatures: PAdES B-LT and B-LTA with a real 
       const verified = opensslTimestampVerify(token.cms, token.content, ca.rootPem);
       expect(verified.status, verified.output).toBe(0);
       expect(verified.output).toContain('Verification: OK');
+    },
+  );
+
+  it('/verify and its page show the level each file reached, its chain, its timestamps (time and authority) and that revocation data is embedded', async () => {
+    const verify = async (pdf: Buffer, accept = 'application/json') =>
+      svc.app.inject({ method: 'POST', url: '/verify', headers: { 'content-type': 'application/pdf', accept, 'accept-language': 'en' }, payload: pdf });
+    const lt = sealed.get('Lease B-LT');
+    const lta = sealed.get('Lease B-LTA');
+    if (!lt || !lta) throw new Error('the B-LT and B-LTA tests did not seal');
+    const stamp = (kind: string) => ({ kind, at: expect.any(String), authority: 'Test Timestamp Authority' });
+    const chain = ['Test Document Seal', 'Test Root CA'];
+    for (const file of [lt.document, lt.certificate]) {
+      expect((await verify(file)).json()).toMatchObject({
+        result: 'unchanged',
+        process: { code: lt.code },
+        seal: { level: 'B-LT', chain, timestamps: [stamp('signature')], revocationData: true },
+      });
+    }
+    const answer = (await verify(lta.document)).json();
+    expect(answer).toMatchObject({
+      process: { code: lta.code },
+      seal: { level: 'B-LTA', chain, timestamps: [stamp('signature'), stamp('document')], revocationData: true },
+    });
+    expect(Date.parse(answer.seal.timestamps[1].at)).toBeGreaterThanOrEqual(Date.parse(answer.seal.timestamps[0].at) - 1000);
+    const page = (await verify(lta.document, 'text/html')).body;
+    expect(page).toContain('B-LTA: as B-LT, plus a timestamp over the whole document');
+    expect(page).toContain('Test Document Seal → Test Root CA');
+    expect(page).toContain('Test Timestamp Authority (over the document)');
+    expect(page).toMatch(/Revocation data embedded<\/dt><dd>yes/);
+  });
+
+  it.runIf(pdfToolsInstalled)(
+    "the evidence certificate states each organization's level, the seal's chain, its timestamps and whether revocation data is embedded, in the organization's language",
+    () => {
+      const lt = sealed.get('Lease B-LT');
+      const lta = sealed.get('Lease B-LTA');
+      if (!lt || !lta) throw new Error('the B-LT and B-LTA tests did not seal');
+      const text = (pdf: Buffer) => pdftotext(pdf).replace(/\s+/g, ' ');
+      for (const file of [lt.document, lt.certificate]) {
+        const written = text(file);
+        expect(written).toContain('Sello digital');
+        expect(written).toContain('B-LT: firma con sello de tiempo');
+        expect(written).toContain('Test Document Seal → Test Root CA');
+        expect(written).toMatch(/Datos de revocación incluidos:? sí/);
+      }
+      expect(text(lta.certificate)).toContain('B-LTA: como B-LT, más un sello de tiempo sobre todo el documento');
+      expect(text(lta.certificate)).toContain('uno sobre la firma y otro sobre todo el documento');
     },
   );
 

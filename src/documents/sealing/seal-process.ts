@@ -9,6 +9,7 @@ import { type Language, personLanguage } from '../../organizations/languages.js'
 import { readSettings } from '../../organizations/settings.js';
 import type { Claim } from '../../outbox/claim.js';
 import { enqueue, type NewMessage } from '../../outbox/enqueue.js';
+import { chainNames } from '../../pdf-signing/seal-report.js';
 import { RevocationAnswers } from '../../pdf-signing/validation-data.js';
 import { queueSignedDocuments } from '../../whatsapp/conversation/invitations.js';
 import { listProcessAttachments } from '../attachments/queries.js';
@@ -136,6 +137,8 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
   const organizationLanguage = settings?.language ?? 'es';
   const locale = sealLocale(finalFilesLanguage(participants, organizationLanguage), settings?.timeZone ?? 'UTC');
   const trail = signingTrail(allEvents);
+  const level = settings?.padesLevel ?? ctx.documentSigner.defaultLevel;
+  const { identity } = ctx.documentSigner;
   const evidence: SealEvidence = {
     process,
     finishedAt: trail.finish?.at ?? process.updated_at,
@@ -146,6 +149,7 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
     events: trail.events,
     signaturePngs: await signaturePngs(ctx, participants),
     locale,
+    seal: { level, chain: chainNames(identity.certificate, [identity.certificate, ...identity.chain]) },
   };
   const url = verifyUrl(ctx.publicUrl, process.code);
   const job: SealJob = {
@@ -160,7 +164,7 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
     },
     seal: {
       signer: ctx.documentSigner,
-      level: settings?.padesLevel ?? ctx.documentSigner.defaultLevel,
+      level,
       revocations: new RevocationAnswers(REVOCATION_TIMEOUT_MS),
       signedAt: new Date(evidence.finishedAt),
       reason: locale.labels.sealReason,
