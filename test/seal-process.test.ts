@@ -793,6 +793,8 @@ describe.each(dialects)(
   (dialect) => {
     let svc: TestService;
     let notForTimestamps: TimestampAuthority;
+    let anotherNonce: TimestampAuthority;
+    let anotherImprint: TimestampAuthority;
     let first: TimestampAuthority;
     let second: TimestampAuthority;
     const receivers = { a: new WebhookReceiver(), b: new WebhookReceiver() };
@@ -801,14 +803,17 @@ describe.each(dialects)(
       notForTimestamps = await startTimestampAuthority({
         identity: await identityFromStored(await makeSelfSignedIdentity({ commonName: 'Not a TSA', now: new Date(Date.now() - 60_000), years: 1 })),
       });
+      anotherNonce = await startTimestampAuthority({ fault: 'another-nonce' });
+      anotherImprint = await startTimestampAuthority({ fault: 'another-imprint' });
       first = await startTimestampAuthority();
       second = await startTimestampAuthority();
-      svc = await startTestService(dialect, { TSA_URLS: [notForTimestamps.url, first.url, second.url].join(','), WEBHOOK_ALLOW_PRIVATE: 'true' });
+      const urls = [notForTimestamps, anotherNonce, anotherImprint, first, second].map((tsa) => tsa.url);
+      svc = await startTestService(dialect, { TSA_URLS: urls.join(','), WEBHOOK_ALLOW_PRIVATE: 'true' });
       await subscribe(svc, receivers);
     });
     afterAll(async () => {
       await svc.close();
-      for (const tsa of [notForTimestamps, first, second]) await tsa.close();
+      for (const tsa of [notForTimestamps, anotherNonce, anotherImprint, first, second]) await tsa.close();
       await receivers.a.close();
       await receivers.b.close();
     });
@@ -819,16 +824,16 @@ describe.each(dialects)(
       await svc.deps.worker.deliverDue();
     }
 
-    it("an authority whose certificate is not for timestamping and one stopped are passed over: the seal takes the next one's token", async () => {
+    it("authorities whose token has a certificate not for timestamping, another request's nonce or another imprint, and one stopped, are passed over: the seal takes the next one's token", async () => {
       await first.close();
       const process = await signedPdfProcess(svc, svc.orgA, 'Failed over');
       expect(await sealProcess(svc.deps, { processId: process.id })).toBe(true);
-      expect(notForTimestamps.issued).toBe(2);
+      for (const refused of [notForTimestamps, anotherNonce, anotherImprint]) expect(refused.issued).toBe(2);
       expect(second.issued).toBe(2);
       expect(sameCertificate(signatureTimestamp(await sealedDocument(svc, process.id)).certificate, second.identity.certificate)).toBe(true);
     });
 
-    it('with every authority stopped no final file is made: document.seal_failed to its organization only and GET /document shows sealFailure; once one answers, the retry seals with a timestamp', async () => {
+    it('with no authority giving a valid token (both good ones stopped) no final file is made: document.seal_failed to its organization only and GET /document shows sealFailure; once one answers, the retry seals with a timestamp', async () => {
       await second.close();
       const process = await signedPdfProcess(svc, svc.orgA, 'Waiting for a timestamp');
       await runOutbox();
@@ -837,7 +842,7 @@ describe.each(dialects)(
       const view = async (key: string) => (await call(svc.app, 'GET', '/document', { key, query: { code: process.code } })).json();
       const failure = (await view(svc.orgA.privateKey)).sealFailure;
       expect(failure.message).toMatch(
-        /^no timestamp authority gave a valid token \(.*not one for timestamping.*no answer.*no answer.*\): the seal is tried again, never made without one$/,
+        /^no timestamp authority gave a valid token \(.*not one for timestamping.*another request \(nonce\).*other bytes \(message imprint\).*no answer.*no answer.*\): the seal is tried again, never made without one$/,
       );
       const hooks = receivers.a.received.filter((hook) => hook.body.type === 'document.seal_failed');
       expect(hooks.map((hook) => hook.body.data.code)).toEqual([process.code]);

@@ -69,19 +69,20 @@ export function httpTimestampClient(options: { url: string; timeoutMs: number })
         nonce: new asn1js.Integer({ valueHex: toArrayBuffer(nonce) }),
         certReq: true,
       });
-      let response: Response;
+      let body: Uint8Array;
       try {
-        response = await fetch(options.url, {
+        const response = await fetch(options.url, {
           method: 'POST',
           headers: { 'content-type': 'application/timestamp-query' },
           body: Buffer.from(request.toSchema().toBER(false)),
           signal: AbortSignal.timeout(options.timeoutMs),
         });
+        if (!response.ok) throw new TimestampError(`HTTP ${response.status}`);
+        body = new Uint8Array(await response.arrayBuffer());
       } catch (error) {
+        if (error instanceof TimestampError) throw error;
         throw new TimestampError(`no answer: ${error instanceof Error ? error.message : String(error)}`);
       }
-      if (!response.ok) throw new TimestampError(`HTTP ${response.status}`);
-      const body = new Uint8Array(await response.arrayBuffer());
       let reply: pkijs.TimeStampResp;
       try {
         reply = parseDer(body, (schema) => new pkijs.TimeStampResp({ schema }));

@@ -14,14 +14,28 @@ export interface TimestampAuthority {
   reopen(): Promise<void>;
 }
 
-async function tokenFor(request: pkijs.TimeStampReq, identity: SigningIdentity, now: Date): Promise<pkijs.ContentInfo> {
+/** How a faulty authority gets its answer wrong: a token for another request, or over other bytes. */
+export type TimestampFault = 'another-nonce' | 'another-imprint';
+
+function randomInteger(): asn1js.Integer {
+  return new asn1js.Integer({ valueHex: toArrayBuffer(positiveInteger(randomBytes(8))) });
+}
+
+async function tokenFor(request: pkijs.TimeStampReq, identity: SigningIdentity, now: Date, fault?: TimestampFault): Promise<pkijs.ContentInfo> {
+  const imprint =
+    fault === 'another-imprint'
+      ? new pkijs.MessageImprint({
+          hashAlgorithm: request.messageImprint.hashAlgorithm,
+          hashedMessage: new asn1js.OctetString({ valueHex: toArrayBuffer(randomBytes(32)) }),
+        })
+      : request.messageImprint;
   const info = new pkijs.TSTInfo({
     version: 1,
     policy: '1.3.6.1.4.1.99999.1',
-    messageImprint: request.messageImprint,
-    serialNumber: new asn1js.Integer({ valueHex: toArrayBuffer(positiveInteger(randomBytes(8))) }),
+    messageImprint: imprint,
+    serialNumber: randomInteger(),
     genTime: now,
-    ...(request.nonce ? { nonce: request.nonce } : {}),
+    ...(request.nonce ? { nonce: fault === 'another-nonce' ? randomInteger() : request.nonce } : {}),
   });
   const content = new Uint8Array(info.toSchema().toBER(false));
   const signed = new pkijs.SignedData({
@@ -49,9 +63,9 @@ async function tokenFor(request: pkijs.TimeStampReq, identity: SigningIdentity, 
 
 /**
  * An RFC 3161 timestamp authority on loopback, signing with `identity` (a certificate of a test CA)
- * or else a self-signed timeStamping certificate.
+ * or else a self-signed timeStamping certificate; with a `fault`, every token it grants is wrong so.
  */
-export async function startTimestampAuthority(options: { identity?: SigningIdentity } = {}): Promise<TimestampAuthority> {
+export async function startTimestampAuthority(options: { identity?: SigningIdentity; fault?: TimestampFault } = {}): Promise<TimestampAuthority> {
   const identity =
     options.identity ??
     (await identityFromStored(await makeSelfSignedIdentity({ commonName: 'Test TSA', now: new Date(Date.now() - 60_000), years: 1, timeStamping: true })));
@@ -64,7 +78,7 @@ export async function startTimestampAuthority(options: { identity?: SigningIdent
         try {
           if (req.headers['content-type'] !== 'application/timestamp-query') throw new Error('not a timestamp query');
           const request = parseDer(Buffer.concat(chunks), (schema) => new pkijs.TimeStampReq({ schema }));
-          const token = await tokenFor(request, identity, new Date());
+          const token = await tokenFor(request, identity, new Date(), options.fault);
           const reply = new pkijs.TimeStampResp({ status: new pkijs.PKIStatusInfo({ status: 0 }), timeStampToken: token });
           authority.issued++;
           res.writeHead(200, { 'content-type': 'application/timestamp-reply' }).end(Buffer.from(reply.toSchema().toBER(false)));
