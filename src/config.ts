@@ -5,6 +5,7 @@ import Joi from 'joi';
 import type { S3Config } from './files/s3-blob-store.js';
 import { TWILIO_API_URL } from './messages/twilio-sms.js';
 import { WHATSAPP_CLOUD_API_URL } from './messages/whatsapp-cloud.js';
+import { isPadesLevel, needsTimestamps, PADES_LEVELS, type PadesLevel } from './pdf-signing/pades-level.js';
 import { parsePhotoKey } from './photos/photo-cipher.js';
 import type { WhatsAppTemplates } from './whatsapp/message/approved-templates.js';
 
@@ -82,8 +83,10 @@ export interface Config {
   renderConcurrency: number;
   /** The PKCS#12 final documents are signed with (a path, or its bytes in base64); a self-signed certificate when unset. */
   signingP12: { source: string; password: string } | undefined;
-  /** An RFC 3161 timestamp authority for the documents' signatures (PAdES B-T). */
-  tsaUrl: string | undefined;
+  /** RFC 3161 timestamp authorities for the documents' signatures (PAdES B-T and up), tried in this order; none when empty. */
+  tsaUrls: readonly string[];
+  /** The PAdES level final documents are sealed at when their organization chose none (PADES_LEVEL). */
+  padesLevel: PadesLevel;
   /** Requests to /verify one client address may make per minute. */
   verifyRateLimit: { max: number; windowMs: number };
 }
@@ -158,6 +161,8 @@ interface ParsedEnv {
   SIGNING_P12?: string;
   SIGNING_P12_PASSWORD?: string;
   TSA_URL?: string;
+  TSA_URLS?: string;
+  PADES_LEVEL?: string;
   VERIFY_RATE_LIMIT: number;
 }
 
@@ -260,6 +265,8 @@ const envSchema = Joi.object<ParsedEnv>({
   SIGNING_P12: Joi.string(),
   SIGNING_P12_PASSWORD: Joi.string(),
   TSA_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  TSA_URLS: Joi.string(),
+  PADES_LEVEL: Joi.string().valid(...PADES_LEVELS),
   VERIFY_RATE_LIMIT: Joi.number().integer().min(1).max(100_000).default(30),
 })
   .and('AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY')
@@ -314,12 +321,46 @@ function parseLocalChatPort(value: number | 'off' | undefined, port: number): nu
   return port === 0 || port === 65535 ? undefined : port + 1;
 }
 
+/**
+ * TSA_URLS, the timestamp authorities separated by commas, tried in that order; TSA_URL, the one
+ * setting there was before, is a list of one. Both at once would leave unsaid which comes first.
+ */
+function parseTsaUrls(list: string | undefined, single: string | undefined): string[] {
+  if (list !== undefined && single !== undefined)
+    throw new ConfigError('Invalid configuration: set TSA_URLS or TSA_URL, not both (TSA_URL is a TSA_URLS of one)');
+  if (list === undefined) return single === undefined ? [] : [single];
+  const urls = list.split(',').map((entry) => entry.trim());
+  const wrong = urls.filter((url) => !URL.canParse(url) || !['http:', 'https:'].includes(new URL(url).protocol));
+  if (wrong.length > 0) {
+    throw new ConfigError(
+      `Invalid configuration: "TSA_URLS" must be http or https URLs separated by commas; not ${wrong.map((w) => JSON.stringify(w)).join(', ')}`,
+    );
+  }
+  return urls;
+}
+
+/**
+ * PADES_LEVEL: B-T when a timestamp authority is set, as before the setting existed, else B-B.
+ * Every level above B-B needs one: the service does not start promising what it cannot seal.
+ */
+function parsePadesLevel(value: string | undefined, tsaUrls: string[]): PadesLevel {
+  if (value === undefined) return tsaUrls.length > 0 ? 'B-T' : 'B-B';
+  if (!isPadesLevel(value)) throw new ConfigError(`Invalid configuration: "PADES_LEVEL" must be one of ${PADES_LEVELS.join(', ')}`);
+  if (needsTimestamps(value) && tsaUrls.length === 0) {
+    throw new ConfigError(
+      `Invalid configuration: PADES_LEVEL=${value} needs a timestamp authority: set TSA_URLS (RFC 3161 servers, tried in order), or PADES_LEVEL=B-B`,
+    );
+  }
+  return value;
+}
+
 /** Reads the environment once; the result is frozen and passed down, nothing else reads process.env. */
 export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
   const blankless = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
   const { value, error } = envSchema.validate(blankless, { abortEarly: false, convert: true });
   if (error) throw new ConfigError(`Invalid configuration: ${error.details.map((d) => d.message).join('; ')}`);
   const parsed = value;
+  const tsaUrls = parseTsaUrls(parsed.TSA_URLS, parsed.TSA_URL);
   const publicUrl = (parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, '');
   return Object.freeze({
     port: parsed.PORT,
@@ -389,7 +430,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Readonly<Config> {
     chromiumPath: parsed.CHROMIUM_PATH,
     renderConcurrency: parsed.RENDER_CONCURRENCY,
     signingP12: parsed.SIGNING_P12 ? Object.freeze({ source: parsed.SIGNING_P12, password: parsed.SIGNING_P12_PASSWORD ?? '' }) : undefined,
-    tsaUrl: parsed.TSA_URL,
+    tsaUrls: Object.freeze(tsaUrls),
+    padesLevel: parsePadesLevel(parsed.PADES_LEVEL, tsaUrls),
     verifyRateLimit: Object.freeze({ max: parsed.VERIFY_RATE_LIMIT, windowMs: 60_000 }),
   });
 }

@@ -37,7 +37,7 @@ import {
   SigningIdentityError,
   type StoredIdentity,
 } from './pdf-signing/signing-identity.js';
-import { httpTimestampClient } from './pdf-signing/timestamp-client.js';
+import { failoverTimestampClient } from './pdf-signing/timestamp-client.js';
 import { type PageAssets, pageAssets } from './people/assets.js';
 import { EmbeddingOrigins } from './people/embed.js';
 import { dataKeyOf } from './photos/data-key.js';
@@ -181,7 +181,8 @@ async function storedIdentity(kept: string): Promise<SigningIdentity> {
   return identityFromStored(stored);
 }
 
-const TSA_TIMEOUT_MS = 10_000;
+/** Each authority of TSA_URLS gets this long before the next is asked. */
+const TSA_TIMEOUT_MS = 5_000;
 
 const silentLogger: WorkerLogger = { error: () => undefined };
 
@@ -215,7 +216,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   });
   const documentSigner: DocumentSigner = {
     identity,
-    timestamps: config.tsaUrl ? httpTimestampClient({ url: config.tsaUrl, timeoutMs: TSA_TIMEOUT_MS }) : undefined,
+    timestamps: config.tsaUrls.length > 0 ? failoverTimestampClient({ urls: config.tsaUrls, timeoutMs: TSA_TIMEOUT_MS }) : undefined,
+    defaultLevel: config.padesLevel,
   };
   // One browser per instance, in a thread of its own, started on the first render.
   const renderer = new RendererThread({

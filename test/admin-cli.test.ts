@@ -181,6 +181,8 @@ describe('the admin command shares the service configuration', { timeout: 120_00
       '20',
       '--signer-delegation',
       'on',
+      '--pades-level',
+      'B-LT',
     );
     expect(updated.json).toEqual({
       organization,
@@ -192,6 +194,7 @@ describe('the admin command shares the service configuration', { timeout: 120_00
       photoRetentionDays: 30,
       formProcessesPerHour: 20,
       signerDelegation: true,
+      padesLevel: 'B-LT',
     });
     const listed = (await admin('org', 'list')).json as {
       organization: string;
@@ -208,6 +211,7 @@ describe('the admin command shares the service configuration', { timeout: 120_00
       photoRetentionDays: 180,
       formProcessesPerHour: 30,
       signerDelegation: false,
+      padesLevel: null,
     });
     const withPath = await admin('org', 'update', '--org', organization, '--sdk-origins', 'https://app.example.com/page');
     expect(withPath.code).toBe(2);

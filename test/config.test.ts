@@ -102,6 +102,41 @@ describe('TRUST_PROXY believes a number of proxies or their addresses, never eve
   }
 });
 
+describe('TSA_URLS lists the timestamp authorities in the order they are tried; TSA_URL is a list of one', () => {
+  it('reads none by default, one from TSA_URL, and several from TSA_URLS in order', () => {
+    expect(loadConfig({}).tsaUrls).toEqual([]);
+    expect(loadConfig({ TSA_URL: 'http://tsa.example/' }).tsaUrls).toEqual(['http://tsa.example/']);
+    expect(loadConfig({ TSA_URLS: 'https://a.example/tsa, http://b.example:8080/' }).tsaUrls).toEqual(['https://a.example/tsa', 'http://b.example:8080/']);
+  });
+
+  it('refuses both at once, and anything but http or https URLs', () => {
+    expect(() => loadConfig({ TSA_URL: 'http://a.example/', TSA_URLS: 'http://b.example/' })).toThrow('set TSA_URLS or TSA_URL, not both');
+    expect(() => loadConfig({ TSA_URLS: 'http://a.example/,ftp://b.example/,' })).toThrow(
+      'Invalid configuration: "TSA_URLS" must be http or https URLs separated by commas; not "ftp://b.example/", ""',
+    );
+  });
+});
+
+describe('PADES_LEVEL chooses the level final documents are sealed at; every level above B-B needs a timestamp authority', () => {
+  it('is B-B without a timestamp authority and B-T with one, as before the setting; any level can be chosen with one', () => {
+    expect(loadConfig({}).padesLevel).toBe('B-B');
+    expect(loadConfig({ TSA_URLS: 'http://tsa.example/' }).padesLevel).toBe('B-T');
+    for (const level of ['B-B', 'B-T', 'B-LT', 'B-LTA']) expect(loadConfig({ TSA_URLS: 'http://tsa.example/', PADES_LEVEL: level }).padesLevel).toBe(level);
+  });
+
+  for (const level of ['B-T', 'B-LT', 'B-LTA']) {
+    it(`refuses to start at ${level} without a timestamp authority, saying what to set`, () => {
+      expect(() => loadConfig({ PADES_LEVEL: level })).toThrow(
+        `Invalid configuration: PADES_LEVEL=${level} needs a timestamp authority: set TSA_URLS (RFC 3161 servers, tried in order), or PADES_LEVEL=B-B`,
+      );
+    });
+  }
+
+  it('refuses a level that is none of the four', () => {
+    expect(() => loadConfig({ PADES_LEVEL: 'B-LTV' })).toThrow('"PADES_LEVEL" must be one of [B-B, B-T, B-LT, B-LTA]');
+  });
+});
+
 describe("the local chat's keyless operator has a port of its own on 127.0.0.1, never the service's", () => {
   it('is PORT + 1 by default, LOCAL_CHAT_PORT when set, and none when off or with a WhatsApp provider', () => {
     expect(loadConfig({}).localChatPort).toBe(3001);

@@ -311,6 +311,7 @@ describe.each(dialects)("the people's API, authorised by the link's token (%s)",
         photoRetentionDays: 180,
         formProcessesPerHour: 30,
         signerDelegation: false,
+        padesLevel: null,
       });
       expect((await call(svc.app, 'GET', '/organization', { key: svc.orgA.privateKey })).json()).toMatchObject({ timeZone: 'Europe/Madrid' });
       expect((await call(svc.app, 'GET', '/organization', { key: svc.orgA.publicKey })).json()).toEqual({ message: 'PRIVATE_KEY_REQUIRED' });

@@ -21,6 +21,7 @@ import { IncrementalUpdate } from '../src/pdf-signing/incremental-update.js';
 import { asn1js, OID, parseDer, pkijs, sha256Of } from '../src/pdf-signing/pki.js';
 import { fillSignature } from '../src/pdf-signing/seal-signature.js';
 import { certificatePem, identityFromStored, makeSelfSignedIdentity } from '../src/pdf-signing/signing-identity.js';
+import { RevocationAnswers } from '../src/pdf-signing/validation-data.js';
 import { ANSWERS, sampleTemplate } from './support/fixtures.js';
 import { pdfWithoutXref } from './support/pdf-files.js';
 import { lastSignature, opensslVerify, pdfImages, pdfsig, pdfToolsInstalled, pdftotext, qpdfCheck, trustStore } from './support/pdf-tools.js';
@@ -589,7 +590,11 @@ describe.each(dialects)('sealing a finished process (%s)', (dialect) => {
       location: 'l',
       signedAt: new Date(),
     });
-    const signedBefore = await fillSignature(await update.bytes(), { identity: earlier, timestamps: undefined });
+    const signedBefore = await fillSignature(await update.bytes(), {
+      signer: { identity: earlier, timestamps: undefined, defaultLevel: 'B-B' },
+      level: 'B-B',
+      revocations: new RevocationAnswers(1000),
+    });
     const code = await createPdfProcess([{ name: 'Second Signer', email: 'second@people.test' }], signedBefore);
     const processId = await finish(code);
     expect(await sealProcess(svc.deps, { processId })).toBe(true);
@@ -701,6 +706,56 @@ describe("the sign date and times are written in the organization's language and
   });
 });
 
+/** A one-signer PDF process of `org`, signed by its signer: the outbox's seal job is queued. */
+async function signedPdfProcess(svc: TestService, org: TestOrganization, name: string) {
+  const upload = await call(svc.app, 'POST', '/document/upload', {
+    key: org.privateKey,
+    body: { email: org.email, name, file: (await makePdf(1)).toString('base64'), signProfile: [{ name: 'Tess', email: 'tess@people.test' }] },
+  });
+  expect(upload.statusCode, upload.body).toBe(200);
+  const process = await findProcessByCode(svc.deps.db, org.id, upload.json().code);
+  if (!process) throw new Error('not stored');
+  const [participant] = await listParticipants(svc.deps.db, process.id);
+  await readAndSign(svc.deps, { token: participant?.link_token ?? '' });
+  return process;
+}
+
+/** Each organization's webhook receiver, subscribed and started. */
+async function subscribe(svc: TestService, receivers: { a: WebhookReceiver; b: WebhookReceiver }): Promise<void> {
+  for (const [receiver, org] of [
+    [receivers.a, svc.orgA],
+    [receivers.b, svc.orgB],
+  ] as const) {
+    receiver.now = () => svc.clock.now();
+    const url = await receiver.start();
+    receiver.secret = (await call(svc.app, 'POST', '/webhooks', { key: org.privateKey, body: { name: 'default', url } })).json().secret;
+  }
+}
+
+/** The first final document of a sealed process. */
+async function sealedDocument(svc: TestService, processId: string): Promise<Buffer> {
+  const sealed = await readBlobBytes(svc.deps.blobs, (await finalFileKeys(svc.deps.db, processId))?.documents[0] ?? '');
+  if (!sealed) throw new Error('no final document');
+  return sealed;
+}
+
+/** The RFC 3161 token of the last signature of `pdf`, what it timestamps (the signature value) and the TSA certificate it carries. */
+function signatureTimestamp(pdf: Buffer) {
+  const { cms } = lastSignature(pdf);
+  const signed = new pkijs.SignedData({ schema: parseDer(cms, (schema) => new pkijs.ContentInfo({ schema })).content });
+  const signerInfo = signed.signerInfos[0];
+  const token = signerInfo?.unsignedAttrs?.attributes.find((a) => a.type === OID.signatureTimeStampToken)?.values[0];
+  if (!token || !signerInfo) throw new Error('no timestamp token');
+  const tokenData = new pkijs.SignedData({ schema: new pkijs.ContentInfo({ schema: token }).content });
+  const info = parseDer(new Uint8Array(tokenData.encapContentInfo.eContent?.getValue() ?? new ArrayBuffer(0)), (schema) => new pkijs.TSTInfo({ schema }));
+  const [certificate] = (tokenData.certificates ?? []).filter((c) => c instanceof pkijs.Certificate);
+  return { tokenData, info, certificate, timestamped: signerInfo.signature.valueBlock.valueHexView.slice() };
+}
+
+function sameCertificate(a: pkijs.Certificate | undefined, b: pkijs.Certificate): boolean {
+  return a !== undefined && Buffer.from(a.toSchema().toBER(false)).equals(Buffer.from(b.toSchema().toBER(false)));
+}
+
 describe.each(dialects)('PAdES B-T with a timestamp authority (%s)', (dialect) => {
   let svc: TestService;
   let tsa: TimestampAuthority;
@@ -714,52 +769,102 @@ describe.each(dialects)('PAdES B-T with a timestamp authority (%s)', (dialect) =
   });
 
   it.runIf(pdfToolsInstalled)('the signature carries an RFC 3161 timestamp over its signature value, from the TSA_URL authority', async () => {
-    const upload = await call(svc.app, 'POST', '/document/upload', {
-      key: svc.orgA.privateKey,
-      body: { email: svc.orgA.email, name: 'Stamped', file: (await makePdf(1)).toString('base64'), signProfile: [{ name: 'Tess', email: 'tess@people.test' }] },
-    });
-    expect(upload.statusCode, upload.body).toBe(200);
-    const process = await findProcessByCode(svc.deps.db, svc.orgA.id, upload.json().code);
-    if (!process) throw new Error('not stored');
-    const [participant] = await listParticipants(svc.deps.db, process.id);
-    await readAndSign(svc.deps, { token: participant?.link_token ?? '' });
+    const process = await signedPdfProcess(svc, svc.orgA, 'Stamped');
     expect(await sealProcess(svc.deps, { processId: process.id })).toBe(true);
     expect(tsa.issued).toBe(2);
-    const sealed = await readBlobBytes(svc.deps.blobs, (await finalFileKeys(svc.deps.db, process.id))?.documents[0] ?? '');
-    const { cms } = lastSignature(sealed ?? Buffer.alloc(0));
-    const signed = new pkijs.SignedData({ schema: parseDer(cms, (schema) => new pkijs.ContentInfo({ schema })).content });
-    const signerInfo = signed.signerInfos[0];
-    const token = signerInfo?.unsignedAttrs?.attributes.find((a) => a.type === OID.signatureTimeStampToken)?.values[0];
-    if (!token || !signerInfo) throw new Error('no timestamp token');
-    const tokenData = new pkijs.SignedData({ schema: new pkijs.ContentInfo({ schema: token }).content });
-    const info = parseDer(new Uint8Array(tokenData.encapContentInfo.eContent?.getValue() ?? new ArrayBuffer(0)), (schema) => new pkijs.TSTInfo({ schema }));
+    const sealed = await sealedDocument(svc, process.id);
+    const { tokenData, info, timestamped } = signatureTimestamp(sealed);
     const imprint = Buffer.from(info.messageImprint.hashedMessage.valueBlock.valueHexView);
-    expect(imprint.equals(Buffer.from(await sha256Of(new Uint8Array(signerInfo.signature.valueBlock.valueHexView))))).toBe(true);
+    expect(imprint.equals(Buffer.from(await sha256Of(timestamped)))).toBe(true);
     const verified = await tokenData.verify({
       signer: 0,
       trustedCerts: [tsa.identity.certificate],
       // For a timestamp token pkijs checks the TSTInfo's imprint against the data timestamped.
-      data: signerInfo.signature.valueBlock.valueHexView.slice().buffer,
+      data: timestamped.buffer,
     });
     expect(verified).toBe(true);
-    const report = pdfsig(sealed ?? Buffer.alloc(0), trustStore(certificatePem(svc.deps.documentSigner.identity.certificate)));
+    const report = pdfsig(sealed, trustStore(certificatePem(svc.deps.documentSigner.identity.certificate)));
     expect(report, report).toContain('Signature is Valid.');
   });
 });
+
+describe.each(dialects)(
+  'timestamp authorities (TSA_URLS) are tried in order, each answer checked; with none answering the seal waits and is retried, never made at a lower level (%s)',
+  (dialect) => {
+    let svc: TestService;
+    let notForTimestamps: TimestampAuthority;
+    let anotherNonce: TimestampAuthority;
+    let anotherImprint: TimestampAuthority;
+    let first: TimestampAuthority;
+    let second: TimestampAuthority;
+    const receivers = { a: new WebhookReceiver(), b: new WebhookReceiver() };
+    beforeAll(async () => {
+      // A certificate without the timeStamping extended key usage: its tokens are refused.
+      notForTimestamps = await startTimestampAuthority({
+        identity: await identityFromStored(await makeSelfSignedIdentity({ commonName: 'Not a TSA', now: new Date(Date.now() - 60_000), years: 1 })),
+      });
+      anotherNonce = await startTimestampAuthority({ fault: 'another-nonce' });
+      anotherImprint = await startTimestampAuthority({ fault: 'another-imprint' });
+      first = await startTimestampAuthority();
+      second = await startTimestampAuthority();
+      const urls = [notForTimestamps, anotherNonce, anotherImprint, first, second].map((tsa) => tsa.url);
+      svc = await startTestService(dialect, { TSA_URLS: urls.join(','), WEBHOOK_ALLOW_PRIVATE: 'true' });
+      await subscribe(svc, receivers);
+    });
+    afterAll(async () => {
+      await svc.close();
+      for (const tsa of [notForTimestamps, anotherNonce, anotherImprint, first, second]) await tsa.close();
+      await receivers.a.close();
+      await receivers.b.close();
+    });
+
+    async function runOutbox(ms = 0): Promise<void> {
+      svc.clock.advance(ms);
+      await svc.deps.worker.deliverDue();
+      await svc.deps.worker.deliverDue();
+    }
+
+    it("authorities whose token has a certificate not for timestamping, another request's nonce or another imprint, and one stopped, are passed over: the seal takes the next one's token", async () => {
+      await first.close();
+      const process = await signedPdfProcess(svc, svc.orgA, 'Failed over');
+      expect(await sealProcess(svc.deps, { processId: process.id })).toBe(true);
+      for (const refused of [notForTimestamps, anotherNonce, anotherImprint]) expect(refused.issued).toBe(2);
+      expect(second.issued).toBe(2);
+      expect(sameCertificate(signatureTimestamp(await sealedDocument(svc, process.id)).certificate, second.identity.certificate)).toBe(true);
+    });
+
+    it('with no authority giving a valid token (both good ones stopped) no final file is made: document.seal_failed to its organization only and GET /document shows sealFailure; once one answers, the retry seals with a timestamp', async () => {
+      await second.close();
+      const process = await signedPdfProcess(svc, svc.orgA, 'Waiting for a timestamp');
+      await runOutbox();
+      await runOutbox(10_000);
+      expect(await finalFileKeys(svc.deps.db, process.id)).toBeUndefined();
+      const view = async (key: string) => (await call(svc.app, 'GET', '/document', { key, query: { code: process.code } })).json();
+      const failure = (await view(svc.orgA.privateKey)).sealFailure;
+      expect(failure.message).toMatch(
+        /^no timestamp authority gave a valid token \(.*not one for timestamping.*another request \(nonce\).*other bytes \(message imprint\).*no answer.*no answer.*\): the seal is tried again, never made without one$/,
+      );
+      const hooks = receivers.a.received.filter((hook) => hook.body.type === 'document.seal_failed');
+      expect(hooks.map((hook) => hook.body.data.code)).toEqual([process.code]);
+      expect(hooks[0]?.body.data.message).toBe(failure.message);
+      expect(receivers.b.received.map((hook) => hook.body.data.code)).not.toContain(process.code);
+      expect(await view(svc.orgB.privateKey)).toEqual({ message: 'DOCUMENT_NOT_FOUND' });
+
+      await second.reopen();
+      await runOutbox(6 * 60_000);
+      const sealed = await sealedDocument(svc, process.id);
+      expect(sameCertificate(signatureTimestamp(sealed).certificate, second.identity.certificate)).toBe(true);
+      expect((await view(svc.orgA.privateKey)).sealFailure).toBeUndefined();
+    });
+  },
+);
 
 describe.each(dialects)('a process whose document cannot be sealed gets no final file: it is marked, announced and retried (%s)', (dialect) => {
   let svc: TestService;
   const receivers = { a: new WebhookReceiver(), b: new WebhookReceiver() };
   beforeAll(async () => {
     svc = await startTestService(dialect, { WEBHOOK_ALLOW_PRIVATE: 'true' });
-    for (const [receiver, org] of [
-      [receivers.a, svc.orgA],
-      [receivers.b, svc.orgB],
-    ] as const) {
-      receiver.now = () => svc.clock.now();
-      const url = await receiver.start();
-      receiver.secret = (await call(svc.app, 'POST', '/webhooks', { key: org.privateKey, body: { name: 'default', url } })).json().secret;
-    }
+    await subscribe(svc, receivers);
   });
   afterAll(async () => {
     await svc.close();
@@ -859,6 +964,22 @@ describe.each(dialects)('a process whose document cannot be sealed gets no final
     expect(receivers.a.received.map((hook) => hook.body.data.code)).not.toContain(process.code);
     const verified = await svc.app.inject({ method: 'POST', url: '/verify', headers: { 'content-type': 'application/pdf' }, payload: legacy });
     expect(verified.json()).toEqual({ result: 'unknown', sha256: sha256(legacy) });
+  });
+
+  it('an organization that chose B-LT on an instance without a timestamp authority gets no final file at a lower level: the seal fails and says what to set', async () => {
+    await updateSettings(svc.deps.db, { organizationId: svc.orgB.id, changes: { padesLevel: 'B-LT' } });
+    try {
+      const { process, token } = await pdfProcessOf(svc.orgB, await makePdf(1));
+      await readAndSign(svc.deps, { token, ip: '192.0.2.1' });
+      await runOutbox();
+      expect(await finalFileKeys(svc.deps.db, process.id)).toBeUndefined();
+      const message = 'PAdES B-LT needs a timestamp authority and this instance has none (set TSA_URLS)';
+      expect((await call(svc.app, 'GET', '/document', { key: svc.orgB.privateKey, query: { code: process.code } })).json().sealFailure.message).toBe(message);
+      expect(receivers.b.received.filter((hook) => hook.body.data.code === process.code).map((hook) => hook.body.data.message)).toContain(message);
+      expect(receivers.a.received.map((hook) => hook.body.data.code)).not.toContain(process.code);
+    } finally {
+      await updateSettings(svc.deps.db, { organizationId: svc.orgB.id, changes: { padesLevel: null } });
+    }
   });
 });
 

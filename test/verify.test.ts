@@ -91,6 +91,8 @@ describe.each(dialects)('/verify: anyone checks a final document (%s)', (dialect
         expect(body.process.code).toBe(a.code);
         expect(body.process.status).toBe('FINISH');
         expect(body.process.participants).toEqual([{ name: ANA.name, role: 'SIGNER', signedAt: expect.any(String) }]);
+        // Without a timestamp authority the instance seals at B-B, with the certificate it made itself.
+        expect(body.seal).toEqual({ level: 'B-B', chain: ['Document seal of service.test'], timestamps: [], revocationData: false });
         expect(res.body).not.toContain(ANA.email);
         expect(res.body).not.toContain(ANA.phone);
         expect(res.body).not.toContain(svc.orgA.email);

@@ -35,7 +35,7 @@ const USAGE = `Usage: npm run --silent admin -- <command>
   org list
   org update --org ORG_ID [--sdk-integration on|off] [--sdk-origins "https://a.example,https://b.example"]
              [--sdk-require-token on|off] [--language es|en|pt|fr] [--time-zone America/Bogota] [--photo-retention-days DAYS]
-             [--form-processes-per-hour N] [--signer-delegation on|off]
+             [--form-processes-per-hour N] [--signer-delegation on|off] [--pades-level B-B|B-T|B-LT|B-LTA|instance]
              [--oidc-issuer https://idp.example --oidc-client-id ID --oidc-client-secret SECRET | --oidc-clear]
   user add --org ORG_ID --email EMAIL [--name NAME] [--role member|reviewer|admin]
   user rename --org ORG_ID --email EMAIL --name NAME   (an empty NAME removes it)
@@ -137,6 +137,10 @@ function settingsFlags(flags: Flags): SettingsChanges {
     ...(days === undefined ? {} : { photoRetentionDays: /^\d{1,6}$/.test(days) ? Number(days) : days }),
     ...(forms === undefined ? {} : { formProcessesPerHour: /^\d{1,7}$/.test(forms) ? Number(forms) : forms }),
     ...(flags['signer-delegation'] === undefined ? {} : { signerDelegation: onOff(flags, 'signer-delegation') }),
+    // `instance`: follow PADES_LEVEL again.
+    ...(optional(flags, 'pades-level') === undefined
+      ? {}
+      : { padesLevel: optional(flags, 'pades-level') === 'instance' ? null : optional(flags, 'pades-level') }),
   });
 }
 
@@ -302,6 +306,7 @@ async function main(argv: string[]): Promise<number> {
       'photo-retention-days': { type: 'string' },
       'form-processes-per-hour': { type: 'string' },
       'signer-delegation': { type: 'string' },
+      'pades-level': { type: 'string' },
       'oidc-issuer': { type: 'string' },
       'oidc-client-id': { type: 'string' },
       'oidc-client-secret': { type: 'string' },

@@ -26,6 +26,8 @@ export interface OrganizationsTable {
   form_processes_per_hour: Generated<number>;
   /** 1: its signers may hand their place to another person from the signing page (UPDATE_SIGNER). */
   signer_delegation: Generated<number>;
+  /** The PAdES level of its final documents (B-B, B-T, B-LT, B-LTA); null: the instance's PADES_LEVEL. */
+  pades_level: string | null;
   /** The organization's OpenID Connect provider for console single sign-on; all three or none. */
   oidc_issuer: string | null;
   oidc_client_id: string | null;

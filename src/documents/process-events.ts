@@ -143,7 +143,7 @@ export const PROCESS_WEBHOOKS = {
     event: 'seal_failed',
     status: 'SEAL_FAILED',
     summary:
-      'The final files could not be made: a document is missing, changed or cannot be opened (message: which and why). No final file is written; the seal is retried, and succeeds once the file is put right',
+      "The final files could not be made: a document is missing, changed or cannot be opened, or no timestamp authority or revocation responder answered for the organization's PAdES level (message: which and why). No final file is written, never one at a lower level; the seal is retried, and succeeds once the file is put right or the authority answers",
   },
   SIGNED_FILES_READY: {
     event: 'signed_files_ready',

@@ -26,7 +26,7 @@ export async function setSdkIntegration(db: Db, id: string, enabled: boolean): P
 export type SettingsPatch = Partial<
   Pick<
     OrganizationRow,
-    'sdk_origins' | 'sdk_require_token' | 'language' | 'time_zone' | 'photo_retention_days' | 'form_processes_per_hour' | 'signer_delegation'
+    'sdk_origins' | 'sdk_require_token' | 'language' | 'time_zone' | 'photo_retention_days' | 'form_processes_per_hour' | 'signer_delegation' | 'pades_level'
   >
 >;
 

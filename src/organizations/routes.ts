@@ -28,7 +28,7 @@ export function organizationRoutes(ctx: ServiceContext): ApiRoute[] {
       tag,
       summary: "Change the organization's settings; those not sent stay as they are",
       description:
-        'sdkOrigins: the origins (scheme, host and port) allowed to embed the pages with the SDK; sdkRequireToken: embedding needs a token minted with the private key (POST /sdk/token); language: es, en, pt or fr, of the final documents and of every message sent to people; timeZone: an IANA zone; photoRetentionDays: 1 to 3650; formProcessesPerHour: processes its reference links and the SDK fill flow may create in an hour (0 to 100000, 0 closes them; 30 at first).',
+        "sdkOrigins: the origins (scheme, host and port) allowed to embed the pages with the SDK; sdkRequireToken: embedding needs a token minted with the private key (POST /sdk/token); language: es, en, pt or fr, of the final documents and of every message sent to people; timeZone: an IANA zone; photoRetentionDays: 1 to 3650; formProcessesPerHour: processes its reference links and the SDK fill flow may create in an hour (0 to 100000, 0 closes them; 30 at first); padesLevel: B-B, B-T, B-LT or B-LTA for the final documents, null for the instance's PADES_LEVEL (levels above B-B need the instance's timestamp authority: without one the seal fails and says so).",
       body: settingsChangesSchema,
       query: noInput,
       response: { json: settingsResponse },

@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import type { Db } from '../db/database.js';
 import type { OrganizationRow } from '../db/schema.js';
+import { isPadesLevel, PADES_LEVELS, type PadesLevel } from '../pdf-signing/pades-level.js';
 import { languageJoi } from './language-joi.js';
 import { isLanguage, LANGUAGES, type Language } from './languages.js';
 import * as q from './queries.js';
@@ -27,6 +28,12 @@ export interface OrganizationSettings {
    * (UPDATE_SIGNER). Off by default: who signs is the organization's decision.
    */
   signerDelegation: boolean;
+  /**
+   * The PAdES level of its final documents: B-B, B-T (timestamped), B-LT (with the validation
+   * data a court needs years later), B-LTA (with a document timestamp over it); null follows the
+   * instance's PADES_LEVEL.
+   */
+  padesLevel: PadesLevel | null;
 }
 
 export type SettingsChanges = Partial<OrganizationSettings>;
@@ -68,11 +75,16 @@ export const settingsChangesSchema = Joi.object<SettingsChanges, true>({
   photoRetentionDays: Joi.number().integer().min(1).max(3650).example(180),
   formProcessesPerHour: Joi.number().integer().min(0).max(100_000).example(FORM_PROCESSES_PER_HOUR_DEFAULT),
   signerDelegation: Joi.boolean().example(false),
+  padesLevel: Joi.string()
+    .valid(...PADES_LEVELS)
+    .allow(null)
+    .example('B-LT')
+    .description("the PAdES level of the final documents; null: the instance's (PADES_LEVEL). Levels above B-B need the instance's timestamp authority"),
 });
 
 /** What GET and PUT /organization answer: every setting, as it now is. */
 export const settingsResponse = settingsChangesSchema.fork(
-  ['sdkOrigins', 'sdkRequireToken', 'language', 'timeZone', 'photoRetentionDays', 'formProcessesPerHour', 'signerDelegation'],
+  ['sdkOrigins', 'sdkRequireToken', 'language', 'timeZone', 'photoRetentionDays', 'formProcessesPerHour', 'signerDelegation', 'padesLevel'],
   (field) => field.required(),
 );
 
@@ -90,6 +102,7 @@ export function settingsOf(row: OrganizationRow): OrganizationSettings {
     photoRetentionDays: row.photo_retention_days,
     formProcessesPerHour: row.form_processes_per_hour,
     signerDelegation: row.signer_delegation === 1,
+    padesLevel: isPadesLevel(row.pades_level) ? row.pades_level : null,
   };
 }
 
@@ -104,6 +117,7 @@ export async function updateSettings(db: Db, options: { organizationId: string; 
     ...(changes.photoRetentionDays === undefined ? {} : { photo_retention_days: changes.photoRetentionDays }),
     ...(changes.formProcessesPerHour === undefined ? {} : { form_processes_per_hour: changes.formProcessesPerHour }),
     ...(changes.signerDelegation === undefined ? {} : { signer_delegation: changes.signerDelegation ? 1 : 0 }),
+    ...(changes.padesLevel === undefined ? {} : { pades_level: changes.padesLevel }),
   });
   return row ? settingsOf(row) : undefined;
 }

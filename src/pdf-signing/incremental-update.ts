@@ -109,22 +109,36 @@ export interface SignaturePlaceholder {
  * document the service makes whole.
  */
 export function addSignaturePlaceholder(document: PDFDocument, options: SignaturePlaceholder): void {
-  const context = document.context;
   const text = (value: string) => PDFHexString.fromText(value).toString();
-  const dictionary = [
-    '<<',
-    '/Type /Sig',
-    '/Filter /Adobe.PPKLite',
-    '/SubFilter /ETSI.CAdES.detached',
-    BYTE_RANGE_PLACEHOLDER,
-    `/Contents <${'0'.repeat(SIGNATURE_BYTES * 2)}>`,
-    `/M ${PDFString.of(pdfDate(options.signedAt)).toString()}`,
-    `/Name ${text(options.signerName)}`,
-    `/Reason ${text(options.reason)}`,
-    `/Location ${text(options.location)}`,
-    ...(options.contactInfo === undefined ? [] : [`/ContactInfo (${options.contactInfo.replace(/[^\x21-\x7e]|[()\\]/g, (c) => encodeURIComponent(c))})`]),
-    '>>',
-  ].join('\n');
+  addSignatureField(
+    document,
+    options,
+    ['/Type /Sig', '/Filter /Adobe.PPKLite', '/SubFilter /ETSI.CAdES.detached'],
+    [
+      `/M ${PDFString.of(pdfDate(options.signedAt)).toString()}`,
+      `/Name ${text(options.signerName)}`,
+      `/Reason ${text(options.reason)}`,
+      `/Location ${text(options.location)}`,
+      ...(options.contactInfo === undefined ? [] : [`/ContactInfo (${options.contactInfo.replace(/[^\x21-\x7e]|[()\\]/g, (c) => encodeURIComponent(c))})`]),
+    ],
+  );
+}
+
+/**
+ * An invisible field holding a document timestamp (PAdES B-LTA, ISO 32000-2 12.8.5): an RFC 3161
+ * token over the bytes its ByteRange covers, which the whole file up to it.
+ */
+export function addDocumentTimestampPlaceholder(document: PDFDocument, options: { page: PDFPage; fieldName: string }): void {
+  addSignatureField(document, options, ['/Type /DocTimeStamp', '/Filter /Adobe.PPKLite', '/SubFilter /ETSI.RFC3161'], []);
+}
+
+/**
+ * A signature field on `page` whose value is a dictionary of the `kind` entries (type and
+ * filters), a ByteRange and Contents placeholder, and the `details` entries.
+ */
+function addSignatureField(document: PDFDocument, options: { page: PDFPage; fieldName: string }, kind: string[], details: string[]): void {
+  const context = document.context;
+  const dictionary = ['<<', ...kind, BYTE_RANGE_PLACEHOLDER, `/Contents <${'0'.repeat(SIGNATURE_BYTES * 2)}>`, ...details, '>>'].join('\n');
   const signatureRef = context.register(PDFInvalidObject.of(Buffer.from(dictionary, 'latin1')));
   const pageRef = context.getObjectRef(options.page.node);
   const widget = context.obj({
@@ -222,6 +236,13 @@ export class IncrementalUpdate {
   /** See `addSignaturePlaceholder`: the field added to this update. */
   addSignaturePlaceholder(options: SignaturePlaceholder): void {
     addSignaturePlaceholder(this.document, options);
+  }
+
+  /** See `addDocumentTimestampPlaceholder`: the field added to this update, on the last page. */
+  addDocumentTimestampPlaceholder(fieldName: string): void {
+    const page = this.document.getPages().at(-1);
+    if (!page) throw new Error('a PDF without pages cannot be timestamped');
+    addDocumentTimestampPlaceholder(this.document, { page, fieldName });
   }
 
   /** The original bytes followed by the update: every object that changed or is new, its xref and trailer. */

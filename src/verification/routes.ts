@@ -6,6 +6,7 @@ import { DomainError, fail } from '../domain-error.js';
 import { instantAnswer } from '../fields/instant.js';
 import { errorAnswer } from '../http/errors.js';
 import { type ApiRoute, defineRoute, noInput } from '../http/route.js';
+import { PADES_LEVELS } from '../pdf-signing/pades-level.js';
 import { formFile } from './form-upload.js';
 import { type Verification, verifyCode, verifyFile } from './verify-document.js';
 import { PAGE_HEADERS, pageLanguage, verifyPage } from './verify-page.js';
@@ -44,6 +45,28 @@ const sha256 = Joi.string()
   .description('SHA-256 of the file sent')
   .example('9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08');
 
+const sealReport = Joi.object({
+  level: Joi.string()
+    .valid(...PADES_LEVELS)
+    .required()
+    .description('the PAdES level the seal reached: B-B, B-T (timestamped), B-LT (validation data kept in the file), B-LTA (and a document timestamp)'),
+  chain: Joi.array()
+    .items(Joi.string())
+    .required()
+    .description("the certificates' common names, from the seal's up to its root")
+    .example(['Acme Leases seal', 'Acme Root CA']),
+  timestamps: Joi.array()
+    .items(
+      Joi.object({
+        kind: Joi.string().valid('signature', 'document').required().description("over the seal's signature, or over the whole file (B-LTA)"),
+        at: instantAnswer.required(),
+        authority: Joi.string().required().description("the common name of the timestamp authority's certificate").example('Example TSA'),
+      }),
+    )
+    .required(),
+  revocationData: Joi.boolean().required().description("OCSP answers or CRLs for the chain are kept in the file's DSS"),
+}).description("what the file's seal signature reached, read from the file");
+
 /** `unchanged`: a final file of this instance; `changed`: names a sealed process but is not one; `found`: the code's process; `unknown`: nothing of this instance. */
 const verificationResponse = Joi.alternatives().try(
   Joi.object({
@@ -51,6 +74,7 @@ const verificationResponse = Joi.alternatives().try(
     sha256: sha256.required(),
     file: Joi.string().required().description('which final file it is: <position>.pdf or certificate.pdf').example('0.pdf'),
     process: publicProcess.required(),
+    seal: sealReport,
   }),
   Joi.object({ result: Joi.string().valid('changed').required(), sha256: sha256.required(), process: publicProcess.required() }),
   Joi.object({ result: Joi.string().valid('found').required(), process: publicProcess.required() }),

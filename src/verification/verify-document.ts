@@ -7,6 +7,7 @@ import type { Language } from '../organizations/languages.js';
 import { findOrganization } from '../organizations/queries.js';
 import { settingsOf } from '../organizations/settings.js';
 import { carriesSignature } from '../pdf-signing/incremental-update.js';
+import { type SealReport, sealReport } from '../pdf-signing/seal-report.js';
 
 /** What /verify tells anyone about a sealed process: names and dates, never e-mails or phones. */
 export interface PublicProcess {
@@ -22,13 +23,14 @@ export interface PublicProcess {
 }
 
 /**
- * - `unchanged`: the file is, byte for byte, a signed final file this instance wrote;
+ * - `unchanged`: the file is, byte for byte, a signed final file this instance wrote; `seal` says
+ *   what its signature reached (PAdES level, chain, timestamps, revocation data);
  * - `changed`: it names a sealed process of this instance, but its bytes are not a final file;
  * - `found`: a code was given and it is a sealed process's;
  * - `unknown`: nothing of this instance.
  */
 export type Verification =
-  | { result: 'unchanged'; sha256: string; file: string; process: PublicProcess }
+  | { result: 'unchanged'; sha256: string; file: string; process: PublicProcess; seal?: SealReport }
   | { result: 'changed'; sha256: string; process: PublicProcess }
   | { result: 'found'; process: PublicProcess }
   | { result: 'unknown'; sha256?: string };
@@ -75,11 +77,13 @@ export async function verifyFile(ctx: ServiceContext, options: { bytes: Buffer }
   if (!carriesSignature(options.bytes)) return { result: 'unknown', sha256: hash };
   const sealed = await findSealedByFileHash(ctx.db, hash);
   if (sealed) {
+    const seal = await sealReport(options.bytes);
     return {
       result: 'unchanged',
       sha256: hash,
       file: sealed.fileKey.slice(sealed.fileKey.lastIndexOf('/') + 1),
       process: await publicProcess(ctx, sealed.process),
+      ...(seal ? { seal } : {}),
     };
   }
   const named = [...options.bytes.toString('latin1').matchAll(NAMED_CODE)].map((match) => match[1]);

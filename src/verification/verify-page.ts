@@ -1,3 +1,4 @@
+import type { SealReport } from '../pdf-signing/seal-report.js';
 import { escapeHtml } from '../text/escape-html.js';
 import type { PublicProcess, Verification } from './verify-document.js';
 
@@ -37,6 +38,21 @@ const TEXT = {
     pending: 'sin firmar',
     statuses: { CREATED: 'en firma', EDITING: 'en edición', FINISH: 'finalizado', REJECTED: 'rechazado', EXPIRED: 'vencido', CANCELLED: 'cancelado' },
     error: 'No se pudo verificar',
+    seal: 'Sello digital',
+    level: 'Nivel PAdES',
+    levels: {
+      'B-B': 'B-B: firma digital',
+      'B-T': 'B-T: firma con sello de tiempo',
+      'B-LT': 'B-LT: firma con sello de tiempo y los datos para validarla a largo plazo',
+      'B-LTA': 'B-LTA: como B-LT, más un sello de tiempo sobre todo el documento',
+    },
+    chain: 'Certificados',
+    timestamps: 'Sellos de tiempo',
+    timestampKinds: { signature: 'sobre la firma', document: 'sobre el documento' },
+    noTimestamps: 'ninguno',
+    revocationData: 'Datos de revocación incluidos',
+    yes: 'sí',
+    no: 'no',
   },
   en: {
     title: 'Verify a signed document',
@@ -61,6 +77,21 @@ const TEXT = {
     pending: 'not signed',
     statuses: { CREATED: 'in signature', EDITING: 'being edited', FINISH: 'finished', REJECTED: 'rejected', EXPIRED: 'expired', CANCELLED: 'cancelled' },
     error: 'Could not verify',
+    seal: 'Digital seal',
+    level: 'PAdES level',
+    levels: {
+      'B-B': 'B-B: digital signature',
+      'B-T': 'B-T: signature with a trusted timestamp',
+      'B-LT': 'B-LT: timestamped signature with the data to validate it in the long term',
+      'B-LTA': 'B-LTA: as B-LT, plus a timestamp over the whole document',
+    },
+    chain: 'Certificates',
+    timestamps: 'Timestamps',
+    timestampKinds: { signature: 'over the signature', document: 'over the document' },
+    noTimestamps: 'none',
+    revocationData: 'Revocation data embedded',
+    yes: 'yes',
+    no: 'no',
   },
 } as const;
 
@@ -99,6 +130,22 @@ function processDetails(process: PublicProcess, language: PageLanguage): string 
   ].join('');
 }
 
+function sealDetails(seal: SealReport, process: PublicProcess, language: PageLanguage): string {
+  const t = TEXT[language];
+  const timestamps =
+    seal.timestamps.length === 0
+      ? escapeHtml(t.noTimestamps)
+      : `<ul>${seal.timestamps.map((stamp) => `<li>${escapeHtml(`${dateOf(process, stamp.at)}, ${stamp.authority} (${t.timestampKinds[stamp.kind]})`)}</li>`).join('')}</ul>`;
+  return [
+    `<h2>${t.seal}</h2><dl>`,
+    `<dt>${t.level}</dt><dd>${escapeHtml(t.levels[seal.level])}</dd>`,
+    `<dt>${t.chain}</dt><dd>${escapeHtml(seal.chain.join(' → '))}</dd>`,
+    `<dt>${t.timestamps}</dt><dd>${timestamps}</dd>`,
+    `<dt>${t.revocationData}</dt><dd>${seal.revocationData ? t.yes : t.no}</dd>`,
+    '</dl>',
+  ].join('');
+}
+
 function outcome(verification: Verification, language: PageLanguage): string {
   const t = TEXT[language];
   const message = t[verification.result];
@@ -108,7 +155,8 @@ function outcome(verification: Verification, language: PageLanguage): string {
       ? `<p>${t.file}: ${escapeHtml(verification.file)} · SHA-256 <code class="hash">${escapeHtml(verification.sha256)}</code></p>`
       : '';
   const details = 'process' in verification ? processDetails(verification.process, language) : '';
-  return `<section role="status" aria-live="polite" style="background:${tone};padding:12px;border-radius:4px"><p><strong>${escapeHtml(message)}</strong></p>${file}${details}</section>`;
+  const seal = verification.result === 'unchanged' && verification.seal ? sealDetails(verification.seal, verification.process, language) : '';
+  return `<section role="status" aria-live="polite" style="background:${tone};padding:12px;border-radius:4px"><p><strong>${escapeHtml(message)}</strong></p>${file}${details}${seal}</section>`;
 }
 
 /** The verification page: two forms (a file, a code) and, after a request, its outcome or error. */

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { lastSignatureOf } from '../../src/pdf-signing/signature-contents.js';
 
 /*
  * The PDF tools a court or a counterpart would use, run on the files the service writes:
@@ -61,25 +62,9 @@ export function qpdfCheck(pdf: Buffer): { status: number | null; output: string 
   return run('qpdf', ['--check', tempFile(pdf, 'pdf')]);
 }
 
-/** The length of the DER value at the start of `bytes` (the CMS is zero-padded to fill its placeholder). */
-function derLength(bytes: Buffer): number {
-  const first = bytes[1] ?? 0;
-  if (first < 0x80) return 2 + first;
-  const octets = first & 0x7f;
-  let length = 0;
-  for (let index = 0; index < octets; index++) length = length * 256 + (bytes[2 + index] ?? 0);
-  return 2 + octets + length;
-}
-
 /** The last signature of a PDF: the CMS in its Contents and the bytes its ByteRange covers. */
 export function lastSignature(pdf: Buffer): { cms: Buffer; content: Buffer } {
-  const text = pdf.toString('latin1');
-  const ranges = [...text.matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)];
-  const last = ranges.at(-1);
-  if (!last) throw new Error('no signature');
-  const [start, length, next, rest] = last.slice(1).map(Number) as [number, number, number, number];
-  const padded = Buffer.from(text.slice(start + length + 1, next - 1), 'hex');
-  return { cms: padded.subarray(0, derLength(padded)), content: Buffer.concat([pdf.subarray(start, start + length), pdf.subarray(next, next + rest)]) };
+  return lastSignatureOf(pdf);
 }
 
 /** openssl cms -verify of the last signature against `certificatePem` as the only trusted certificate. */
@@ -102,6 +87,20 @@ export function opensslVerify(pdf: Buffer, certificatePem: string): { status: nu
     '-out',
     path.join(scratch, 'verified.bin'),
   ]);
+}
+
+/**
+ * openssl ts -verify of an RFC 3161 token (a document timestamp's /Contents) over `content`,
+ * trusting `caPem` only: what pdfsig cannot check (poppler leaves ETSI.RFC3161 unvalidated).
+ */
+export function opensslTimestampVerify(token: Buffer, content: Buffer, caPem: string): { status: number | null; output: string } {
+  return run('openssl', ['ts', '-verify', '-token_in', '-in', tempFile(token, 'tsr'), '-data', tempFile(content, 'bin'), '-CAfile', tempFile(caPem, 'pem')]);
+}
+
+/** openssl ocsp reading a stored OCSP response (DER) about `certificatePem`, issued by `issuerPem`, the only one trusted. */
+export function opensslOcspRead(response: Buffer, issuerPem: string, certificatePem: string): { status: number | null; output: string } {
+  const issuer = tempFile(issuerPem, 'pem');
+  return run('openssl', ['ocsp', '-respin', tempFile(response, 'der'), '-issuer', issuer, '-cert', tempFile(certificatePem, 'pem'), '-CAfile', issuer]);
 }
 
 /** One page of a PDF drawn as a PNG by pdftoppm, at `dpi` dots per inch. */

@@ -8,17 +8,34 @@ export interface TimestampAuthority {
   identity: SigningIdentity;
   /** Requests answered so far. */
   issued: number;
+  /** Stops answering: its port refuses connections. */
   close(): Promise<void>;
+  /** Answers again, at the same URL. */
+  reopen(): Promise<void>;
 }
 
-async function tokenFor(request: pkijs.TimeStampReq, identity: SigningIdentity, now: Date): Promise<pkijs.ContentInfo> {
+/** How a faulty authority gets its answer wrong: a token for another request, or over other bytes. */
+export type TimestampFault = 'another-nonce' | 'another-imprint';
+
+function randomInteger(): asn1js.Integer {
+  return new asn1js.Integer({ valueHex: toArrayBuffer(positiveInteger(randomBytes(8))) });
+}
+
+async function tokenFor(request: pkijs.TimeStampReq, identity: SigningIdentity, now: Date, fault?: TimestampFault): Promise<pkijs.ContentInfo> {
+  const imprint =
+    fault === 'another-imprint'
+      ? new pkijs.MessageImprint({
+          hashAlgorithm: request.messageImprint.hashAlgorithm,
+          hashedMessage: new asn1js.OctetString({ valueHex: toArrayBuffer(randomBytes(32)) }),
+        })
+      : request.messageImprint;
   const info = new pkijs.TSTInfo({
     version: 1,
     policy: '1.3.6.1.4.1.99999.1',
-    messageImprint: request.messageImprint,
-    serialNumber: new asn1js.Integer({ valueHex: toArrayBuffer(positiveInteger(randomBytes(8))) }),
+    messageImprint: imprint,
+    serialNumber: randomInteger(),
     genTime: now,
-    ...(request.nonce ? { nonce: request.nonce } : {}),
+    ...(request.nonce ? { nonce: fault === 'another-nonce' ? randomInteger() : request.nonce } : {}),
   });
   const content = new Uint8Array(info.toSchema().toBER(false));
   const signed = new pkijs.SignedData({
@@ -38,18 +55,21 @@ async function tokenFor(request: pkijs.TimeStampReq, identity: SigningIdentity, 
         }),
       }),
     ],
-    ...(request.certReq ? { certificates: [identity.certificate] } : {}),
+    ...(request.certReq ? { certificates: [identity.certificate, ...identity.chain] } : {}),
   });
   await signed.sign(identity.privateKey, 0, 'SHA-256');
   return new pkijs.ContentInfo({ contentType: OID.signedData, content: signed.toSchema(true) });
 }
 
-/** An RFC 3161 timestamp authority on loopback, signing with a self-signed timeStamping certificate. */
-export async function startTimestampAuthority(): Promise<TimestampAuthority> {
-  const identity = await identityFromStored(
-    await makeSelfSignedIdentity({ commonName: 'Test TSA', now: new Date(Date.now() - 60_000), years: 1, timeStamping: true }),
-  );
-  const authority: TimestampAuthority = { url: '', identity, issued: 0, close: async () => undefined };
+/**
+ * An RFC 3161 timestamp authority on loopback, signing with `identity` (a certificate of a test CA)
+ * or else a self-signed timeStamping certificate; with a `fault`, every token it grants is wrong so.
+ */
+export async function startTimestampAuthority(options: { identity?: SigningIdentity; fault?: TimestampFault } = {}): Promise<TimestampAuthority> {
+  const identity =
+    options.identity ??
+    (await identityFromStored(await makeSelfSignedIdentity({ commonName: 'Test TSA', now: new Date(Date.now() - 60_000), years: 1, timeStamping: true })));
+  const authority: TimestampAuthority = { url: '', identity, issued: 0, close: async () => undefined, reopen: async () => undefined };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -58,7 +78,7 @@ export async function startTimestampAuthority(): Promise<TimestampAuthority> {
         try {
           if (req.headers['content-type'] !== 'application/timestamp-query') throw new Error('not a timestamp query');
           const request = parseDer(Buffer.concat(chunks), (schema) => new pkijs.TimeStampReq({ schema }));
-          const token = await tokenFor(request, identity, new Date());
+          const token = await tokenFor(request, identity, new Date(), options.fault);
           const reply = new pkijs.TimeStampResp({ status: new pkijs.PKIStatusInfo({ status: 0 }), timeStampToken: token });
           authority.issued++;
           res.writeHead(200, { 'content-type': 'application/timestamp-reply' }).end(Buffer.from(reply.toSchema().toBER(false)));
@@ -68,10 +88,17 @@ export async function startTimestampAuthority(): Promise<TimestampAuthority> {
       })();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const listen = (port: number) => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  await listen(0);
   const address = server.address();
   if (!address || typeof address === 'string') throw new Error('the timestamp authority has no port');
   authority.url = `http://127.0.0.1:${address.port}/tsa`;
-  authority.close = () => new Promise((resolve) => server.close(() => resolve()));
+  authority.close = () =>
+    new Promise((resolve) => {
+      server.close(() => resolve());
+      // Kept-alive connections would otherwise hold it open and keep answering.
+      server.closeAllConnections();
+    });
+  authority.reopen = () => listen(address.port);
   return authority;
 }

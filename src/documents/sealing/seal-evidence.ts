@@ -1,6 +1,7 @@
 import { parseJson } from '../../db/json-column.js';
 import type { AttachmentRow, IdentityAttemptRow, ParticipantRow, ProcessDocumentRow, ProcessEventRow, ProcessRow } from '../../db/schema.js';
 import { attemptFacts, identityHash, participantHashSubject } from '../../identity-attempts/attempt-view.js';
+import type { PadesLevel } from '../../pdf-signing/pades-level.js';
 import type { NumberCheck } from '../../veriface/document/number-check.js';
 import type { EffectiveValidations } from '../identity-validations.js';
 import { validationsOf } from '../notify-participants.js';
@@ -23,6 +24,8 @@ export interface SealEvidence {
   /** The PNG each participant signed with, by participant id. */
   signaturePngs: ReadonlyMap<string, Buffer>;
   locale: SealLocale;
+  /** How the final files are sealed: the organization's PAdES level and the seal's certificate chain (common names, its own first). */
+  seal: { level: PadesLevel; chain: string[] };
 }
 
 /** A final file as the certificate lists it; the certificate cannot list itself, nor be listed in a file it is part of. */
@@ -321,6 +324,18 @@ export function certificateBlocks(evidence: SealEvidence, options: { images: Rea
       });
     }
   }
+  blocks.push(
+    { kind: 'heading', text: labels.sealSection },
+    {
+      kind: 'fields',
+      fields: [
+        [labels.sealLevel, labels.sealLevels[evidence.seal.level]],
+        [labels.sealChain, evidence.seal.chain.join(' → ')],
+        [labels.sealTimestamps, labels.sealTimestampsOf[evidence.seal.level]],
+        [labels.sealRevocation, evidence.seal.level === 'B-LT' || evidence.seal.level === 'B-LTA' ? labels.yes : labels.no],
+      ],
+    },
+  );
   blocks.push({ kind: 'heading', text: labels.auditTrail });
   blocks.push({
     kind: 'table',

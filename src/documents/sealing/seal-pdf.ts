@@ -1,15 +1,14 @@
 import type { PDFDocument, PDFPage } from 'pdf-lib';
 import { addSignaturePlaceholder, IncrementalUpdate, type SignaturePlaceholder } from '../../pdf-signing/incremental-update.js';
 import { OID } from '../../pdf-signing/pki.js';
-import { type DocumentSigner, fillSignature } from '../../pdf-signing/seal-signature.js';
+import { fillSignature, type SignatureRequest } from '../../pdf-signing/seal-signature.js';
 import { PageCanvas } from './drawing/page-canvas.js';
 import { drawSignatureStamps, type SignatureStamp } from './drawing/signature-stamps.js';
 import { DocumentFaces, type FaceStyle } from './drawing/text-faces.js';
 import { embedQr, QR_QUIET_MODULES, type QrModules, qrModules } from './qr-image.js';
 
-/** How a final PDF is signed: by whom, when (the signature dictionary's /M) and with what words. */
-export interface PdfSeal {
-  signer: DocumentSigner;
+/** How a final PDF is signed: by whom at which PAdES level, when (the signature dictionary's /M) and with what words. */
+export interface PdfSeal extends SignatureRequest {
   signedAt: Date;
   reason: string;
   /** Where the seal was made: the instance's public address. */
@@ -113,7 +112,7 @@ function sealField(seal: PdfSeal, page: PDFPage): SignaturePlaceholder {
 
 async function sign(update: IncrementalUpdate, seal: PdfSeal, page: PDFPage): Promise<Buffer> {
   update.addSignaturePlaceholder(sealField(seal, page));
-  return fillSignature(await update.bytes(), seal.signer);
+  return fillSignature(await update.bytes(), seal);
 }
 
 /**
@@ -146,7 +145,7 @@ export async function sealCertificatePdf(document: PDFDocument, options: { mark:
   // Made whole here, so signed in its one revision. Without object streams, which pdf-lib deflates
   // in JavaScript.
   addSignaturePlaceholder(document, sealField(options.seal, last));
-  return fillSignature(Buffer.from(await document.save({ useObjectStreams: false })), options.seal.signer);
+  return fillSignature(Buffer.from(await document.save({ useObjectStreams: false })), options.seal);
 }
 
 /**

@@ -9,6 +9,8 @@ import { type Language, personLanguage } from '../../organizations/languages.js'
 import { readSettings } from '../../organizations/settings.js';
 import type { Claim } from '../../outbox/claim.js';
 import { enqueue, type NewMessage } from '../../outbox/enqueue.js';
+import { chainNames } from '../../pdf-signing/seal-report.js';
+import { RevocationAnswers } from '../../pdf-signing/validation-data.js';
 import { queueSignedDocuments } from '../../whatsapp/conversation/invitations.js';
 import { listProcessAttachments } from '../attachments/queries.js';
 import { documentLabel, sha256, signedBytes, UnusableDocumentFile } from '../document-files.js';
@@ -31,6 +33,9 @@ import { sealRenderedPdf, sealUploadedPdf } from './seal-pdf.js';
 import { startEarly } from './start-early.js';
 
 export type { SealContext } from './seal-job.js';
+
+/** Each OCSP responder or CRL a B-LT seal asks gets this long before the next is tried. */
+const REVOCATION_TIMEOUT_MS = 5_000;
 
 /**
  * Where one seal run writes the final files of a process: a folder of its own (the run's id), so
@@ -132,6 +137,8 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
   const organizationLanguage = settings?.language ?? 'es';
   const locale = sealLocale(finalFilesLanguage(participants, organizationLanguage), settings?.timeZone ?? 'UTC');
   const trail = signingTrail(allEvents);
+  const level = settings?.padesLevel ?? ctx.documentSigner.defaultLevel;
+  const { identity } = ctx.documentSigner;
   const evidence: SealEvidence = {
     process,
     finishedAt: trail.finish?.at ?? process.updated_at,
@@ -142,6 +149,7 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
     events: trail.events,
     signaturePngs: await signaturePngs(ctx, participants),
     locale,
+    seal: { level, chain: chainNames(identity.certificate, [identity.certificate, ...identity.chain]) },
   };
   const url = verifyUrl(ctx.publicUrl, process.code);
   const job: SealJob = {
@@ -154,7 +162,15 @@ export async function sealProcess(ctx: SealContext, options: { processId: string
       lines: [`${locale.labels.verifyAt} ${url}`, `${locale.labels.code}: ${process.code}`],
       pageNumber: (page, pages) => `${locale.labels.page} ${page} ${locale.labels.of} ${pages}`,
     },
-    seal: { signer: ctx.documentSigner, signedAt: new Date(evidence.finishedAt), reason: locale.labels.sealReason, location: ctx.publicUrl, verifyUrl: url },
+    seal: {
+      signer: ctx.documentSigner,
+      level,
+      revocations: new RevocationAnswers(REVOCATION_TIMEOUT_MS),
+      signedAt: new Date(evidence.finishedAt),
+      reason: locale.labels.sealReason,
+      location: ctx.publicUrl,
+      verifyUrl: url,
+    },
   };
 
   const folder = runFolder(process.id, newObjectId(ctx.clock.now()));

@@ -68,6 +68,26 @@ export const en: SealLabels = {
   sealReason: 'Final document sealed by the signature service',
   signedFileWord: 'signed',
   certificateFileWord: 'certificate',
+  sealSection: 'Digital seal',
+  sealLevel: 'PAdES level',
+  sealLevels: {
+    'B-B': 'B-B: digital signature',
+    'B-T': 'B-T: signature with a trusted timestamp (RFC 3161)',
+    'B-LT': 'B-LT: timestamped signature with the certificates and revocation answers needed to validate it in the long term kept in the file',
+    'B-LTA': 'B-LTA: as B-LT, plus a timestamp over the whole document, renewable before its certificate expires',
+  },
+  sealChain: 'Certificates',
+  sealTimestamps: 'Timestamps',
+  sealTimestampsOf: {
+    'B-B': 'none',
+    'B-T': 'one over the signature, from a timestamp authority; its time and authority are shown at the verification address',
+    'B-LT': 'one over the signature, from a timestamp authority; its time and authority are shown at the verification address',
+    'B-LTA':
+      'one over the signature and one over the whole document, from a timestamp authority; their times and authority are shown at the verification address',
+  },
+  sealRevocation: 'Revocation data embedded',
+  yes: 'yes',
+  no: 'no',
   // The identity checks of a participant whose face is compared with the identification document
   attemptColumns: ['Time', 'Outcome', 'Similarity', 'Liveness', 'Document number', 'Reasons'],
   attemptSucceeded: 'successful',

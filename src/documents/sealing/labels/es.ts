@@ -68,6 +68,27 @@ export const es: SealLabels = {
   sealReason: 'Documento final sellado por el servicio de firma',
   signedFileWord: 'firmado',
   certificateFileWord: 'certificado',
+  sealSection: 'Sello digital',
+  sealLevel: 'Nivel PAdES',
+  sealLevels: {
+    'B-B': 'B-B: firma digital',
+    'B-T': 'B-T: firma con sello de tiempo de confianza (RFC 3161)',
+    'B-LT':
+      'B-LT: firma con sello de tiempo, con los certificados y las respuestas de revocación necesarios para validarla a largo plazo guardados en el archivo',
+    'B-LTA': 'B-LTA: como B-LT, más un sello de tiempo sobre todo el documento, renovable antes de que venza su certificado',
+  },
+  sealChain: 'Certificados',
+  sealTimestamps: 'Sellos de tiempo',
+  sealTimestampsOf: {
+    'B-B': 'ninguno',
+    'B-T': 'uno sobre la firma, de una autoridad de sellado de tiempo; su hora y su autoridad se muestran en la dirección de verificación',
+    'B-LT': 'uno sobre la firma, de una autoridad de sellado de tiempo; su hora y su autoridad se muestran en la dirección de verificación',
+    'B-LTA':
+      'uno sobre la firma y otro sobre todo el documento, de una autoridad de sellado de tiempo; sus horas y su autoridad se muestran en la dirección de verificación',
+  },
+  sealRevocation: 'Datos de revocación incluidos',
+  yes: 'sí',
+  no: 'no',
   // The identity checks of a participant whose face is compared with the identification document
   attemptColumns: ['Hora', 'Resultado', 'Similitud', 'Vivacidad', 'Número del documento', 'Motivos'],
   attemptSucceeded: 'exitoso',

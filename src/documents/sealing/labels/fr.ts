@@ -69,6 +69,26 @@ export const fr: SealLabels = {
   sealReason: 'Document final scellé par le service de signature',
   signedFileWord: 'signé',
   certificateFileWord: 'certificat',
+  sealSection: 'Cachet numérique',
+  sealLevel: 'Niveau PAdES',
+  sealLevels: {
+    'B-B': 'B-B : signature numérique',
+    'B-T': 'B-T : signature avec un horodatage de confiance (RFC 3161)',
+    'B-LT': 'B-LT : signature horodatée, avec les certificats et les réponses de révocation nécessaires pour la valider à long terme conservés dans le fichier',
+    'B-LTA': 'B-LTA : comme B-LT, plus un horodatage de tout le document, renouvelable avant l’expiration de son certificat',
+  },
+  sealChain: 'Certificats',
+  sealTimestamps: 'Horodatages',
+  sealTimestampsOf: {
+    'B-B': 'aucun',
+    'B-T': 'un sur la signature, d’une autorité d’horodatage ; son heure et son autorité sont indiquées à l’adresse de vérification',
+    'B-LT': 'un sur la signature, d’une autorité d’horodatage ; son heure et son autorité sont indiquées à l’adresse de vérification',
+    'B-LTA':
+      'un sur la signature et un sur tout le document, d’une autorité d’horodatage ; leurs heures et leur autorité sont indiquées à l’adresse de vérification',
+  },
+  sealRevocation: 'Données de révocation incluses',
+  yes: 'oui',
+  no: 'non',
   // The identity checks of a participant whose face is compared with the identification document
   attemptColumns: ['Heure', 'Résultat', 'Similarité', 'Vivacité', 'Numéro de la pièce', 'Motifs'],
   attemptSucceeded: 'réussie',

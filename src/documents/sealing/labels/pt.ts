@@ -68,6 +68,27 @@ export const pt: SealLabels = {
   sealReason: 'Documento final selado pelo serviço de assinatura',
   signedFileWord: 'assinado',
   certificateFileWord: 'certificado',
+  sealSection: 'Selo digital',
+  sealLevel: 'Nível PAdES',
+  sealLevels: {
+    'B-B': 'B-B: assinatura digital',
+    'B-T': 'B-T: assinatura com carimbo do tempo confiável (RFC 3161)',
+    'B-LT':
+      'B-LT: assinatura com carimbo do tempo, com os certificados e as respostas de revogação necessários para validá-la a longo prazo guardados no arquivo',
+    'B-LTA': 'B-LTA: como B-LT, mais um carimbo do tempo sobre todo o documento, renovável antes que seu certificado expire',
+  },
+  sealChain: 'Certificados',
+  sealTimestamps: 'Carimbos do tempo',
+  sealTimestampsOf: {
+    'B-B': 'nenhum',
+    'B-T': 'um sobre a assinatura, de uma autoridade de carimbo do tempo; sua hora e sua autoridade são mostradas no endereço de verificação',
+    'B-LT': 'um sobre a assinatura, de uma autoridade de carimbo do tempo; sua hora e sua autoridade são mostradas no endereço de verificação',
+    'B-LTA':
+      'um sobre a assinatura e outro sobre todo o documento, de uma autoridade de carimbo do tempo; suas horas e sua autoridade são mostradas no endereço de verificação',
+  },
+  sealRevocation: 'Dados de revogação incluídos',
+  yes: 'sim',
+  no: 'não',
   // The identity checks of a participant whose face is compared with the identification document
   attemptColumns: ['Hora', 'Resultado', 'Similaridade', 'Vivacidade', 'Número do documento', 'Motivos'],
   attemptSucceeded: 'bem-sucedida',

@@ -1,3 +1,5 @@
+import type { PadesLevel } from '../../../pdf-signing/pades-level.js';
+
 /** Every text the seal writes into final documents, in one language. */
 export interface SealLabels {
   htmlLang: string;
@@ -70,6 +72,17 @@ export interface SealLabels {
   /** What the downloads are named with: `Lease - firmado.pdf`, `Lease - certificado.pdf`. */
   signedFileWord: string;
   certificateFileWord: string;
+  /** The section saying how the final files are sealed (issue 44). */
+  sealSection: string;
+  sealLevel: string;
+  sealLevels: Record<PadesLevel, string>;
+  sealChain: string;
+  sealTimestamps: string;
+  /** What timestamps a seal at each level carries: their times are known only once it is made. */
+  sealTimestampsOf: Record<PadesLevel, string>;
+  sealRevocation: string;
+  yes: string;
+  no: string;
   // The identity checks of a participant whose face is compared with the identification document
   attemptColumns: [string, string, string, string, string, string];
   attemptSucceeded: string;
