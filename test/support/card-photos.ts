@@ -4,7 +4,7 @@ import sharp from 'sharp';
  * Identity cards photographed as phones photograph them, made with sharp from any face picture:
  * the picture printed as a card's portrait (a print's weaker colours and contrast), then the card
  * photographed in one of SHOTS (turned, tilted in perspective, small in the frame, dim, out of
- * focus), on a table, saved as JPEG.
+ * focus, a lamp's reflection on it, or a photocopy of it), on a table, saved as JPEG.
  */
 const svg = (width: number, height: number, body: string) =>
   Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${body}</svg>`);
@@ -53,6 +53,13 @@ export interface Shot {
   /** Light on the card, 1 as lit evenly; below 1 darker, with a shadow across it. */
   light: number;
   quality: number;
+  /**
+   * A lamp's reflection on the card's laminate, over the portrait's upper half: 0 none, 1 white
+   * where it is strongest (screen-blended, fading to nothing at its edge).
+   */
+  glare?: number;
+  /** The card is a photocopy: grey, harder contrast, its darks and lights clipped. */
+  photocopy?: boolean;
 }
 
 /** The photos of each card a measurement takes: one of each way a person photographs an ID. */
@@ -64,7 +71,26 @@ export const SHOTS: readonly Shot[] = [
   { name: 'small in the frame', turn: 4, scale: 0.32, shear: 0, blur: 0.8, light: 1, quality: 85 },
   { name: 'dim, in perspective', turn: 12, scale: 0.7, shear: 0.15, blur: 1.2, light: 0.6, quality: 70 },
   { name: 'out of focus', turn: -3, scale: 0.6, shear: 0, blur: 2, light: 1, quality: 75 },
+  { name: 'glare on the portrait', turn: 3, scale: 0.7, shear: 0, blur: 1, light: 1, quality: 80, glare: 0.95 },
+  { name: 'a photocopy', turn: -4, scale: 0.7, shear: 0, blur: 1, light: 1, quality: 80, photocopy: true },
 ];
+
+/** The card as the shot sees its surface: a photocopy of it, a reflection on it. */
+async function surfaceOf(card: Buffer, shot: Shot): Promise<Buffer> {
+  const copied = shot.photocopy ? await sharp(card).greyscale().linear(1.7, -90).png().toBuffer() : card;
+  if (!shot.glare) return copied;
+  const { width = 0, height = 0 } = await sharp(copied).metadata();
+  const reflection = svg(
+    width,
+    height,
+    `<defs><radialGradient id="r"><stop offset="0" stop-color="#fff" stop-opacity="${shot.glare}"/><stop offset="0.55" stop-color="#fff" stop-opacity="${(shot.glare * 0.85).toFixed(2)}"/><stop offset="1" stop-color="#fff" stop-opacity="0"/></radialGradient></defs>
+     <ellipse cx="${Math.round(width * 0.18)}" cy="${Math.round(height * 0.36)}" rx="${Math.round(width * 0.16)}" ry="${Math.round(height * 0.14)}" fill="url(#r)"/>`,
+  );
+  return sharp(copied)
+    .composite([{ input: reflection, blend: 'screen' }])
+    .png()
+    .toBuffer();
+}
 
 /** The photo's size: landscape, or portrait when the card stands on its short side. */
 const frameOf = (shot: Shot) => (Math.abs(Math.round(shot.turn / 90)) % 2 === 1 ? { width: 1200, height: 1600 } : { width: 1600, height: 1200 });
@@ -75,7 +101,11 @@ export async function photographCard(card: Buffer, shot: Shot): Promise<Buffer> 
   const turnsSideways = frame.height > frame.width;
   const longSide = Math.round(shot.scale * Math.max(frame.width, frame.height));
   const clear = { r: 0, g: 0, b: 0, alpha: 0 };
-  const sized = await sharp(card).ensureAlpha().resize({ width: longSide }).png().toBuffer();
+  const sized = await sharp(await surfaceOf(card, shot))
+    .ensureAlpha()
+    .resize({ width: longSide })
+    .png()
+    .toBuffer();
   const sheared = shot.shear === 0 ? sized : await sharp(sized).affine([1, shot.shear, 0, 1], { background: clear }).png().toBuffer();
   const turned = await sharp(sheared)
     .rotate(shot.turn, { background: clear })
