@@ -36,7 +36,7 @@ describe('the operator console in Chromium', () => {
     processOfA = await createProcess(svc, svc.orgA, '/document/upload', organization(svc.orgA, 'Contrato de arriendo'));
     await createProcess(svc, svc.orgA, '/document/upload', pdfProcess(svc.orgA, { name: 'Otro contrato' }));
     processOfB = await createProcess(svc, svc.orgB, '/document/upload', organization(svc.orgB, 'Contrato de Globex'));
-    await addUser(svc.deps.db, svc.clock, { organizationId: svc.orgA.id, email: 'miembro@acme.test' });
+    await addUser(svc.deps.db, svc.clock, { organizationId: svc.orgA.id, email: 'remitente@acme.test' });
     browser = await launchBrowser();
     // Another site, whose page tries to make the signed-in user's browser sign out of the console.
     attacker = http.createServer((_request, response) => {
@@ -114,14 +114,14 @@ window.outcome = fetch('${base}/console/api/sign-out', { method: 'POST', mode: '
     expect(await status(page, `/console/api/process?code=${processOfB}`)).toBe(200);
   }, 120_000);
 
-  it('a member, signed in with the typed code, cannot reach the admins’ routes nor the review queue', async () => {
+  it('a sender, signed in with the typed code, cannot reach the admins’ routes nor the review queue', async () => {
     const page = await (await browser.phone()).newPage();
-    const { code } = await askForMail(page, 'miembro@acme.test');
+    const { code } = await askForMail(page, 'remitente@acme.test');
     await page.getByLabel('Código del correo').fill(code);
     await page.getByRole('button', { name: 'Entrar con el código' }).click();
     await page.getByRole('heading', { name: 'Procesos' }).waitFor();
-    await page.getByText('(miembro)').waitFor();
-    // Identity data is a reviewer's or an admin's: a member's page offers no review queue, and the service refuses it.
+    await page.getByText('(remitente)').waitFor();
+    // Identity data is a reviewer's or an admin's: a sender's page offers no review queue, and the service refuses it.
     expect(await page.getByRole('button', { name: 'Revisión' }).count()).toBe(0);
     expect(await status(page, '/console/api/review')).toBe(403);
     expect(await status(page, '/console/api/audit')).toBe(403);

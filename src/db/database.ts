@@ -44,6 +44,7 @@ import { whatsappRetryAfter } from './migrations/041_whatsapp_retry_after.js';
 import { outboxRecipient } from './migrations/042_outbox_recipient.js';
 import { formLimits } from './migrations/044_form_limits.js';
 import { personLanguages } from './migrations/045_person_languages.js';
+import { userRoles } from './migrations/047_user_roles.js';
 import { namingPool } from './prepared-statements.js';
 import type { Database, Db, Dialect } from './schema.js';
 import { SchemaScopedPostgresDialect } from './schema-scoped-postgres.js';
@@ -118,6 +119,7 @@ const migrations: MigrationProvider = {
       '042_outbox_recipient': outboxRecipient,
       '044_form_limits': formLimits,
       '045_person_languages': personLanguages,
+      '047_user_roles': userRoles,
     };
   },
 };
