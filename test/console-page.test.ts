@@ -37,6 +37,7 @@ describe('the operator console in Chromium', () => {
     await createProcess(svc, svc.orgA, '/document/upload', pdfProcess(svc.orgA, { name: 'Otro contrato' }));
     processOfB = await createProcess(svc, svc.orgB, '/document/upload', organization(svc.orgB, 'Contrato de Globex'));
     await addUser(svc.deps.db, svc.clock, { organizationId: svc.orgA.id, email: 'remitente@acme.test' });
+    await addUser(svc.deps.db, svc.clock, { organizationId: svc.orgA.id, email: 'lector@acme.test', role: 'viewer' });
     browser = await launchBrowser();
     // Another site, whose page tries to make the signed-in user's browser sign out of the console.
     attacker = http.createServer((_request, response) => {
@@ -125,6 +126,23 @@ window.outcome = fetch('${base}/console/api/sign-out', { method: 'POST', mode: '
     expect(await page.getByRole('button', { name: 'Revisión' }).count()).toBe(0);
     expect(await status(page, '/console/api/review')).toBe(403);
     expect(await status(page, '/console/api/audit')).toBe(403);
+    expect(await status(page, '/console/api/processes')).toBe(200);
+  }, 120_000);
+
+  it('a viewer reads processes and templates and is offered no action on them; the service refuses their change with 403 CONSOLE_SENDER_REQUIRED', async () => {
+    const page = await (await browser.phone()).newPage();
+    const { code } = await askForMail(page, 'lector@acme.test');
+    await page.getByLabel('Código del correo').fill(code);
+    await page.getByRole('button', { name: 'Entrar con el código' }).click();
+    await page.getByText('(lector)').waitFor();
+    await page.getByRole('button', { name: /Contrato de arriendo/ }).click();
+    await page.getByRole('heading', { name: 'Línea de tiempo' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Cancelar el proceso' }).count()).toBe(0);
+    expect(await page.getByRole('heading', { name: 'Acciones' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Plantillas' }).click();
+    await page.getByRole('heading', { name: 'Plantillas' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Crear la plantilla' }).count()).toBe(0);
+    expect(await status(page, '/console/api/process/cancel', { method: 'POST', body: JSON.stringify({ code: processOfA, reason: 'No' }) })).toBe(403);
     expect(await status(page, '/console/api/processes')).toBe(200);
   }, 120_000);
 
