@@ -34,7 +34,14 @@ const PEOPLE_WORDS = ['', '-chat', '-console', '-console-admin', '-console-audit
  */
 const FLOORS = [
   /* foundation: the clock, ids, the error catalogue and DomainError, text and the shared field schemas */
-  [['src/*'], ['src/text'], ['src/fields']],
+  [
+    ['src/*'],
+    ['src/text'],
+    ['src/fields'],
+    // the console roles' table, which imports nothing: the schema types users' roles by it and the
+    // console's page reads it; the rest of src/organizations sits with the domain
+    ['src/organizations/user-roles.ts'],
+  ],
   /* the database: connection, schema, migrations, transactions, keyset pages */
   [['src/db']],
   /* the outside world's adapters, and the vocabularies they speak */
@@ -47,8 +54,9 @@ const FLOORS = [
     // the face matcher's port: the interface src/veriface/face implements and the flows above use;
     // it stays beside those flows until src/veriface/face, which imports it, can follow a move
     ['src/veriface/face-matcher.ts', 'src/veriface/unusable-photos.ts'],
-    // the console's contracts with its browser code: the actions of the audit log, the review queue's shapes
-    ['src/console/audit-contract.ts', 'src/console/review/contract.ts'],
+    // the console's contracts with its browser code: the actions of the audit log, the review queue's
+    // shapes, and what a role without a route's permission is answered (OpenAPI documents it too)
+    ['src/console/audit-contract.ts', 'src/console/review/contract.ts', 'src/auth/console-refusals.ts'],
   ],
   [['src/veriface/face'], ['src/whatsapp/media'], ['src/photos'], ['src/templates/cache'], ['src/webhooks/payload']],
   [['src/veriface/document'], ['src/outbox']],
@@ -132,6 +140,7 @@ const EXCEPTIONS = [
 const BROWSER_SAFE = [
   'src/error-catalogue.ts',
   'src/organizations/languages.ts',
+  'src/organizations/user-roles.ts',
   'src/text/spanish-dates.ts',
   'src/templates/answer-text.ts',
   'src/templates/question-applicability.ts',

@@ -282,12 +282,17 @@ export const ERROR_CATALOGUE = {
   },
   CONSOLE_ADMIN_REQUIRED: {
     status: [403],
-    meaning: "The console user is a member: keys, settings, webhooks, users and the audit log are the organization's admins'",
+    meaning: "The console user is not an admin: keys, settings, webhooks, users and the audit log are the organization's admins'",
   },
   CONSOLE_REVIEWER_REQUIRED: {
     status: [403],
     meaning:
-      "The console user is a member: identity data (ID and face photos, ID numbers, phones) and the review queue's decisions are the organization's reviewers' and admins'",
+      "The console user is a sender or a viewer: identity data (ID and face photos, ID numbers, phones) and the review queue's decisions are the organization's reviewers' and admins'",
+  },
+  CONSOLE_SENDER_REQUIRED: {
+    status: [403],
+    meaning:
+      'The console user is a viewer, who reads and changes nothing: reminding, cancelling and reactivating processes, and making templates and reference links, are for senders, reviewers and admins',
   },
   CONSOLE_ORIGIN_REFUSED: {
     status: [403],

@@ -90,20 +90,20 @@ describe('the admin command shares the service configuration', { timeout: 120_00
     expect((users.json as { email: string }[]).map((u) => u.email)).toEqual(['k@k.test', 'second@k.test']);
   });
 
-  it("user add makes console members unless --role reviewer or admin; the organization's first user is an admin; user role changes it", async () => {
+  it("user add makes console senders unless --role reviewer, viewer or admin; the organization's first user is an admin; user role changes it", async () => {
     const { organization } = (await admin('org', 'create', '--name', 'Roles', '--email', 'first@r.test')).json as { organization: string };
-    expect((await admin('user', 'add', '--org', organization, '--email', 'member@r.test')).json).toMatchObject({ role: 'member' });
+    expect((await admin('user', 'add', '--org', organization, '--email', 'sender@r.test')).json).toMatchObject({ role: 'sender' });
     expect((await admin('user', 'add', '--org', organization, '--email', 'boss@r.test', '--role', 'admin')).json).toMatchObject({ role: 'admin' });
-    expect((await admin('user', 'role', '--org', organization, '--email', 'member@r.test', '--role', 'admin')).json).toMatchObject({ role: 'admin' });
+    expect((await admin('user', 'role', '--org', organization, '--email', 'sender@r.test', '--role', 'admin')).json).toMatchObject({ role: 'admin' });
     expect((await admin('user', 'add', '--org', organization, '--email', 'eyes@r.test', '--role', 'reviewer')).json).toMatchObject({ role: 'reviewer' });
     const bad = await admin('user', 'add', '--org', organization, '--email', 'x@r.test', '--role', 'owner');
-    expect([bad.code, bad.stderr.includes('--role must be member, reviewer or admin')]).toEqual([2, true]);
+    expect([bad.code, bad.stderr.includes('--role must be one of admin, reviewer, sender, viewer')]).toEqual([2, true]);
     const users = (await admin('user', 'list', '--org', organization)).json as { email: string; role: string }[];
     expect(users.map((u) => [u.email, u.role])).toEqual([
       ['boss@r.test', 'admin'],
       ['eyes@r.test', 'reviewer'],
       ['first@r.test', 'admin'],
-      ['member@r.test', 'admin'],
+      ['sender@r.test', 'admin'],
     ]);
   });
 

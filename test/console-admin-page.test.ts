@@ -46,7 +46,7 @@ describe('the console’s templates, reference links, webhooks and keys in Chrom
     receiver.now = () => svc.clock.now();
     receiver.secret = (await call(svc.app, 'POST', '/webhooks', { key: svc.orgA.privateKey, body: { name: 'crm', url } })).json().secret;
     await templateWithHtml(svc, svc.orgA, COMPLETE_HTML, sampleTemplate({ name: 'Compraventa' }));
-    await addUser(svc.deps.db, svc.clock, { organizationId: svc.orgA.id, email: 'miembro@acme.test' });
+    await addUser(svc.deps.db, svc.clock, { organizationId: svc.orgA.id, email: 'remitente@acme.test' });
     browser = await launchBrowser();
   }, 120_000);
 
@@ -86,9 +86,9 @@ describe('the console’s templates, reference links, webhooks and keys in Chrom
     expect(receiver.received[1]?.verified).toBe(true);
   }, 120_000);
 
-  it('a member creates a template by dropping its files, previews its questionnaire, and publishes a reference link with its address and QR code', async () => {
-    const page = await signedInPage('miembro@acme.test');
-    // A member sees no webhooks nor keys, and the service refuses them with a clear message.
+  it('a sender creates a template by dropping its files, previews its questionnaire, and publishes a reference link with its address and QR code', async () => {
+    const page = await signedInPage('remitente@acme.test');
+    // A sender sees no webhooks nor keys, and the service refuses them with a clear message.
     await page.getByRole('navigation', { name: 'Secciones' }).getByRole('button', { name: 'Plantillas' }).waitFor();
     expect(await page.getByRole('button', { name: 'Claves y ajustes' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Webhooks' }).count()).toBe(0);

@@ -16,7 +16,7 @@ describe.each(dialects)('the console: templates, reference links, webhooks, keys
   let address = 0;
   /** Each sign-in from an address of its own, so that the per-address sign-in limits never count here. */
   const nextAddress = () => `198.51.100.${++address}`;
-  const session = (org: TestOrganization, email: string, role: 'admin' | 'member') => signedInUser(svc, org, email, role, nextAddress());
+  const session = (org: TestOrganization, email: string, role: 'admin' | 'sender') => signedInUser(svc, org, email, role, nextAddress());
   /** The console's audit entries of the organization, as "ACTION email". */
   const audit = async (org: TestOrganization) =>
     (await svc.deps.db.selectFrom('console_audit').select(['action', 'email']).where('organization_id', '=', org.id).execute()).map(
@@ -24,15 +24,15 @@ describe.each(dialects)('the console: templates, reference links, webhooks, keys
     );
 
   let adminA: string;
-  let memberA: string;
+  let senderA: string;
   let adminB: string;
-  let memberB: string;
-  /** Sessions of both organizations' admins and members; again after the clock moved past their idle end. */
+  let senderB: string;
+  /** Sessions of both organizations' admins and senders; again after the clock moved past their idle end. */
   const signInAll = async () => {
     adminA = await session(svc.orgA, svc.orgA.email, 'admin');
-    memberA = await session(svc.orgA, 'member@acme.test', 'member');
+    senderA = await session(svc.orgA, 'sender@acme.test', 'sender');
     adminB = await session(svc.orgB, svc.orgB.email, 'admin');
-    memberB = await session(svc.orgB, 'member@globex.test', 'member');
+    senderB = await session(svc.orgB, 'sender@globex.test', 'sender');
   };
 
   beforeAll(async () => {
@@ -41,25 +41,25 @@ describe.each(dialects)('the console: templates, reference links, webhooks, keys
   });
   afterAll(async () => svc.close());
 
-  describe('templates: members create and update them through the same domain functions and upload URLs as the API', () => {
-    it('a member creates a template, uploads its Mask and Complete to the answered URLs and previews the questionnaire; B sees nothing of it', async () => {
-      const created = await consoleCall(svc, 'POST', '/console/api/template', { cookie: memberA, body: sampleTemplate({ name: 'Console lease' }) });
+  describe('templates: senders create and update them through the same domain functions and upload URLs as the API', () => {
+    it('a sender creates a template, uploads its Mask and Complete to the answered URLs and previews the questionnaire; B sees nothing of it', async () => {
+      const created = await consoleCall(svc, 'POST', '/console/api/template', { cookie: senderA, body: sampleTemplate({ name: 'Console lease' }) });
       expect(created.statusCode, created.body).toBe(200);
       const { id, urls } = created.json();
       for (const url of [urls.mask, urls.complete]) {
         const up = await svc.app.inject({ method: 'PUT', url: localPath(url), headers: { 'content-type': 'text/html' }, payload: MASK });
         expect(up.statusCode).toBe(200);
       }
-      const listed = (await consoleCall(svc, 'GET', '/console/api/templates', { cookie: memberA })).json().data.map((t: { id: string }) => t.id);
+      const listed = (await consoleCall(svc, 'GET', '/console/api/templates', { cookie: senderA })).json().data.map((t: { id: string }) => t.id);
       expect(listed).toContain(id);
-      const detail = (await consoleCall(svc, 'GET', '/console/api/template', { cookie: memberA, query: { id } })).json();
+      const detail = (await consoleCall(svc, 'GET', '/console/api/template', { cookie: senderA, query: { id } })).json();
       expect(detail.config.map((q: { name: string }) => q.name)).toContain('buyer_name');
       // The preview carries no style in its markup: the page's policy forbids them; the page applies them through the CSSOM.
-      const preview = (await consoleCall(svc, 'GET', '/console/api/template/preview', { cookie: memberA, query: { id } })).json();
+      const preview = (await consoleCall(svc, 'GET', '/console/api/template/preview', { cookie: senderA, query: { id } })).json();
       expect(preview).toEqual({ html: expect.stringContaining('data-preview-style="0"'), sheets: ['p { color: #333 }'], inline: ['font-weight: bold'] });
       expect(preview.html).not.toMatch(/\sstyle=/);
 
-      const renamed = await consoleCall(svc, 'POST', '/console/api/template/update', { cookie: memberA, body: { id, name: 'Console lease 2' } });
+      const renamed = await consoleCall(svc, 'POST', '/console/api/template/update', { cookie: senderA, body: { id, name: 'Console lease 2' } });
       expect(renamed.json()).toMatchObject({ id, urls: { mask: expect.any(String), complete: expect.any(String) } });
       expect((await call(svc.app, 'GET', '/template', { key: svc.orgA.privateKey, query: { id } })).json().name).toBe('Console lease 2');
 
@@ -72,35 +72,35 @@ describe.each(dialects)('the console: templates, reference links, webhooks, keys
       expect(JSON.stringify((await consoleCall(svc, 'GET', '/console/api/templates', { cookie: adminB })).json())).not.toContain(id);
       const foreign = await consoleCall(svc, 'POST', '/console/api/template/update', { cookie: adminB, body: { id, name: 'Taken' } });
       expect([foreign.statusCode, foreign.json()]).toEqual([400, { message: 'TEMPLATE_NOT_FOUND' }]);
-      expect(await audit(svc.orgA)).toEqual(expect.arrayContaining(['TEMPLATE_CREATED member@acme.test', 'TEMPLATE_UPDATED member@acme.test']));
+      expect(await audit(svc.orgA)).toEqual(expect.arrayContaining(['TEMPLATE_CREATED sender@acme.test', 'TEMPLATE_UPDATED sender@acme.test']));
     });
 
     it('a template definition the API refuses is refused here with the same message', async () => {
-      const res = await consoleCall(svc, 'POST', '/console/api/template', { cookie: memberA, body: { name: 'No questions' } });
+      const res = await consoleCall(svc, 'POST', '/console/api/template', { cookie: senderA, body: { name: 'No questions' } });
       expect([res.statusCode, res.json()]).toEqual([400, { message: '"config" is required' }]);
     });
   });
 
   describe('reference links: published with a copyable address and a QR code, switched off and on', () => {
-    it('a member publishes a link (created by them), reads its QR code and switches it off; B can neither list, read nor switch it', async () => {
+    it('a sender publishes a link (created by them), reads its QR code and switches it off; B can neither list, read nor switch it', async () => {
       const template = await templateWithHtml(svc, svc.orgA);
-      const res = await consoleCall(svc, 'POST', '/console/api/reference', { cookie: memberA, body: { template, name: 'Website' } });
+      const res = await consoleCall(svc, 'POST', '/console/api/reference', { cookie: senderA, body: { template, name: 'Website' } });
       expect(res.statusCode, res.body).toBe(200);
       const link = res.json();
       expect(link).toMatchObject({
         template,
         name: 'Website',
         enabled: true,
-        email: 'member@acme.test',
+        email: 'sender@acme.test',
         url: expect.stringMatching(/\/r\/[A-Za-z0-9_-]{32}$/),
       });
-      const qr = (await consoleCall(svc, 'GET', '/console/api/reference/qr', { cookie: memberA, query: { id: link.id } })).json();
+      const qr = (await consoleCall(svc, 'GET', '/console/api/reference/qr', { cookie: senderA, query: { id: link.id } })).json();
       expect(qr.svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
       expect(qr.svg).not.toContain('style');
 
-      const off = await consoleCall(svc, 'POST', '/console/api/reference/update', { cookie: memberA, body: { id: link.id, enabled: false } });
+      const off = await consoleCall(svc, 'POST', '/console/api/reference/update', { cookie: senderA, body: { id: link.id, enabled: false } });
       expect(off.json()).toMatchObject({ id: link.id, enabled: false });
-      const listed = (await consoleCall(svc, 'GET', '/console/api/references', { cookie: memberA, query: { template } })).json().data;
+      const listed = (await consoleCall(svc, 'GET', '/console/api/references', { cookie: senderA, query: { template } })).json().data;
       expect(listed.map((l: { id: string; enabled: boolean }) => [l.id, l.enabled])).toEqual([[link.id, false]]);
 
       expect((await consoleCall(svc, 'GET', '/console/api/references', { cookie: adminB, query: { template } })).json()).toEqual({
@@ -109,11 +109,11 @@ describe.each(dialects)('the console: templates, reference links, webhooks, keys
       expect((await consoleCall(svc, 'GET', '/console/api/reference/qr', { cookie: adminB, query: { id: link.id } })).json()).toEqual({
         message: 'REFERENCE_NOT_FOUND',
       });
-      const theirs = await consoleCall(svc, 'POST', '/console/api/reference/update', { cookie: memberB, body: { id: link.id, enabled: true } });
+      const theirs = await consoleCall(svc, 'POST', '/console/api/reference/update', { cookie: senderB, body: { id: link.id, enabled: true } });
       expect(theirs.json()).toEqual({ message: 'REFERENCE_NOT_FOUND' });
       const stillOff = (await call(svc.app, 'GET', '/template/reference', { key: svc.orgA.privateKey, query: { template } })).json().data[0];
       expect(stillOff.enabled).toBe(false);
-      expect(await audit(svc.orgA)).toEqual(expect.arrayContaining(['REFERENCE_CREATED member@acme.test', 'REFERENCE_UPDATED member@acme.test']));
+      expect(await audit(svc.orgA)).toEqual(expect.arrayContaining(['REFERENCE_CREATED sender@acme.test', 'REFERENCE_UPDATED sender@acme.test']));
     });
   });
 
@@ -170,8 +170,8 @@ describe.each(dialects)('the console: templates, reference links, webhooks, keys
     });
   });
 
-  describe('members cannot see or call keys, webhooks or settings: 403 CONSOLE_ADMIN_REQUIRED, recorded', () => {
-    it('every admin route refuses a member, and the refusals are in the audit log', async () => {
+  describe('senders cannot see or call keys, webhooks or settings: 403 CONSOLE_ADMIN_REQUIRED, recorded', () => {
+    it('every admin route refuses a sender, and the refusals are in the audit log', async () => {
       const calls: ['GET' | 'POST', string, Record<string, unknown>?][] = [
         ['GET', '/console/api/keys'],
         ['POST', '/console/api/keys', { kind: 'private' }],
@@ -182,12 +182,12 @@ describe.each(dialects)('the console: templates, reference links, webhooks, keys
       ];
       const keysBefore = await svc.deps.db.selectFrom('api_keys').select('id').where('organization_id', '=', svc.orgA.id).execute();
       for (const [method, url, body] of calls) {
-        const res = await consoleCall(svc, method, url, { cookie: memberA, ...(body ? { body } : {}) });
+        const res = await consoleCall(svc, method, url, { cookie: senderA, ...(body ? { body } : {}) });
         expect([res.statusCode, res.json()], url).toEqual([403, { message: 'CONSOLE_ADMIN_REQUIRED' }]);
       }
       expect(await svc.deps.db.selectFrom('api_keys').select('id').where('organization_id', '=', svc.orgA.id).execute()).toHaveLength(keysBefore.length);
       expect((await call(svc.app, 'GET', '/organization', { key: svc.orgA.privateKey })).json().language).toBe('es');
-      expect((await audit(svc.orgA)).filter((entry) => entry === 'ADMIN_REQUIRED member@acme.test').length).toBeGreaterThanOrEqual(calls.length);
+      expect((await audit(svc.orgA)).filter((entry) => entry === 'ADMIN_REQUIRED sender@acme.test').length).toBeGreaterThanOrEqual(calls.length);
     });
   });
 

@@ -20,8 +20,8 @@ describe.each(dialects)("the console follows its user's language (issue 41) (%s)
 
   describe("GET and PUT /console/api/me/language: the user's choice, else the organization's, with the organization's time zone", () => {
     it("a round trip: the organization's at first, the choice once made, the organization's again with null; the other organization's user is untouched", async () => {
-      const ana = await signedInUser(svc, svc.orgA, 'ana@acme.test', 'member', nextAddress());
-      const bia = await signedInUser(svc, svc.orgB, 'ana@acme.test', 'member', nextAddress());
+      const ana = await signedInUser(svc, svc.orgA, 'ana@acme.test', 'sender', nextAddress());
+      const bia = await signedInUser(svc, svc.orgB, 'ana@acme.test', 'sender', nextAddress());
       const read = async (cookie: string) => (await consoleCall(svc, 'GET', '/console/api/me/language', { cookie })).json();
       expect(await read(ana)).toEqual({ language: 'es', chosen: false, timeZone: 'Europe/Madrid' });
 
@@ -40,7 +40,7 @@ describe.each(dialects)("the console follows its user's language (issue 41) (%s)
     });
 
     it('a language the console does not speak is a 400 naming the field; without a session, 401; from another origin, refused', async () => {
-      const cookie = await signedInUser(svc, svc.orgA, 'bad@acme.test', 'member', nextAddress());
+      const cookie = await signedInUser(svc, svc.orgA, 'bad@acme.test', 'sender', nextAddress());
       const bad = await consoleCall(svc, 'PUT', '/console/api/me/language', { cookie, body: { language: 'de' } });
       expect(bad.statusCode).toBe(400);
       expect(bad.json()).toEqual({ message: '"language" must be one of [es, en, pt, fr, null]' });
@@ -58,8 +58,8 @@ describe.each(dialects)("the console follows its user's language (issue 41) (%s)
   describe("the console's sign-in e-mail is in the user's language, else the organization's", () => {
     it("a user who chose English gets English sign-in e-mails; the same e-mail's user in the Portuguese organization gets Portuguese", async () => {
       const email = 'choice@acme.test';
-      const cookie = await signedInUser(svc, svc.orgA, email, 'member', nextAddress());
-      await signedInUser(svc, svc.orgB, email, 'member', nextAddress());
+      const cookie = await signedInUser(svc, svc.orgA, email, 'sender', nextAddress());
+      await signedInUser(svc, svc.orgB, email, 'sender', nextAddress());
       expect((await signInEmail(svc, svc.orgA, email)).subject).toBe(signInSubject('Acme', 'es'));
       await consoleCall(svc, 'PUT', '/console/api/me/language', { cookie, body: { language: 'en' } });
 

@@ -36,7 +36,8 @@ describe('the operator console in Chromium', () => {
     processOfA = await createProcess(svc, svc.orgA, '/document/upload', organization(svc.orgA, 'Contrato de arriendo'));
     await createProcess(svc, svc.orgA, '/document/upload', pdfProcess(svc.orgA, { name: 'Otro contrato' }));
     processOfB = await createProcess(svc, svc.orgB, '/document/upload', organization(svc.orgB, 'Contrato de Globex'));
-    await addUser(svc.deps.db, svc.clock, { organizationId: svc.orgA.id, email: 'miembro@acme.test' });
+    await addUser(svc.deps.db, svc.clock, { organizationId: svc.orgA.id, email: 'remitente@acme.test' });
+    await addUser(svc.deps.db, svc.clock, { organizationId: svc.orgA.id, email: 'lector@acme.test', role: 'viewer' });
     browser = await launchBrowser();
     // Another site, whose page tries to make the signed-in user's browser sign out of the console.
     attacker = http.createServer((_request, response) => {
@@ -114,17 +115,34 @@ window.outcome = fetch('${base}/console/api/sign-out', { method: 'POST', mode: '
     expect(await status(page, `/console/api/process?code=${processOfB}`)).toBe(200);
   }, 120_000);
 
-  it('a member, signed in with the typed code, cannot reach the admins’ routes nor the review queue', async () => {
+  it('a sender, signed in with the typed code, cannot reach the admins’ routes nor the review queue', async () => {
     const page = await (await browser.phone()).newPage();
-    const { code } = await askForMail(page, 'miembro@acme.test');
+    const { code } = await askForMail(page, 'remitente@acme.test');
     await page.getByLabel('Código del correo').fill(code);
     await page.getByRole('button', { name: 'Entrar con el código' }).click();
     await page.getByRole('heading', { name: 'Procesos' }).waitFor();
-    await page.getByText('(miembro)').waitFor();
-    // Identity data is a reviewer's or an admin's: a member's page offers no review queue, and the service refuses it.
+    await page.getByText('(remitente)').waitFor();
+    // Identity data is a reviewer's or an admin's: a sender's page offers no review queue, and the service refuses it.
     expect(await page.getByRole('button', { name: 'Revisión' }).count()).toBe(0);
     expect(await status(page, '/console/api/review')).toBe(403);
     expect(await status(page, '/console/api/audit')).toBe(403);
+    expect(await status(page, '/console/api/processes')).toBe(200);
+  }, 120_000);
+
+  it('a viewer reads processes and templates and is offered no action on them; the service refuses their change with 403 CONSOLE_SENDER_REQUIRED', async () => {
+    const page = await (await browser.phone()).newPage();
+    const { code } = await askForMail(page, 'lector@acme.test');
+    await page.getByLabel('Código del correo').fill(code);
+    await page.getByRole('button', { name: 'Entrar con el código' }).click();
+    await page.getByText('(lector)').waitFor();
+    await page.getByRole('button', { name: /Contrato de arriendo/ }).click();
+    await page.getByRole('heading', { name: 'Línea de tiempo' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Cancelar el proceso' }).count()).toBe(0);
+    expect(await page.getByRole('heading', { name: 'Acciones' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Plantillas' }).click();
+    await page.getByRole('heading', { name: 'Plantillas' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Crear la plantilla' }).count()).toBe(0);
+    expect(await status(page, '/console/api/process/cancel', { method: 'POST', body: JSON.stringify({ code: processOfA, reason: 'No' }) })).toBe(403);
     expect(await status(page, '/console/api/processes')).toBe(200);
   }, 120_000);
 

@@ -35,13 +35,13 @@ describe("the console's audit log names every action in words, in each of its la
 
 describe.each(dialects)("the console downloads the documents and final files of the organization's own processes, never another's (%s)", (dialect) => {
   let svc: TestService;
-  const members = new Map<string, string>();
-  const member = (org: TestOrganization) => members.get(org.id) ?? '';
+  const senders = new Map<string, string>();
+  const sender = (org: TestOrganization) => senders.get(org.id) ?? '';
 
   beforeAll(async () => {
     svc = await startTestService(dialect);
-    members.set(svc.orgA.id, await signedInUser(svc, svc.orgA, 'member@acme.test', 'member', '198.51.100.40'));
-    members.set(svc.orgB.id, await signedInUser(svc, svc.orgB, 'member@globex.test', 'member', '198.51.100.40'));
+    senders.set(svc.orgA.id, await signedInUser(svc, svc.orgA, 'sender@acme.test', 'sender', '198.51.100.40'));
+    senders.set(svc.orgB.id, await signedInUser(svc, svc.orgB, 'sender@globex.test', 'sender', '198.51.100.40'));
   });
   afterAll(async () => svc.close());
 
@@ -58,19 +58,19 @@ describe.each(dialects)("the console downloads the documents and final files of 
 
   it('the document, its signed PDF and the certificate of the own process come as attachments, named as the API names them', async () => {
     const code = await signedProcess(svc.orgA, 'Lease Calle 12');
-    const original = await download(member(svc.orgA), { code, file: 'document' });
+    const original = await download(sender(svc.orgA), { code, file: 'document' });
     expect(original.statusCode, original.body).toBe(200);
     expect(original.headers['content-type']).toBe('application/pdf');
     expect(original.headers['content-disposition']).toMatch(/^attachment; filename="/);
     expect(original.headers['x-content-type-options']).toBe('nosniff');
     expect(original.headers['cache-control']).toBe('no-store');
     expect(original.rawPayload.equals(PDF_BYTES)).toBe(true);
-    const signed = await download(member(svc.orgA), { code, file: 'signed' });
+    const signed = await download(sender(svc.orgA), { code, file: 'signed' });
     expect(signed.statusCode, signed.body).toBe(200);
     expect(signed.headers['content-disposition']).toMatch(/^attachment; filename="Lease Calle 12 - firmado\.pdf"/);
     expect(signed.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     expect(signed.rawPayload.equals(PDF_BYTES)).toBe(false);
-    const certificate = await download(member(svc.orgA), { code, file: 'certificate' });
+    const certificate = await download(sender(svc.orgA), { code, file: 'certificate' });
     expect(certificate.statusCode, certificate.body).toBe(200);
     expect(certificate.headers['content-disposition']).toMatch(/^attachment; filename="Lease Calle 12 - /);
     expect(certificate.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
@@ -79,9 +79,9 @@ describe.each(dialects)("the console downloads the documents and final files of 
   it("another organization's process answers 404 DOCUMENT_NOT_FOUND, as an unknown code; a file not made yet 404 FILE_NOT_FOUND", async () => {
     const ofA = await signedProcess(svc.orgA, 'Only Acme');
     for (const file of ['document', 'signed', 'certificate']) {
-      const res = await download(member(svc.orgB), { code: ofA, file });
+      const res = await download(sender(svc.orgB), { code: ofA, file });
       expect([res.statusCode, res.json()], file).toEqual([404, { message: 'DOCUMENT_NOT_FOUND' }]);
-      expect((await download(member(svc.orgB), { code: 'ZZZZZZZZZZ', file })).json()).toEqual({ message: 'DOCUMENT_NOT_FOUND' });
+      expect((await download(sender(svc.orgB), { code: 'ZZZZZZZZZZ', file })).json()).toEqual({ message: 'DOCUMENT_NOT_FOUND' });
     }
     const unsigned = await createProcess(
       svc,
@@ -89,12 +89,12 @@ describe.each(dialects)("the console downloads the documents and final files of 
       '/document/upload',
       pdfProcess(svc.orgB, { signProfile: [{ name: 'Pedro', email: 'pedro@people.test' }] }),
     );
-    expect((await download(member(svc.orgB), { code: unsigned, file: 'document' })).statusCode).toBe(200);
+    expect((await download(sender(svc.orgB), { code: unsigned, file: 'document' })).statusCode).toBe(200);
     for (const file of ['signed', 'certificate']) {
-      const res = await download(member(svc.orgB), { code: unsigned, file });
+      const res = await download(sender(svc.orgB), { code: unsigned, file });
       expect([res.statusCode, res.json()], file).toEqual([404, { message: 'FILE_NOT_FOUND' }]);
     }
-    expect((await download(member(svc.orgB), { code: unsigned, file: 'document', document: '1' })).json()).toEqual({ message: 'FILE_NOT_FOUND' });
+    expect((await download(sender(svc.orgB), { code: unsigned, file: 'document', document: '1' })).json()).toEqual({ message: 'FILE_NOT_FOUND' });
     expect((await download('', { code: ofA, file: 'document' })).statusCode).toBe(401);
   });
 });

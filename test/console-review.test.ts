@@ -28,11 +28,11 @@ interface QueueItem {
 
 describe.each(dialects)("the console's review queue (%s)", (dialect) => {
   let svc: TestService;
-  /** Each organization's admin's, reviewer's and member's sessions. */
-  const sessions = new Map<string, { admin: string; reviewer: string; member: string }>();
+  /** Each organization's admin's, reviewer's and sender's sessions. */
+  const sessions = new Map<string, { admin: string; reviewer: string; sender: string }>();
   const admin = (org: TestOrganization) => sessions.get(org.id)?.admin ?? '';
   const reviewer = (org: TestOrganization) => sessions.get(org.id)?.reviewer ?? '';
-  const member = (org: TestOrganization) => sessions.get(org.id)?.member ?? '';
+  const sender = (org: TestOrganization) => sessions.get(org.id)?.sender ?? '';
 
   beforeAll(async () => {
     svc = await startTestService(dialect);
@@ -44,7 +44,7 @@ describe.each(dialects)("the console's review queue (%s)", (dialect) => {
       sessions.set(org.id, {
         admin: await signedInUser(svc, org, `admin@${domain}.test`, 'admin', '198.51.100.20'),
         reviewer: await signedInUser(svc, org, `reviewer@${domain}.test`, 'reviewer', '198.51.100.20'),
-        member: await signedInUser(svc, org, `member@${domain}.test`, 'member', '198.51.100.20'),
+        sender: await signedInUser(svc, org, `sender@${domain}.test`, 'sender', '198.51.100.20'),
       });
     }
   });
@@ -271,25 +271,25 @@ describe.each(dialects)("the console's review queue (%s)", (dialect) => {
   };
   const processDetail = (cookie: string, code: string) => consoleCall(svc, 'GET', '/console/api/process', { cookie, query: { code } });
 
-  describe('who may view identity data is a role of its own: reviewers and admins may, members may not', () => {
-    it('a member is refused the queue, the photos and the decisions with 403 CONSOLE_REVIEWER_REQUIRED, each refusal recorded; a reviewer and an admin are served', async () => {
+  describe('who may view identity data is a role of its own: reviewers and admins may, senders may not', () => {
+    it('a sender is refused the queue, the photos and the decisions with 403 CONSOLE_REVIEWER_REQUIRED, each refusal recorded; a reviewer and an admin are served', async () => {
       const code = await blockedValidation(svc.orgA);
       const { queueCode } = await blockedSigner(svc.orgA);
       const refusedBefore = (await auditOf(svc.orgA, 'REVIEWER_REQUIRED')).length;
       const refused = [
-        await consoleCall(svc, 'GET', '/console/api/review', { cookie: member(svc.orgA) }),
-        await photo(member(svc.orgA), { kind: 'validation', code, photo: 'face' }),
-        await photo(member(svc.orgA), { kind: 'signer', code: queueCode, photo: 'documentFront' }),
-        await decide(member(svc.orgA), { kind: 'validation', code, decision: 'approve', reason: 'Looks fine' }),
+        await consoleCall(svc, 'GET', '/console/api/review', { cookie: sender(svc.orgA) }),
+        await photo(sender(svc.orgA), { kind: 'validation', code, photo: 'face' }),
+        await photo(sender(svc.orgA), { kind: 'signer', code: queueCode, photo: 'documentFront' }),
+        await decide(sender(svc.orgA), { kind: 'validation', code, decision: 'approve', reason: 'Looks fine' }),
       ];
       for (const res of refused) expect([res.statusCode, res.json()]).toEqual([403, { message: 'CONSOLE_REVIEWER_REQUIRED' }]);
       expect(await verifaceStatus(code)).toBe('BLOCKED');
       const refusals = (await auditOf(svc.orgA, 'REVIEWER_REQUIRED')).slice(refusedBefore);
       expect(refusals.map((row) => [row.email, row.detail.route])).toEqual([
-        ['member@acme.test', 'GET /console/api/review'],
-        ['member@acme.test', 'GET /console/api/review/photo'],
-        ['member@acme.test', 'GET /console/api/review/photo'],
-        ['member@acme.test', 'POST /console/api/review/decide'],
+        ['sender@acme.test', 'GET /console/api/review'],
+        ['sender@acme.test', 'GET /console/api/review/photo'],
+        ['sender@acme.test', 'GET /console/api/review/photo'],
+        ['sender@acme.test', 'POST /console/api/review/decide'],
       ]);
       expect(await auditOf(svc.orgB, 'REVIEWER_REQUIRED')).toEqual([]);
       for (const cookie of [reviewer(svc.orgA), admin(svc.orgA)]) {
@@ -302,10 +302,10 @@ describe.each(dialects)("the console's review queue (%s)", (dialect) => {
       expect(await verifaceStatus(code)).toBe('INVALIDATED');
     });
 
-    it("a member reads a process's phones masked to their last two digits, and no audit row is written; a reviewer reads them whole", async () => {
+    it("a sender reads a process's phones masked to their last two digits, and no audit row is written; a reviewer reads them whole", async () => {
       const { code } = await processWithPhone(svc.orgA);
       const before = (await auditOf(svc.orgA, 'IDENTITY_VIEWED')).length;
-      const seen = await processDetail(member(svc.orgA), code);
+      const seen = await processDetail(sender(svc.orgA), code);
       expect(seen.statusCode, seen.body).toBe(200);
       expect(seen.body).not.toContain('3001234567');
       expect(seen.json().process.signProfile[0].phone).toBe('+••••••••••67');
@@ -327,7 +327,7 @@ describe.each(dialects)("the console's review queue (%s)", (dialect) => {
       expect((await photo(reviewer(svc.orgA), { kind: 'validation', code, photo: 'face' })).statusCode).toBe(200);
       expect((await photo(admin(svc.orgA), { kind: 'signer', code: queueCode, photo: 'documentFront' })).statusCode).toBe(200);
       expect((await photo(admin(svc.orgB), { kind: 'validation', code, photo: 'face' })).statusCode).toBe(404);
-      expect((await photo(member(svc.orgA), { kind: 'validation', code, photo: 'documentFront' })).statusCode).toBe(403);
+      expect((await photo(sender(svc.orgA), { kind: 'validation', code, photo: 'documentFront' })).statusCode).toBe(403);
       const rows = await svc.deps.db
         .selectFrom('console_audit')
         .select(['email', 'detail', 'created_at', 'user_id'])
@@ -404,7 +404,7 @@ describe.each(dialects)("the console's review queue (%s)", (dialect) => {
       expect(res.body).not.toMatch(/(^|,)"[=+\-@]/m);
     });
 
-    it("another organization's admin exports none of them, and a member or a reviewer is refused the export", async () => {
+    it("another organization's admin exports none of them, and a sender or a reviewer is refused the export", async () => {
       const code = await blockedValidation(svc.orgA);
       expect((await photo(reviewer(svc.orgA), { kind: 'validation', code, photo: 'face' })).statusCode).toBe(200);
       const ofB = await exported(admin(svc.orgB));
@@ -412,7 +412,7 @@ describe.each(dialects)("the console's review queue (%s)", (dialect) => {
       expect(ofB.body).not.toContain(code);
       expect(ofB.body).not.toContain('acme.test');
       expect(ofB.body).toContain('admin@globex.test');
-      for (const cookie of [member(svc.orgA), reviewer(svc.orgA)]) {
+      for (const cookie of [sender(svc.orgA), reviewer(svc.orgA)]) {
         const refused = await exported(cookie);
         expect([refused.statusCode, refused.json()]).toEqual([403, { message: 'CONSOLE_ADMIN_REQUIRED' }]);
       }
@@ -422,7 +422,7 @@ describe.each(dialects)("the console's review queue (%s)", (dialect) => {
 
 describe.each(dialects)("the console's process actions: cancel, remind, reactivate (%s)", (dialect) => {
   let svc: TestService;
-  let memberA: string;
+  let senderA: string;
   let adminB: string;
 
   beforeAll(async () => {
@@ -431,7 +431,7 @@ describe.each(dialects)("the console's process actions: cancel, remind, reactiva
   });
   // Fresh sessions for each test: a test that waits an hour for a reminder lets the others' go idle.
   beforeEach(async () => {
-    memberA = await signedInUser(svc, svc.orgA, 'member@acme.test', 'member', '198.51.100.30');
+    senderA = await signedInUser(svc, svc.orgA, 'sender@acme.test', 'sender', '198.51.100.30');
     adminB = await signedInUser(svc, svc.orgB, 'admin@globex.test', 'admin', '198.51.100.30');
   });
   afterAll(async () => svc.close());
@@ -448,19 +448,19 @@ describe.each(dialects)("the console's process actions: cancel, remind, reactiva
       (row) => row.action.startsWith('PROCESS_') || row.action === 'PARTICIPANT_REMINDED',
     );
 
-  it('a member cancels with a reason, reminds, and reactivates, each as the API does it, each in the audit log', async () => {
+  it('a sender cancels with a reason, reminds, and reactivates, each as the API does it, each in the audit log', async () => {
     const { code, participant } = await process();
     // A person hears from the service at most once an hour; the session, used meanwhile, stays open.
     for (const _half of [1, 2]) {
       svc.clock.advance(31 * 60_000);
-      expect((await consoleCall(svc, 'GET', '/console/api/me', { cookie: memberA })).statusCode).toBe(200);
+      expect((await consoleCall(svc, 'GET', '/console/api/me', { cookie: senderA })).statusCode).toBe(200);
     }
-    expect((await act(memberA, 'remind', { code: participant })).json()).toEqual({ reminded: true });
-    expect((await act(memberA, 'remind', { code: participant })).statusCode).toBe(429);
-    expect((await act(memberA, 'cancel', { code, reason: 'The terms changed' })).json()).toEqual({ cancelled: true });
-    expect((await stored(svc, svc.orgA, code)).process).toMatchObject({ status: 'CANCELLED', end_reason: 'The terms changed', ended_by: 'member@acme.test' });
-    expect((await act(memberA, 'cancel', { code, reason: 'Again' })).json()).toEqual({ message: 'DOCUMENT_NOT_IN_SIGNATURE' });
-    expect((await act(memberA, 'reactivate', { code })).json()).toEqual({ message: 'PROCESS_NOT_REACTIVABLE: it is CANCELLED' });
+    expect((await act(senderA, 'remind', { code: participant })).json()).toEqual({ reminded: true });
+    expect((await act(senderA, 'remind', { code: participant })).statusCode).toBe(429);
+    expect((await act(senderA, 'cancel', { code, reason: 'The terms changed' })).json()).toEqual({ cancelled: true });
+    expect((await stored(svc, svc.orgA, code)).process).toMatchObject({ status: 'CANCELLED', end_reason: 'The terms changed', ended_by: 'sender@acme.test' });
+    expect((await act(senderA, 'cancel', { code, reason: 'Again' })).json()).toEqual({ message: 'DOCUMENT_NOT_IN_SIGNATURE' });
+    expect((await act(senderA, 'reactivate', { code })).json()).toEqual({ message: 'PROCESS_NOT_REACTIVABLE: it is CANCELLED' });
 
     const rejected = await createProcess(
       svc,
@@ -469,15 +469,15 @@ describe.each(dialects)("the console's process actions: cancel, remind, reactiva
       pdfProcess(svc.orgA, { signProfile: [{ name: 'Juan Pérez', email: 'juan@people.test' }] }),
     );
     await endProcess(svc, svc.orgA, rejected, 'REJECTED');
-    expect((await act(memberA, 'reactivate', { code: rejected })).json()).toEqual({ notifications: 1, users: ['Juan Pérez'] });
+    expect((await act(senderA, 'reactivate', { code: rejected })).json()).toEqual({ notifications: 1, users: ['Juan Pérez'] });
     expect((await stored(svc, svc.orgA, rejected)).process.status).toBe('CREATED');
 
     const types = (await outbox(svc, 'webhook')).map((row) => (row.body.event as { type: string }).type);
     expect(types).toEqual(expect.arrayContaining(['document.cancelled']));
     expect((await actions()).map((row) => [row.action, row.email])).toEqual([
-      ['PARTICIPANT_REMINDED', 'member@acme.test'],
-      ['PROCESS_CANCELLED', 'member@acme.test'],
-      ['PROCESS_REACTIVATED', 'member@acme.test'],
+      ['PARTICIPANT_REMINDED', 'sender@acme.test'],
+      ['PROCESS_CANCELLED', 'sender@acme.test'],
+      ['PROCESS_REACTIVATED', 'sender@acme.test'],
     ]);
   });
 
@@ -489,7 +489,7 @@ describe.each(dialects)("the console's process actions: cancel, remind, reactiva
       throw new Error('the audit row could not be written');
     };
     const messagesBefore = (await outbox(svc, 'email')).length;
-    const email = 'member@acme.test';
+    const email = 'sender@acme.test';
     await expect(remindParticipant(svc.deps, { organizationId: svc.orgA.id, code: participant, alongside: refused })).rejects.toThrow('could not be written');
     await expect(
       cancelProcesses(svc.deps, { organizationId: svc.orgA.id, input: { codes: [code], message: 'Changed', email }, alongside: refused }),
@@ -509,7 +509,7 @@ describe.each(dialects)("the console's process actions: cancel, remind, reactiva
     expect((await act(adminB, 'cancel', { code, reason: 'Mine now' })).json()).toEqual({ message: 'DOCUMENT_NOT_FOUND' });
     expect((await act(adminB, 'remind', { code: participant })).json()).toEqual({ message: 'DOCUMENT_NOT_FOUND' });
     expect((await act(adminB, 'reactivate', { code })).json()).toEqual({ message: 'PROCESS_NOT_FOUND' });
-    const forged = await act(memberA, 'cancel', { code, reason: 'Forged' }, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' });
+    const forged = await act(senderA, 'cancel', { code, reason: 'Forged' }, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' });
     expect([forged.statusCode, forged.json()]).toEqual([403, { message: 'CONSOLE_ORIGIN_REFUSED' }]);
     expect((await stored(svc, svc.orgA, code)).process.status).toBe('CREATED');
     expect(await actions()).toHaveLength(before);

@@ -37,7 +37,7 @@ describe.each(dialects)("the console's stronger sign-in (%s)", (dialect) => {
 
   /** A user of `org` with TOTP on: the secret their app holds. */
   async function enrolled(org: TestService['orgA'], email: string): Promise<string> {
-    const cookie = await signedInUser(svc, org, email, 'member', nextAddress());
+    const cookie = await signedInUser(svc, org, email, 'sender', nextAddress());
     const started = await consoleCall(svc, 'POST', '/console/api/totp/enrol', { cookie });
     expect(started.statusCode, started.body).toBe(200);
     const { secret, uri, qr } = started.json<{ secret: string; uri: string; qr: string }>();
@@ -147,7 +147,7 @@ describe.each(dialects)("the console's stronger sign-in (%s)", (dialect) => {
     });
 
     it('a wrong first code does not turn TOTP on', async () => {
-      const cookie = await signedInUser(svc, svc.orgB, 'typo@globex.test', 'member', nextAddress());
+      const cookie = await signedInUser(svc, svc.orgB, 'typo@globex.test', 'sender', nextAddress());
       const { secret } = (await consoleCall(svc, 'POST', '/console/api/totp/enrol', { cookie })).json<{ secret: string }>();
       const wrong = (await appCode(secret)) === '000000' ? '111111' : '000000';
       const res = await consoleCall(svc, 'POST', '/console/api/totp/confirm', { cookie, body: { code: wrong } });
@@ -158,7 +158,7 @@ describe.each(dialects)("the console's stronger sign-in (%s)", (dialect) => {
 
   describe('passkeys: registered by the signed-in user, single-use challenges, counters, one organization each', () => {
     it('a passkey is added, listed, signs its user in without the e-mail; its answer replayed is refused; removal is recorded', async () => {
-      const cookie = await signedInUser(svc, svc.orgA, 'key@acme.test', 'member', nextAddress());
+      const cookie = await signedInUser(svc, svc.orgA, 'key@acme.test', 'sender', nextAddress());
       const authenticator = softPasskey(CONSOLE_ORIGIN);
       const options = (await consoleCall(svc, 'POST', '/console/api/passkeys/options', { cookie })).json<{
         challenge: string;
@@ -199,8 +199,8 @@ describe.each(dialects)("the console's stronger sign-in (%s)", (dialect) => {
     });
 
     it("a passkey of A's user never opens B's: not with B's user handle, and B's session cannot list or remove it", async () => {
-      const inA = await signedInUser(svc, svc.orgA, 'twin@acme.test', 'member', nextAddress());
-      const inB = await signedInUser(svc, svc.orgB, 'twin@acme.test', 'member', nextAddress());
+      const inA = await signedInUser(svc, svc.orgA, 'twin@acme.test', 'sender', nextAddress());
+      const inB = await signedInUser(svc, svc.orgB, 'twin@acme.test', 'sender', nextAddress());
       const authenticator = softPasskey(CONSOLE_ORIGIN);
       const added = await consoleCall(svc, 'POST', '/console/api/passkeys', {
         cookie: inA,

@@ -32,7 +32,7 @@ describe.each(dialects)('the operator console (%s)', (dialect) => {
       const { token, code } = await signInEmail(svc, svc.orgA, 'link@acme.test');
       const first = await consoleCall(svc, 'POST', '/console/api/sign-in/link', { body: { token }, remoteAddress });
       expect(first.headers['cache-control']).toBe('no-store');
-      expect(first.json()).toEqual({ email: 'link@acme.test', role: 'member', organization: { id: svc.orgA.id, name: 'Acme' } });
+      expect(first.json()).toEqual({ email: 'link@acme.test', role: 'sender', organization: { id: svc.orgA.id, name: 'Acme' } });
       const setCookie = String(first.headers['set-cookie']);
       expect(setCookie).toMatch(/^__Host-console-session=[A-Za-z0-9_-]{43}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Strict; Secure$/);
       const again = await consoleCall(svc, 'POST', '/console/api/sign-in/link', { body: { token }, remoteAddress });
@@ -134,7 +134,7 @@ describe.each(dialects)('the operator console (%s)', (dialect) => {
 
   describe('sessions end: signed out, idle, or past their absolute end', () => {
     it('sign-out ends the session and removes the cookie', async () => {
-      const cookie = await signedInUser(svc, svc.orgA, 'out@acme.test', 'member', nextAddress());
+      const cookie = await signedInUser(svc, svc.orgA, 'out@acme.test', 'sender', nextAddress());
       const out = await consoleCall(svc, 'POST', '/console/api/sign-out', { cookie });
       expect(out.json()).toEqual({ signedOut: true });
       expect(String(out.headers['set-cookie'])).toMatch(/^__Host-console-session=; Max-Age=0; Path=\/; HttpOnly; SameSite=Strict; Secure$/);
@@ -142,11 +142,11 @@ describe.each(dialects)('the operator console (%s)', (dialect) => {
     });
 
     it(`a session unused for ${SESSION_IDLE_MINUTES} minutes ends; one in use ends ${SESSION_HOURS} hours after sign-in`, async () => {
-      const idle = await signedInUser(svc, svc.orgA, 'idle@acme.test', 'member', nextAddress());
+      const idle = await signedInUser(svc, svc.orgA, 'idle@acme.test', 'sender', nextAddress());
       svc.clock.advance(SESSION_IDLE_MINUTES * 60_000);
       expect((await consoleCall(svc, 'GET', '/console/api/me', { cookie: idle })).statusCode).toBe(401);
 
-      const busy = await signedInUser(svc, svc.orgA, 'busy@acme.test', 'member', nextAddress());
+      const busy = await signedInUser(svc, svc.orgA, 'busy@acme.test', 'sender', nextAddress());
       for (let hour = 0; hour < SESSION_HOURS - 1; hour++) {
         svc.clock.advance(SESSION_IDLE_MINUTES * 60_000 - 60_000);
         expect((await consoleCall(svc, 'GET', '/console/api/me', { cookie: busy })).statusCode, `after ${hour + 1} idle periods`).toBe(200);
@@ -158,7 +158,7 @@ describe.each(dialects)('the operator console (%s)', (dialect) => {
 
   describe('a forged cross-site request changes nothing', () => {
     it('sign-out from another origin, or without Origin, is refused and the session stays open', async () => {
-      const cookie = await signedInUser(svc, svc.orgA, 'csrf@acme.test', 'member', nextAddress());
+      const cookie = await signedInUser(svc, svc.orgA, 'csrf@acme.test', 'sender', nextAddress());
       for (const headers of [{ origin: 'https://attacker.example' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }]) {
         const res = await svc.app.inject({ method: 'POST', url: '/console/api/sign-out', headers: { cookie, ...headers } });
         expect([res.statusCode, res.json()]).toEqual([403, { message: 'CONSOLE_ORIGIN_REFUSED' }]);
@@ -180,16 +180,16 @@ describe.each(dialects)('the operator console (%s)', (dialect) => {
     });
   });
 
-  describe('roles: members see processes, never the admins’ routes; every refusal is in the audit log', () => {
-    it("a member is refused the audit log; an admin reads it, with its own organization's entries only", async () => {
-      const member = await signedInUser(svc, svc.orgB, 'member@globex.test', 'member', nextAddress());
-      const refused = await consoleCall(svc, 'GET', '/console/api/audit', { cookie: member });
+  describe('roles: senders see processes, never the admins’ routes; every refusal is in the audit log', () => {
+    it("a sender is refused the audit log; an admin reads it, with its own organization's entries only", async () => {
+      const sender = await signedInUser(svc, svc.orgB, 'sender@globex.test', 'sender', nextAddress());
+      const refused = await consoleCall(svc, 'GET', '/console/api/audit', { cookie: sender });
       expect([refused.statusCode, refused.json()]).toEqual([403, { message: 'CONSOLE_ADMIN_REQUIRED' }]);
       const admin = await signedInUser(svc, svc.orgB, svc.orgB.email, 'admin', nextAddress());
       const audit = (await consoleCall(svc, 'GET', '/console/api/audit', { cookie: admin, query: { limit: '200' } })).json();
       const actions = audit.data.map((entry: { action: string; email: string }) => `${entry.action} ${entry.email}`);
-      expect(actions).toContain('ADMIN_REQUIRED member@globex.test');
-      expect(actions).toContain('SIGN_IN member@globex.test');
+      expect(actions).toContain('ADMIN_REQUIRED sender@globex.test');
+      expect(actions).toContain('SIGN_IN sender@globex.test');
       expect(actions).toContain(`SIGN_IN_REQUESTED ${svc.orgB.email}`);
       expect(JSON.stringify(audit)).not.toContain('@acme.test');
     });
@@ -211,7 +211,7 @@ describe.each(dialects)('the operator console (%s)', (dialect) => {
         '/document/upload',
         pdfProcess(svc.orgB, { name: 'Lease', signProfile: [{ name: 'Juana Pérez', email: 'juana@people.test' }] }),
       );
-      const cookie = await signedInUser(svc, svc.orgA, 'search@acme.test', 'member', nextAddress());
+      const cookie = await signedInUser(svc, svc.orgA, 'search@acme.test', 'sender', nextAddress());
       const codes = async (query: Record<string, string>) =>
         (await consoleCall(svc, 'GET', '/console/api/processes', { cookie, query })).json().data.map((p: { code: string }) => p.code);
       expect(await codes({ q: 'juana@people.TEST' })).toEqual([lease]);
@@ -238,7 +238,7 @@ describe.each(dialects)('the operator console (%s)', (dialect) => {
         pdfProcess(svc.orgA, { signProfile: [{ name: 'Ana Gómez', email: 'ana@people.test' }] }),
       );
       const theirs = await createProcess(svc, svc.orgB, '/document/upload', pdfProcess(svc.orgB));
-      const cookie = await signedInUser(svc, svc.orgA, 'reader@acme.test', 'member', nextAddress());
+      const cookie = await signedInUser(svc, svc.orgA, 'reader@acme.test', 'sender', nextAddress());
       const detail = (await consoleCall(svc, 'GET', '/console/api/process', { cookie, query: { code } })).json();
       expect(detail.process.signProfile).toMatchObject([{ name: 'Ana Gómez', email: 'ana@people.test', status: 'NOTIFICATION' }]);
       expect(detail.roadmap.activityLog.map((e: { action: string }) => e.action)).toContain('CREATE');

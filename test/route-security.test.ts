@@ -4,16 +4,18 @@ import type { LightMyRequestResponse } from 'fastify';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
+import { refusalOf } from '../src/auth/console-refusals.js';
 import type { UserRole } from '../src/db/schema.js';
 import { giveAttachment } from '../src/documents/attachments/give-attachment.js';
 import { rejectDocument, requestOtp, verifyOtp } from '../src/documents/participant/signer-flow.js';
 import { listReaders } from '../src/documents/readers/queries.js';
 import { codeOf } from '../src/error-catalogue.js';
 import type { ApiRoute } from '../src/http/route.js';
-import { CONSOLE_ACCESS, CONSOLE_SESSION_ACCESS } from '../src/http/route-kinds.js';
+import { CONSOLE_ACCESS } from '../src/http/route-kinds.js';
 import { exampleOf } from '../src/http/schema-example.js';
 import { addUser, createApiKey } from '../src/organizations/organizations.js';
 import { updateSettings } from '../src/organizations/settings.js';
+import { may, type Permission, USER_ROLES } from '../src/organizations/user-roles.js';
 import { routeTable } from '../src/routes.js';
 import { findVerifaceByCode } from '../src/veriface/queries.js';
 import { CONSOLE_ORIGIN, consoleCall, sessionCookieOf, signedInUser, signInEmail } from './support/console.js';
@@ -114,8 +116,8 @@ const SAMPLE_JPEG = jpeg().toString('base64');
 /** How many console sign-ins the success calls made, each from an address of its own (198.18.0.0/15, the benchmarking range). */
 let consoleAddresses = 0;
 
-/** Each organization's admin's, reviewer's and member's console sessions (cookie pairs), signed in before the suite runs. */
-const consoleSessions = new Map<string, { admin: string; reviewer: string; member: string }>();
+/** Each organization's console sessions (cookie pairs), one per role, signed in before the suite runs. */
+const consoleSessions = new Map<string, Record<UserRole, string>>();
 
 /** A console request as the console's page makes it: the organization's admin's session, from the service's own origin. */
 function consoleHeaders(org: TestOrganization, role: UserRole = 'admin'): Record<string, string> {
@@ -269,14 +271,14 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
   'GET /console/api/templates': (_o, org) => ({ headers: consoleHeaders(org) }),
   'GET /console/api/audit': (_o, org) => ({ headers: consoleHeaders(org) }),
   'GET /console/api/audit/csv': (_o, org) => ({ headers: consoleHeaders(org) }),
-  'GET /console/api/template': (o, org) => ({ headers: consoleHeaders(org, 'member'), query: { id: o.template } }),
-  'GET /console/api/template/preview': (o, org) => ({ headers: consoleHeaders(org, 'member'), query: { id: o.template } }),
-  'POST /console/api/template': (_o, org) => ({ headers: consoleHeaders(org, 'member'), body: sampleTemplate() }),
-  'POST /console/api/template/update': (o, org) => ({ headers: consoleHeaders(org, 'member'), body: { id: o.template, name: 'Renamed' } }),
-  'GET /console/api/references': (o, org) => ({ headers: consoleHeaders(org, 'member'), query: { template: o.template } }),
-  'POST /console/api/reference': (o, org) => ({ headers: consoleHeaders(org, 'member'), body: { template: o.template, name: 'Website' } }),
-  'POST /console/api/reference/update': (o, org) => ({ headers: consoleHeaders(org, 'member'), body: { id: o.reference, enabled: true } }),
-  'GET /console/api/reference/qr': (o, org) => ({ headers: consoleHeaders(org, 'member'), query: { id: o.reference } }),
+  'GET /console/api/template': (o, org) => ({ headers: consoleHeaders(org, 'sender'), query: { id: o.template } }),
+  'GET /console/api/template/preview': (o, org) => ({ headers: consoleHeaders(org, 'sender'), query: { id: o.template } }),
+  'POST /console/api/template': (_o, org) => ({ headers: consoleHeaders(org, 'sender'), body: sampleTemplate() }),
+  'POST /console/api/template/update': (o, org) => ({ headers: consoleHeaders(org, 'sender'), body: { id: o.template, name: 'Renamed' } }),
+  'GET /console/api/references': (o, org) => ({ headers: consoleHeaders(org, 'sender'), query: { template: o.template } }),
+  'POST /console/api/reference': (o, org) => ({ headers: consoleHeaders(org, 'sender'), body: { template: o.template, name: 'Website' } }),
+  'POST /console/api/reference/update': (o, org) => ({ headers: consoleHeaders(org, 'sender'), body: { id: o.reference, enabled: true } }),
+  'GET /console/api/reference/qr': (o, org) => ({ headers: consoleHeaders(org, 'sender'), query: { id: o.reference } }),
   'GET /console/api/webhooks': (_o, org) => ({ headers: consoleHeaders(org) }),
   'GET /console/api/webhook-deliveries': (o, org) => ({ headers: consoleHeaders(org), query: { id: o.delivery } }),
   'POST /console/api/webhook-deliveries/resend': (o, org) => ({ headers: consoleHeaders(org), body: { id: o.delivery } }),
@@ -310,6 +312,49 @@ const SAMPLES: Record<string, (owned: Owned, org: TestOrganization) => Sample> =
 };
 
 const routeKey = (route: ApiRoute) => `${route.method} ${route.url}`;
+
+/** What each console route wants of the user's role: the contract, written out, that the declarations must match. */
+const CONSOLE_PERMISSIONS: Record<string, Permission> = {
+  'POST /console/api/sign-out': 'account.self',
+  'GET /console/api/me': 'account.self',
+  'GET /console/api/me/language': 'account.self',
+  'PUT /console/api/me/language': 'account.self',
+  'GET /console/api/totp': 'account.self',
+  'POST /console/api/totp/enrol': 'account.self',
+  'POST /console/api/totp/confirm': 'account.self',
+  'GET /console/api/passkeys': 'account.self',
+  'POST /console/api/passkeys/options': 'account.self',
+  'POST /console/api/passkeys': 'account.self',
+  'POST /console/api/passkeys/remove': 'account.self',
+  'GET /console/api/processes': 'processes.read',
+  'GET /console/api/process': 'processes.read',
+  'GET /console/api/process/file': 'processes.read',
+  'GET /console/api/templates': 'processes.read',
+  'GET /console/api/template': 'processes.read',
+  'GET /console/api/template/preview': 'processes.read',
+  'GET /console/api/references': 'processes.read',
+  'GET /console/api/reference/qr': 'processes.read',
+  'POST /console/api/process/cancel': 'processes.write',
+  'POST /console/api/process/remind': 'processes.write',
+  'POST /console/api/process/reactivate': 'processes.write',
+  'POST /console/api/template': 'templates.write',
+  'POST /console/api/template/update': 'templates.write',
+  'POST /console/api/reference': 'templates.write',
+  'POST /console/api/reference/update': 'templates.write',
+  'GET /console/api/review': 'identity.view',
+  'GET /console/api/review/photo': 'identity.view',
+  'POST /console/api/review/decide': 'review.decide',
+  'GET /console/api/audit': 'settings.admin',
+  'GET /console/api/audit/csv': 'settings.admin',
+  'GET /console/api/webhooks': 'settings.admin',
+  'GET /console/api/webhook-deliveries': 'settings.admin',
+  'POST /console/api/webhook-deliveries/resend': 'settings.admin',
+  'GET /console/api/keys': 'settings.admin',
+  'POST /console/api/keys': 'settings.admin',
+  'POST /console/api/keys/revoke': 'settings.admin',
+  'GET /console/api/settings': 'settings.admin',
+  'POST /console/api/settings': 'settings.admin',
+};
 
 /**
  * A request a route answers with success: its JSON body is the body schema's own example (the one
@@ -629,29 +674,29 @@ const SUCCESS: Record<string, (c: SuccessContext) => Promise<SuccessCall[]>> = {
     return [{ headers: { origin: CONSOLE_ORIGIN }, body: { email: 'code@acme.test', code: (await signInEmail(svc, org, 'code@acme.test')).code } }];
   },
   'POST /console/api/sign-out': async (c) => [{ headers: await c.console() }],
-  'GET /console/api/me': async (c) => [{ headers: await c.console() }, { headers: await c.console('member') }],
-  'GET /console/api/me/language': async (c) => [{ headers: await c.console('member') }],
+  'GET /console/api/me': async (c) => [{ headers: await c.console() }, { headers: await c.console('sender') }],
+  'GET /console/api/me/language': async (c) => [{ headers: await c.console('sender') }],
   'PUT /console/api/me/language': async (c) => [
-    { headers: await c.console('member'), body: { language: 'pt' } },
-    { headers: await c.console('member'), body: { language: null } },
+    { headers: await c.console('sender'), body: { language: 'pt' } },
+    { headers: await c.console('sender'), body: { language: null } },
   ],
   'GET /console/api/processes': async (c): Promise<SuccessCall[]> => [
     { headers: await c.console() },
-    { headers: await c.console('member'), query: { q: 'people.test', status: 'CREATED', from: '2020-01-01T00:00:00.000Z', to: '2100-01-01T00:00:00.000Z' } },
+    { headers: await c.console('sender'), query: { q: 'people.test', status: 'CREATED', from: '2020-01-01T00:00:00.000Z', to: '2100-01-01T00:00:00.000Z' } },
     { headers: await c.console(), query: { template: c.owned.template, limit: '1' } },
   ],
-  'GET /console/api/process': async (c) => [{ headers: await c.console('member'), query: { code: c.owned.process } }],
+  'GET /console/api/process': async (c) => [{ headers: await c.console('sender'), query: { code: c.owned.process } }],
   'GET /console/api/templates': async (c) => [{ headers: await c.console() }],
   'GET /console/api/audit': async (c) => [{ headers: await c.console() }],
   'GET /console/api/audit/csv': async (c) => [{ headers: await c.console() }],
-  'GET /console/api/template': async (c) => [{ headers: await c.console('member'), query: { id: c.owned.template } }],
-  'GET /console/api/template/preview': async (c) => [{ headers: await c.console('member'), query: { id: c.owned.template } }],
-  'POST /console/api/template': async (c) => [{ headers: await c.console('member') }],
-  'POST /console/api/template/update': async (c) => [{ headers: await c.console('member'), body: { id: c.owned.template } }],
-  'GET /console/api/references': async (c) => [{ headers: await c.console('member'), query: { template: c.owned.template } }],
-  'POST /console/api/reference': async (c) => [{ headers: await c.console('member'), body: { template: c.owned.template } }],
-  'POST /console/api/reference/update': async (c) => [{ headers: await c.console('member'), body: { id: c.owned.reference } }],
-  'GET /console/api/reference/qr': async (c) => [{ headers: await c.console('member'), query: { id: c.owned.reference } }],
+  'GET /console/api/template': async (c) => [{ headers: await c.console('sender'), query: { id: c.owned.template } }],
+  'GET /console/api/template/preview': async (c) => [{ headers: await c.console('sender'), query: { id: c.owned.template } }],
+  'POST /console/api/template': async (c) => [{ headers: await c.console('sender') }],
+  'POST /console/api/template/update': async (c) => [{ headers: await c.console('sender'), body: { id: c.owned.template } }],
+  'GET /console/api/references': async (c) => [{ headers: await c.console('sender'), query: { template: c.owned.template } }],
+  'POST /console/api/reference': async (c) => [{ headers: await c.console('sender'), body: { template: c.owned.template } }],
+  'POST /console/api/reference/update': async (c) => [{ headers: await c.console('sender'), body: { id: c.owned.reference } }],
+  'GET /console/api/reference/qr': async (c) => [{ headers: await c.console('sender'), query: { id: c.owned.reference } }],
   'GET /console/api/webhooks': async (c) => [{ headers: await c.console() }],
   'GET /console/api/webhook-deliveries': async (c) => [{ headers: await c.console(), query: { id: c.owned.delivery } }, { headers: await c.console() }],
   'POST /console/api/webhook-deliveries/resend': async (c) => {
@@ -682,29 +727,29 @@ const SUCCESS: Record<string, (c: SuccessContext) => Promise<SuccessCall[]>> = {
     },
   ],
   'POST /console/api/process/cancel': async (c) => [
-    { headers: await c.console('member'), body: { code: (await c.process({ name: 'Ana Gómez', email: 'ana@people.test' })).code } },
+    { headers: await c.console('sender'), body: { code: (await c.process({ name: 'Ana Gómez', email: 'ana@people.test' })).code } },
   ],
   // A participant hears from the service at most once an hour: the session is opened after that hour.
   'POST /console/api/process/remind': async (c) => {
     const { code, participantId } = await c.process({ name: 'Ana Gómez', email: 'ana@people.test' });
     c.svc.clock.advance(HOUR);
-    return [{ headers: await c.console('member'), body: { code: `${code}${participantId}` } }];
+    return [{ headers: await c.console('sender'), body: { code: `${code}${participantId}` } }];
   },
   'POST /console/api/process/reactivate': async (c) => {
     const { code, token } = await c.process({ name: 'Ana Gómez', email: 'ana@people.test' });
     await rejectDocument(c.svc.deps, { token, reason: 'Not agreed' });
-    return [{ headers: await c.console('member'), body: { code } }];
+    return [{ headers: await c.console('sender'), body: { code } }];
   },
-  'GET /console/api/process/file': async (c) => [{ headers: await c.console('member'), query: { code: c.owned.process, file: 'document' } }],
-  'GET /console/api/totp': async (c) => [{ headers: await c.console('member') }],
-  'POST /console/api/totp/enrol': async (c) => [{ headers: await c.console('member') }],
+  'GET /console/api/process/file': async (c) => [{ headers: await c.console('sender'), query: { code: c.owned.process, file: 'document' } }],
+  'GET /console/api/totp': async (c) => [{ headers: await c.console('sender') }],
+  'POST /console/api/totp/enrol': async (c) => [{ headers: await c.console('sender') }],
   'POST /console/api/totp/confirm': async (c) => {
-    const headers = await c.console('member');
+    const headers = await c.console('sender');
     const { secret } = (await c.svc.app.inject({ method: 'POST', url: '/console/api/totp/enrol', headers })).json<{ secret: string }>();
     return [{ headers, body: { code: await totpCode(c.svc, secret) } }];
   },
   'POST /console/api/sign-in/totp': async (c) => {
-    const headers = await c.console('member');
+    const headers = await c.console('sender');
     const { secret } = (await c.svc.app.inject({ method: 'POST', url: '/console/api/totp/enrol', headers })).json<{ secret: string }>();
     await c.svc.app.inject({ method: 'POST', url: '/console/api/totp/confirm', headers, payload: { code: await totpCode(c.svc, secret) } });
     const email = (await c.svc.app.inject({ method: 'GET', url: '/console/api/me', headers })).json<{ email: string }>().email;
@@ -715,15 +760,15 @@ const SUCCESS: Record<string, (c: SuccessContext) => Promise<SuccessCall[]>> = {
     });
     return [{ headers: { origin: CONSOLE_ORIGIN, cookie: sessionCookieOf(signIn) }, body: { code: await totpCode(c.svc, secret, 1) } }];
   },
-  'GET /console/api/passkeys': async (c) => [{ headers: await c.console('member') }],
-  'POST /console/api/passkeys/options': async (c) => [{ headers: await c.console('member') }],
+  'GET /console/api/passkeys': async (c) => [{ headers: await c.console('sender') }],
+  'POST /console/api/passkeys/options': async (c) => [{ headers: await c.console('sender') }],
   'POST /console/api/passkeys': async (c) => {
-    const headers = await c.console('member');
+    const headers = await c.console('sender');
     const options = (await c.svc.app.inject({ method: 'POST', url: '/console/api/passkeys/options', headers })).json();
     return [{ headers, body: { response: softPasskey(CONSOLE_ORIGIN).register(options) } }];
   },
   'POST /console/api/passkeys/remove': async (c) => {
-    const headers = await c.console('member');
+    const headers = await c.console('sender');
     const options = (await c.svc.app.inject({ method: 'POST', url: '/console/api/passkeys/options', headers })).json();
     const added = await c.svc.app.inject({
       method: 'POST',
@@ -735,7 +780,7 @@ const SUCCESS: Record<string, (c: SuccessContext) => Promise<SuccessCall[]>> = {
   },
   'POST /console/api/sign-in/passkey/options': async (c) => [{ headers: { origin: CONSOLE_ORIGIN }, body: { email: c.org.email } }],
   'POST /console/api/sign-in/passkey': async (c) => {
-    const headers = await c.console('member');
+    const headers = await c.console('sender');
     const authenticator = softPasskey(CONSOLE_ORIGIN);
     const options = (await c.svc.app.inject({ method: 'POST', url: '/console/api/passkeys/options', headers })).json();
     await c.svc.app.inject({ method: 'POST', url: '/console/api/passkeys', headers, payload: { response: authenticator.register(options) } });
@@ -936,10 +981,14 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
     routes = routeTable(svc.config, svc.deps);
     ownedByB = await own(svc, svc.orgB);
     for (const org of [svc.orgA, svc.orgB]) {
-      const admin = await signedInUser(svc, org, org.email, 'admin', '198.51.100.10');
-      const reviewer = await signedInUser(svc, org, `reviewer@${org.email.split('@')[1]}`, 'reviewer', '198.51.100.10');
-      const member = await signedInUser(svc, org, `member@${org.email.split('@')[1]}`, 'member', '198.51.100.10');
-      consoleSessions.set(org.id, { admin, reviewer, member });
+      const domain = org.email.split('@')[1];
+      const sessions: Record<UserRole, string> = {
+        admin: await signedInUser(svc, org, org.email, 'admin', '198.51.100.10'),
+        reviewer: await signedInUser(svc, org, `reviewer@${domain}`, 'reviewer', '198.51.100.10'),
+        sender: await signedInUser(svc, org, `sender@${domain}`, 'sender', '198.51.100.10'),
+        viewer: await signedInUser(svc, org, `viewer@${domain}`, 'viewer', '198.51.100.10'),
+      };
+      consoleSessions.set(org.id, sessions);
     }
   });
   afterAll(async () => svc.close());
@@ -982,7 +1031,7 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
   });
 
   describe("the console's routes open nothing without a console session of the organization, and never with a key or a person's link", () => {
-    const sessionRoutes = () => routes.filter((r) => CONSOLE_SESSION_ACCESS.has(r.access));
+    const sessionRoutes = () => routes.filter((r) => r.access === 'console');
 
     it('no cookie, a forged one, an API key or a link token is 401 CONSOLE_SIGN_IN_REQUIRED', async () => {
       expect(sessionRoutes().length).toBeGreaterThanOrEqual(6);
@@ -1025,44 +1074,80 @@ describe.each(dialects)('route security, driven by the route table (%s)', (diale
       );
     });
 
-    it('a member is refused every console-admin route with 403 CONSOLE_ADMIN_REQUIRED', async () => {
-      const adminRoutes = routes.filter((r) => r.access === 'console-admin');
-      expect(adminRoutes.length).toBeGreaterThanOrEqual(1);
-      for (const route of adminRoutes) {
-        const sample = SAMPLES[routeKey(route)]!(ownedByB, svc.orgB);
-        const res = await send(svc, route, undefined, { ...sample, headers: consoleHeaders(svc.orgB, 'member') });
-        expect([res.statusCode, res.json()], routeKey(route)).toEqual([403, { message: 'CONSOLE_ADMIN_REQUIRED' }]);
-        expect((await send(svc, route, undefined, { ...sample, headers: consoleHeaders(svc.orgB, 'admin') })).statusCode, routeKey(route)).toBe(200);
-      }
-    });
-
-    it('a member is refused every console-identity route with 403 CONSOLE_REVIEWER_REQUIRED; a reviewer and an admin are served', async () => {
-      const identityRoutes = routes.filter((r) => r.access === 'console-identity');
-      expect(identityRoutes.map(routeKey).sort()).toEqual(['GET /console/api/review', 'GET /console/api/review/photo', 'POST /console/api/review/decide']);
-      for (const route of identityRoutes) {
-        const sample = SAMPLES[routeKey(route)]!(ownedByB, svc.orgB);
-        const res = await send(svc, route, undefined, { ...sample, headers: consoleHeaders(svc.orgB, 'member') });
-        expect([res.statusCode, res.json()], routeKey(route)).toEqual([403, { message: 'CONSOLE_REVIEWER_REQUIRED' }]);
-        for (const role of ['reviewer', 'admin'] as const) {
-          const served = await send(svc, route, undefined, { ...sample, headers: consoleHeaders(svc.orgB, role) });
-          // The samples name identifiers nobody has queued: a role that passes reaches the handler, which answers them unknown.
-          expect(served.statusCode, `${routeKey(route)} as ${role}: ${served.body}`).not.toBe(403);
+    it("organization A's session, of every role, answers B's identifiers as ones nobody owns, and lists nothing of B's", async () => {
+      for (const route of sessionRoutes().filter((r) => r.method === 'GET')) {
+        for (const role of USER_ROLES) {
+          const label = `${routeKey(route)} as ${role}`;
+          const unknown = unknownOwned();
+          const sample = (owned: Owned) => ({ ...SAMPLES[routeKey(route)]!(owned, svc.orgA), headers: consoleHeaders(svc.orgA, role) });
+          const withForeign = await send(svc, route, undefined, sample(ownedByB));
+          const withUnknown = await send(svc, route, undefined, sample(unknown));
+          expect(withForeign.statusCode, label).toBe(withUnknown.statusCode);
+          const normalize = (text: string, owned: Owned) => Object.values(owned).reduce((out: string, value: string) => out.split(value).join('<owned>'), text);
+          expect(normalize(withForeign.body, ownedByB), label).toBe(normalize(withUnknown.body, unknown));
+          for (const value of [ownedByB.process, ownedByB.template, svc.orgB.email, svc.orgB.id]) expect(withForeign.body, label).not.toContain(value);
         }
       }
     });
+  });
 
-    it("organization A's session answers B's identifiers as ones nobody owns, and lists nothing of B's", async () => {
-      for (const route of sessionRoutes().filter((r) => r.method === 'GET')) {
-        const unknown = unknownOwned();
-        const sample = SAMPLES[routeKey(route)]!;
-        const withForeign = await send(svc, route, undefined, sample(ownedByB, svc.orgA));
-        const withUnknown = await send(svc, route, undefined, sample(unknown, svc.orgA));
-        expect(withForeign.statusCode, routeKey(route)).toBe(withUnknown.statusCode);
-        const normalize = (text: string, owned: Owned) => Object.values(owned).reduce((out: string, value: string) => out.split(value).join('<owned>'), text);
-        expect(normalize(withForeign.body, ownedByB), routeKey(route)).toBe(normalize(withUnknown.body, unknown));
-        for (const value of [ownedByB.process, ownedByB.template, svc.orgB.email, svc.orgB.id]) expect(withForeign.body, routeKey(route)).not.toContain(value);
-      }
+  describe('every console route declares the permission it wants, and each role is served exactly the routes its permissions name (src/organizations/user-roles.ts)', () => {
+    const sessionRoutes = () => routes.filter((r) => r.access === 'console');
+
+    it('each console route wants the permission this table names: a route added without one fails here', () => {
+      expect(Object.fromEntries(sessionRoutes().map((r) => [routeKey(r), r.permission]))).toEqual(CONSOLE_PERMISSIONS);
     });
+
+    it('a viewer changes nothing: every console route that is not a read, but those of their own account, wants a permission a viewer lacks', () => {
+      const changes = sessionRoutes().filter((r) => r.method !== 'GET' && r.permission !== 'account.self');
+      expect(changes.length).toBeGreaterThanOrEqual(12);
+      expect(changes.filter((r) => r.permission === undefined || may('viewer', r.permission)).map(routeKey)).toEqual([]);
+    });
+
+    it(
+      "each role × each console route: a role that holds the route's permission is served (never 401 nor 403), any other is 403 with the permission's code and an audit line",
+      async () => {
+        const owned = await own(svc, svc.orgA);
+        const domain = svc.orgA.email.split('@')[1];
+        const sessions = new Map<UserRole, { cookie: string; email: string }>();
+        // Sessions of their own: the walk signs each one out at its end.
+        for (const role of USER_ROLES) {
+          const email = `walk-${role}@${domain}`;
+          sessions.set(role, { email, cookie: await signedInUser(svc, svc.orgA, email, role, '198.51.100.11') });
+        }
+        const signOut = (r: ApiRoute) => routeKey(r) === 'POST /console/api/sign-out';
+        const walk = [...sessionRoutes().filter((r) => !signOut(r)), ...sessionRoutes().filter(signOut)];
+        const refused: { email: string; action: string; route: string }[] = [];
+        for (const route of walk) {
+          const permission = route.permission!;
+          const refusal = refusalOf(permission);
+          for (const role of USER_ROLES) {
+            const { cookie, email } = sessions.get(role)!;
+            const label = `${routeKey(route)} as ${role}`;
+            const headers = { cookie, origin: CONSOLE_ORIGIN, 'sec-fetch-site': 'same-origin' };
+            const res = await send(svc, route, undefined, { ...SAMPLES[routeKey(route)]!(owned, svc.orgA), headers });
+            if (may(role, permission) || refusal === undefined) {
+              expect([401, 403], `${label}: ${res.body}`).not.toContain(res.statusCode);
+            } else {
+              expect([res.statusCode, res.json()], label).toEqual([403, { message: refusal.code }]);
+              refused.push({ email, action: refusal.action, route: routeKey(route) });
+            }
+          }
+        }
+        expect(refused.length).toBeGreaterThanOrEqual(40);
+        const audited = await svc.deps.db
+          .selectFrom('console_audit')
+          .select(['email', 'action', 'detail'])
+          .where('organization_id', '=', svc.orgA.id)
+          .where('email', 'like', 'walk-%')
+          .where('action', 'in', ['ADMIN_REQUIRED', 'REVIEWER_REQUIRED', 'SENDER_REQUIRED'])
+          .execute();
+        const lines = audited.map((row) => ({ email: row.email, action: row.action, route: JSON.parse(row.detail ?? '{}').route }));
+        expect(lines).toEqual(expect.arrayContaining(refused));
+        expect(lines).toHaveLength(refused.length);
+      },
+      ROUTE_TABLE_TIMEOUT_MS,
+    );
   });
 
   describe('the public key column: the public key sits in web pages, so it reads only what the holder of a code may see', () => {

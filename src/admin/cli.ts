@@ -24,7 +24,7 @@ import {
 } from '../organizations/organizations.js';
 import { findOrganization, listApiKeys, listOrganizations, listUsers } from '../organizations/queries.js';
 import { type SettingsChanges, settingsChangesSchema, settingsOf, updateSettings } from '../organizations/settings.js';
-import { isUserRole } from '../organizations/user-roles.js';
+import { isUserRole, USER_ROLES } from '../organizations/user-roles.js';
 import { dataKeyOf } from '../photos/data-key.js';
 import { createWebhookSchema, updateWebhookSchema } from '../webhooks/schemas.js';
 import { createWebhook, deleteWebhook, listWebhooks, rotateWebhookSecret, updateWebhook } from '../webhooks/webhooks.js';
@@ -37,9 +37,9 @@ const USAGE = `Usage: npm run --silent admin -- <command>
              [--sdk-require-token on|off] [--language es|en|pt|fr] [--time-zone America/Bogota] [--photo-retention-days DAYS]
              [--form-processes-per-hour N] [--signer-delegation on|off] [--pades-level B-B|B-T|B-LT|B-LTA|instance]
              [--oidc-issuer https://idp.example --oidc-client-id ID --oidc-client-secret SECRET | --oidc-clear]
-  user add --org ORG_ID --email EMAIL [--name NAME] [--role member|reviewer|admin]
+  user add --org ORG_ID --email EMAIL [--name NAME] [--role admin|reviewer|sender|viewer]
   user rename --org ORG_ID --email EMAIL --name NAME   (an empty NAME removes it)
-  user role --org ORG_ID --email EMAIL --role member|reviewer|admin
+  user role --org ORG_ID --email EMAIL --role admin|reviewer|sender|viewer
   user list --org ORG_ID
   user totp-reset --org ORG_ID --email EMAIL   (the user signs in without a TOTP code again, and may enrol anew)
   key create --org ORG_ID [--kind private|public]
@@ -89,10 +89,10 @@ function keyKind(flags: Flags): ApiKeyKind {
   return kind;
 }
 
-/** Members see processes in the console; reviewers also view identity data; admins also manage keys, webhooks and users. */
+/** The console's roles (src/organizations/user-roles.ts): viewers read, senders also act on processes and templates, reviewers also view identity data, admins also manage the organization. */
 function roleFlag(flags: Flags, fallback?: UserRole): UserRole {
   const role = optional(flags, 'role') ?? fallback;
-  if (role === undefined || !isUserRole(role)) throw new UsageError('--role must be member, reviewer or admin');
+  if (role === undefined || !isUserRole(role)) throw new UsageError(`--role must be one of ${USER_ROLES.join(', ')}`);
   return role;
 }
 
@@ -194,7 +194,7 @@ async function run(db: Db, config: Config, command: string, flags: Flags): Promi
         organizationId: required(flags, 'org'),
         email: required(flags, 'email'),
         ...(optional(flags, 'name') === undefined ? {} : { name: optional(flags, 'name') }),
-        role: roleFlag(flags, 'member'),
+        role: roleFlag(flags, 'sender'),
       });
     case 'user rename':
       return renameUser(db, { organizationId: required(flags, 'org'), email: required(flags, 'email'), name: optional(flags, 'name') ?? '' });

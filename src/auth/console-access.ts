@@ -5,13 +5,18 @@ import { type ConsoleCookie, consoleCookie, sessionTokenOf } from '../console/co
 import { type ConsoleUser, resolveSession } from '../console/sessions.js';
 import type { Db } from '../db/schema.js';
 import { fail } from '../domain-error.js';
-import { type Access, CONSOLE_ACCESS } from '../http/route-kinds.js';
-import { mayViewIdentity } from '../organizations/user-roles.js';
+import { CONSOLE_ACCESS } from '../http/route-kinds.js';
+import { may, type Permission } from '../organizations/user-roles.js';
+import { refusalOf } from './console-refusals.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** On the console's routes: the user of the request's session. */
     consoleUser: ConsoleUser | null;
+  }
+  interface FastifyContextConfig {
+    /** On `console` routes: what the user's role must hold, from the route's declaration (src/http/route.ts). */
+    permission?: Permission;
   }
 }
 
@@ -30,9 +35,10 @@ function fromConsolePage(request: FastifyRequest, origin: string): boolean {
 }
 
 /**
- * The console's routes (access `console`, `console-admin`, `console-identity`, `console-sign-in`) take their session
- * from the cookie only: an API key or a person's link token is no session, and opens nothing here.
- * Like authenticate.ts, one hook per route, built when the route is declared.
+ * The console's routes (access `console`, `console-sign-in`) take their session from the cookie
+ * only: an API key or a person's link token is no session, and opens nothing here. Like
+ * authenticate.ts, one hook per route, built when the route is declared; it is the one place that
+ * holds the user's role to the permission the route declares.
  */
 export function consoleAccess(app: FastifyInstance, options: { db: Db; clock: Clock; publicUrl: string }): void {
   app.decorateRequest('consoleUser', null);
@@ -42,29 +48,28 @@ export function consoleAccess(app: FastifyInstance, options: { db: Db; clock: Cl
     const access = route.config?.access;
     if (access === undefined || !CONSOLE_ACCESS.has(access)) return;
     const existing = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
-    const check = sessionCheck({ ...options, origin, cookie, access });
+    const permission = route.config?.permission;
+    // Closed when unsure: a session's route that says no permission is not served at all.
+    if ((access === 'console') !== (permission !== undefined))
+      throw new Error(`${route.url}: a console session's route, and only one, says what permission it wants`);
+    const check = sessionCheck({ ...options, origin, cookie, ...(permission === undefined ? {} : { permission }) });
     route.onRequest = [check, ...existing];
   });
 }
 
-/** What a role the route does not admit is answered, and recorded as, for the console's session kinds that want one. */
-const ROLE_REFUSALS = {
-  'console-admin': { admits: (user: ConsoleUser) => user.role === 'admin', action: 'ADMIN_REQUIRED', code: 'CONSOLE_ADMIN_REQUIRED' },
-  'console-identity': { admits: (user: ConsoleUser) => mayViewIdentity(user.role), action: 'REVIEWER_REQUIRED', code: 'CONSOLE_REVIEWER_REQUIRED' },
-} as const;
-
-function sessionCheck(options: { db: Db; clock: Clock; origin: string; cookie: ConsoleCookie; access: Access }): onRequestHookHandler {
-  const { access } = options;
-  const refusal = access === 'console-admin' || access === 'console-identity' ? ROLE_REFUSALS[access] : undefined;
+/** `permission` undefined: the sign-in's routes, which want no session. */
+function sessionCheck(options: { db: Db; clock: Clock; origin: string; cookie: ConsoleCookie; permission?: Permission }): onRequestHookHandler {
+  const { permission } = options;
+  const refusal = permission === undefined ? undefined : refusalOf(permission);
   return async (request, reply) => {
     // What the console answers is the organization's: no cache, shared or the browser's, keeps it.
     reply.header('cache-control', 'no-store');
     if (!READS.has(request.method) && !fromConsolePage(request, options.origin)) throw fail('CONSOLE_ORIGIN_REFUSED');
-    if (access === 'console-sign-in') return;
+    if (permission === undefined) return;
     const token = sessionTokenOf(options.cookie, request.headers.cookie);
     const user = token === undefined ? undefined : await resolveSession(options.db, options.clock, token);
     if (!user) throw fail('CONSOLE_SIGN_IN_REQUIRED');
-    if (refusal !== undefined && !refusal.admits(user)) {
+    if (refusal !== undefined && !may(user.role, permission)) {
       await recordAudit(options.db, options.clock, {
         organizationId: user.organizationId,
         userId: user.userId,

@@ -6,11 +6,12 @@
 
 /**
  * What the console's audit log records: each sign-in asked for, started (the first factor given, the
- * TOTP code awaited), made or refused, each sign-out, each refusal of an admin's route to a member,
- * each passkey added or removed and each TOTP enrolment or reset, every change made from the console
- * (templates, reference links, resends, keys, settings) and each decision taken there (a review, a
- * process cancelled, reminded or reactivated), with who made it; and each view of identity data (a
- * photo, an ID number, a phone: identity-views.ts) and each refusal of it to a member.
+ * TOTP code awaited), made or refused, each sign-out, each refusal of an admin's route to another
+ * role, each passkey added or removed and each TOTP enrolment or reset, every change made from the
+ * console (templates, reference links, resends, keys, settings) and each decision taken there (a
+ * review, a process cancelled, reminded or reactivated), with who made it; each refusal of a change
+ * to a viewer; and each view of identity data (a photo, an ID number, a phone: identity-views.ts)
+ * and each refusal of it to a sender or a viewer.
  */
 export const CONSOLE_ACTIONS = [
   'SIGN_IN_REQUESTED',
@@ -36,6 +37,7 @@ export const CONSOLE_ACTIONS = [
   'TOTP_ENROLLED',
   'TOTP_RESET',
   'REVIEWER_REQUIRED',
+  'SENDER_REQUIRED',
   'PHOTO_VIEWED',
   'IDENTITY_VIEWED',
 ] as const;

@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../context.js';
 import { type ProcessView, type RoadmapView, readProcess, readRoadmap } from '../documents/lifecycle/read-process.js';
-import { mayViewIdentity } from '../organizations/user-roles.js';
+import { may } from '../organizations/user-roles.js';
 import { type IdentityView, maskedPhone, recordIdentityViews } from './identity-views.js';
 import type { ConsoleUser } from './sessions.js';
 
@@ -31,7 +31,7 @@ export async function readProcessDetail(
   const { user, code } = options;
   const process = await readProcess(ctx, { organizationId: user.organizationId, code });
   const roadmap = await readRoadmap(ctx, { organizationId: user.organizationId, code });
-  if (mayViewIdentity(user.role)) {
+  if (may(user.role, 'identity.view')) {
     await recordIdentityViews(ctx.db, ctx.clock, { user, address: options.address, views: phonesShown(code, process, roadmap) });
     return { process, roadmap };
   }

@@ -34,7 +34,9 @@ export const signedInResponse = Joi.object({
   role: Joi.string()
     .valid(...USER_ROLES)
     .required()
-    .description('admin: everything; reviewer: what a member sees, and identity data (photos, ID numbers, phones) and the review queue; member: the rest')
+    .description(
+      "admin: everything; reviewer: what a sender does, and identity data (photos, ID numbers, phones) and the review queue; sender: the organization's processes and templates, which they remind, cancel, reactivate and make; viewer: reads them only",
+    )
     .example('admin'),
   organization: Joi.object({
     id: Joi.string().hex().length(24).required().example('65f1c0e2a4b5c6d7e8f90001'),

@@ -45,6 +45,7 @@ import { outboxRecipient } from './migrations/042_outbox_recipient.js';
 import { formLimits } from './migrations/044_form_limits.js';
 import { personLanguages } from './migrations/045_person_languages.js';
 import { padesLevels } from './migrations/046_pades_levels.js';
+import { userRoles } from './migrations/047_user_roles.js';
 import { namingPool } from './prepared-statements.js';
 import type { Database, Db, Dialect } from './schema.js';
 import { SchemaScopedPostgresDialect } from './schema-scoped-postgres.js';
@@ -120,6 +121,7 @@ const migrations: MigrationProvider = {
       '044_form_limits': formLimits,
       '045_person_languages': personLanguages,
       '046_pades_levels': padesLevels,
+      '047_user_roles': userRoles,
     };
   },
 };

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Kysely, Selectable } from 'kysely';
+import type { UserRole } from '../organizations/user-roles.js';
 
 /**
  * Table shapes shared by SQLite and PostgreSQL. Ids and timestamps (ISO-8601 UTC text) are made by
@@ -35,11 +36,8 @@ export interface OrganizationsTable {
   created_at: string;
 }
 
-/**
- * What a user may do in the operator console: members do not manage keys, webhooks or users, nor
- * view identity data (photos, ID numbers, phones), which reviewers and admins may.
- */
-export type UserRole = 'admin' | 'reviewer' | 'member';
+/** What a user may do in the operator console: src/organizations/user-roles.ts holds each role's permissions. */
+export type { UserRole };
 
 export interface UsersTable {
   id: string;

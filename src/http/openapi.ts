@@ -1,8 +1,10 @@
 import type { RouteShorthandOptions } from 'fastify';
 import type Joi from 'joi';
 import joiToJson from 'joi-to-json';
+import { refusalOf } from '../auth/console-refusals.js';
 import { ERROR_CATALOGUE, type ErrorCode } from '../error-catalogue.js';
-import { type Access, CONSOLE_ACCESS, CONSOLE_SESSION_ACCESS, type Method, type RouteResponse } from './route-kinds.js';
+import { may, type Permission, USER_ROLES } from '../organizations/user-roles.js';
+import { type Access, CONSOLE_ACCESS, type Method, type RouteResponse } from './route-kinds.js';
 import { exampleOf } from './schema-example.js';
 
 // The package's types declare a named export, but at run time module.exports is the function itself.
@@ -18,6 +20,8 @@ const errorBody = {
 export interface RouteDoc {
   method: Method;
   access: Access;
+  /** On `console` routes: what the user's role must hold. */
+  permission?: Permission;
   publicKey?: string;
   tag: string;
   summary: string;
@@ -33,16 +37,17 @@ export interface RouteDoc {
 const KEY_ACCESS: ReadonlySet<Access> = new Set(['private-key', 'any-key', 'operator']);
 const BODY_METHODS: ReadonlySet<Method> = new Set(['POST', 'PUT']);
 
-const CONSOLE_ACCESS_WORDS: Partial<Record<Access, string>> = {
-  console: "a console session of the organization's (any role); a change must come from the service's own origin",
-  'console-admin': "a console session of one of the organization's admins; a change must come from the service's own origin",
-  'console-identity':
-    "a console session of one of the organization's reviewers or admins, who may view identity data (each view is in the audit log); a change must come from the service's own origin",
-  'console-sign-in': "no session; a change must come from the service's own origin",
-};
+/** Who may call a console route, in words, for the OpenAPI document. */
+function consoleAccessWords(doc: Pick<RouteDoc, 'access' | 'permission'>): string {
+  const origin = "a change must come from the service's own origin";
+  if (doc.permission === undefined) return `no session; ${origin}`;
+  const { permission } = doc;
+  const roles = USER_ROLES.filter((role) => may(role, permission));
+  return `a console session of the organization's whose role holds ${permission} (${roles.join(', ')}); ${origin}`;
+}
 
 /** Every error the route can answer, with its status: its own codes and those that come with its shape. */
-export function answerableErrors(doc: Pick<RouteDoc, 'method' | 'access' | 'rawBody' | 'rateLimit' | 'errors'>): Map<ErrorCode, number> {
+export function answerableErrors(doc: Pick<RouteDoc, 'method' | 'access' | 'permission' | 'rawBody' | 'rateLimit' | 'errors'>): Map<ErrorCode, number> {
   const codes = new Map<ErrorCode, number>(doc.errors);
   if (KEY_ACCESS.has(doc.access)) {
     codes.set('UNAUTHORIZED', 401);
@@ -51,9 +56,9 @@ export function answerableErrors(doc: Pick<RouteDoc, 'method' | 'access' | 'rawB
   if (doc.rateLimit !== undefined) codes.set('TOO_MANY_REQUESTS', 429);
   // The console's (src/auth/console-access.ts): a change from another site, no session, a role the route does not admit.
   if (CONSOLE_ACCESS.has(doc.access) && doc.method !== 'GET') codes.set('CONSOLE_ORIGIN_REFUSED', 403);
-  if (CONSOLE_SESSION_ACCESS.has(doc.access)) codes.set('CONSOLE_SIGN_IN_REQUIRED', 401);
-  if (doc.access === 'console-admin') codes.set('CONSOLE_ADMIN_REQUIRED', 403);
-  if (doc.access === 'console-identity') codes.set('CONSOLE_REVIEWER_REQUIRED', 403);
+  if (doc.access === 'console') codes.set('CONSOLE_SIGN_IN_REQUIRED', 401);
+  const refusal = doc.permission === undefined ? undefined : refusalOf(doc.permission);
+  if (refusal !== undefined) codes.set(refusal.code, 403);
   // A read kept for the private key tells a public key so (src/auth/authenticate.ts).
   if ((doc.access === 'private-key' || doc.access === 'operator') && doc.method === 'GET') codes.set('PRIVATE_KEY_REQUIRED', 403);
   if (BODY_METHODS.has(doc.method)) {
@@ -127,8 +132,9 @@ export function documentRoute(doc: RouteDoc): RouteShorthandOptions {
       ...(KEY_ACCESS.has(doc.access) ? { security: [{ apiKey: [] }] } : {}),
       ...(doc.access === 'any-key' ? { 'x-access': 'private or public key', 'x-public-key': doc.publicKey } : {}),
       ...(doc.access === 'operator' ? { 'x-access': "no key from the service's own machine (loopback), else the private key" } : {}),
-      ...(CONSOLE_SESSION_ACCESS.has(doc.access) ? { security: [{ consoleSession: [] }] } : {}),
-      ...(CONSOLE_ACCESS.has(doc.access) ? { 'x-access': CONSOLE_ACCESS_WORDS[doc.access] } : {}),
+      ...(doc.access === 'console' ? { security: [{ consoleSession: [] }] } : {}),
+      ...(CONSOLE_ACCESS.has(doc.access) ? { 'x-access': consoleAccessWords(doc) } : {}),
+      ...(doc.permission === undefined ? {} : { 'x-permission': doc.permission }),
       ...(BODY_METHODS.has(doc.method) && !doc.rawBody && hasKeys(doc.body) ? { body: withExample(doc.body) } : {}),
       ...(hasKeys(doc.query) ? { querystring: parse(doc.query, 'open-api-3.1') } : {}),
       response: {

@@ -19,31 +19,15 @@ import type Joi from 'joi';
  *   organization's private key, which sees that organization's only (the local WhatsApp chat);
  * - `console`: a user of the organization signed in to the operator console (src/console): the
  *   session's cookie, never a key or a link's token; a request that changes something must also come
- *   from the service's own origin (src/auth/console-access.ts);
- * - `console-admin`: the same, and the user is one of the organization's admins (keys, webhooks,
- *   users, the audit log);
- * - `console-identity`: the same, and the user may view identity data (a `reviewer` or an admin,
- *   never a `member`): ID and face photos, ID numbers, phones; every view is in the audit log;
+ *   from the service's own origin (src/auth/console-access.ts); and the user's role holds the
+ *   route's `permission` (src/organizations/user-roles.ts);
  * - `console-sign-in`: no session yet (the sign-in routes), but from the service's own origin;
  * - `public`: anyone (health).
  */
-export type Access =
-  | 'private-key'
-  | 'any-key'
-  | 'operator'
-  | 'signed-url'
-  | 'link-token'
-  | 'console'
-  | 'console-admin'
-  | 'console-identity'
-  | 'console-sign-in'
-  | 'public';
+export type Access = 'private-key' | 'any-key' | 'operator' | 'signed-url' | 'link-token' | 'console' | 'console-sign-in' | 'public';
 
 /** The console's accesses: authorised by its session cookie (or, signing in, by its origin), never by a key. */
-export const CONSOLE_ACCESS: ReadonlySet<Access> = new Set(['console', 'console-admin', 'console-identity', 'console-sign-in']);
-
-/** The console's accesses that want a signed-in session (all but the sign-in's). */
-export const CONSOLE_SESSION_ACCESS: ReadonlySet<Access> = new Set(['console', 'console-admin', 'console-identity']);
+export const CONSOLE_ACCESS: ReadonlySet<Access> = new Set(['console', 'console-sign-in']);
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 

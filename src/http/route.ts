@@ -4,6 +4,7 @@ import type { ConsoleUser } from '../console/sessions.js';
 import type { ApiKeyKind } from '../db/schema.js';
 import { fail } from '../domain-error.js';
 import { ERROR_CATALOGUE, type ErrorCode } from '../error-catalogue.js';
+import type { Permission } from '../organizations/user-roles.js';
 import { checkInput } from './json-body.js';
 import { answerableErrors, documentRoute } from './openapi.js';
 import type { Access, Method, RouteResponse } from './route-kinds.js';
@@ -29,7 +30,7 @@ export interface RouteInput<B, Q> {
   keyKind: ApiKeyKind | 'none';
   /** The link's token on `link-token` routes (checked for its form only); empty elsewhere. */
   linkToken: string;
-  /** The signed-in user on `console` and `console-admin` routes (src/auth/console-access.ts); null elsewhere. */
+  /** The signed-in user on `console` routes (src/auth/console-access.ts); null elsewhere. */
   consoleUser: ConsoleUser | null;
   request: FastifyRequest;
   reply: FastifyReply;
@@ -40,6 +41,8 @@ export interface RouteDefinition<B, Q> {
   /** The full path, prefix included. */
   url: string;
   access: Access;
+  /** On `console` routes (required there): what the user's role must hold (src/organizations/user-roles.ts). */
+  permission?: Permission;
   /** On `any-key` routes (required there): what the public key gets, for the OpenAPI description. */
   publicKey?: string;
   tag: string;
@@ -66,6 +69,8 @@ export interface ApiRoute {
   readonly method: Method;
   readonly url: string;
   readonly access: Access;
+  /** On `console` routes: what the user's role must hold. */
+  readonly permission: Permission | undefined;
   readonly tag: string;
   readonly errors: ReadonlyMap<ErrorCode, number>;
   /** Its own errors and those every route of its shape may answer (access, body, rate limit), with their status. */
@@ -106,6 +111,9 @@ export function defineRoute<B, Q>(definition: RouteDefinition<B, Q>): ApiRoute {
   if ((definition.access === 'any-key') !== (definition.publicKey !== undefined)) {
     throw new Error(`${definition.method} ${definition.url}: say what the public key gets on an any-key route, and only there`);
   }
+  if ((definition.access === 'console') !== (definition.permission !== undefined)) {
+    throw new Error(`${definition.method} ${definition.url}: say what permission a console route wants of the user's role, and only there`);
+  }
   const errors = errorStatuses(definition.errors);
   // Joi lets an absent object through; a route whose body has fields must be sent one.
   const takesBody = definition.rawBody === undefined && Object.keys(definition.body.describe().keys ?? {}).length > 0;
@@ -113,6 +121,7 @@ export function defineRoute<B, Q>(definition: RouteDefinition<B, Q>): ApiRoute {
     method: definition.method,
     url: definition.url,
     access: definition.access,
+    permission: definition.permission,
     tag: definition.tag,
     errors,
     answerableErrors: answerableErrors({ ...definition, errors }),
@@ -125,6 +134,7 @@ export function defineRoute<B, Q>(definition: RouteDefinition<B, Q>): ApiRoute {
       ...(definition.bodyLimit !== undefined ? { bodyLimit: definition.bodyLimit } : {}),
       config: {
         access: definition.access,
+        ...(definition.permission ? { permission: definition.permission } : {}),
         ...(definition.rateLimit ? { rateLimit: { max: definition.rateLimit.max, timeWindow: definition.rateLimit.windowMs } } : {}),
       },
     },

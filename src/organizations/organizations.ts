@@ -77,7 +77,7 @@ export async function addUser(db: Db, clock: Clock, options: { organizationId: s
   const now = clock.now();
   const id = newObjectId(now);
   const name = userName(options.name);
-  const role = options.role ?? 'member';
+  const role = options.role ?? 'sender';
   await q.insertUser(db, { id, organization_id: options.organizationId, email, name: name ?? null, role, language: null, created_at: now.toISOString() });
   return { id, email, ...(name === undefined ? {} : { name }), role };
 }

@@ -33,6 +33,7 @@ const es: AuditActionWords = {
   auditTOTP_ENROLLED: 'Activó el código de una aplicación',
   auditTOTP_RESET: 'Se restableció el código de una aplicación',
   auditREVIEWER_REQUIRED: 'Intentó ver datos de identidad sin ser revisor',
+  auditSENDER_REQUIRED: 'Intentó un cambio siendo solo lector',
   auditPHOTO_VIEWED: 'Vio una foto de identidad',
   auditIDENTITY_VIEWED: 'Vio un número de documento o un teléfono',
 };
@@ -61,6 +62,7 @@ const en: AuditActionWords = {
   auditTOTP_ENROLLED: 'Turned on an authenticator app',
   auditTOTP_RESET: 'Authenticator app reset',
   auditREVIEWER_REQUIRED: 'Tried to see identity data without being a reviewer',
+  auditSENDER_REQUIRED: 'Tried a change as a read-only viewer',
   auditPHOTO_VIEWED: 'Viewed an identity photo',
   auditIDENTITY_VIEWED: 'Viewed an ID number or a phone',
 };
@@ -89,6 +91,7 @@ const pt: AuditActionWords = {
   auditTOTP_ENROLLED: 'Ativou um aplicativo autenticador',
   auditTOTP_RESET: 'Aplicativo autenticador redefinido',
   auditREVIEWER_REQUIRED: 'Tentou ver dados de identidade sem ser revisor',
+  auditSENDER_REQUIRED: 'Tentou uma alteração sendo só leitor',
   auditPHOTO_VIEWED: 'Viu uma foto de identidade',
   auditIDENTITY_VIEWED: 'Viu um número de documento ou um telefone',
 };
@@ -117,6 +120,7 @@ const fr: AuditActionWords = {
   auditTOTP_ENROLLED: "A activé une application d'authentification",
   auditTOTP_RESET: "Application d'authentification réinitialisée",
   auditREVIEWER_REQUIRED: "A tenté de voir des données d'identité sans être vérificateur",
+  auditSENDER_REQUIRED: 'A tenté une modification en simple lecteur',
   auditPHOTO_VIEWED: "A vu une photo d'identité",
   auditIDENTITY_VIEWED: "A vu un numéro de pièce d'identité ou un téléphone",
 };

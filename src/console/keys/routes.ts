@@ -44,7 +44,8 @@ export function consoleKeyRoutes(ctx: ServiceContext): ApiRoute[] {
     defineRoute({
       method: 'GET',
       url: '/console/api/keys',
-      access: 'console-admin',
+      access: 'console',
+      permission: 'settings.admin',
       tag,
       summary: "The organization's API keys, oldest first: kind, hint and dates, never the keys",
       body: noInput,
@@ -56,7 +57,8 @@ export function consoleKeyRoutes(ctx: ServiceContext): ApiRoute[] {
     defineRoute({
       method: 'POST',
       url: '/console/api/keys',
-      access: 'console-admin',
+      access: 'console',
+      permission: 'settings.admin',
       tag,
       summary: 'Create an API key: the answer is the only time the key is shown',
       body: createKeyBody,
@@ -74,7 +76,8 @@ export function consoleKeyRoutes(ctx: ServiceContext): ApiRoute[] {
     defineRoute({
       method: 'POST',
       url: '/console/api/keys/revoke',
-      access: 'console-admin',
+      access: 'console',
+      permission: 'settings.admin',
       tag,
       summary: 'Revoke an API key: refused everywhere within a second',
       body: revokeKeyBody,
@@ -92,7 +95,8 @@ export function consoleKeyRoutes(ctx: ServiceContext): ApiRoute[] {
     defineRoute({
       method: 'GET',
       url: '/console/api/settings',
-      access: 'console-admin',
+      access: 'console',
+      permission: 'settings.admin',
       tag,
       summary: "The organization's settings, as GET /v1.5/ext/organization",
       body: noInput,
@@ -104,7 +108,8 @@ export function consoleKeyRoutes(ctx: ServiceContext): ApiRoute[] {
     defineRoute({
       method: 'POST',
       url: '/console/api/settings',
-      access: 'console-admin',
+      access: 'console',
+      permission: 'settings.admin',
       tag,
       summary: "Change the organization's settings, as PUT /v1.5/ext/organization: those not sent stay as they are",
       body: settingsChangesSchema,

@@ -24,7 +24,8 @@ export function consoleReviewRoutes(ctx: ServiceContext, options: { config: Conf
     defineRoute({
       method: 'GET',
       url: '/console/api/review',
-      access: 'console-identity',
+      access: 'console',
+      permission: 'identity.view',
       tag,
       summary: 'The review queue: blocked signers and face validations, newest first, with their reasons, attempts, similarity and numbers',
       description:
@@ -42,7 +43,8 @@ export function consoleReviewRoutes(ctx: ServiceContext, options: { config: Conf
     defineRoute({
       method: 'GET',
       url: '/console/api/review/photo',
-      access: 'console-identity',
+      access: 'console',
+      permission: 'identity.view',
       tag,
       summary: 'A photo of an item waiting in the review queue: the ID document (front, back) or the face',
       description:
@@ -63,7 +65,8 @@ export function consoleReviewRoutes(ctx: ServiceContext, options: { config: Conf
     defineRoute({
       method: 'POST',
       url: '/console/api/review/decide',
-      access: 'console-identity',
+      access: 'console',
+      permission: 'review.decide',
       tag,
       summary: 'Decide an item of the review queue: approve, reject, or (a signer) reset, with a reason',
       description:

@@ -14,7 +14,8 @@ export function consoleWebhookRoutes(ctx: ServiceContext): ApiRoute[] {
     defineRoute({
       method: 'GET',
       url: '/console/api/webhooks',
-      access: 'console-admin',
+      access: 'console',
+      permission: 'settings.admin',
       tag,
       summary: "The organization's webhooks, as GET /v1.5/ext/webhooks (never their secrets)",
       body: noInput,
@@ -26,7 +27,8 @@ export function consoleWebhookRoutes(ctx: ServiceContext): ApiRoute[] {
     defineRoute({
       method: 'GET',
       url: '/console/api/webhook-deliveries',
-      access: 'console-admin',
+      access: 'console',
+      permission: 'settings.admin',
       tag,
       summary: 'Deliveries newest first with every attempt, by webhook and status; ?id= for one',
       description:
@@ -46,7 +48,8 @@ export function consoleWebhookRoutes(ctx: ServiceContext): ApiRoute[] {
     defineRoute({
       method: 'POST',
       url: '/console/api/webhook-deliveries/resend',
-      access: 'console-admin',
+      access: 'console',
+      permission: 'settings.admin',
       tag,
       summary: 'Send a delivered or failed delivery again (the same webhook-id), as POST /v1.5/ext/webhooks/deliveries/resend',
       body: resendDeliverySchema,

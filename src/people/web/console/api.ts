@@ -4,11 +4,12 @@
  * the browser writes itself (the console's routes refuse a change from any other).
  */
 
+import type { UserRole } from '../../../organizations/user-roles.js';
 import { callJson, messageOf } from '../json-call.js';
 
 export interface Me {
   email: string;
-  role: 'admin' | 'reviewer' | 'member';
+  role: UserRole;
   organization: { id: string; name: string };
   /** The sign-in waits for the code of the user's authenticator app before it opens anything. */
   secondFactor?: 'totp';

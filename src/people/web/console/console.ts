@@ -1,4 +1,5 @@
 import { LANGUAGES } from '../../../organizations/languages.js';
+import { may, type Permission } from '../../../organizations/user-roles.js';
 import { LANGUAGE_NAMES } from '../../words.js';
 import { alertLine, h, show } from '../dom.js';
 import { chooseMyLanguage, type Me, me, myLanguage, processDetail, RefusedError, signInWithLink, signOut, templates } from './api.js';
@@ -14,7 +15,7 @@ const LINK_FRAGMENT = '#sign-in=';
 const SECOND_FACTOR_FRAGMENT = '#second-factor';
 const REFUSED_FRAGMENT = '#sign-in-refused';
 
-const ROLE_WORDS = { admin: 'roleAdmin', reviewer: 'roleReviewer', member: 'roleMember' } as const satisfies Record<Me['role'], string>;
+const ROLE_WORDS = { admin: 'roleAdmin', reviewer: 'roleReviewer', sender: 'roleSender', viewer: 'roleViewer' } as const satisfies Record<Me['role'], string>;
 
 /**
  * The operator console: sign-in, then the organization's processes and each one's timeline. The
@@ -31,7 +32,7 @@ class Console {
   private readonly nav = h('nav', { class: 'sections' });
   private readonly content = h('div');
   private processes = this.newProcessesView();
-  private sections = new Sections((error) => this.refused(error));
+  private sections = this.newSections();
 
   constructor(private readonly root: HTMLElement) {}
 
@@ -130,11 +131,19 @@ class Console {
     this.content.querySelector<HTMLElement>('h1')?.focus();
   }
 
+  private may(permission: Permission): boolean {
+    return this.user !== undefined && may(this.user.role, permission);
+  }
+
+  private newSections(): Sections {
+    return new Sections({ refused: (error) => this.refused(error), may: (permission) => this.may(permission) });
+  }
+
   private signedOut(): void {
     this.user = undefined;
     this.waitsForCode = false;
     this.processes = this.newProcessesView();
-    this.sections = new Sections((error) => this.refused(error));
+    this.sections = this.newSections();
     this.drawBar();
   }
 
@@ -187,12 +196,15 @@ class Console {
       const detail = await processDetail(code);
       this.view = { kind: 'process', code };
       this.alert.say('');
-      const actions = processActions(detail, {
-        ...(notice ? { notice } : {}),
-        reload: (said) => void this.openProcess(code, said),
-        ...(this.user?.role === 'member' ? {} : { review: () => void this.go('review') }),
-        refused: (error) => this.refused(error),
-      });
+      // What the role may not do is not offered (the service refuses it all the same).
+      const actions = this.may('processes.write')
+        ? processActions(detail, {
+            ...(notice ? { notice } : {}),
+            reload: (said) => void this.openProcess(code, said),
+            ...(this.may('identity.view') ? { review: () => void this.go('review') } : {}),
+            refused: (error) => this.refused(error),
+          })
+        : null;
       drawProcess(this.content, detail, () => void this.back(), actions);
     } catch (error) {
       this.refused(error);

@@ -37,7 +37,7 @@ export function processActions(
         );
         parts.push(button);
       }
-      // Only to whom the review queue opens (reviewers and admins): a member's would be refused.
+      // Only to whom the review queue opens (reviewers and admins): anyone else's would be refused.
       const { review } = options;
       if (participant.status === 'BLOCK' && review) parts.push(h('button', { type: 'button', class: 'secondary', onclick: review }, say('reviewBlocked')));
     }

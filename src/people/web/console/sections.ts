@@ -1,3 +1,4 @@
+import { may, type Permission } from '../../../organizations/user-roles.js';
 import { h, show } from '../dom.js';
 import { sayAdmin } from './admin-words.js';
 import type { Me } from './api.js';
@@ -10,14 +11,22 @@ import { WebhooksView } from './webhooks-view.js';
 import { say } from './words.js';
 
 /**
- * The console's sections besides the processes; webhooks, keys and the audit log are the admins', the review
- * queue (identity photos and numbers) the reviewers' and admins' (the service refuses them to
- * members too). Security is each user's own passkeys and app code.
+ * The console's sections besides the processes, each shown to the roles that hold its permission
+ * (the service refuses the others too): webhooks, keys and the audit log are the admins', the review
+ * queue (identity photos and numbers) the reviewers' and admins'. Security is each user's own
+ * passkeys and app code.
  */
 export type Section = 'review' | 'templates' | 'webhooks' | 'keys' | 'audit' | 'security';
 
-const ADMIN_SECTIONS: ReadonlySet<string> = new Set<Section>(['webhooks', 'keys', 'audit']);
-const IDENTITY_SECTIONS: ReadonlySet<string> = new Set<Section>(['review']);
+const SECTION_PERMISSIONS = {
+  processes: 'processes.read',
+  review: 'identity.view',
+  templates: 'processes.read',
+  webhooks: 'settings.admin',
+  keys: 'settings.admin',
+  audit: 'settings.admin',
+  security: 'account.self',
+} as const satisfies Record<Section | 'processes', Permission>;
 
 /** The navigation between the sections, the one shown marked as the current page. */
 export function drawNav(nav: HTMLElement, options: { user: Me | undefined; current: Section | 'processes'; go(section: Section | 'processes'): void }): void {
@@ -26,9 +35,8 @@ export function drawNav(nav: HTMLElement, options: { user: Me | undefined; curre
     return;
   }
   const { role } = options.user;
-  const hidden = (section: string) => (ADMIN_SECTIONS.has(section) && role !== 'admin') || (IDENTITY_SECTIONS.has(section) && role === 'member');
   const item = (section: Section | 'processes', label: string) =>
-    hidden(section)
+    !may(role, SECTION_PERMISSIONS[section])
       ? null
       : h(
           'li',
@@ -68,10 +76,9 @@ export function drawNav(nav: HTMLElement, options: { user: Me | undefined; curre
 export class Sections {
   private readonly views;
 
-  constructor(refused: (error: unknown) => void) {
-    const options = { refused };
+  constructor(options: { refused(error: unknown): void; may(permission: Permission): boolean }) {
     this.views = {
-      templates: new TemplatesView(options),
+      templates: new TemplatesView({ refused: options.refused, writes: () => options.may('templates.write') }),
       webhooks: new WebhooksView(options),
       keys: new KeysView(options),
       audit: new AuditView(options),

@@ -29,13 +29,14 @@ async function uploadBoth(urls: UploadUrls['urls'], mask: DropZone, complete: Dr
 /**
  * The organization's templates: the list, a new one (its definition as the API takes it, and its
  * Mask and Complete dropped or chosen), and each one's questionnaire with the Mask's live preview,
- * its files replaced, and its reference links.
+ * its files replaced, and its reference links. A role that may not change them (`writes`: a viewer)
+ * reads the same pages without their forms and switches.
  */
 export class TemplatesView {
   private readonly alert = alertLine();
   private readonly status = statusLine();
 
-  constructor(private readonly options: ViewOptions) {}
+  constructor(private readonly options: ViewOptions & { writes(): boolean }) {}
 
   async draw(container: HTMLElement): Promise<void> {
     this.alert.say('');
@@ -65,7 +66,7 @@ export class TemplatesView {
       this.alert.element,
       this.status.element,
       list,
-      this.newTemplate(container),
+      this.options.writes() ? this.newTemplate(container) : null,
     );
   }
 
@@ -148,7 +149,7 @@ export class TemplatesView {
           detail,
           preview.html === null ? null : new MaskPreview({ ...preview, html: preview.html }, sayAdmin('previewFrame', { name: detail.name })),
         ),
-        replace,
+        this.options.writes() ? replace : null,
         h('h2', { id: 'references-heading' }, sayAdmin('references')),
         this.referenceList(container, detail, links),
       );
@@ -200,7 +201,7 @@ export class TemplatesView {
       links.length === 0
         ? h('p', { class: 'hint' }, sayAdmin('noReferences'))
         : h('ul', { class: 'references', 'aria-labelledby': 'references-heading' }, ...items),
-      publish,
+      this.options.writes() ? publish : null,
     );
   }
 
@@ -253,7 +254,9 @@ export class TemplatesView {
         'div',
         { class: 'actions' },
         h('button', { type: 'button', class: 'secondary small', onclick: () => void copy() }, sayAdmin('copy')),
-        h('button', { type: 'button', class: 'secondary small', onclick: () => void toggle() }, sayAdmin(link.enabled ? 'switchOff' : 'switchOn')),
+        this.options.writes()
+          ? h('button', { type: 'button', class: 'secondary small', onclick: () => void toggle() }, sayAdmin(link.enabled ? 'switchOff' : 'switchOn'))
+          : null,
       ),
       qr,
     );
