@@ -96,13 +96,13 @@ export async function checkIdentity(
     photos.documentBack === null ? undefined : readPhoto(ctx.photos, photos.documentBack),
     readPhoto(ctx.photos, photos.face),
   ]);
-  const readings = await Promise.all([
+  const [frontReading, backReading] = await Promise.all([
     ctx.documentReader.readingOf(photos.documentFront, async () => front),
-    ...(photos.documentBack !== null && back !== undefined ? [ctx.documentReader.readingOf(photos.documentBack, async () => back)] : []),
+    photos.documentBack !== null && back !== undefined ? ctx.documentReader.readingOf(photos.documentBack, async () => back) : undefined,
   ]);
+  const readings = backReading === undefined ? [frontReading] : [frontReading, backReading];
   const numberCheck = checkNumber(options.declared, readings);
-  const [frontReading, backReading] = readings;
-  const sides = frontReading ? checkSides(options.declared, frontReading, backReading) : ({ result: 'UNCHECKED' } as const);
+  const sides = checkSides(options.declared, frontReading, backReading);
   const verdict = await (async (): Promise<IdentityVerdict> => {
     if (numberCheck.result === 'MISMATCH') return { kind: 'numberMismatch' };
     const comparison = await options.compare({ documentPhoto: front, facePhoto: face });
